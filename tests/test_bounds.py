@@ -1,0 +1,115 @@
+"""CP Thm 1 and Thm 5 closed forms (dps_verify.bounds)."""
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from dps_verify import bounds
+from dps_verify.binomial import upper_tail
+from dps_verify.claims.tables import TABLE2_PRINTED
+
+
+@pytest.mark.parametrize("cell", sorted(TABLE2_PRINTED))
+def test_table2_reproduced_to_printed_digits(cell):
+    beta, eps = cell
+    got = bounds.d(20, beta, eps)
+    printed = float(TABLE2_PRINTED[cell])
+    # Three printed significant digits: agree within half a unit in the last place (+ slack
+    # for the paper's own rounding of a ...5 tail).
+    assert abs(float(got) - printed) <= 0.0051 * printed
+
+
+def _slow_d(k, beta, eps, n_max=400):
+    """Straightforward reference: mpmath at 60 digits, fixed scan window."""
+    with mpmath.workdps(60):
+        b = mpmath.mpf(beta.numerator) / beta.denominator
+        e = mpmath.mpf(eps.numerator) / eps.denominator
+        g = (mpmath.exp(e) - 1 + b) / mpmath.exp(e)
+        nm = int(mpmath.ceil(k / g - 1))
+        best = 0
+        for n in range(nm, n_max):
+            j0 = int(mpmath.floor(g * n)) + 1
+            s = mpmath.fsum(mpmath.binomial(n, j) * b**j * (1 - b) ** (n - j) for j in range(j0, n + 1))
+            best = max(best, s)
+        return best
+
+
+@pytest.mark.parametrize(
+    "k,beta,eps",
+    [(20, Fraction(1, 10), Fraction(1)), (5, Fraction(1, 5), Fraction(1, 2)), (2, Fraction(1, 40), Fraction(2)),
+     (1, Fraction(1, 40), Fraction(1)), (35, Fraction(1, 5), Fraction(3, 4))],
+)
+def test_d_matches_high_precision_reference(k, beta, eps):
+    c = bounds.d_certified(k, beta, eps)
+    assert c.exact
+    ref = _slow_d(k, beta, eps)
+    assert abs(c.safe - ref) <= mpmath.mpf(10) ** -15 * ref
+    assert c.digits() >= 15
+
+
+def test_d_is_the_tail_at_argmax():
+    c = bounds.d_certified(20, "0.2", "0.25")
+    n = c.details["argmax_n"]
+    from dps_verify.sdgs import first_bad
+
+    assert c.lower == upper_tail(first_bad(n, Fraction(1, 5), Fraction(1, 4)), n, Fraction(1, 5))
+
+
+def test_amplify_matches_theorem1_and_table1():
+    e2, d2 = bounds.amplify(1, 0, 1, "0.1")
+    assert abs(float(e2) - 0.1586) < 1e-4 and d2 == 0
+    e2, d2 = bounds.amplify(mpmath.log(11), "1e-5", 1, "0.1")
+    assert abs(float(e2) - float(mpmath.log(2))) < 1e-12
+    assert abs(float(d2) - 1e-6) < 1e-18
+    # Equivalent form (e^eps2 - 1)/(e^eps1 - 1) = beta2/beta1.
+    e2, _ = bounds.amplify("0.7", 0, "0.5", "0.2")
+    assert abs((mpmath.exp(e2) - 1) / (mpmath.exp(mpmath.mpf("0.7")) - 1) - 0.4) < 1e-14
+
+
+@pytest.mark.parametrize(
+    "call,msg",
+    [
+        (lambda: bounds.d(20, 0, 1), "0 < beta < 1"),
+        (lambda: bounds.d(20, 1, 1), "0 < beta < 1"),
+        (lambda: bounds.d(0, 0.1, 1), "k must be"),
+        (lambda: bounds.d(20, 0.1, -1), "epsilon must be >= 0"),
+        (lambda: bounds.d(20, 0.5, 0.5), "-ln(1-beta)"),
+        (lambda: bounds.d_safe(20, 0.1, 0.2, 0.1), "epsilon1"),
+        (lambda: bounds.amplify(1, 0, 0.1, 0.2), "beta_to must be <= beta_from"),
+        (lambda: bounds.d(20, float("nan"), 1), "finite"),
+    ],
+)
+def test_bad_parameters_raise_clear_errors(call, msg):
+    with pytest.raises(ValueError, match=msg.replace("(", r"\(").replace(")", r"\)")):
+        call()
+
+
+def test_d_safe_is_d_at_shifted_epsilon():
+    assert bounds.d_safe(20, "0.1", "1.5", "0.5") == bounds.d(20, "0.1", "1.0")
+
+
+def test_min_k_boundary_is_verified():
+    k = bounds.min_k("0.1", 1, "1e-6")
+    assert bounds.d(k, "0.1", 1) <= 1e-6 < bounds.d(k - 1, "0.1", 1)
+    k_exact = bounds.min_k("0.1", 1, "1e-6", bound="hockey-stick")
+    assert k_exact <= k
+
+
+def test_min_epsilon_and_max_beta_boundaries():
+    e = bounds.min_epsilon(20, "0.1", "1e-6")
+    assert bounds.d(20, "0.1", e) <= 1e-6
+    assert bounds.d(20, "0.1", e - mpmath.mpf("1e-8")) > 1e-6
+    b = bounds.max_beta(20, 1, "1e-6")
+    assert bounds.d(20, b, 1) <= 1e-6
+    assert bounds.d(20, b + mpmath.mpf("1e-8"), 1) > 1e-6
+
+
+def test_chernoff_closed_form_value():
+    # exp(-k (ln(g/b) - (g-b)/g)) evaluated independently in floats.
+    import math
+
+    b, e, k = 0.1, 1.0, 20
+    g = 1 - (1 - b) * math.exp(-e)
+    ref = math.exp(-k * (math.log(g / b) - (g - b) / g))
+    assert abs(float(bounds.chernoff_delta(k, b, e)) - ref) < 1e-12 * ref
