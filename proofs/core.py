@@ -255,6 +255,31 @@ def prove_sym(
                    role=role)
 
 
+def z3_all(
+    name: str,
+    statement: str,
+    queries: Sequence[tuple[z3.BoolRef, Sequence[z3.BoolRef]]],
+    *,
+    expr: Any = None,
+    expected: Verdict = Verdict.PROVED,
+    note: str = "",
+    role: str = "claim",
+) -> Step:
+    """One step made of several z3 obligations (e.g. one per event O): PROVED iff all are,
+    REFUTED with the first counterexample if any is refuted, otherwise OPEN."""
+    total, verdict, model = 0.0, Verdict.PROVED, None
+    for claim, hyp in queries:
+        v, mdl, secs = z3_prove(claim, hyp)
+        total += secs
+        if v is Verdict.REFUTED:
+            verdict, model = v, mdl
+            break
+        if v is Verdict.OPEN:
+            verdict = Verdict.OPEN
+    note = note or f"{len(queries)} z3 obligations"
+    return Step(name, statement, expr, "z3", verdict, expected, total, model, note, role)
+
+
 def z3_step(
     name: str,
     statement: str,
