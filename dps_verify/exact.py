@@ -102,7 +102,7 @@ def distribution(
     """
     b = beta_param(beta, allow_one=True)
     p, q = b.numerator, b.denominator
-    key = getattr(anonymizer, "sufficient_statistic", None) or (lambda r: r)
+    key = getattr(anonymizer, "sufficient_statistic", None) or _identity
     groups: dict[Hashable, list] = {}
     try:
         for rec in dataset:
@@ -110,6 +110,9 @@ def distribution(
     except TypeError as exc:
         raise ValueError(f"dataset records must be hashable: {exc}") from None
     members = list(groups.values())
+    keys = list(groups)
+    # Optional fast path: an anonymizer whose output is a function of the per-key counts.
+    from_counts = getattr(anonymizer, "from_counts", None) if key is not _identity else None
     # Per group: prefixes of the record list and integer binomial weights C(c,s) p^s (q-p)^(c-s).
     prefixes = [[tuple(m[:s]) for s in range(len(m) + 1)] for m in members]
     weights = [
@@ -118,6 +121,7 @@ def distribution(
     ]
     total_den = q ** sum(len(m) for m in members)
     acc: dict[Hashable, Fraction] = {}
+    acc_int: dict[Hashable, int] = {}
     checked = False
     for choice in itertools.product(*(range(len(m) + 1) for m in members)):
         w = 1
@@ -127,20 +131,44 @@ def distribution(
             sample += prefixes[g][s]
         if w == 0:
             continue
-        law = _as_law(anonymizer, sample)
+        if from_counts is not None:
+            _add(acc_int, from_counts(dict(zip(keys, choice))), w)
+            continue
+        if not isinstance(anonymizer, randomized):
+            y = anonymizer(sample)
+            if not checked:
+                if anonymizer(sample) != y:
+                    raise ValueError(_NOT_A_FUNCTION)
+                checked = True
+            _add(acc_int, y, w)
+            continue
+        law = anonymizer.law(sample)
         if not checked:
-            if _as_law(anonymizer, sample) != law:
-                raise ValueError(
-                    "anonymizer is not a function of its sample: two calls on the same sample "
-                    "gave different outputs (wrap a randomized anonymizer with exact.randomized)"
-                )
+            if anonymizer.law(sample) != law:
+                raise ValueError(_NOT_A_FUNCTION)
             checked = True
         for y, pr in law.items():
-            try:
-                acc[y] = acc.get(y, 0) + pr * w
-            except TypeError as exc:
-                raise ValueError(f"anonymizer outputs must be hashable: {exc}") from None
+            _add(acc, y, pr * w)
+    for y, v in acc_int.items():
+        acc[y] = acc.get(y, 0) + v
     return ExactDistribution({y: Fraction(v) / total_den for y, v in acc.items()})
+
+
+_NOT_A_FUNCTION = (
+    "anonymizer is not a function of its sample: two calls on the same sample gave different "
+    "outputs (wrap a randomized anonymizer with exact.randomized)"
+)
+
+
+def _add(acc: dict, y: Hashable, v: Any) -> None:
+    try:
+        acc[y] = acc.get(y, 0) + v
+    except TypeError as exc:
+        raise ValueError(f"anonymizer outputs must be hashable: {exc}") from None
+
+
+def _identity(r: Hashable) -> Hashable:
+    return r
 
 
 def _comb(n: int, s: int) -> int:

@@ -61,6 +61,13 @@ class StronglySafeKAnonymizer:
     def __call__(self, sample: Sequence) -> Multiset:
         return apply_step(self.recode, sample, self.threshold)
 
+    def from_counts(self, counts: dict) -> Multiset:
+        """The output from the number of sampled records per generalized value (fast path of
+        :func:`~dps_verify.exact.distribution`; equal to ``self(sample)`` by construction)."""
+        return tuple(
+            sorted(((g, c) for g, c in counts.items() if c >= self.threshold), key=lambda kv: repr(kv[0]))
+        )
+
     def __repr__(self) -> str:
         return f"StronglySafeKAnonymizer(k={self.k}, threshold={self.threshold})"
 
