@@ -288,3 +288,43 @@ def xor_pair(target: Hashable) -> tuple[Callable, Callable, Callable]:
         return a1(sample), a2(sample)
 
     return a1, a2, both
+
+
+def two_sided_geometric_tail(c: int, alpha: Fraction) -> Fraction:
+    """Pr[c + Z ≥ 0] for Z two-sided geometric, Pr[Z = z] ∝ α^{|z|} (the discrete Laplace law)."""
+    if c >= 0:
+        return 1 - alpha ** (c + 1) / (1 + alpha)
+    return alpha ** (-c) / (1 + alpha)
+
+
+def gender_pair(
+    target: Hashable, min_size: int = 4, alpha: Number = Fraction(1, 2)
+) -> tuple[Callable, Callable, Callable]:
+    """CP §2.6's pair on records ``(gender, name)`` with gender in {"M", "F"}.
+
+    A₁ publishes (more men than women) XOR (``target`` is present) when the dataset has at least
+    ``min_size`` records, and ``False`` otherwise.  A₂ publishes whether the male count minus the
+    female count, plus discrete Laplace noise Pr[Z = z] ∝ α^{|z|}, is ≥ 0 — post-processing of an
+    ln(1/α)-DP count, so A₂ is ln(1/α)-DP.  Returns (A₁, A₂, both published together); A₂ and
+    the pair are :class:`~dps_verify.exact.randomized`.
+    """
+    a = to_fraction(alpha, "alpha")
+    if not 0 < a < 1:
+        raise ValueError("alpha must be in (0, 1)")
+
+    def a1(sample: tuple) -> bool:
+        if len(sample) < min_size:
+            return False
+        men = sum(1 for g, _ in sample if g == "M")
+        return (men > len(sample) - men) ^ (target in sample)
+
+    def a2_law(sample: tuple) -> dict:
+        men = sum(1 for g, _ in sample if g == "M")
+        p = two_sided_geometric_tail(2 * men - len(sample), a)
+        return {True: p, False: 1 - p}
+
+    def both_law(sample: tuple) -> dict:
+        first = a1(sample)
+        return {(first, y): pr for y, pr in a2_law(sample).items()}
+
+    return a1, randomized(a2_law), randomized(both_law)

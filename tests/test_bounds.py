@@ -12,12 +12,11 @@ from dps_verify.claims.tables import TABLE2_PRINTED
 
 @pytest.mark.parametrize("cell", sorted(TABLE2_PRINTED))
 def test_table2_reproduced_to_printed_digits(cell):
+    """All 18 cells of CP Table 2 agree with the exact d to the three printed digits."""
     beta, eps = cell
-    got = bounds.d(20, beta, eps)
-    printed = float(TABLE2_PRINTED[cell])
-    # Three printed significant digits: agree within half a unit in the last place (+ slack
-    # for the paper's own rounding of a ...5 tail).
-    assert abs(float(got) - printed) <= 0.0051 * printed
+    c = bounds.d_certified(20, beta, eps)
+    assert c.exact
+    assert f"{float(c.lower):.2e}" == TABLE2_PRINTED[cell]
 
 
 def _slow_d(k, beta, eps, n_max=400):

@@ -125,3 +125,16 @@ def test_xor_pair_composition_breaks():
         assert exact.delta(exact.distribution(alone, D, beta), exact.distribution(alone, Dm, beta), 0) <= 0.5
     # Together: (parity, parity XOR present) reveals whether t was sampled: delta = beta.
     assert exact.delta(exact.distribution(both, D, beta), exact.distribution(both, Dm, beta), 5) == 0.5
+
+
+def test_gender_pair_section_2_6_breaks_with_dp_companion():
+    """CP §2.6 on a small dataset: A1 alone leaks little, A2 is DP, together they leak more."""
+    a1, a2, both = M.gender_pair(("M", "t"), min_size=2, alpha=Fraction(1, 20))
+    base = (("M", "a"), ("M", "b"), ("F", "c"), ("F", "d"))
+    D, Dt = base, base + (("M", "t"),)
+    beta = Fraction(1, 2)
+    d1 = exact.delta(exact.distribution(a1, Dt, beta), exact.distribution(a1, D, beta), 1)
+    d2 = exact.delta(exact.distribution(a2, Dt, beta), exact.distribution(a2, D, beta), mpmath.log(20))
+    d12 = exact.delta(exact.distribution(both, Dt, beta), exact.distribution(both, D, beta), 1)
+    assert d2 == 0  # A2 is ln(1/alpha)-DP: no delta needed at that epsilon
+    assert d12 > d1
