@@ -220,6 +220,13 @@ def to_z3(expr: Any, env: dict[str, z3.ExprRef] | None = None) -> Any:
         for cls, fn in rel.items():
             if isinstance(e, cls):
                 return fn(tr(e.lhs), tr(e.rhs))
+        if isinstance(e, (sp.Max, sp.Min)):
+            args = [tr(a) for a in e.args]
+            out_ = args[0]
+            for x in args[1:]:
+                out_ = z3.If(x > out_, x, out_) if isinstance(e, sp.Max) else z3.If(
+                    x < out_, x, out_)
+            return out_
         if isinstance(e, sp.And):
             return z3.And(*[tr(a) for a in e.args])
         if isinstance(e, sp.Or):
