@@ -1,0 +1,139 @@
+"""The ``dps-verify explore`` walkthroughs, driven with scripted input (issue #7)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from dps_verify import bounds, cli, explore
+
+
+def _scripted(answers: list[str]) -> tuple[list[str], object]:
+    """An ``input`` replacement that replays ``answers`` then raises EOFError, recording prompts."""
+    prompts: list[str] = []
+    it: Iterator[str] = iter(answers)
+
+    def fake_input(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return prompts, fake_input
+
+
+def _run(theorem: str, answers: list[str]) -> tuple[str, list[str], int]:
+    out: list[str] = []
+    prompts, fake = _scripted(answers)
+    rounds = explore.session(explore.get(theorem), input_fn=fake, print_fn=out.append)
+    return "\n".join(out), prompts, rounds
+
+
+def test_theorem5_walkthrough_shows_steps_and_default_numbers() -> None:
+    text, prompts, rounds = _run("cp-theorem-5", ["q"])
+    assert "1. Claim" in text and "n(1 - beta)/(n - j)" in text
+    assert f"{float(bounds.d(20, 0.1, 1)):.4e}" in text
+    assert "maximising group size n" in text and "29" in text
+    assert prompts == ["k [20]: "]
+    assert rounds == 0
+
+
+def test_theorem5_change_parameters_shows_effect() -> None:
+    text, prompts, rounds = _run("cp-theorem-5", ["30", "", "0.5", "q"])
+    assert rounds == 1
+    assert prompts[:3] == ["k [20]: ", "beta [0.1]: ", "epsilon [1]: "]
+    assert prompts[3] == "k [30]: "  # the new value is the next default
+    new_d = f"{float(bounds.d(30, 0.1, 0.5)):.4e}"
+    assert f"{float(bounds.d(20, 0.1, 1)):.4e}  ->  {new_d}" in text
+
+
+def test_bad_value_is_reported_and_reasked() -> None:
+    text, prompts, rounds = _run("cp-theorem-5", ["0", "-3", "21", "", "", "q"])
+    assert "! k must be an integer >= 1" in text
+    assert prompts[:3] == ["k [20]: ", "k [20]: ", "k [20]: "]
+    assert rounds == 1
+
+
+def test_outside_regime_keeps_old_values() -> None:
+    # beta = 0.5 needs epsilon >= ln 2; epsilon = 0.1 is outside CP Thm 5's regime.
+    text, _, rounds = _run("cp-theorem-5", ["", "0.5", "0.1", "q"])
+    assert "epsilon must satisfy epsilon >= -ln(1-beta)" in text
+    assert "keeping k = 20, beta = 0.1, epsilon = 1" in text
+    assert rounds == 0
+
+
+def test_eof_quits_cleanly() -> None:
+    _, prompts, rounds = _run("cp-theorem-1", [])
+    assert rounds == 0 and len(prompts) == 1
+
+
+def test_theorem1_tightness_matches_bound() -> None:
+    out: list[str] = []
+    explore.session(explore.get("cp-theorem-1"), interactive=False, print_fn=out.append)
+    rows = {line.split("  ")[1].strip(): line.split()[-1] for line in out if line.startswith("  ") and not line.startswith("  1")}
+    assert rows["tightness: exact eps after sampling"] == rows["tightness: Thm 1 for that mechanism"]
+    assert rows["eps2 (Thm 1, rounded up)"] == "0.158565"
+
+
+def test_theorem6_runs_and_uses_d_safe() -> None:
+    text, _, rounds = _run("cp-theorem-6", ["", "", "", "0.25", "q"])
+    assert rounds == 1
+    assert f"{float(bounds.d_safe(20, 0.1, 1.5, 0.25)):.4e}" in text
+
+
+def test_unknown_theorem_lists_known() -> None:
+    with pytest.raises(ValueError, match="known: cp-theorem-1, cp-theorem-5, cp-theorem-6"):
+        explore.get("cp-theorem-99")
+
+
+def test_parse_assignments() -> None:
+    w = explore.get("cp-theorem-5")
+    assert explore.parse_assignments(w, ["k=30"]) == {"k": "30", "beta": "0.1", "epsilon": "1"}
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        explore.parse_assignments(w, ["gamma=2"])
+
+
+def test_cli_unknown_theorem_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["explore", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "known:" in err
+
+
+def test_cli_no_input_prints_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["explore", "cp-theorem-5", "--no-input", "--set", "k=25"]) == 0
+    out = capsys.readouterr().out
+    assert "At k = 25, beta = 0.1, epsilon = 1:" in out and "[25]:" not in out
+
+
+def test_cli_lists_theorems(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["explore"]) == 0
+    assert "cp-theorem-5" in capsys.readouterr().out
+
+
+def test_cli_subprocess_scripted_stdin() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "dps_verify.cli", "explore", "cp-theorem-5", "--interactive"],
+        input="21\n\n\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "At k = 21, beta = 0.1, epsilon = 1:" in proc.stdout
+    assert "->" in proc.stdout
+
+
+def test_cli_non_tty_stdin_does_not_prompt() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "dps_verify.cli", "explore", "cp-theorem-1"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "[0.1]:" not in proc.stdout and "Try:" in proc.stdout
