@@ -122,7 +122,8 @@ def steps() -> list[Step]:
 
 
 def negative_controls() -> list[Step]:
-    g_, k_, nm = sp.symbols("gamma k n_m", real=True)
+    g_ = sp.Symbol("gamma", real=True)
+    k_, nm = sp.symbols("k n_m", integer=True)
     return [
         sympy_step("control: Chernoff rewriting with beta dropped",
                    "beta n(...) = n(g ln(g/b) - g).",

@@ -1,0 +1,118 @@
+"""Tests for proofs/ (issue #3): every theorem verdict, every step, every negative control."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy as sp
+import z3
+
+from dps_verify import cli
+from proofs import THEOREMS, run
+from proofs.core import Verdict, aggregate, prove_sym, sympy_step, z3_prove
+
+IDS = list(THEOREMS)
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {i: run(i) for i in IDS}
+
+
+def test_registry_complete():
+    assert IDS == ["cp-theorem-1", "cp-theorem-2", "cp-theorem-3", "cp-proposition-4",
+                   "cp-theorem-5", "cp-theorem-6", "tr-definition-2", "tr-theorem-2",
+                   "tr-theorem-3", "tr-theorem-5", "tr-theorem-6"]
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_theorem_verdict_as_expected(results, tid):
+    r = results[tid]
+    assert r.verdict == THEOREMS[tid].EXPECTED
+    bad = [s.name for s in r.steps if not s.ok]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_negative_controls_rejected(results, tid):
+    controls = results[tid].negative_controls
+    assert controls, "every proof ships a negative control"
+    for c in controls:
+        assert c.ok, (c.name, c.verdict)
+        assert c.verdict != Verdict.PROVED
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_refutations_carry_witnesses(results, tid):
+    for s in results[tid].steps + results[tid].negative_controls:
+        if s.verdict == Verdict.REFUTED:
+            assert s.counterexample, s.name
+
+
+def test_expected_verdicts(results):
+    got = {i: r.verdict for i, r in results.items()}
+    assert got["tr-theorem-2"] == Verdict.REFUTED
+    assert got["cp-theorem-6"] == Verdict.OPEN
+    assert all(v == Verdict.PROVED for i, v in got.items()
+               if i not in ("tr-theorem-2", "cp-theorem-6"))
+
+
+def test_every_verdict_kind_occurs(results):
+    kinds = {s.verdict for r in results.values() for s in r.steps + r.negative_controls}
+    assert kinds == set(Verdict)
+
+
+def test_specific_findings(results):
+    typo = next(s for s in results["cp-theorem-1"].steps if "A.1 restatement" in s.name)
+    assert typo.verdict == Verdict.REFUTED and typo.role == "remark"
+    assert float(typo.counterexample["eps2 (typo)"]) < 0
+    comp = results["tr-theorem-2"].steps[0].counterexample
+    assert comp["ratio"] == "5" and comp["claimed bound e^(eps1'+eps2')"] == "4"
+    approx = next(s for s in results["tr-theorem-6"].steps if "approximation" in s.name)
+    assert approx.verdict == Verdict.REFUTED
+    mix = next(s for s in results["cp-theorem-6"].steps if "pointwise" in s.name)
+    assert mix.counterexample["mixture bad mass under D"] == "5/12"
+
+
+def test_z3_prove_basics():
+    x = z3.Real("x")
+    assert z3_prove(x * x >= 0)[0] == Verdict.PROVED
+    v, model, _ = z3_prove(x >= 1, [x >= 0])
+    assert v == Verdict.REFUTED and model is not None
+
+
+def test_z3_timeout_is_open_never_proved():
+    # A hard nonlinear integer query with a 1 ms budget must come back OPEN (never PROVED).
+    a, b, c = z3.Ints("a b c")
+    hard = z3.Not(z3.And(a > 0, b > 0, c > 0, a ** 3 + b ** 3 == c ** 3))
+    verdict, model, _ = z3_prove(hard, [a < 10 ** 6], timeout_ms=1)
+    assert verdict in (Verdict.OPEN, Verdict.REFUTED) and verdict != Verdict.PROVED
+
+
+def test_sympy_helper_and_aggregate():
+    a, b = sp.symbols("a b", real=True)
+    ok = sympy_step("sq", "", (a + b) ** 2, a ** 2 + 2 * a * b + b ** 2)
+    bad = sympy_step("sq", "", (a + b) ** 2, a ** 2 + b ** 2, expected=Verdict.REFUTED)
+    assert ok.verdict == Verdict.PROVED and bad.verdict == Verdict.REFUTED and bad.ok
+    s1 = prove_sym("p", "", a ** 2 >= 0)
+    s2 = prove_sym("r", "", a >= 0, expected=Verdict.REFUTED)
+    assert aggregate([s1]) == Verdict.PROVED
+    assert aggregate([s1, s2]) == Verdict.REFUTED
+    s2.role = "remark"
+    assert aggregate([s1, s2]) == Verdict.PROVED
+
+
+def test_cli_list_and_errors(capsys):
+    assert cli.main(["prove"]) == 0
+    assert "cp-theorem-1" in capsys.readouterr().out
+    assert cli.main(["prove", "no-such-theorem"]) == 2
+    assert "unknown theorem id" in capsys.readouterr().err
+
+
+def test_cli_runs_theorem(capsys):
+    assert cli.main(["prove", "tr-theorem-2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["verdict"] == "REFUTED" and data[0]["ok"]
+    assert cli.main(["prove", "cp-proposition-4", "--latex"]) == 0
+    assert "\\wedge" in capsys.readouterr().out
