@@ -1,10 +1,6 @@
-import os
+"""Hypothesis profiles ``ci`` (default, derandomized) and ``deep`` come from the dps_verify pytest
+plugin (``dps_verify.testing.plugin``); ``HYPOTHESIS_PROFILE`` or ``--dps-profile`` pick one."""
 
-from hypothesis import HealthCheck, settings
+from dps_verify.testing.plugin import load_default_profile
 
-settings.register_profile(
-    "ci", derandomize=True, max_examples=40, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile("deep", max_examples=2000, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+load_default_profile()

@@ -1,0 +1,188 @@
+"""Black-box testing of code that can only be *run*: ``fn(sample, rng) -> output``.
+
+Statistical procedure (for a claim "fn preceded by β-sampling is (ε, δ)-DP", CP Def. 3):
+
+1. For each neighbouring pair (D, D2) tried, run A^β on D and on D2 ``n_select`` times each
+   (fresh Bernoulli(β) samples, then ``fn``).  From these counts pick, in each direction, the
+   event O = {y : p̂(y) > e^ε q̂(y)} (the empirical bad set).
+2. Run A^β another ``n_confirm`` times on each dataset (a fresh batch, independent of the
+   choice of O) and count how often the output lands in O.
+3. With the one-sided Clopper–Pearson bounds p_lo ≤ Pr[A^β(D) ∈ O] and
+   q_hi ≥ Pr[A^β(D2) ∈ O], each at level α/(2m) where m is the number of events confirmed
+   (pairs × 2 directions; Bonferroni), report δ_lo = p_lo − e^ε q_hi.
+
+Because O is fixed before the confirming batch is drawn, and δ ≥ Pr[A(D) ∈ O] − e^ε Pr[A(D2)
+∈ O] for every event (CP Def. 2), the probability that *any* reported δ_lo exceeds the true δ
+is at most α (union bound over the m events).  So ``assert_dp_blackbox`` raises a false alarm
+with probability at most α; a pass means only that no violation was detected.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from ..numbers import Number, to_fraction
+
+Dataset = tuple[Hashable, ...]
+
+
+def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
+    """One-sided Clopper–Pearson bounds: Pr[p < lo] ≤ α and Pr[p > hi] ≤ α separately."""
+    if not 0 <= successes <= trials or trials <= 0:
+        raise ValueError("need 0 <= successes <= trials and trials >= 1")
+    from scipy.stats import beta as beta_dist  # imported lazily: scipy is slow to import
+
+    lo = 0.0 if successes == 0 else float(beta_dist.ppf(alpha, successes, trials - successes + 1))
+    hi = (
+        1.0
+        if successes == trials
+        else float(beta_dist.ppf(1 - alpha, successes + 1, trials - successes))
+    )
+    return lo, hi
+
+
+def run_sampled(
+    fn: Callable[[tuple, random.Random], Hashable],
+    dataset: Sequence[Hashable],
+    beta: float,
+    n: int,
+    rng: random.Random,
+) -> Counter:
+    """Counts of ``fn(sample, rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``."""
+    out: Counter = Counter()
+    for _ in range(n):
+        sample = tuple(r for r in dataset if rng.random() < beta)
+        out[fn(sample, rng)] += 1
+    return out
+
+
+@dataclass(frozen=True)
+class BlackBoxReport:
+    """Outcome of a black-box test: the best lower bound on δ at the claimed ε, and its
+    provenance.  ``confidence`` = 1 − α is simultaneous over all ``events_tested``."""
+
+    delta_lower: float
+    epsilon: float
+    confidence: float
+    events_tested: int
+    dataset: Dataset | None
+    neighbour: Dataset | None
+    event: tuple
+    p_hat: float
+    q_hat: float
+    p_lower: float
+    q_upper: float
+    n_select: int
+    n_confirm: int
+
+    def describe(self) -> str:
+        return (
+            f"delta >= {self.delta_lower:.4g} at epsilon = {self.epsilon:g} with confidence "
+            f"{self.confidence:.4g} (Clopper-Pearson, Bonferroni over {self.events_tested} "
+            f"events; event chosen on {self.n_select} runs, confirmed on {self.n_confirm} fresh "
+            f"runs)\n  dataset   D  = {list(self.dataset or ())!r}\n"
+            f"  neighbour D' = {list(self.neighbour or ())!r}\n"
+            f"  event     O  = {list(self.event)[:8]!r}{' …' if len(self.event) > 8 else ''}\n"
+            f"  Pr[A(D) in O]  in [{self.p_lower:.4g}, 1], estimate {self.p_hat:.4g}\n"
+            f"  Pr[A(D') in O] in [0, {self.q_upper:.4g}], estimate {self.q_hat:.4g}"
+        )
+
+
+def estimate_delta_lower(
+    fn: Callable[[tuple, random.Random], Hashable],
+    pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]],
+    *,
+    beta: Number,
+    epsilon: Number,
+    n_select: int = 2000,
+    n_confirm: int = 4000,
+    alpha: float = 1e-3,
+    seed: int | None = 0,
+) -> BlackBoxReport:
+    """A lower confidence bound on the δ that ``fn`` under β-sampling needs at ``epsilon``.
+
+    With probability ≥ 1 − α (over ``fn``'s and the sampler's randomness), the returned
+    ``delta_lower`` is ≤ the true δ of every pair tried.  See the module docstring.
+    """
+    b = float(to_fraction(beta, "beta"))
+    eps = float(to_fraction(epsilon, "epsilon"))
+    if not 0 < b <= 1:
+        raise ValueError("beta must satisfy 0 < beta <= 1")
+    if not 0 < alpha < 1:
+        raise ValueError("alpha must be in (0, 1)")
+    if not pairs:
+        raise ValueError("need at least one neighbouring pair")
+    e_eps = math.exp(eps)
+    rng = random.Random(seed)
+    m = 2 * len(pairs)
+    level = alpha / (2 * m)  # each event: one lower and one upper bound
+    best: BlackBoxReport | None = None
+    for D, D2 in pairs:
+        D, D2 = tuple(D), tuple(D2)
+        sel_p = run_sampled(fn, D, b, n_select, rng)
+        sel_q = run_sampled(fn, D2, b, n_select, rng)
+        conf_p = run_sampled(fn, D, b, n_confirm, rng)
+        conf_q = run_sampled(fn, D2, b, n_confirm, rng)
+        for (A, B), (CA, CB), (X, Y) in (
+            ((sel_p, sel_q), (conf_p, conf_q), (D, D2)),
+            ((sel_q, sel_p), (conf_q, conf_p), (D2, D)),
+        ):
+            event = tuple(
+                sorted((y for y, c in A.items() if c > e_eps * B.get(y, 0)), key=repr)
+            )
+            hits_a = sum(CA.get(y, 0) for y in event)
+            hits_b = sum(CB.get(y, 0) for y in event)
+            p_lo, _ = clopper_pearson(hits_a, n_confirm, level)
+            _, q_hi = clopper_pearson(hits_b, n_confirm, level)
+            d_lo = max(0.0, p_lo - e_eps * q_hi) if event else 0.0
+            rep = BlackBoxReport(
+                d_lo, eps, 1 - alpha, m, X, Y, event, hits_a / n_confirm, hits_b / n_confirm,
+                p_lo, q_hi, n_select, n_confirm,
+            )
+            if best is None or rep.delta_lower > best.delta_lower:
+                best = rep
+    assert best is not None
+    return best
+
+
+def assert_dp_blackbox(
+    fn: Callable[[tuple, random.Random], Hashable],
+    *,
+    beta: Number,
+    epsilon: Number,
+    delta: Number,
+    pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]],
+    n_select: int = 2000,
+    n_confirm: int = 4000,
+    alpha: float = 1e-3,
+    seed: int | None = 0,
+) -> BlackBoxReport:
+    """Raise ``AssertionError`` if, with confidence 1 − α, ``fn`` under β-sampling needs a δ
+    larger than ``delta`` at ``epsilon`` on one of ``pairs``; return the report otherwise.
+
+    False-alarm probability (raising although the claim holds): at most ``alpha``.
+    """
+    rep = estimate_delta_lower(
+        fn, pairs, beta=beta, epsilon=epsilon, n_select=n_select, n_confirm=n_confirm,
+        alpha=alpha, seed=seed,
+    )
+    d = float(to_fraction(delta, "delta"))
+    if rep.delta_lower > d:
+        raise AssertionError(
+            f"claimed ({rep.epsilon:g}, {d:g})-DP under sampling (beta = {float(beta):g}) is "
+            f"violated: {rep.describe()}\n  false-alarm probability <= {alpha:g}"
+        )
+    return rep
+
+
+__all__ = [
+    "BlackBoxReport",
+    "assert_dp_blackbox",
+    "clopper_pearson",
+    "estimate_delta_lower",
+    "run_sampled",
+]

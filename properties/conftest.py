@@ -1,0 +1,9 @@
+"""Property suites for CP Thm 1–3, 5, 6, §2.2, §2.6 and §3.1 (issue #4).
+
+Profiles come from the dps_verify pytest plugin: ``ci`` (default, derandomized, bounded) and
+``deep``; choose with ``HYPOTHESIS_PROFILE=deep`` or ``--dps-profile deep``.
+"""
+
+from dps_verify.testing.plugin import load_default_profile
+
+load_default_profile()
