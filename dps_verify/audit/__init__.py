@@ -1,0 +1,26 @@
+"""Audit a claimed (ε, δ) for "sample at rate β, then anonymize" (CP Def. 3; issue #6).
+
+:func:`audit` either confirms the claim over the datasets it covered (or over all datasets when
+the mechanism's worst case is known in closed form) or returns a concrete witness: two
+neighbouring datasets and an event whose probabilities break CP Def. 2 (or TR Def. 2).
+"""
+
+from .core import DEFAULT_EXACT_BUDGET, METHODS, audit, closed_form_kind
+from .domain import Domain, domain_from_dict, load_domain
+from .loader import load_callable
+from .report import EXIT_CODES, VERDICTS, AuditReport, Witness
+
+__all__ = [
+    "DEFAULT_EXACT_BUDGET",
+    "EXIT_CODES",
+    "METHODS",
+    "VERDICTS",
+    "AuditReport",
+    "Domain",
+    "Witness",
+    "audit",
+    "closed_form_kind",
+    "domain_from_dict",
+    "load_callable",
+    "load_domain",
+]

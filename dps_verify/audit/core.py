@@ -1,0 +1,337 @@
+"""``audit``: confirm or refute a claimed (ε, δ) for "sample at β, then anonymize" (CP Def. 3)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any
+
+from .. import exact
+from ..mechanisms import StronglySafeKAnonymizer
+from ..numbers import Certified, Number, exp_compare, exp_interval, to_fraction
+from ..params import beta_param, delta_param, epsilon_param
+from . import statistical as st
+from .domain import Domain
+from .report import AuditReport, Witness
+from .search import Candidate, candidates, enumeration_cost, plausible_ks
+
+METHODS = ("auto", "exact", "statistical")
+#: Largest count-vector enumeration (Π(c_i+1)) done exactly for one dataset.
+DEFAULT_EXACT_BUDGET = 20_000
+#: Total enumeration terms over the whole exact search before it stops (coverage says so).
+DEFAULT_TOTAL_BUDGET = 2_000_000
+
+
+def closed_form_kind(anonymizer: Any) -> str | None:
+    """Name the closed form that covers ``anonymizer``, if any.
+
+    Only an unmodified :class:`~dps_verify.mechanisms.StronglySafeKAnonymizer` whose suppression
+    threshold equals its k is recognised: its worst case over all datasets is the exact
+    ``sdgs_delta`` (CP App. A.2 reduction to one recoding group, computed exactly).  A threshold
+    other than k is an off-by-one bug, not the mechanism of CP Def. 5.
+    """
+    if (
+        isinstance(anonymizer, StronglySafeKAnonymizer)
+        and type(anonymizer).__call__ is StronglySafeKAnonymizer.__call__
+        and type(anonymizer).from_counts is StronglySafeKAnonymizer.from_counts
+        and anonymizer.threshold == anonymizer.k
+    ):
+        return "strongly-safe"
+    return None
+
+
+def _claim(beta: Fraction, eps: Fraction, delta: Fraction, definition: str) -> dict:
+    return {
+        "beta": str(beta),
+        "epsilon": str(eps),
+        "delta": f"{float(delta):.6g}",
+        "definition": definition,
+    }
+
+
+def _event_sample(ev: Iterable, limit: int = 5) -> list[str]:
+    out = []
+    for y in ev:
+        s = repr(y)
+        out.append(s if len(s) <= 160 else s[:157] + "...")
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _bad(P: dict, Q: dict, eps: Fraction) -> list:
+    return [
+        y for y, pv in P.items()
+        if pv > 0 and (Q.get(y, 0) == 0 or exp_compare(eps, pv / Q[y]) < 0)
+    ]
+
+
+def exact_witness(
+    P: dict, Q: dict, eps: Fraction, definition: str, cand: Candidate
+) -> tuple[Certified, Witness]:
+    """δ of the pair under ``definition`` and the event that attains it."""
+    if definition == "pointwise":
+        bad = set(_bad(P, Q, eps)) | set(_bad(Q, P, eps))
+        pm = sum((P.get(y, Fraction(0)) for y in bad), Fraction(0))
+        qm = sum((Q.get(y, Fraction(0)) for y in bad), Fraction(0))
+        fwd = pm >= qm
+        val = max(pm, qm)
+        cert = Certified(val, val, "exact rational arithmetic")
+        w = Witness(
+            list(cand.dataset), list(cand.neighbour), cand.target, cand.shape,
+            "D vs D'" if fwd else "D' vs D", len(bad), _event_sample(bad),
+            pm if fwd else qm, qm if fwd else pm, val,
+            note="pointwise (TR Def. 2): E is the set of outputs with |ln P/Q| > epsilon; "
+                 "implied delta is its mass",
+        )
+        return cert, w
+    cert = exact.delta_certified(P, Q, eps)
+    best = None
+    for fwd, (A, B) in ((True, (P, Q)), (False, (Q, P))):
+        ev = _bad(A, B, eps)
+        a = sum((A[y] for y in ev), Fraction(0))
+        b = sum((B.get(y, Fraction(0)) for y in ev), Fraction(0))
+        lo_e, hi_e = exp_interval(eps) if eps else (Fraction(1), Fraction(1))
+        lower = a - hi_e * b
+        if best is None or lower > best[0]:
+            best = (lower, fwd, ev, a, b)
+    assert best is not None
+    lower, fwd, ev, a, b = best
+    w = Witness(
+        list(cand.dataset), list(cand.neighbour), cand.target, cand.shape,
+        "D vs D'" if fwd else "D' vs D", len(ev), _event_sample(ev), a, b, max(lower, Fraction(0)),
+        note="hockey-stick (CP Def. 2): E = {y : Pr[first = y] > e^eps Pr[second = y]}",
+    )
+    return cert, w
+
+
+def audit(
+    anonymizer: Callable,
+    *,
+    beta: Number,
+    epsilon: Number,
+    delta: Number,
+    domain: Domain | dict | Iterable,
+    definition: str = "hockey-stick",
+    max_size: int | None = None,
+    method: str = "auto",
+    seed: int | None = None,
+    exact_budget: int = DEFAULT_EXACT_BUDGET,
+    total_budget: int = DEFAULT_TOTAL_BUDGET,
+    alpha: float = 0.05,
+    n_select: int = 1000,
+    n_confirm: int = 10_000,
+    max_statistical_pairs: int = 24,
+    exhaustive: bool = False,
+) -> AuditReport:
+    """Audit the claim "sampling at rate β, then ``anonymizer``, is (ε, δ)-DP" (CP Def. 3).
+
+    ``anonymizer`` is what :func:`dps_verify.exact.distribution` takes (deterministic
+    ``sample -> output`` or :class:`~dps_verify.exact.randomized`), or, for the statistical
+    method, a black box ``(sample, rng) -> output``.  β = 1 audits a pipeline that samples by
+    itself.  ``domain`` is a :class:`Domain`, its JSON dict, or an iterable of records.
+
+    Methods: ``"exact"`` enumerates count vectors for every candidate dataset whose enumeration
+    is at most ``exact_budget`` terms; ``"statistical"`` runs Monte Carlo select-then-confirm with
+    Clopper–Pearson bounds (Bonferroni, overall level ``alpha``); ``"auto"`` uses the closed form
+    when the mechanism is recognised (:func:`closed_form_kind`), the exact search when possible,
+    and the statistical search for black boxes and datasets too large to enumerate.
+
+    The search stops at the first witness unless ``exhaustive``.
+    """
+    t0 = time.perf_counter()
+    b = beta_param(beta, allow_one=True)
+    eps = epsilon_param(epsilon)
+    d = delta_param(delta)
+    if definition not in exact.DEFINITIONS:
+        raise ValueError(f"definition must be one of {exact.DEFINITIONS}, got {definition!r}")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if not callable(anonymizer) and not isinstance(anonymizer, exact.randomized):
+        raise ValueError("anonymizer must be callable")
+    dom = Domain.of(domain, max_size)
+    claim = _claim(b, eps, d, definition)
+    cov: dict[str, Any] = {"domain": dom.describe(), "closed_form": None, "shapes": {},
+                           "pairs_exact": 0, "pairs_statistical": 0, "skipped_over_budget": 0,
+                           "max_size_used": 0}
+
+    kind = closed_form_kind(anonymizer) if b < 1 else None
+    if kind and method in ("auto", "exact"):
+        rep = _closed_form(anonymizer, b, eps, d, definition, dom, claim, cov)
+        rep.seconds = time.perf_counter() - t0
+        return rep
+
+    black_box = st.is_black_box(anonymizer)
+    if method == "exact" and black_box:
+        raise ValueError("method='exact' needs an anonymizer sample -> output (or exact.randomized); "
+                         "a (sample, rng) black box can only be audited statistically")
+    key = getattr(anonymizer, "sufficient_statistic", None)
+    cheap = callable(key) and hasattr(anonymizer, "from_counts")
+    cands = list(candidates(dom, plausible_ks(anonymizer), b, eps, cheap=cheap, seed=seed))
+    reasons: list[str] = []
+    worst: dict | None = None
+    witness: Witness | None = None
+    undecided = 0
+    leftovers: list[Candidate] = []
+    used_method = method
+
+    if method in ("auto", "exact") and not black_box:
+        spent = 0
+        for i, cand in enumerate(cands):
+            cost = enumeration_cost(cand.dataset, key) + enumeration_cost(cand.neighbour, key)
+            if cost > exact_budget or spent + cost > total_budget:
+                cov["skipped_over_budget"] += 1
+                leftovers.append(cand)
+                if spent + cost > total_budget and cost <= exact_budget:
+                    leftovers.extend(cands[i + 1 :])
+                    cov["skipped_over_budget"] += len(cands) - i - 1
+                    reasons.append(f"exact search stopped after {spent} enumeration terms "
+                                   f"(total_budget = {total_budget})")
+                    break
+                continue
+            try:
+                P = exact.distribution(anonymizer, cand.dataset, b).exact
+                Q = exact.distribution(anonymizer, cand.neighbour, b).exact
+            except ValueError as exc:
+                if "not a function of its sample" in str(exc) and method == "auto":
+                    reasons.append("anonymizer is not a function of its sample; "
+                                   "switched to the statistical method")
+                    leftovers = cands
+                    break
+                raise
+            spent += cost
+            cov["pairs_exact"] += 1
+            cov["shapes"][cand.shape] = cov["shapes"].get(cand.shape, 0) + 1
+            cov["max_size_used"] = max(cov["max_size_used"], len(cand.dataset))
+            cert, w = exact_witness(P, Q, eps, definition, cand)
+            if worst is None or cert.upper > worst["upper"]:
+                worst = {"lower": cert.lower, "upper": cert.upper, "where": w.summary().split(";")[0],
+                         "dataset": [repr(r) for r in cand.dataset], "target": repr(cand.target)}
+            if cert.lower > d:
+                if witness is None or w.implied_delta > witness.implied_delta:
+                    witness = w
+                if not exhaustive:
+                    break
+            elif cert.upper > d:
+                undecided += 1
+        used_method = "exact"
+    else:
+        leftovers = cands
+
+    if witness is None and leftovers and (method == "statistical" or (method == "auto" and (
+            black_box or leftovers))):
+        sw, sworst, n_pairs = _statistical(
+            anonymizer, leftovers, b, eps, d, seed, alpha, n_select, n_confirm,
+            max_statistical_pairs, cov)
+        cov["pairs_statistical"] = n_pairs
+        used_method = "statistical" if used_method != "exact" or cov["pairs_exact"] == 0 else "exact+statistical"
+        if sw is not None:
+            witness = sw
+        if sworst is not None and (worst is None or sworst["upper"] > worst["upper"]):
+            worst = sworst
+        if definition == "pointwise" and n_pairs:
+            reasons.append("statistical method estimates the hockey-stick delta, which is at most "
+                           "the pointwise one; a hockey-stick witness also breaks a pointwise claim")
+
+    if witness is not None:
+        verdict = "FAIL"
+    elif cov["pairs_statistical"] and not cov["pairs_exact"]:
+        verdict = "INCONCLUSIVE"
+        reasons.append("a statistical audit can refute a claim but not confirm it")
+    elif undecided:
+        verdict = "INCONCLUSIVE"
+        reasons.append(f"{undecided} pair(s) whose certified delta enclosure straddles the claim")
+    elif cov["pairs_exact"] == 0:
+        verdict = "INCONCLUSIVE"
+        reasons.append("no candidate dataset was small enough to enumerate exactly")
+    else:
+        verdict = "PASS"
+        if cov["pairs_statistical"]:
+            reasons.append("datasets beyond the exact budget were only checked statistically")
+    rep = AuditReport(verdict, claim, used_method, witness, worst, cov, reasons)
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+def _closed_form(
+    anon: StronglySafeKAnonymizer, b: Fraction, eps: Fraction, d: Fraction, definition: str,
+    dom: Domain, claim: dict, cov: dict,
+) -> AuditReport:
+    """Strongly-safe k-anonymization: compare with the exact worst case over all datasets."""
+    cert = exact.sdgs_delta_certified(anon.k, b, eps, definition)
+    n = int(cert.details.get("argmax_n", 1) or 1)
+    t = dom.records[0]
+    cov["closed_form"] = (
+        f"StronglySafeKAnonymizer(k={anon.k}) with threshold = k is sampled strongly-safe "
+        f"k-anonymization (CP Def. 5); its worst case over ALL datasets is the exact sdgs_delta "
+        f"(CP App. A.2 reduction to one recoding group), attained by a group of n = {n} records"
+    )
+    worst = {"lower": cert.lower, "upper": cert.upper,
+             "where": f"any dataset whose target's recoding group holds n = {n} records",
+             "certified": cert.how}
+    reasons = []
+    if cert.upper <= d:
+        return AuditReport("PASS", claim, "closed-form", None, worst, cov, reasons)
+    if cert.lower <= d:
+        reasons.append("the certified worst-case enclosure straddles the claimed delta")
+        return AuditReport("INCONCLUSIVE", claim, "closed-form", None, worst, cov, reasons)
+    cand = Candidate((t,) * n, t, "crowd")
+    P = exact.distribution(anon, cand.dataset, b).exact
+    Q = exact.distribution(anon, cand.neighbour, b).exact
+    _, w = exact_witness(P, Q, eps, definition, cand)
+    cov["pairs_exact"] = 1
+    cov["shapes"] = {"crowd": 1}
+    cov["max_size_used"] = n
+    return AuditReport("FAIL", claim, "closed-form", w, worst, cov, reasons)
+
+
+def _statistical(
+    anon: Callable, cands: list[Candidate], b: Fraction, eps: Fraction, d: Fraction,
+    seed: int | None, alpha: float, n_select: int, n_confirm: int, max_pairs: int, cov: dict,
+) -> tuple[Witness | None, dict | None, int]:
+    """Select-then-confirm over the first ``max_pairs`` candidates (see :mod:`.statistical`)."""
+    run = st.as_sampler(anon)
+    rng = random.Random(seed)
+    bf = float(b)
+    e_eps = st.epsilon_float_upper(eps)
+    pool = cands[:max_pairs]
+    selected: list[tuple[float, Candidate, bool, frozenset]] = []
+    for cand in pool:
+        p = st.draw(run, cand.dataset, bf, n_select, rng)
+        q = st.draw(run, cand.neighbour, bf, n_select, rng)
+        fwd, ev, est = st.select_event(p, q, n_select, e_eps)
+        cov["shapes"][cand.shape + " (statistical)"] = cov["shapes"].get(cand.shape + " (statistical)", 0) + 1
+        cov["max_size_used"] = max(cov["max_size_used"], len(cand.dataset))
+        if est > 0:
+            selected.append((est, cand, fwd, ev))
+    selected.sort(key=lambda s: -s[0])
+    top = selected[:3]
+    worst = None
+    witness = None
+    m = max(len(top), 1)
+    alpha_each = alpha / (2 * m)
+    for _est, cand, fwd, ev in top:
+        first, second = (cand.dataset, cand.neighbour) if fwd else (cand.neighbour, cand.dataset)
+        ph, qh, p_lo, q_hi, dlo = st.confirm(run, first, second, ev, bf, e_eps, n_confirm, alpha_each, rng)
+        if worst is None or dlo > worst["lower"]:
+            worst = {"lower": max(dlo, 0.0), "upper": max(ph - e_eps * qh, 0.0),
+                     "where": f"{cand.shape}: |D| = {len(cand.dataset)}, target {cand.target!r}",
+                     "dataset": [repr(r) for r in cand.dataset],
+                     "note": "statistical: 'upper' is the point estimate, 'lower' the "
+                             f"{1 - alpha:.0%}-confidence lower bound"}
+        if dlo > d and (witness is None or dlo > witness.implied_delta):
+            witness = Witness(
+                list(cand.dataset), list(cand.neighbour), cand.target, cand.shape,
+                "D vs D'" if fwd else "D' vs D", len(ev), _event_sample(ev), ph, qh, dlo,
+                method="statistical", confidence=1 - alpha,
+                note=(f"event selected on {n_select} runs, confirmed on {n_confirm} fresh runs; "
+                      f"implied delta is the Clopper-Pearson lower bound P_lo - e^eps Q_hi = "
+                      f"{p_lo:.4g} - e^eps*{q_hi:.4g} (Bonferroni, overall level {alpha})"),
+            )
+    return witness, worst, len(pool)
+
+
+def parse_number(x: Number, name: str) -> Fraction:
+    return to_fraction(x, name)

@@ -1,0 +1,31 @@
+"""The zoo of examples/zoo: every faulty anonymizer must FAIL, every correct one PASS (issue #6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dps_verify.audit.zoo import run_entry, zoo_entries
+
+ZOO = Path(__file__).resolve().parent.parent / "examples" / "zoo"
+ENTRIES = zoo_entries(ZOO)
+
+
+def test_zoo_size():
+    from dps_verify.audit.loader import load_callable
+
+    expected = [load_callable(f"{p}:anonymize")[1].EXPECTED for p in ENTRIES]
+    assert expected.count("FAIL") >= 8
+    assert expected.count("PASS") >= 4
+
+
+@pytest.mark.parametrize("path", ENTRIES, ids=[p.stem for p in ENTRIES])
+def test_zoo_entry(path):
+    r = run_entry(path, seed=0)
+    assert r["verdict"] == r["expected"], r["report"].summary()
+    rep = r["report"]
+    if r["expected"] == "FAIL":
+        w = rep.witness
+        assert w is not None and len(w.dataset) == len(w.neighbour) + 1
+        assert float(w.implied_delta) > float(rep.claim["delta"])
