@@ -10,7 +10,10 @@ outputs are never committed: CI executes them fresh (``tests/test_notebooks.py``
 from __future__ import annotations
 
 import argparse
+import io
+import re
 import sys
+import tokenize
 from pathlib import Path
 
 import nbformat
@@ -25,24 +28,55 @@ def md(text: str) -> Cell:
     return ("md", text.strip("\n"))
 
 
+def _split_semicolons(src: str) -> str:
+    """Put ``a; b`` statements on separate lines (outside strings), so cells pass ruff E702."""
+    out = []
+    for line in src.splitlines():
+        cuts = []
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO(line + "\n").readline):
+                if tok.type == tokenize.OP and tok.string == ";":
+                    cuts.append(tok.start[1])
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            cuts = []
+        if not cuts:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        start = 0
+        for c in cuts + [len(line)]:
+            part = line[start:c].strip()
+            if part:
+                out.append(indent + part)
+            start = c + 1
+    return "\n".join(out)
+
+
 def code(text: str) -> Cell:
-    return ("code", text.strip("\n"))
+    return ("code", _split_semicolons(text.strip("\n")))
 
 
-SETUP = code(
-    """
-import math
-from fractions import Fraction
-
-import matplotlib.pyplot as plt
-import numpy as np
-
-from dps_verify import binomial, bounds, exact, mechanisms, sdgs
-
-plt.rcParams["figure.figsize"] = (7, 3.6)
-plt.rcParams["axes.grid"] = True
-"""
+_SETUP_IMPORTS = (
+    ("import math", r"\bmath\."),
+    ("from fractions import Fraction", r"\bFraction\b"),
+    ("", None),
+    ("import matplotlib.pyplot as plt", None),
+    ("import numpy as np", r"\bnp\."),
 )
+_SUITE = ("binomial", "bounds", "exact", "mechanisms", "sdgs")
+
+
+def setup(cells: list[Cell]) -> Cell:
+    """The first code cell: only the imports the notebook's other cells use (ruff F401)."""
+    body = "\n".join(src for kind, src in cells if kind == "code")
+    lines = [imp for imp, pat in _SETUP_IMPORTS if pat is None or re.search(pat, body)]
+    used = [m for m in _SUITE if re.search(rf"\b{m}\.", body)]
+    lines += ["", f"from dps_verify import {', '.join(used)}", ""]
+    lines += ['plt.rcParams["figure.figsize"] = (7, 3.6)', 'plt.rcParams["axes.grid"] = True']
+    return code("\n".join(lines))
+
+
+SETUP: Cell = ("setup", "")  # placeholder, replaced by setup(cells) in build()
 
 # --------------------------------------------------------------------------------------------
 # 1. Differential privacy and the two (eps, delta) definitions
@@ -383,7 +417,10 @@ beta = 0.5
 mond = mechanisms.Mondrian(3)
 Pm, Qm = exact.distribution(mond, D, beta), exact.distribution(mond, D_minus, beta)
 
-band = lambda v: "under 250" if v < 250 else ("250-999" if v < 1000 else "1000+")
+def band(v):
+    return "under 250" if v < 250 else ("250-999" if v < 1000 else "1000+")
+
+
 safe = mechanisms.StronglySafeKAnonymizer(band, k=3)
 Ps, Qs = exact.distribution(safe, D, beta), exact.distribution(safe, D_minus, beta)
 
@@ -427,7 +464,12 @@ which Mondrian boxes move.
     ),
     code(
         """
-import csv, gzip, importlib.resources, io, random
+import csv
+import gzip
+import importlib.resources
+import io
+import random
+
 
 def load_rows(limit=400):
     try:
@@ -1039,6 +1081,7 @@ def build(cells: list[Cell]) -> nbformat.NotebookNode:
     nb = new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
+    cells = [setup(cells) if c == SETUP else c for c in cells]
     for i, (kind, src) in enumerate(cells):
         cell = new_markdown_cell(src) if kind == "md" else new_code_cell(src)
         cell["id"] = f"cell-{i:02d}"
