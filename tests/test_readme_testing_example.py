@@ -1,0 +1,43 @@
+"""The user-facing example of docs/testing.md is itself a test: its first Python block is run
+by pytest in a fresh directory (so the ``dp_check`` fixture comes from the installed plugin)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "testing.md"
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
+
+
+def run_pytest(tmp_path: Path, source: str, *args: str) -> subprocess.CompletedProcess:
+    (tmp_path / "test_user.py").write_text(source)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path), *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_readme_example_passes(tmp_path):
+    example = python_blocks()[0]
+    assert "def test_my_anonymizer(dp_check):" in example
+    r = run_pytest(tmp_path, example, "--dps-profile", "ci", "--dps-max-examples", "30")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 passed" in r.stdout
+
+
+def test_readme_example_catches_threshold_k_minus_1(tmp_path):
+    broken = python_blocks()[0].replace("k=5)", "k=5, threshold=4)")
+    assert broken != python_blocks()[0]
+    r = run_pytest(tmp_path, broken, "--dps-profile", "ci", "--dps-max-size", "4")
+    assert r.returncode == 1
+    for part in ("dataset   D", "neighbour D'", "event     O", "Pr[A(D) in O]", "implied delta"):
+        assert part in r.stdout, r.stdout
