@@ -456,8 +456,9 @@ print("most likely witness:", y, " Pr[with t] =", pv, " Pr[without t] = 0")
         """
 ## The same effect on a census-like table
 
-The audit module ships a compressed extract of the UCI Adult data (`dps_verify/data/adult_qi.csv.gz`).
-If it is present we use its first 400 rows; otherwise a clearly marked synthetic stand-in with
+The audit module ships the quasi-identifiers of the UCI Adult data
+(`dps_verify/data/adult_qi.csv.gz`, see its README for source and licence). If it is present we
+use age and years of education from its first 400 rows; otherwise a clearly marked synthetic stand-in with
 the same shape is generated, so the notebook always runs. We remove the oldest person and see
 which Mondrian boxes move.
 """
@@ -478,24 +479,19 @@ def load_rows(limit=400):
             text = gzip.decompress(res.read_bytes()).decode()
             reader = csv.DictReader(io.StringIO(text))
             cols = reader.fieldnames or []
-            pick = [c for c in cols if c.strip().lower() in ("age", "hours-per-week", "hours_per_week")]
-            rows = []
-            for rec in reader:
-                try:
-                    vals = tuple(int(float(rec[c])) for c in (pick or cols[:2]))
-                except (ValueError, KeyError):
-                    continue
-                rows.append(vals)
-                if len(rows) >= limit:
-                    break
-            if rows:
-                return rows, "Adult extract shipped with dps_verify", (pick or cols[:2])
+            records = list(reader)
+            wanted = ("age", "education-num", "hours-per-week")
+            numeric = [c for c in cols if all(r[c].strip().isdigit() for r in records[:50])]
+            pick = ([c for c in wanted if c in numeric] + [c for c in numeric if c not in wanted])[:2]
+            rows = [tuple(int(r[c]) for c in pick) for r in records[:limit]]
+            if len(pick) == 2 and rows:
+                return rows, "Adult extract shipped with dps_verify", pick
     except (ModuleNotFoundError, FileNotFoundError):
         pass
     rng = random.Random(7)
-    rows = [(max(17, min(90, int(rng.gauss(38, 13)))), max(1, min(99, int(rng.gauss(40, 12)))))
-            for _ in range(limit - 1)] + [(90, 99)]
-    return rows, "SYNTHETIC stand-in (Adult extract not installed)", ["age", "hours-per-week"]
+    rows = [(max(17, min(90, int(rng.gauss(38, 13)))), max(1, min(16, int(rng.gauss(10, 2.5)))))
+            for _ in range(limit - 1)] + [(90, 16)]
+    return rows, "SYNTHETIC stand-in (Adult extract not installed)", ["age", "education-num"]
 
 rows, source, cols = load_rows()
 print("data source:", source, "| columns:", cols, "| rows:", len(rows))
