@@ -26,6 +26,8 @@ from .numbers import (
     fraction_to_mpf,
     iv_from_fraction,
     iv_precision,
+    iv_upper,
+    iv_upper_mpf,
     to_fraction,
 )
 from .params import (
@@ -60,7 +62,7 @@ def amplify(
     with iv_precision(BASE_PREC):
         iv = mpmath.iv
         e2 = iv.log(1 + iv_from_fraction(r) * (iv.exp(iv_from_fraction(e1)) - 1))
-        eps2 = mpmath.mpf(e2.b) if e1 != 0 else mpmath.mpf(0)
+        eps2 = iv_upper_mpf(e2) if e1 != 0 else mpmath.mpf(0)
     return eps2, fraction_to_mpf(r * d1, "u")
 
 
@@ -112,7 +114,7 @@ def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
         bb = iv_from_fraction(b)
         g = 1 - iv_from_fraction(1 - b) * iv.exp(-iv_from_fraction(eps))
         v = iv.exp(-kk * (iv.log(g / bb) - (g - bb) / g))
-        return mpmath.mpf(v.b)
+        return iv_upper_mpf(v)
 
 
 def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:
@@ -235,6 +237,6 @@ def _neg_log1m_upper(b: Fraction) -> Fraction:
     """A rational just above −ln(1−β) (the edge of CP Thm 5's regime)."""
     with iv_precision(BASE_PREC):
         v = -mpmath.iv.log(iv_from_fraction(1 - b))
-        x = to_fraction(mpmath.mpf(v.b))
+        x = iv_upper(v)
     # Round up to a short rational so later arithmetic stays cheap; nudge past the edge.
     return Fraction(int(x * 2**64) + 1, 2**64)

@@ -33,6 +33,7 @@ from .numbers import (
     fraction_to_mpf,
     iv_from_fraction,
     iv_precision,
+    iv_upper_mpf,
     to_fraction,
 )
 from .params import beta_param, epsilon_param
@@ -297,7 +298,7 @@ def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
     if x == 1:
         return mpmath.mpf(0)
     with iv_precision(BASE_PREC):
-        return mpmath.mpf(mpmath.iv.log(iv_from_fraction(x)).b)
+        return iv_upper_mpf(mpmath.iv.log(iv_from_fraction(x)))
 
 
 def sdgs_delta_certified(

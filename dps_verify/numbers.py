@@ -88,6 +88,23 @@ def iv_precision(prec: int) -> Iterator[None]:
         mpmath.iv.prec = old
 
 
+def iv_lower(x: Any) -> Fraction:
+    """Exact lower end of an ``mpmath.iv`` interval (no rounding through the mp context)."""
+    p, q = libmp.to_rational(x._mpi_[0])
+    return Fraction(p, q)
+
+
+def iv_upper(x: Any) -> Fraction:
+    """Exact upper end of an ``mpmath.iv`` interval (no rounding through the mp context)."""
+    p, q = libmp.to_rational(x._mpi_[1])
+    return Fraction(p, q)
+
+
+def iv_upper_mpf(x: Any) -> mpmath.mpf:
+    """Upper end of an interval as an ``mpf`` rounded up at the working precision."""
+    return fraction_to_mpf(iv_upper(x), "u")
+
+
 @lru_cache(maxsize=4096)
 def exp_interval(eps: Fraction, prec: int = BASE_PREC) -> tuple[Fraction, Fraction]:
     """Rational bounds ``lo <= e^eps <= hi`` computed with outward rounding at ``prec`` bits."""
@@ -95,7 +112,7 @@ def exp_interval(eps: Fraction, prec: int = BASE_PREC) -> tuple[Fraction, Fracti
         return Fraction(1), Fraction(1)
     with iv_precision(prec):
         e = mpmath.iv.exp(iv_from_fraction(eps))
-        lo, hi = to_fraction(mpmath.mpf(e.a)), to_fraction(mpmath.mpf(e.b))
+        lo, hi = iv_lower(e), iv_upper(e)
     return lo, hi
 
 

@@ -31,6 +31,7 @@ from .numbers import (
     fraction_to_mpf,
     iv_from_fraction,
     iv_precision,
+    iv_upper_mpf,
     to_fraction,
 )
 from .params import epsilon_param
@@ -134,7 +135,7 @@ class PrivacyLossDistribution:
         if x == 1:
             return mpmath.mpf(0)
         with iv_precision(BASE_PREC):
-            return mpmath.mpf(mpmath.iv.log(iv_from_fraction(x)).b)
+            return iv_upper_mpf(mpmath.iv.log(iv_from_fraction(x)))
 
     def mean_loss(self) -> mpmath.mpf:
         """E_P[ln P/Q] (the KL divergence), ∞ if there is mass at +∞ (display only)."""

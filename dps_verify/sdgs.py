@@ -35,9 +35,11 @@ from .numbers import (
     Certified,
     exp_compare,
     exp_interval,
+    fraction_to_mpf,
     iv_from_fraction,
+    iv_lower,
     iv_precision,
-    to_fraction,
+    iv_upper,
 )
 
 #: Default cap on the group sizes scanned before giving up with an honest enclosure.
@@ -90,7 +92,7 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
         b = iv_from_fraction(beta)
         g = 1 - iv_from_fraction(1 - beta) * iv.exp(-iv_from_fraction(eps))
         kl = g * iv.log(g / b) + (1 - g) * iv.log((1 - g) / (1 - b))
-        lo = to_fraction(mpmath.mpf(kl.a)) if mpmath.mpf(kl.a) > 0 else None
+        lo = iv_lower(kl) if iv_lower(kl) > 0 else None
     return lo if lo is not None else Fraction(0)
 
 
@@ -98,7 +100,7 @@ def neg_log_upper(x: Fraction, prec: int = BASE_PREC) -> Fraction:
     """A certified upper bound on −ln(x) for 0 < x ≤ 1."""
     with iv_precision(prec):
         v = -mpmath.iv.log(iv_from_fraction(x))
-        return to_fraction(mpmath.mpf(v.b))
+        return iv_upper(v)
 
 
 class _Tails:
@@ -196,7 +198,7 @@ def scan_paper_regime(
             # Honest enclosure: later terms are bounded by the Chernoff bound at n + 1.
             with iv_precision(BASE_PREC):
                 u = mpmath.iv.exp(-iv_from_fraction(kl * (n + 1)))
-                ub = to_fraction(mpmath.mpf(u.b))
+                ub = iv_upper(u)
             upper = max(best.upper, ub)
             tail_note = f"scan capped at n = {max_n}; later n bounded by Chernoff ({float(ub):.3g})"
             break
@@ -289,14 +291,15 @@ def _generic_tail_bound(
         g_hi = 1 - iv_from_fraction(1 - beta) / e
         total = iv.exp(-n * _kl(g_hi, b))
         g_lo = 1 - iv_from_fraction(1 - beta) * e
-        x = (k - 1) / iv.mpf(n - 1)
-        if mpmath.mpf(g_lo.b) > 0:
-            x = iv.mpf([max(mpmath.mpf(x.a), mpmath.mpf((g_lo * n / (n - 1)).a)),
-                        max(mpmath.mpf(x.b), mpmath.mpf((g_lo * n / (n - 1)).b))])
-        if mpmath.mpf(x.b) >= mpmath.mpf(b.a) or mpmath.mpf(x.a) <= 0:
+        x_lo, x_hi = Fraction(k - 1, n - 1), Fraction(k - 1, n - 1)
+        if iv_upper(g_lo) > 0:
+            y = g_lo * n / (n - 1)
+            x_lo, x_hi = max(x_lo, iv_lower(y)), max(x_hi, iv_upper(y))
+        if x_hi >= iv_lower(b) or x_lo <= 0:
             return Fraction(1)
+        x = iv.mpf([fraction_to_mpf(x_lo, "d"), fraction_to_mpf(x_hi, "u")])
         total += iv.exp(-(n - 1) * _kl(x, b))
-        return to_fraction(mpmath.mpf(total.b))
+        return iv_upper(total)
 
 
 def _kl(a, b):  # interval KL(a‖b) for Bernoulli laws
