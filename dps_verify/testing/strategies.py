@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 from ..exact import randomized
 from ..mechanisms import EpsilonSafeKAnonymizer, StronglySafeKAnonymizer
-from ..numbers import BASE_PREC, iv_from_fraction, iv_precision, to_fraction
+from ..numbers import BASE_PREC, iv_from_fraction, iv_precision, iv_upper
 from ..params import in_paper_regime
 
 Record = tuple[int, ...]
@@ -282,7 +282,7 @@ def epsilon1_upper(weight_base: Fraction, sensitivity: int = 1) -> Fraction:
     mechanism of :class:`~dps_verify.mechanisms.EpsilonSafeKAnonymizer`."""
     with iv_precision(BASE_PREC):
         v = 2 * sensitivity * mpmath.iv.log(iv_from_fraction(Fraction(weight_base)))
-        x = to_fraction(mpmath.mpf(v.b))
+        x = iv_upper(v)
     return Fraction(math.ceil(x * 2**64), 2**64)
 
 
