@@ -454,6 +454,28 @@ print("most likely witness:", y, " Pr[with t] =", pv, " Pr[without t] = 0")
     ),
     md(
         """
+The suite's auditor (`dps-verify audit`, module `dps_verify.audit`) searches small datasets over
+a domain of values for such a witness by itself. It returns the first one it finds, which may be
+smaller than ours: any outcome that exists only because one record was there breaks the claim.
+"""
+    ),
+    code(
+        """
+try:
+    from dps_verify.audit import audit
+    report = audit(mechanisms.Mondrian(3), beta=0.5, epsilon=1, delta=0.001,
+                   domain=[120, 260, 35000], max_size=5, method="exact")
+    w = report.witness
+    print("verdict:", report.verdict)
+    print("D =", w.dataset, " D' =", w.neighbour, " event:", w.event_sample)
+    print("Pr[D in event] =", w.prob_first, " Pr[D' in event] =", w.prob_second,
+          " forces delta >=", float(w.implied_delta))
+except ImportError:
+    print("dps_verify.audit is not installed in this checkout")
+"""
+    ),
+    md(
+        """
 ## The same effect on a census-like table
 
 The audit module ships the quasi-identifiers of the UCI Adult data
