@@ -13,6 +13,7 @@ end of the enclosure that is safe for a privacy claim (δ and ε rounded up).
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,11 +41,15 @@ def to_fraction(x: Number, name: str = "value") -> Fraction:
     if isinstance(x, Fraction):
         return x
     if isinstance(x, int):
-        return Fraction(x)
-    if isinstance(x, float):
+        return Fraction(int(x))
+    if isinstance(x, float):  # includes numpy.float64
         if not math.isfinite(x):
             raise ValueError(f"{name} must be finite, got {x!r}")
-        return Fraction(repr(x))
+        return Fraction(float.__repr__(float(x)))
+    if isinstance(x, numbers.Integral):  # numpy integers
+        return Fraction(int(x))
+    if isinstance(x, numbers.Real) and type(x).__module__ == "numpy":  # numpy float32 etc.
+        return to_fraction(float(x), name)
     if isinstance(x, Decimal):
         if not x.is_finite():
             raise ValueError(f"{name} must be finite, got {x!r}")

@@ -112,3 +112,13 @@ def test_chernoff_closed_form_value():
     g = 1 - (1 - b) * math.exp(-e)
     ref = math.exp(-k * (math.log(g / b) - (g - b) / g))
     assert abs(float(bounds.chernoff_delta(k, b, e)) - ref) < 1e-12 * ref
+
+
+def test_numpy_scalars_are_read_exactly():
+    import numpy as np
+
+    from dps_verify.numbers import to_fraction
+
+    assert to_fraction(np.float64(0.05)) == Fraction(1, 20)
+    assert to_fraction(np.int64(3)) == 3
+    assert bounds.d(np.int64(20), np.float64(0.1), 1) == bounds.d(20, "0.1", 1)
