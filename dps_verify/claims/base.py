@@ -1,18 +1,38 @@
-"""Claim and result records shared by the registry."""
+"""Claim and result records shared by the registry (issue #5).
+
+A :class:`Claim` is one statement of the paper (CP = ASIACCS 2012, TR = the 2011 technical
+report) or one clearly labelled addition of ours ("beyond the paper").  Its ``check`` recomputes
+a :class:`Result` from scratch; the runner compares ``Result.verdict`` with ``Claim.expected``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from fractions import Fraction
+from typing import Any
 
-VERDICTS = ("CONFIRMED", "REFUTED", "CONFIRMED-WITH-CORRECTION", "NOT-MACHINE-CHECKABLE")
+CONFIRMED = "CONFIRMED"
+REFUTED = "REFUTED"
+CORRECTED = "CONFIRMED-WITH-CORRECTION"
+NMC = "NOT-MACHINE-CHECKABLE"
+VERDICTS = (CONFIRMED, REFUTED, CORRECTED, NMC)
 
 
 @dataclass(frozen=True)
 class Result:
+    """What one check found.
+
+    ``figure`` is the key number (short, for the terminal table); ``detail`` says how it was
+    certified, what the correction is, or gives the witness of a refutation; ``data`` carries
+    machine-readable numbers for the JSON report.
+    """
+
     verdict: str
-    figure: str  # the key number, short
-    detail: str = ""  # witness, correction or how it was certified
+    figure: str
+    detail: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -21,9 +41,59 @@ class Result:
 
 @dataclass(frozen=True)
 class Claim:
+    """One registry entry.
+
+    ``source`` is "CP", "TR" or "beyond" (our additions, labelled as such in every report);
+    ``artefact`` names the table/figure the claim supports (``"table2"``, ``"fig3"`` …) so the
+    report can place the regenerated artefact beside it; ``proofs`` lists the ``proofs`` ids the
+    check consults (the runner starts them early, in parallel).
+    """
+
     id: str
-    where: str  # e.g. "CP §3.3, Table 2"
-    statement: str  # the claim in our own words
-    method: str  # e.g. "exact rational arithmetic"
+    where: str
+    statement: str
+    method: str
     expected: str
-    check: Callable[[], Result] = field(compare=False)
+    check: Callable[[], Result] = field(compare=False, repr=False)
+    source: str = "CP"
+    artefact: str | None = None
+    proofs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.expected not in VERDICTS:
+            raise ValueError(f"{self.id}: unknown expected verdict {self.expected!r}")
+
+
+def sig(x: Fraction | float | int, digits: int = 3) -> str:
+    """``x`` rounded half-even to ``digits`` significant digits, in ``1.23e-17`` style.
+
+    Exact for Fractions: rounding goes through :mod:`decimal` with enough precision that the
+    printed digits never depend on binary floating point.
+    """
+    if x == 0:
+        return "0"
+    fx = Fraction(x)
+    with localcontext() as ctx:
+        ctx.prec = 80
+        d = Decimal(fx.numerator) / Decimal(fx.denominator)
+        exp = d.adjusted()
+        q = Decimal(1).scaleb(exp - digits + 1)
+        r = d.quantize(q, rounding=ROUND_HALF_EVEN)
+        if r.adjusted() != exp:  # 9.995 -> 10.0
+            exp = r.adjusted()
+            r = d.quantize(Decimal(1).scaleb(exp - digits + 1), rounding=ROUND_HALF_EVEN)
+        mant = r.scaleb(-exp)
+    return f"{mant:.{digits - 1}f}e{exp:+03d}"
+
+
+def fmt(x: Any, digits: int = 4) -> str:
+    """Short human formatting of a number (Fraction, mpf or float)."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if v == 0:
+        return "0"
+    if 1e-3 <= abs(v) < 1e4:
+        return f"{v:.{digits}g}"
+    return f"{v:.{digits - 1}e}"

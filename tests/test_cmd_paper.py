@@ -1,0 +1,46 @@
+"""``dps-verify paper``: exit codes, --only, and report files."""
+
+from __future__ import annotations
+
+import json
+
+from dps_verify import claims as claims_pkg
+from dps_verify.claims import Claim, Result
+from dps_verify.claims.base import CONFIRMED
+from dps_verify.cli import main
+
+
+def test_only_no_match_exit_2(capsys):
+    assert main(["paper", "--only", "no.such.claim*"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no claim id matches" in err
+
+
+def test_only_subset_writes_reports(tmp_path, capsys):
+    j, md, h = tmp_path / "r.json", tmp_path / "r.md", tmp_path / "html"
+    rc = main(["paper", "--only", "cp.fig5.*", "--json", str(j), "--markdown", str(md), "--html", str(h)])
+    out = capsys.readouterr().out
+    assert rc == 0 and "2 claims" in out and "0 unexpected" in out
+    data = json.loads(j.read_text())
+    assert data["summary"]["claims"] == 2 and data["summary"]["unexpected"] == 0
+    assert "cp.fig5.k1" in md.read_text()
+    assert (tmp_path / "r_figures" / "fig5.png").stat().st_size > 1000
+    page = (h / "index.html").read_text()
+    assert "fig5.png" in page and (h / "fig5.png").exists()
+
+
+def test_bad_html_path_exit_2_nothing_written(tmp_path, capsys):
+    target = tmp_path / "missing" / "html"
+    assert main(["paper", "--only", "cp.table1.one.*", "--html", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert not (tmp_path / "missing").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unexpected_verdict_exit_1(monkeypatch, capsys):
+    wrong = Claim("test.wrong", "nowhere", "wrong on purpose", "none", "REFUTED",
+                  lambda: Result(CONFIRMED, "1 = 1"))
+    monkeypatch.setattr(claims_pkg, "REGISTRY", [wrong])
+    assert main(["paper"]) == 1
+    assert "1 unexpected" in capsys.readouterr().out
