@@ -63,7 +63,8 @@ def _thm2_exact() -> Result:
     d = {}
     for name, m in (("A1", a1), ("A2", a2), ("pair", both)):
         d[name] = exact.delta_certified(exact.distribution(m, [*ds, "t"], beta).exact,
-                                        exact.distribution(m, ds, beta).exact, 1).upper
+                                        exact.distribution(m, ds, beta).exact,
+                                        2 if name == "pair" else 1).upper
     ok = d["A1"] == 0 and d["A2"] == 0 and d["pair"] == beta
     return Result(REFUTED if ok else CONFIRMED, f"(β,1,0)-UDP each; pair δ(ε=2) = {d['pair']}",
                   "XOR pair on 6 records ± target, β = 1/2: A1 and A2 are each (1/2, 1, 0)-UDP but "
