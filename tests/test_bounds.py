@@ -122,3 +122,14 @@ def test_numpy_scalars_are_read_exactly():
     assert to_fraction(np.float64(0.05)) == Fraction(1, 20)
     assert to_fraction(np.int64(3)) == 3
     assert bounds.d(np.int64(20), np.float64(0.1), 1) == bounds.d(20, "0.1", 1)
+
+
+def test_inverse_questions_under_exact_measures_terminate_and_verify():
+    b = bounds.max_beta(20, 1, "1e-6", bound="hockey-stick")
+    assert bounds.max_beta(20, 1, "1e-6") <= b < 1 - mpmath.exp(-1)
+    from dps_verify import exact
+
+    assert exact.sdgs_delta(20, b, 1) <= 1e-6
+    e = bounds.min_epsilon(20, "0.2", "1e-6", bound="hockey-stick")
+    assert exact.sdgs_delta(20, "0.2", e) <= 1e-6
+    assert e <= bounds.min_epsilon(20, "0.2", "1e-6")
