@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "testing.md"
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def python_blocks() -> list[str]:
@@ -41,3 +42,8 @@ def test_readme_example_catches_threshold_k_minus_1(tmp_path):
     assert r.returncode == 1
     for part in ("dataset   D", "neighbour D'", "event     O", "Pr[A(D) in O]", "implied delta"):
         assert part in r.stdout, r.stdout
+
+
+def test_readme_shows_the_same_example():
+    """README.md carries the docs/testing.md example verbatim, so the README is tested too."""
+    assert python_blocks()[0] in README.read_text()
