@@ -17,7 +17,6 @@ All probabilities are exact fractions internally; e^ε enters through interval a
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -25,15 +24,12 @@ from typing import Any
 import mpmath
 
 from .numbers import (
-    BASE_PREC,
     Certified,
     Number,
+    exp_affine_enclosure,
     exp_compare,
-    exp_interval,
     fraction_to_mpf,
-    iv_from_fraction,
-    iv_precision,
-    iv_upper_mpf,
+    log_upper_mpf,
     to_fraction,
 )
 from .params import beta_param, epsilon_param
@@ -126,15 +122,14 @@ def distribution(
     checked = False
     for choice in itertools.product(*(range(len(m) + 1) for m in members)):
         w = 1
-        sample: tuple = ()
         for g, s in enumerate(choice):
             w *= weights[g][s]
-            sample += prefixes[g][s]
         if w == 0:
             continue
         if from_counts is not None:
             _add(acc_int, from_counts(dict(zip(keys, choice))), w)
             continue
+        sample: tuple = sum((prefixes[g][s] for g, s in enumerate(choice)), ())
         if not isinstance(anonymizer, randomized):
             y = anonymizer(sample)
             if not checked:
@@ -200,16 +195,8 @@ def _one_direction(P: dict, Q: dict, eps: Fraction) -> tuple[Fraction, Fraction]
     bad = _bad_set_forward(P, Q, eps)
     A = sum((P[y] for y in bad), Fraction(0))
     B = sum((Q.get(y, Fraction(0)) for y in bad), Fraction(0))
-    if B == 0 or eps == 0:
-        v = A - B
-        return v, v
-    prec = BASE_PREC
-    while True:
-        lo_e, hi_e = exp_interval(eps, prec)
-        lo, hi = A - hi_e * B, A - lo_e * B
-        if hi - lo <= abs(hi) * Fraction(1, 2**60) or prec >= 1 << 14:
-            return max(lo, Fraction(0)), hi
-        prec *= 2
+    lo, hi = exp_affine_enclosure(A, B, eps)
+    return max(lo, Fraction(0)), hi
 
 
 def delta_certified(p: Mapping, q: Mapping, epsilon: Number) -> Certified:
@@ -261,25 +248,36 @@ def measure(p: Mapping, q: Mapping, epsilon: Number, definition: str = "hockey-s
     raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
 
 
+def least_exp_for_delta(
+    segments: Iterable[tuple[Fraction, Fraction, Fraction]], inf_mass: Fraction, d: Fraction
+) -> Fraction | None:
+    """Least x = e^ε ≥ 1 with δ(x) = inf_mass + Σ_{r > x} (a − x·b) ≤ d, exactly.
+
+    ``segments`` are (r, a, b) with likelihood ratio r = a/b > 1 (P-mass a, Q-mass b of the
+    outputs with that ratio).  Between consecutive ratios δ is A − x·B, decreasing in x, so the
+    answer is a rational found by walking the ratios from the largest down.  None if even
+    x = ∞ leaves more than d (mass at infinite loss).
+    """
+    if inf_mass > d:
+        return None
+    ordered = sorted(segments, key=lambda t: t[0], reverse=True)
+    A, B = inf_mass, Fraction(0)
+    for i, (_r, a, b) in enumerate(ordered):
+        A += a
+        B += b
+        nxt = ordered[i + 1][0] if i + 1 < len(ordered) else Fraction(1)
+        if A - nxt * B > d:  # the answer lies in [nxt, r]
+            return max((A - d) / B, Fraction(1))
+    return Fraction(1)
+
+
 def _epsilon_one_direction(P: dict, Q: dict, d: Fraction) -> Fraction | None:
     """Least x = e^ε ≥ 1 with Σ_y max(0, P(y) − x Q(y)) ≤ d, exactly; None if none exists."""
     inf_mass = sum((pv for y, pv in P.items() if pv > 0 and Q.get(y, 0) == 0), Fraction(0))
-    if inf_mass > d:
-        return None
-    ratios = sorted(
-        ((pv / Q[y], pv, Q[y]) for y, pv in P.items() if pv > 0 and Q.get(y, 0) > 0 and pv > Q[y]),
-        key=lambda t: t[0],
-        reverse=True,
-    )
-    A, B = inf_mass, Fraction(0)
-    for i, (_r, pv, qv) in enumerate(ratios):
-        A += pv
-        B += qv
-        nxt = ratios[i + 1][0] if i + 1 < len(ratios) else Fraction(1)
-        # On [nxt, r] the divergence is A − x·B, decreasing in x.
-        if A - nxt * B > d:
-            return max((A - d) / B, Fraction(1))
-    return Fraction(1)
+    segments = [
+        (pv / Q[y], pv, Q[y]) for y, pv in P.items() if pv > 0 and Q.get(y, 0) > 0 and pv > Q[y]
+    ]
+    return least_exp_for_delta(segments, inf_mass, d)
 
 
 def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
@@ -294,11 +292,7 @@ def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
     xs = [_epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d)]
     if any(x is None for x in xs):
         return mpmath.inf
-    x = max(xs)
-    if x == 1:
-        return mpmath.mpf(0)
-    with iv_precision(BASE_PREC):
-        return iv_upper_mpf(mpmath.iv.log(iv_from_fraction(x)))
+    return log_upper_mpf(max(xs))
 
 
 def sdgs_delta_certified(
@@ -345,7 +339,6 @@ def pairs(dataset: Sequence[Hashable], domain: Iterable[Hashable]) -> list[tuple
 __all__ = [
     "DEFINITIONS",
     "ExactDistribution",
-    "Counter",
     "delta",
     "delta_certified",
     "distribution",

@@ -140,6 +140,33 @@ def exp_compare(eps: Fraction, r: Fraction) -> int:
     raise ValueError(f"cannot separate e^{eps} from {r} within {MAX_PREC} bits")
 
 
+def exp_affine_enclosure(A: Fraction, B: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
+    """Enclosure ``lo <= A − e^eps·B <= hi`` for exact ``A`` and ``B ≥ 0``.
+
+    The precision of e^eps is doubled until 60 significant bits of the result are certain (or
+    the result is certainly ≤ 0, or 2^14 bits are reached).  Exact when ``B == 0`` or
+    ``eps == 0``.  This is the one place the engine evaluates "mass minus e^ε times mass".
+    """
+    A, B = Fraction(A), Fraction(B)
+    if B == 0 or eps == 0:
+        return A - B, A - B
+    prec = BASE_PREC
+    while True:
+        lo_e, hi_e = exp_interval(eps, prec)
+        lo, hi = A - hi_e * B, A - lo_e * B
+        if hi <= 0 or hi - lo <= abs(hi) * Fraction(1, 2**60) or prec >= 1 << 14:
+            return lo, hi
+        prec *= 2
+
+
+def log_upper_mpf(x: Fraction) -> mpmath.mpf:
+    """ln(x) for a rational x ≥ 1, as an ``mpf`` rounded up (0 exactly when x == 1)."""
+    if x == 1:
+        return mpmath.mpf(0)
+    with iv_precision(BASE_PREC):
+        return iv_upper_mpf(mpmath.iv.log(iv_from_fraction(x)))
+
+
 @dataclass(frozen=True)
 class Certified:
     """A real number known to lie in ``[lower, upper]`` (exact rationals).

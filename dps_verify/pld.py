@@ -23,15 +23,12 @@ from fractions import Fraction
 import mpmath
 
 from .numbers import (
-    BASE_PREC,
     Certified,
     Number,
+    exp_affine_enclosure,
     exp_compare,
-    exp_interval,
     fraction_to_mpf,
-    iv_from_fraction,
-    iv_precision,
-    iv_upper_mpf,
+    log_upper_mpf,
     to_fraction,
 )
 from .params import epsilon_param
@@ -105,12 +102,12 @@ class PrivacyLossDistribution:
             if exp_compare(eps, r) < 0:  # e^ε < r: contributes pr·(1 − e^ε/r)
                 A += pr
                 B += pr / r
-        if B == 0 or eps == 0:
-            return Certified(A - B, A - B, "exact rational arithmetic")
-        lo_e, hi_e = exp_interval(eps, BASE_PREC)
+        lo, hi = exp_affine_enclosure(A, B, eps)
+        if lo == hi:
+            return Certified(lo, hi, "exact rational arithmetic")
         return Certified(
-            max(A - hi_e * B, Fraction(0)), A - lo_e * B,
-            f"exact ratios; e^ε enclosed at {BASE_PREC} bits, outward rounding",
+            max(lo, Fraction(0)), hi,
+            "exact ratios; e^ε enclosed by interval arithmetic (≥128 bits), outward rounding",
         )
 
     def delta(self, epsilon: Number) -> mpmath.mpf:
@@ -119,23 +116,12 @@ class PrivacyLossDistribution:
 
     def epsilon(self, delta: Number = 0) -> mpmath.mpf:
         """Smallest ε ≥ 0 with δ(ε) ≤ ``delta`` for this direction, rounded up (∞ if none)."""
+        from .exact import least_exp_for_delta
+
         d = to_fraction(delta, "delta")
-        if self.infinity_mass > d:
-            return mpmath.inf
-        items = sorted(((r, pr) for r, pr in self.ratios.items() if r > 1), reverse=True)
-        A, B = self.infinity_mass, Fraction(0)
-        x = Fraction(1)
-        for i, (r, pr) in enumerate(items):
-            A += pr
-            B += pr / r
-            nxt = items[i + 1][0] if i + 1 < len(items) else Fraction(1)
-            if A - nxt * B > d:  # δ(x) = A − x·B on [nxt, r]
-                x = max((A - d) / B, Fraction(1))
-                break
-        if x == 1:
-            return mpmath.mpf(0)
-        with iv_precision(BASE_PREC):
-            return iv_upper_mpf(mpmath.iv.log(iv_from_fraction(x)))
+        segments = [(r, pr, pr / r) for r, pr in self.ratios.items() if r > 1]
+        x = least_exp_for_delta(segments, self.infinity_mass, d)
+        return mpmath.inf if x is None else log_upper_mpf(x)
 
     def mean_loss(self) -> mpmath.mpf:
         """E_P[ln P/Q] (the KL divergence), ∞ if there is mass at +∞ (display only)."""

@@ -33,8 +33,8 @@ from .binomial import cdf, max_pmf, pmf, pmf_num
 from .numbers import (
     BASE_PREC,
     Certified,
+    exp_affine_enclosure,
     exp_compare,
-    exp_interval,
     fraction_to_mpf,
     iv_from_fraction,
     iv_lower,
@@ -132,15 +132,9 @@ class _Best:
 
 
 def _exp_scaled_interval(eps: Fraction, A: int, qB: int, den: int) -> tuple[Fraction, Fraction]:
-    """Enclosure of (A − e^ε·qB)/den, refined until 60 significant bits are certain."""
-    prec = BASE_PREC
-    while True:
-        lo_e, hi_e = exp_interval(eps, prec)
-        lo = Fraction(A, 1) - hi_e * qB
-        hi = Fraction(A, 1) - lo_e * qB
-        if hi <= 0 or (hi - lo) <= abs(hi) * Fraction(1, 2**60) or prec >= 1 << 14:
-            return lo / den, hi / den
-        prec *= 2
+    """Enclosure of (A − e^ε·qB)/den (see :func:`~dps_verify.numbers.exp_affine_enclosure`)."""
+    lo, hi = exp_affine_enclosure(Fraction(A), Fraction(qB), eps)
+    return lo / den, hi / den
 
 
 def scan_paper_regime(
