@@ -64,6 +64,7 @@ _SETUP_IMPORTS = (
     ("import numpy as np", r"\bnp\."),
 )
 _SUITE = ("binomial", "bounds", "exact", "mechanisms", "sdgs")
+_FACADES = ("bounds", "exact", "mechanisms")
 
 
 def setup(cells: list[Cell]) -> Cell:
@@ -71,7 +72,14 @@ def setup(cells: list[Cell]) -> Cell:
     body = "\n".join(src for kind, src in cells if kind == "code")
     lines = [imp for imp, pat in _SETUP_IMPORTS if pat is None or re.search(pat, body)]
     used = [m for m in _SUITE if re.search(rf"\b{m}\.", body)]
-    lines += ["", f"from dps_verify import {', '.join(used)}", ""]
+    top = [m for m in used if m in _FACADES]
+    lines += [""]
+    if top:
+        lines += [f"from dps_verify import {', '.join(top)}"]
+    for pkg, mod in (("core", "binomial"), ("measures", "sdgs")):
+        if mod in used:
+            lines += [f"from dps_verify.{pkg} import {mod}"]
+    lines += [""]
     lines += ['plt.rcParams["figure.figsize"] = (7, 3.6)', 'plt.rcParams["axes.grid"] = True']
     return code("\n".join(lines))
 
@@ -157,7 +165,7 @@ Draw the output `y` from `p` and record the loss `ln p(y)/q(y)`: that random var
     code(
         """
 try:
-    from dps_verify.pld import PrivacyLossDistribution
+    from dps_verify.measures.pld import PrivacyLossDistribution
     pld = PrivacyLossDistribution.from_pair(P, Q)
     losses = [math.log(r) for r in pld.support]
     masses = [float(pld.ratios[r]) for r in pld.support]
@@ -297,7 +305,7 @@ for name, claim in [
     code(
         """
 try:
-    import proofs
+    from dps_verify.paper import proofs
     res = proofs.run("cp-theorem-1")
     print("verdict:", res.verdict)
     for s in res.steps + res.negative_controls:
@@ -562,7 +570,7 @@ P1, Q1 = exact.distribution(anon, ["x"] * k, 1), exact.distribution(anon, ["x"] 
 print("without sampling:", P1.exact, "vs", Q1.exact)
 print("delta at eps = 10:", exact.delta(P1, Q1, 10))
 try:
-    import proofs
+    from dps_verify.paper import proofs
     print("proofs:", proofs.run("cp-proposition-4").verdict)
 except (ImportError, KeyError):
     pass
@@ -856,7 +864,7 @@ claim = [0.0 for _ in eps_grid]
 assert all(v == 0.5 for v in same) and all(v == 0 for v in fresh)
 
 try:
-    from dps_verify.pld import PrivacyLossDistribution as PLD
+    from dps_verify.measures.pld import PrivacyLossDistribution as PLD
     composed = PLD.from_pair(p1, q1).compose(PLD.from_pair(p2, q2))
     print("PLD of fresh-sample composition, delta at eps=0:", composed.delta(0))
 except ImportError:
@@ -870,7 +878,7 @@ ax.bar(x + 0.25, fresh, 0.25, label="fresh samples (exact)")
 ax.set_xticks(x, [str(e) for e in eps_grid]); ax.set_xlabel("epsilon"); ax.set_ylabel("delta")
 ax.set_title("Composition: claimed vs exact"); ax.legend(); plt.show()
 try:
-    import proofs
+    from dps_verify.paper import proofs
     r = proofs.run("tr-theorem-2")
     print("proofs registry verdict for tr-theorem-2:", r.verdict)
 except (ImportError, KeyError):

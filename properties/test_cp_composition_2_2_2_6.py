@@ -19,9 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dps_verify import exact
-from dps_verify.exact import randomized
+from dps_verify.core.numbers import to_fraction
+from dps_verify.engine.distribution import randomized
 from dps_verify.mechanisms import xor_pair
-from dps_verify.numbers import to_fraction
 from dps_verify.testing import strategies as S
 
 # --------------------------------------------------------------------------- §2.2

@@ -18,7 +18,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from dps_verify import exact
-from dps_verify.exact import randomized
+from dps_verify.engine.distribution import randomized
 from dps_verify.testing import strategies as S
 from dps_verify.testing.checks import LawCache
 

@@ -5,9 +5,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from dps_verify import bounds
-from dps_verify.binomial import upper_tail
-from dps_verify.claims.tables import TABLE2_PRINTED
+from dps_verify.core.binomial import upper_tail
+from dps_verify.measures import bounds
+from dps_verify.paper.claims.tables import TABLE2_PRINTED
 
 
 @pytest.mark.parametrize("cell", sorted(TABLE2_PRINTED))
@@ -50,7 +50,7 @@ def test_d_matches_high_precision_reference(k, beta, eps):
 def test_d_is_the_tail_at_argmax():
     c = bounds.d_certified(20, "0.2", "0.25")
     n = c.details["argmax_n"]
-    from dps_verify.sdgs import first_bad
+    from dps_verify.measures.sdgs import first_bad
 
     assert c.lower == upper_tail(first_bad(n, Fraction(1, 5), Fraction(1, 4)), n, Fraction(1, 5))
 
@@ -117,7 +117,7 @@ def test_chernoff_closed_form_value():
 def test_numpy_scalars_are_read_exactly():
     import numpy as np
 
-    from dps_verify.numbers import to_fraction
+    from dps_verify.core.numbers import to_fraction
 
     assert to_fraction(np.float64(0.05)) == Fraction(1, 20)
     assert to_fraction(np.int64(3)) == 3

@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from dps_verify import bounds, sdgs
-from dps_verify.claims import REGISTRY, VERDICTS, Claim, Result
-from dps_verify.claims.base import CONFIRMED, sig
-from dps_verify.claims.runner import run_claims
+from dps_verify.measures import bounds, sdgs
+from dps_verify.paper.claims import REGISTRY, VERDICTS, Claim, Result
+from dps_verify.paper.claims.base import CONFIRMED, sig
+from dps_verify.paper.claims.runner import run_claims
 
 
 @pytest.fixture(scope="module")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from dps_verify import claims as claims_pkg
-from dps_verify.claims import Claim, Result
-from dps_verify.claims.base import CONFIRMED
 from dps_verify.cli import main
+from dps_verify.paper import claims as claims_pkg
+from dps_verify.paper.claims import Claim, Result
+from dps_verify.paper.claims.base import CONFIRMED
 
 
 def test_only_no_match_exit_2(capsys):

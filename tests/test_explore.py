@@ -8,7 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from dps_verify import bounds, cli, explore
+from dps_verify import cli
+from dps_verify.measures import bounds
+from dps_verify.paper import walkthroughs as explore
 
 
 def _scripted(answers: list[str]) -> tuple[list[str], object]:

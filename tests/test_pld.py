@@ -8,7 +8,7 @@ import pytest
 
 from dps_verify import exact
 from dps_verify import mechanisms as M
-from dps_verify.pld import PrivacyLossDistribution, pair_delta, pair_epsilon
+from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta, pair_epsilon
 
 P = {"a": Fraction(1, 2), "b": Fraction(3, 8), "c": Fraction(1, 8)}
 Q = {"a": Fraction(1, 4), "b": Fraction(1, 2), "c": Fraction(1, 4), "d": Fraction(0)}

@@ -9,8 +9,8 @@ import sympy as sp
 import z3
 
 from dps_verify import cli
-from proofs import THEOREMS, run
-from proofs.core import Verdict, aggregate, prove_sym, sympy_step, z3_prove
+from dps_verify.paper.proofs import THEOREMS, run
+from dps_verify.paper.proofs.core import Verdict, aggregate, prove_sym, sympy_step, z3_prove
 
 IDS = list(THEOREMS)
 

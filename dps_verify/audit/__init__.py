@@ -5,10 +5,10 @@ the mechanism's worst case is known in closed form) or returns a concrete witnes
 neighbouring datasets and an event whose probabilities break CP Def. 2 (or TR Def. 2).
 """
 
-from .core import DEFAULT_EXACT_BUDGET, METHODS, audit, closed_form_kind
-from .domain import Domain, domain_from_dict, load_domain
-from .loader import load_callable
-from .report import EXIT_CODES, VERDICTS, AuditReport, Witness
+from dps_verify.audit.core import DEFAULT_EXACT_BUDGET, METHODS, audit, closed_form_kind
+from dps_verify.audit.domain import Domain, domain_from_dict, load_domain
+from dps_verify.audit.loader import load_callable
+from dps_verify.audit.report import EXIT_CODES, VERDICTS, AuditReport, Witness
 
 __all__ = [
     "DEFAULT_EXACT_BUDGET",

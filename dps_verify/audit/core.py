@@ -8,14 +8,14 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from .. import exact
-from ..mechanisms import StronglySafeKAnonymizer
-from ..numbers import Certified, Number, exp_compare, exp_interval, to_fraction
-from ..params import beta_param, delta_param, epsilon_param
-from . import statistical as st
-from .domain import Domain
-from .report import AuditReport, Witness
-from .search import Candidate, candidates, enumeration_cost, plausible_ks
+from dps_verify import exact
+from dps_verify.audit import statistical as st
+from dps_verify.audit.domain import Domain
+from dps_verify.audit.report import AuditReport, Witness
+from dps_verify.audit.search import Candidate, candidates, enumeration_cost, plausible_ks
+from dps_verify.core.numbers import Certified, Number, exp_compare, exp_interval, to_fraction
+from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.mechanisms import StronglySafeKAnonymizer
 
 METHODS = ("auto", "exact", "statistical")
 #: Largest count-vector enumeration (Π(c_i+1)) done exactly for one dataset.

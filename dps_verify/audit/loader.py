@@ -39,7 +39,7 @@ def load_callable(spec: str) -> tuple[Any, Any]:
     obj = getattr(module, name, None)
     if obj is None:
         raise ValueError(f"{path_s} has no attribute {name!r}")
-    from ..exact import randomized
+    from dps_verify.engine.distribution import randomized
 
     if not callable(obj) and not isinstance(obj, randomized):
         raise ValueError(f"{path_s}:{name} is not callable")

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from scipy.stats import beta as beta_dist
 
-from ..exact import randomized
+from dps_verify.engine.distribution import randomized
 
 
 def clopper_pearson_lower(hits: int, n: int, alpha: float) -> float:

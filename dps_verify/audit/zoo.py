@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .core import audit
-from .loader import load_callable
+from dps_verify.audit.core import audit
+from dps_verify.audit.loader import load_callable
 
 
 def zoo_entries(directory: str | Path) -> list[Path]:

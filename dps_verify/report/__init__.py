@@ -6,6 +6,6 @@ Markdown and HTML regenerate CP Tables 1–2 and Figures 2–7 (PNG, via
 
 from __future__ import annotations
 
-from .writers import write_html, write_json, write_markdown
+from dps_verify.report.writers import write_html, write_json, write_markdown
 
 __all__ = ["write_html", "write_json", "write_markdown"]

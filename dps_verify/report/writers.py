@@ -11,9 +11,9 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from .. import figures
-from ..claims.runner import Outcome
-from ..claims.tables import BETAS2, EPSS2, TABLE1_PRINTED, TABLE2_PRINTED
+from dps_verify.paper import figures
+from dps_verify.paper.claims.runner import Outcome
+from dps_verify.paper.claims.tables import BETAS2, EPSS2, TABLE1_PRINTED, TABLE2_PRINTED
 
 ARTEFACTS = ("table1", "table2", *figures.FIGURES)
 TITLES = {

@@ -11,10 +11,22 @@
   ``--dps-profile``, ``--dps-max-examples``, ``--dps-max-size``).
 """
 
-from . import strategies
-from .blackbox import BlackBoxReport, assert_dp_blackbox, clopper_pearson, estimate_delta_lower
-from .checks import LawCache, Witness, assert_dp, find_witness, max_delta, pair_witness
-from .strategies import *  # noqa: F403
+from dps_verify.testing import strategies
+from dps_verify.testing.blackbox import (
+    BlackBoxReport,
+    assert_dp_blackbox,
+    clopper_pearson,
+    estimate_delta_lower,
+)
+from dps_verify.testing.checks import (
+    LawCache,
+    Witness,
+    assert_dp,
+    find_witness,
+    max_delta,
+    pair_witness,
+)
+from dps_verify.testing.strategies import *  # noqa: F403
 
 __all__ = [
     "BlackBoxReport",

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from ..numbers import Number, to_fraction
+from dps_verify.core.numbers import Number, to_fraction
 
 Dataset = tuple[Hashable, ...]
 

@@ -14,9 +14,9 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .. import exact
-from ..numbers import Number, exp_compare, exp_interval, to_fraction
-from ..params import beta_param, delta_param, epsilon_param
+from dps_verify import exact
+from dps_verify.core.numbers import Number, exp_compare, exp_interval, to_fraction
+from dps_verify.core.params import beta_param, delta_param, epsilon_param
 
 Dataset = tuple[Hashable, ...]
 
@@ -184,7 +184,7 @@ def assert_dp(
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
 
-    from . import strategies as S
+    from dps_verify.testing import strategies as S
 
     eps = epsilon_param(epsilon)
     d = delta_param(delta)

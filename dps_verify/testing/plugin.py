@@ -95,7 +95,7 @@ def pytest_report_header(config: pytest.Config) -> str:
 def dp_check(request: pytest.FixtureRequest) -> Callable[..., None]:
     """``dp_check(anonymizer, *, beta, epsilon, delta, domain, definition="hockey-stick", ...)``:
     :func:`dps_verify.testing.assert_dp` with the command-line budget applied."""
-    from . import assert_dp
+    from dps_verify.testing import assert_dp
 
     size = request.config.getoption("--dps-max-size", default=None)
 

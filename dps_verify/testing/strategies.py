@@ -32,10 +32,10 @@ from itertools import combinations_with_replacement
 import mpmath
 from hypothesis import strategies as st
 
-from ..exact import randomized
-from ..mechanisms import EpsilonSafeKAnonymizer, StronglySafeKAnonymizer
-from ..numbers import BASE_PREC, iv_from_fraction, iv_precision, iv_upper
-from ..params import in_paper_regime
+from dps_verify.core.numbers import BASE_PREC, iv_from_fraction, iv_precision, iv_upper
+from dps_verify.core.params import in_paper_regime
+from dps_verify.engine.distribution import randomized
+from dps_verify.mechanisms import EpsilonSafeKAnonymizer, StronglySafeKAnonymizer
 
 Record = tuple[int, ...]
 Dataset = tuple[Hashable, ...]
@@ -68,7 +68,7 @@ def domains(
 def n_near_threshold(k: int, beta: Fraction, eps: Fraction) -> int:
     """n_m = ⌈k/γ − 1⌉ (CP Thm 5, App. A.2), the smallest group size whose bad outcomes are
     governed by γn rather than by k; decided exactly."""
-    from ..sdgs import n_min
+    from dps_verify.measures.sdgs import n_min
 
     return n_min(k, Fraction(beta), Fraction(eps))
 

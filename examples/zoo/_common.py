@@ -6,7 +6,8 @@ import json
 import math
 from pathlib import Path
 
-from dps_verify import bounds, exact
+from dps_verify import exact
+from dps_verify.measures import bounds
 
 HERE = Path(__file__).parent
 

@@ -12,7 +12,7 @@ from functools import cache
 
 from _common import domain
 
-from dps_verify.exact import randomized
+from dps_verify.engine.distribution import randomized
 from dps_verify.mechanisms import two_sided_geometric_tail
 
 ALPHA = Fraction(1, 2)

@@ -7,7 +7,7 @@
 from _common import domain
 from amplification_wrong_ratio import BETA1, BETA2, noisy_count_law
 
-from dps_verify.exact import randomized
+from dps_verify.engine.distribution import randomized
 
 EXPECTED = "PASS"
 CLAIM = dict(beta=BETA2, epsilon=0.0954, delta=0)

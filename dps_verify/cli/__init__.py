@@ -1,0 +1,96 @@
+"""The ``dps-verify`` command line.
+
+Each subcommand lives in its own module ``dps_verify.cli.<name>`` exposing ``NAME``, ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> int``.  :data:`COMMANDS` lists them with a one-line
+help so that ``dps-verify --help`` imports none of them; a command's module (and its heavy
+dependencies: sympy, z3, scipy) is imported only when that command runs.
+
+Exit codes (one table, :mod:`dps_verify.core.errors`): 0 PASS/as expected, 1 FAIL/unexpected,
+2 bad usage, 3 INCONCLUSIVE, 4 error in the code under audit, 5 certification limit reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from dps_verify import __version__
+from dps_verify.core.errors import EXIT_USAGE, DPSVerifyError, UsageError
+
+#: name -> one-line help, in the order ``--help`` lists them.  The module is
+#: ``dps_verify.cli.<name>``; its own ``HELP`` is used once it is imported.
+COMMANDS: dict[str, str] = {
+    "paper": "Check every registered claim of the paper and report a verdict for each.",
+    "delta": "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions.",
+    "prove": "Machine-check the paper's theorems step by step with z3/sympy (list them with no id).",
+    "audit": "Audit an anonymizer's claimed (beta, epsilon, delta) under sampling: PASS, FAIL "
+    "with a witness, or INCONCLUSIVE.",
+    "explore": "Walk through a theorem step by step and try parameters (CP Thm 1, 5, 6).",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        self.exit(EXIT_USAGE, f"dps-verify: error: {message}\n")
+
+
+def load_command(name: str):
+    """Import the module of command ``name`` (``dps_verify.cli.<name>``)."""
+    return importlib.import_module(f"dps_verify.cli.{name}")
+
+
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    for tok in argv:
+        if tok in COMMANDS:
+            return tok
+        if not tok.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None, *, load_all: bool = False) -> argparse.ArgumentParser:
+    """The argument parser; only the command named in ``argv`` (or all, with ``load_all``)
+    gets its options, so building it imports nothing heavy."""
+    parser = _Parser(
+        prog="dps-verify",
+        description="Verify the claims of Li, Qardaji & Su (ASIACCS 2012) and audit "
+        "sampled k-anonymization code against them.",
+    )
+    parser.add_argument("--version", action="version", version=f"dps-verify {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    chosen = None if argv is None else _chosen_command(argv)
+    for name, help_text in COMMANDS.items():
+        if load_all or name == chosen:
+            mod = load_command(name)
+            p = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
+            mod.add_arguments(p)
+            p.set_defaults(_run=mod.run)
+        else:
+            sub.add_parser(name, help=help_text, description=help_text)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args._run(args))
+    except DPSVerifyError as exc:
+        print(f"dps-verify {args.command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except (ValueError, OSError) as exc:
+        print(f"dps-verify {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+__all__ = ["COMMANDS", "UsageError", "build_parser", "load_command", "main"]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

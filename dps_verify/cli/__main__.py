@@ -1,0 +1,7 @@
+"""``python -m dps_verify.cli``."""
+
+import sys
+
+from dps_verify.cli import main
+
+sys.exit(main())

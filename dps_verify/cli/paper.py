@@ -1,0 +1,113 @@
+"""``dps-verify paper``: check every registered claim of the paper and report a verdict for each.
+
+The registry lives in :mod:`dps_verify.claims`; report writers in :mod:`dps_verify.report`.
+Exit code 0 when every verdict equals the verdict recorded as expected, 1 otherwise, 2 on bad
+usage (no claim matches ``--only``, an unwritable output path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+NAME = "paper"
+HELP = "Check every registered claim of the paper and report a verdict for each."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--only", metavar="PATTERN",
+                   help="run only claims whose id matches this glob (or contains it as a substring)")
+    p.add_argument("--json", metavar="FILE", type=Path, help="write a JSON report")
+    p.add_argument("--markdown", metavar="FILE", type=Path,
+                   help="write a Markdown report (figures go to <FILE stem>_figures/)")
+    p.add_argument("--html", metavar="DIR", type=Path, help="write an HTML report to DIR/index.html")
+    p.add_argument("--list", action="store_true", help="list the claim ids and exit")
+
+
+def _select(pattern: str | None):
+    from dps_verify.paper.claims import REGISTRY
+    if not pattern:
+        return list(REGISTRY)
+    return [c for c in REGISTRY if fnmatch.fnmatch(c.id, pattern) or pattern in c.id]
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    for opt in ("json", "markdown"):
+        f = getattr(args, opt)
+        if f is not None and not Path(f).parent.resolve().is_dir():
+            raise ValueError(f"--{opt}: directory {Path(f).parent} does not exist")
+    if args.html is not None:
+        h = Path(args.html)
+        if not h.resolve().parent.is_dir():
+            raise ValueError(f"--html: parent directory {h.parent} does not exist")
+        if h.exists() and not h.is_dir():
+            raise ValueError(f"--html: {h} exists and is not a directory")
+
+
+def summary_line(outcomes, seconds: float) -> str:
+    c = Counter(o.result.verdict for o in outcomes)
+    bad = sum(not o.ok for o in outcomes)
+    parts = ", ".join(f"{c[v]} {v}" for v in ("CONFIRMED", "CONFIRMED-WITH-CORRECTION", "REFUTED",
+                                              "NOT-MACHINE-CHECKABLE") if c[v])
+    return (f"{len(outcomes)} claims in {seconds:.1f} s: {parts}; "
+            f"{len(outcomes) - bad} as expected, {bad} unexpected")
+
+
+def run(args: argparse.Namespace) -> int:
+    claims = _select(args.only)
+    if not claims:
+        raise ValueError(f"no claim id matches {args.only!r} (see --list)")
+    if args.list:
+        for c in claims:
+            print(c.id)
+        return 0
+    _check_paths(args)
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from dps_verify.paper.claims.runner import run_claims
+
+    console = Console(soft_wrap=False)
+    tty = console.is_terminal
+    t0 = time.perf_counter()
+    if tty:
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      TimeElapsedColumn(), console=console, transient=True) as prog:
+            task = prog.add_task("checking claims", total=len(claims))
+            outcomes = run_claims(claims, lambda o: prog.update(task, advance=1, description=o.claim.id))
+    else:
+        outcomes = run_claims(claims)
+    total = time.perf_counter() - t0
+
+    if tty:
+        table = Table(show_lines=False, header_style="bold")
+        for col in ("claim", "verdict", "method", "key figure", "time"):
+            table.add_column(col, overflow="fold")
+        style = {"CONFIRMED": "green", "REFUTED": "red", "CONFIRMED-WITH-CORRECTION": "yellow",
+                 "NOT-MACHINE-CHECKABLE": "dim"}
+        for o in outcomes:
+            v = o.result.verdict + ("" if o.ok else f"  (expected {o.claim.expected})")
+            table.add_row(o.claim.id, f"[{style[o.result.verdict]}]{v}[/]" if o.ok else f"[bold red]{v}[/]",
+                          o.claim.method, o.result.figure, f"{o.seconds:.2f}s")
+        console.print(table)
+    else:
+        for o in outcomes:
+            flag = "" if o.ok else f"   <-- expected {o.claim.expected}"
+            print(f"{o.claim.id:<34} {o.result.verdict:<26} {o.result.figure[:70]:<70} "
+                  f"{o.seconds:5.2f}s{flag}")
+    print(summary_line(outcomes, total))
+    sys.stdout.flush()
+
+    from dps_verify import report
+    if args.json is not None:
+        report.write_json(outcomes, total, args.json)
+    if args.markdown is not None:
+        report.write_markdown(outcomes, total, args.markdown)
+    if args.html is not None:
+        report.write_html(outcomes, total, args.html)
+    return 0 if all(o.ok for o in outcomes) else 1

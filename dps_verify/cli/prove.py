@@ -1,0 +1,109 @@
+"""``dps-verify prove``: run the symbolic proofs of ``proofs/`` (issue #3).
+
+``dps-verify prove`` lists the theorems; ``dps-verify prove ID [ID ...]`` (or ``all``) prints
+each step with its verdict, method and solver time.  Exit code 0 iff every selected theorem
+(and each of its steps and negative controls) has the verdict recorded as expected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import sympy as sp
+
+NAME = "prove"
+HELP = "Machine-check the paper's theorems step by step with z3/sympy (list them with no id)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("theorems", nargs="*", metavar="ID",
+                        help="theorem id(s) such as cp-theorem-1, or 'all'")
+    parser.add_argument("--latex", action="store_true", help="print expressions as LaTeX")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--no-controls", action="store_true",
+                        help="do not print the negative controls (they still run)")
+
+
+def _expr_text(expr: Any, latex: bool) -> str:
+    if expr is None:
+        return ""
+    if latex:
+        return sp.latex(expr)
+    return sp.pretty(expr, use_unicode=True, wrap_line=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dps_verify.core.errors import UsageError
+    from dps_verify.paper.proofs import THEOREMS, run
+
+    ids: list[str] = list(args.theorems)
+    if not ids:
+        if args.json:
+            print(json.dumps([{"id": k, "reference": m.REFERENCE, "claim": m.CLAIM,
+                               "expected": m.EXPECTED.value} for k, m in THEOREMS.items()],
+                             indent=2))
+        else:
+            _print_list(THEOREMS)
+        return 0
+    if ids == ["all"]:
+        ids = list(THEOREMS)
+    unknown = [i for i in ids if i not in THEOREMS]
+    if unknown:
+        raise UsageError(f"unknown theorem id {unknown[0]!r}; choose from {', '.join(THEOREMS)}")
+    results = [run(i) for i in ids]
+    if args.json:
+        print(json.dumps([r.to_dict() for r in results], indent=2))
+    else:
+        for r in results:
+            _print_result(r, latex=args.latex, controls=not args.no_controls)
+        total = sum(r.seconds for r in results)
+        bad = [r.theorem_id for r in results if not r.ok]
+        print(f"{len(results)} theorem(s), {total:.2f} s; "
+              + ("all verdicts as expected" if not bad else f"UNEXPECTED: {', '.join(bad)}"))
+    return 0 if all(r.ok for r in results) else 1
+
+
+def _print_list(theorems: dict[str, Any]) -> None:
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:  # pragma: no cover
+        for k, m in theorems.items():
+            print(f"{k:18} {m.EXPECTED.value:16} {m.REFERENCE}  {m.CLAIM}")
+        return
+    table = Table(title="dps-verify prove: theorems")
+    for col in ("id", "expected", "reference", "claim"):
+        table.add_column(col, overflow="fold")
+    for k, m in theorems.items():
+        table.add_row(k, m.EXPECTED.value, m.REFERENCE, m.CLAIM)
+    Console().print(table)
+
+
+def _print_result(r: Any, *, latex: bool, controls: bool) -> None:
+    mark = "ok" if r.ok else "UNEXPECTED"
+    print(f"== {r.theorem_id}: {r.reference}")
+    print(f"   claim: {r.claim}")
+    print(f"   verdict: {r.verdict.value} (expected {r.expected.value}) [{mark}] "
+          f"in {r.seconds:.2f} s")
+    if r.summary:
+        print(f"   {r.summary}")
+    groups = [("step", r.steps)] + ([("negative control", r.negative_controls)] if controls else [])
+    for label, items in groups:
+        for i, s in enumerate(items, 1):
+            ok = "ok" if s.ok else "UNEXPECTED"
+            role = " (remark)" if s.role == "remark" else ""
+            print(f"-- {label} {i}: {s.name}{role}")
+            print(f"   {s.statement}")
+            text = _expr_text(s.expr, latex)
+            if text:
+                print("\n".join("      " + line for line in text.splitlines()))
+            print(f"   method: {s.method}; verdict: {s.verdict.value} "
+                  f"(expected {s.expected.value}) [{ok}]; {s.seconds * 1000:.1f} ms")
+            if s.counterexample:
+                cex = ", ".join(f"{k}={v}" for k, v in s.counterexample.items())
+                print(f"   counterexample: {cex}")
+            if s.note:
+                print(f"   note: {s.note}")
+    print()

@@ -1,0 +1,1 @@
+"""Exact numbers and certified enclosures, parameters and their validation, errors, enums."""

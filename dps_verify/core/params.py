@@ -1,0 +1,69 @@
+"""Validation of the paper's parameters, with messages that name the violated condition.
+
+The conditions come from CP Definition 3 (β > δ, sampling probability β), CP Theorem 5
+(0 < β < 1, ε ≥ −ln(1−β)), CP Theorem 6 (ε ≥ −ln(1−β) + ε₁) and the k-anonymity threshold
+k ≥ 1 of CP §3.2.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dps_verify.core.numbers import Number, exp_compare, to_fraction
+
+
+def beta_param(beta: Number, *, allow_one: bool = False, ref: str = "CP Thm 5") -> Fraction:
+    """β as an exact fraction; requires 0 < β < 1 (or ≤ 1 with ``allow_one``)."""
+    b = to_fraction(beta, "beta")
+    if allow_one:
+        if not 0 < b <= 1:
+            raise ValueError(f"beta must satisfy 0 < beta <= 1 (sampling probability), got {beta}")
+    elif not 0 < b < 1:
+        raise ValueError(f"beta must satisfy 0 < beta < 1 ({ref}), got {beta}")
+    return b
+
+
+def epsilon_param(epsilon: Number, name: str = "epsilon") -> Fraction:
+    e = to_fraction(epsilon, name)
+    if e < 0:
+        raise ValueError(f"{name} must be >= 0, got {epsilon}")
+    return e
+
+
+def delta_param(delta: Number) -> Fraction:
+    d = to_fraction(delta, "delta")
+    if not 0 <= d <= 1:
+        raise ValueError(f"delta must satisfy 0 <= delta <= 1, got {delta}")
+    return d
+
+
+def k_param(k: Number) -> int:
+    if isinstance(k, bool) or not isinstance(k, int):
+        kf = to_fraction(k, "k")
+        if kf.denominator != 1:
+            raise ValueError(f"k must be an integer >= 1, got {k}")
+        k = int(kf)
+    if k < 1:
+        raise ValueError(f"k must be an integer >= 1 (CP §3.2 suppression threshold), got {k}")
+    return int(k)
+
+
+def in_paper_regime(beta: Fraction, eps: Fraction) -> bool:
+    """Whether ε ≥ −ln(1−β), i.e. e^ε ≥ 1/(1−β) (the precondition of CP Thm 5)."""
+    if beta >= 1:
+        return False
+    return exp_compare(eps, 1 / (1 - beta)) >= 0
+
+
+def require_paper_regime(beta: Fraction, eps: Fraction, ref: str = "CP Thm 5") -> None:
+    if not in_paper_regime(beta, eps):
+        raise ValueError(
+            f"epsilon must satisfy epsilon >= -ln(1-beta) = {_neg_log1m(beta)} ({ref}); "
+            f"got epsilon = {float(eps):g}"
+        )
+
+
+def _neg_log1m(beta: Fraction) -> str:
+    import math
+
+    return f"{-math.log1p(-float(beta)):.6g}"

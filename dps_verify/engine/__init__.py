@@ -1,0 +1,1 @@
+"""Exact output distributions of "sample each record with probability β, then anonymize"."""

@@ -1,0 +1,170 @@
+"""Exact output distributions of "sample, then anonymize" (CP Def. 3).
+
+Sampling scheme: every record of the dataset is kept independently with probability β (CP
+Def. 3); the anonymizer is then applied to the kept records.  Datasets are multisets; the
+neighbouring relation is add/remove one record (CP §2.1, TR §2), see :func:`pairs`.
+
+Probabilities are exact :class:`fractions.Fraction` values; measures live in
+:mod:`dps_verify.measures`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
+from dps_verify.core.params import beta_param
+
+
+class ExactDistribution(dict):
+    """A distribution ``output -> mpf`` that also keeps the exact ``Fraction`` values.
+
+    ``.exact`` maps each output to its exact probability; the ``mpf`` values are those rounded
+    to nearest at the working precision, for display.  The privacy measures in this module use
+    ``.exact`` when present.
+    """
+
+    def __init__(self, exact: Mapping[Hashable, Fraction]):
+        super().__init__((y, fraction_to_mpf(v)) for y, v in exact.items())
+        self.exact: dict[Hashable, Fraction] = dict(exact)
+
+
+class randomized:  # noqa: N801 - used like a decorator / marker, lower-case by design
+    """Mark ``fn(sample) -> {output: probability}`` as a randomized anonymizer.
+
+    Probabilities are read exactly (floats by their shortest decimal form) and must sum to 1.
+    """
+
+    def __init__(self, fn: Callable[[tuple], Mapping[Hashable, Number]]):
+        self.fn = fn
+        self.sufficient_statistic = getattr(fn, "sufficient_statistic", None)
+        self.__name__ = getattr(fn, "__name__", "randomized")
+
+    def law(self, sample: tuple) -> dict[Hashable, Fraction]:
+        raw = self.fn(sample)
+        out: dict[Hashable, Fraction] = {}
+        for y, pr in raw.items():
+            v = to_fraction(pr, "output probability")
+            if v < 0:
+                raise ValueError(f"randomized anonymizer gave a negative probability for {y!r}")
+            if v:
+                out[y] = out.get(y, Fraction(0)) + v
+        total = sum(out.values())
+        if total != 1:
+            raise ValueError(f"randomized anonymizer's probabilities sum to {total}, not 1")
+        return out
+
+
+def _as_law(anonymizer: Callable, sample: tuple) -> dict[Hashable, Fraction]:
+    if isinstance(anonymizer, randomized):
+        return anonymizer.law(sample)
+    return {anonymizer(sample): Fraction(1)}
+
+
+def distribution(
+    anonymizer: Callable, dataset: Sequence[Hashable], beta: Number
+) -> ExactDistribution:
+    """Exact law of "keep each record with probability β, then apply ``anonymizer``".
+
+    ``anonymizer(sample)`` receives a tuple of the kept records (grouped in order of first
+    appearance in ``dataset``) and returns a hashable output; wrap a randomized one with
+    :class:`randomized`.  Sub-multisets are enumerated by count vectors: Π(c_i + 1) terms for
+    multiplicities c_i, never the 2^N subsets.  If the anonymizer has a ``sufficient_statistic``
+    attribute (a record -> key map such that the output depends only on the multiset of keys,
+    as for a data-independent recoding), records are grouped by that key instead.
+
+    Raises ``ValueError`` if β ∉ (0, 1], a record is unhashable, or the anonymizer is not a
+    function of its sample (two calls on one sample disagree).
+    """
+    b = beta_param(beta, allow_one=True)
+    p, q = b.numerator, b.denominator
+    key = getattr(anonymizer, "sufficient_statistic", None) or _identity
+    groups: dict[Hashable, list] = {}
+    try:
+        for rec in dataset:
+            groups.setdefault(key(rec), []).append(rec)
+    except TypeError as exc:
+        raise ValueError(f"dataset records must be hashable: {exc}") from None
+    members = list(groups.values())
+    keys = list(groups)
+    # Optional fast path: an anonymizer whose output is a function of the per-key counts.
+    from_counts = getattr(anonymizer, "from_counts", None) if key is not _identity else None
+    # Per group: prefixes of the record list and integer binomial weights C(c,s) p^s (q-p)^(c-s).
+    prefixes = [[tuple(m[:s]) for s in range(len(m) + 1)] for m in members]
+    weights = [
+        [_comb(len(m), s) * p**s * (q - p) ** (len(m) - s) for s in range(len(m) + 1)]
+        for m in members
+    ]
+    total_den = q ** sum(len(m) for m in members)
+    acc: dict[Hashable, Fraction] = {}
+    acc_int: dict[Hashable, int] = {}
+    checked = False
+    for choice in itertools.product(*(range(len(m) + 1) for m in members)):
+        w = 1
+        for g, s in enumerate(choice):
+            w *= weights[g][s]
+        if w == 0:
+            continue
+        if from_counts is not None:
+            _add(acc_int, from_counts(dict(zip(keys, choice))), w)
+            continue
+        sample: tuple = sum((prefixes[g][s] for g, s in enumerate(choice)), ())
+        if not isinstance(anonymizer, randomized):
+            y = anonymizer(sample)
+            if not checked:
+                if anonymizer(sample) != y:
+                    raise ValueError(_NOT_A_FUNCTION)
+                checked = True
+            _add(acc_int, y, w)
+            continue
+        law = anonymizer.law(sample)
+        if not checked:
+            if anonymizer.law(sample) != law:
+                raise ValueError(_NOT_A_FUNCTION)
+            checked = True
+        for y, pr in law.items():
+            _add(acc, y, pr * w)
+    for y, v in acc_int.items():
+        acc[y] = acc.get(y, 0) + v
+    return ExactDistribution({y: Fraction(v) / total_den for y, v in acc.items()})
+
+
+_NOT_A_FUNCTION = (
+    "anonymizer is not a function of its sample: two calls on the same sample gave different "
+    "outputs (wrap a randomized anonymizer with exact.randomized)"
+)
+
+
+def _add(acc: dict, y: Hashable, v: Any) -> None:
+    try:
+        acc[y] = acc.get(y, 0) + v
+    except TypeError as exc:
+        raise ValueError(f"anonymizer outputs must be hashable: {exc}") from None
+
+
+def _identity(r: Hashable) -> Hashable:
+    return r
+
+
+def _comb(n: int, s: int) -> int:
+    from math import comb
+
+    return comb(n, s)
+
+
+def pairs(dataset: Sequence[Hashable], domain: Iterable[Hashable]) -> list[tuple[tuple, tuple]]:
+    """All add/remove neighbours (D, D') of ``dataset`` over ``domain``: D' = D ± one record."""
+    ds = tuple(dataset)
+    out = []
+    for r in set(ds):
+        i = ds.index(r)
+        out.append((ds, ds[:i] + ds[i + 1 :]))
+    for r in domain:
+        out.append((ds + (r,), ds))
+    return out
+
+
+__all__ = ["ExactDistribution", "distribution", "pairs", "randomized"]

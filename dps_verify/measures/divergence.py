@@ -1,0 +1,167 @@
+"""Exact privacy measures of a pair of output laws (p, q).
+
+Two (ε,δ) definitions are offered, always by name:
+
+- ``"hockey-stick"`` (CP Def. 2): δ = max over both directions of Σ_y max(0, p(y) − e^ε q(y)),
+  the least δ with Pr[A(D) ∈ O] ≤ e^ε Pr[A(D') ∈ O] + δ for every event O.
+- ``"pointwise"`` (TR Def. 2, and the quantity CP's appendix proofs bound): the larger, under p or
+  under q, of the mass of outputs whose privacy loss |ln p(y)/q(y)| exceeds ε.
+
+All probabilities are exact fractions; e^ε enters through interval arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from dps_verify.core.numbers import (
+    Certified,
+    Number,
+    exp_affine_enclosure,
+    exp_compare,
+    fraction_to_mpf,
+    log_upper_mpf,
+    to_fraction,
+)
+from dps_verify.core.params import epsilon_param
+from dps_verify.engine.distribution import ExactDistribution
+
+DEFINITIONS = ("hockey-stick", "pointwise")
+
+
+def _exact_law(p: Mapping[Hashable, Any]) -> dict[Hashable, Fraction]:
+    if isinstance(p, ExactDistribution):
+        return p.exact
+    return {y: to_fraction(v, "probability") for y, v in p.items()}
+
+
+def _bad_set_forward(P: dict, Q: dict, eps: Fraction) -> list:
+    """Outputs y with P(y) > e^ε Q(y) (decided exactly)."""
+    bad = []
+    for y, pv in P.items():
+        if pv <= 0:
+            continue
+        qv = Q.get(y, Fraction(0))
+        if qv == 0 or exp_compare(eps, pv / qv) < 0:
+            bad.append(y)
+    return bad
+
+
+def _one_direction(P: dict, Q: dict, eps: Fraction) -> tuple[Fraction, Fraction]:
+    bad = _bad_set_forward(P, Q, eps)
+    A = sum((P[y] for y in bad), Fraction(0))
+    B = sum((Q.get(y, Fraction(0)) for y in bad), Fraction(0))
+    lo, hi = exp_affine_enclosure(A, B, eps)
+    return max(lo, Fraction(0)), hi
+
+
+def delta_certified(p: Mapping, q: Mapping, epsilon: Number) -> Certified:
+    """Hockey-stick δ (CP Def. 2), the larger of the two directions, as an enclosure."""
+    eps = epsilon_param(epsilon)
+    P, Q = _exact_law(p), _exact_law(q)
+    lo1, hi1 = _one_direction(P, Q, eps)
+    lo2, hi2 = _one_direction(Q, P, eps)
+    exact = lo1 == hi1 and lo2 == hi2
+    how = (
+        "exact rational arithmetic"
+        if exact
+        else "exact bad sets; e^ε enclosed by mpmath interval arithmetic, outward rounding"
+    )
+    return Certified(max(lo1, lo2), max(hi1, hi2), how)
+
+
+def delta(p: Mapping, q: Mapping, epsilon: Number) -> mpmath.mpf:
+    """Hockey-stick δ (CP Def. 2), max over both directions, rounded up."""
+    return delta_certified(p, q, epsilon).safe
+
+
+def pointwise_delta_exact(p: Mapping, q: Mapping, epsilon: Number) -> Fraction:
+    """Pointwise δ (TR Def. 2) as an exact fraction."""
+    eps = epsilon_param(epsilon)
+    P, Q = _exact_law(p), _exact_law(q)
+    bad = set(_bad_set_forward(P, Q, eps)) | set(_bad_set_forward(Q, P, eps))
+    return max(
+        sum((P.get(y, Fraction(0)) for y in bad), Fraction(0)),
+        sum((Q.get(y, Fraction(0)) for y in bad), Fraction(0)),
+    )
+
+
+def pointwise_delta(p: Mapping, q: Mapping, epsilon: Number) -> mpmath.mpf:
+    """Pointwise δ (TR Def. 2): max over p and q of the mass of {y : |ln p(y)/q(y)| > ε}.
+
+    Exact; returned rounded up.  TR Def. 2 asks this mass to be < δ; CP's proofs bound it by δ.
+    """
+    return fraction_to_mpf(pointwise_delta_exact(p, q, epsilon), "u")
+
+
+def measure(p: Mapping, q: Mapping, epsilon: Number, definition: str = "hockey-stick") -> Certified:
+    """δ of (p, q) at ε under the named definition, as an enclosure."""
+    if definition == "hockey-stick":
+        return delta_certified(p, q, epsilon)
+    if definition == "pointwise":
+        v = pointwise_delta_exact(p, q, epsilon)
+        return Certified(v, v, "exact rational arithmetic")
+    raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+
+
+def least_exp_for_delta(
+    segments: Iterable[tuple[Fraction, Fraction, Fraction]], inf_mass: Fraction, d: Fraction
+) -> Fraction | None:
+    """Least x = e^ε ≥ 1 with δ(x) = inf_mass + Σ_{r > x} (a − x·b) ≤ d, exactly.
+
+    ``segments`` are (r, a, b) with likelihood ratio r = a/b > 1 (P-mass a, Q-mass b of the
+    outputs with that ratio).  Between consecutive ratios δ is A − x·B, decreasing in x, so the
+    answer is a rational found by walking the ratios from the largest down.  None if even
+    x = ∞ leaves more than d (mass at infinite loss).
+    """
+    if inf_mass > d:
+        return None
+    ordered = sorted(segments, key=lambda t: t[0], reverse=True)
+    A, B = inf_mass, Fraction(0)
+    for i, (_r, a, b) in enumerate(ordered):
+        A += a
+        B += b
+        nxt = ordered[i + 1][0] if i + 1 < len(ordered) else Fraction(1)
+        if A - nxt * B > d:  # the answer lies in [nxt, r]
+            return max((A - d) / B, Fraction(1))
+    return Fraction(1)
+
+
+def _epsilon_one_direction(P: dict, Q: dict, d: Fraction) -> Fraction | None:
+    """Least x = e^ε ≥ 1 with Σ_y max(0, P(y) − x Q(y)) ≤ d, exactly; None if none exists."""
+    inf_mass = sum((pv for y, pv in P.items() if pv > 0 and Q.get(y, 0) == 0), Fraction(0))
+    segments = [
+        (pv / Q[y], pv, Q[y]) for y, pv in P.items() if pv > 0 and Q.get(y, 0) > 0 and pv > Q[y]
+    ]
+    return least_exp_for_delta(segments, inf_mass, d)
+
+
+def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
+    """Smallest ε ≥ 0 with hockey-stick δ(p, q, ε) ≤ ``delta`` (``mpmath.inf`` if none).
+
+    The answer is ln of an exact rational; it is returned rounded up (a safe ε).
+    """
+    d = to_fraction(delta, "delta")
+    if d < 0:
+        raise ValueError(f"delta must be >= 0, got {delta}")
+    P, Q = _exact_law(p), _exact_law(q)
+    xs = [_epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d)]
+    if any(x is None for x in xs):
+        return mpmath.inf
+    return log_upper_mpf(max(xs))
+
+
+__all__ = [
+    "DEFINITIONS",
+    "delta",
+    "delta_certified",
+    "epsilon",
+    "least_exp_for_delta",
+    "measure",
+    "pointwise_delta",
+    "pointwise_delta_exact",
+]

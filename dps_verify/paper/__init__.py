@@ -1,0 +1,1 @@
+"""Everything specific to Li, Qardaji & Su: proofs, claims, figures, walkthroughs."""

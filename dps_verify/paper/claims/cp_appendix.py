@@ -1,0 +1,103 @@
+"""CP Appendix A: the theorem statements as printed there and the steps of the proofs."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+from dps_verify.core.binomial import cdf
+from dps_verify.measures import bounds, sdgs
+from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, NMC, REFUTED, Claim, Result, fmt
+from dps_verify.paper.claims.common import remark_verdict
+
+
+def check_a1_statement() -> Result:
+    """App. A.1 prints ε2 = ln(1 + (β2/β1)(ε1 − 1)): ε1 where e^ε1 belongs."""
+    e1, b = mpmath.mpf("0.5"), mpmath.mpf("0.5")
+    printed = 1 + b * (e1 - 1)  # argument of ln; ε2 = ln(0.75) < 0 — impossible for any ε2-DP
+    correct = bounds.amplify("0.5", 0, 1, "0.5")[0]
+    v, step = remark_verdict("cp-theorem-1", "App. A.1")
+    return Result(CORRECTED, f"printed ε2 = ln({fmt(printed)}) < 0 at ε1 = β2/β1 = 0.5; with e^ε1: {fmt(correct, 4)}",
+                  "correction: read e^{ε1} for ε1 (the proof itself uses e^{ε1}); "
+                  + (f"proofs step '{step['name']}': {v}" if step else "proofs remark unavailable"))
+
+
+def check_a1_steps() -> Result:
+    """The decomposition Z = (1−β)X + βY and the key inequality (e^ε + e^−ε − 2)(β − β²) ≥ 0."""
+    import sympy as sp
+    E, b = sp.symbols("E beta", positive=True)
+    lhs = (1 + b * (E - 1)) * (1 - b * (1 - 1 / E)) - 1
+    ok = sp.simplify(lhs - (E + 1 / E - 2) * (b - b**2)) == 0
+    # and β e^{−ε1} e^{ε2} ≤ 1 because e^{ε2} = 1 + β(e^{ε1} − 1) ≤ e^{ε1}:
+    ok &= sp.simplify(E - (1 + b * (E - 1)) - (1 - b) * (E - 1)) == 0
+    return Result(CONFIRMED if ok else REFUTED, "both identities hold",
+                  "sympy: (1+β(E−1))(1−β(1−1/E)) − 1 = (E + 1/E − 2)(β − β²) and "
+                  "E − e^{ε2} = (1 − β)(E − 1) ≥ 0 with E = e^{ε1}; the whole proof is in proofs.cp-theorem-1")
+
+
+def check_a2_statement() -> Result:
+    """App. A.2 restates Thm 5 identically; the j = 0 ratio lies in [1 − β, 1)."""
+    bad = []
+    for k in (2, 5, 10):
+        for n in range(k, 40):
+            for b in (Fraction(1, 20), Fraction(1, 5), Fraction(2, 5)):
+                r = cdf(k - 1, n, b) / cdf(k - 1, n - 1, b)
+                if not (1 - b <= r < 1):
+                    bad.append((k, n, b))
+    return Result(CONFIRMED if not bad else REFUTED, f"{len(bad)} violations of 1−β ≤ F(k−1;n)/F(k−1;n−1) < 1",
+                  "exact rationals for k ∈ {2,5,10}, n < 40, β ∈ {1/20,1/5,2/5}; the statement in "
+                  "A.2 matches Thm 5 symbol for symbol")
+
+
+def check_a2_steps() -> Result:
+    """Monotonicity below n_m and 'at n = n_m + 1 the first bad j is k + 1'."""
+    bad_mono, bad_first, n_cases = [], [], 0
+    for k in (3, 5, 10, 20):
+        for b in (Fraction(1, 20), Fraction(1, 5), Fraction(2, 5)):
+            for e in (Fraction(3, 4), Fraction(1), Fraction(2)):
+                nm = sdgs.n_min(k, b, e)
+                tails = [1 - cdf(k - 1, n, b) for n in range(k, nm + 1)]
+                if any(x >= y for x, y in zip(tails, tails[1:])):
+                    bad_mono.append((k, b, e))
+                if sdgs.first_bad(nm + 1, b, e) != k + 1:
+                    bad_first.append((k, b, e))
+                n_cases += 1
+    ok = not bad_mono and not bad_first
+    return Result(CONFIRMED if ok else REFUTED, f"{n_cases} cases, 0 violations" if ok else f"{bad_mono + bad_first}",
+                  "exact: Σ_{j≥k} f(j; n, β) strictly increases for k ≤ n ≤ n_m, and the smallest "
+                  "j > γ(n_m + 1) is k + 1 (the paper's parenthetical)")
+
+
+def check_a3_steps() -> Result:
+    v1, s1 = remark_verdict("cp-theorem-6", "factorisation")
+    v2, s2 = remark_verdict("cp-theorem-6", "pointwise step")
+    if not v1 and not v2:
+        return Result(NMC, "proofs unavailable", "needs proofs.cp-theorem-6")
+    ok = v1 == "REFUTED" and v2 == "REFUTED"
+    wit = "; ".join(f"{s['name']}: {s['counterexample'] or s['note']}" for s in (s1, s2) if s)
+    return Result(REFUTED if ok else NMC, "factorisation and pointwise step refuted",
+                  "App. A.3 writes Pr[A(D)=S] as Σ_g Pr[A_m(D)=g]·Pr[g(Λ(D))=S] (false under Def 3) "
+                  "and bounds the mixture ratio by e^ε1·r(g) per outcome (false for mixtures); it "
+                  "also cites 'the proof of Theorem 6' where Theorem 5 is meant. Witnesses: " + wit)
+
+
+def claims() -> list[Claim]:
+    C = Claim
+    return [
+        C("cp.appA1.statement", "CP App. A.1 (Thm 1 restated)",
+          "The appendix restates Thm 1 with ε2 = ln(1 + (β2/β1)(ε1 − 1)).",
+          "interval arithmetic + proofs remark", CORRECTED, check_a1_statement, proofs=("cp-theorem-1",)),
+        C("cp.appA1.steps", "CP App. A.1 (proof)",
+          "The proof's algebra: Z = (1−β)X + βY, the factorised inequality and βe^{−ε1}e^{ε2} ≤ β.",
+          "sympy identities", CONFIRMED, check_a1_steps),
+        C("cp.appA2.j0-ratio", "CP App. A.2 (Thm 5 restated, case j = 0)",
+          "The suppressed-output ratio F(k−1;n,β)/F(k−1;n−1,β) lies in [1 − β, 1).",
+          "exact rationals on a grid", CONFIRMED, check_a2_statement),
+        C("cp.appA2.steps", "CP App. A.2 (proof)",
+          "The bad-outcome tail increases in n up to n_m, and at n_m + 1 the first bad j is k + 1.",
+          "exact rationals on a grid", CONFIRMED, check_a2_steps),
+        C("cp.appA3.steps", "CP App. A.3 (proof of Thm 6)",
+          "The proof's factorisation over the chosen recoding g and its per-outcome ratio bound.",
+          "exact witnesses from proofs.cp-theorem-6", REFUTED, check_a3_steps, proofs=("cp-theorem-6",)),
+    ]

@@ -1,0 +1,47 @@
+"""Run a list of claims: start the symbolic proofs in worker processes, run every check in
+the main process, time each one and compare its verdict with the expected one."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dps_verify.paper.claims import proofbridge
+from dps_verify.paper.claims.base import NMC, Claim, Result
+
+
+@dataclass(frozen=True)
+class Outcome:
+    claim: Claim
+    result: Result
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.result.verdict == self.claim.expected
+
+
+def run_claims(claims: Sequence[Claim], progress: Callable[[Outcome], None] | None = None,
+               parallel_proofs: bool = True) -> list[Outcome]:
+    """Check every claim; a check that raises is reported NOT-MACHINE-CHECKABLE (unexpected)."""
+    ids = [p for c in claims for p in c.proofs]
+    if parallel_proofs:
+        proofbridge.prefetch(ids)
+    out = []
+    try:
+        for c in claims:
+            t0 = time.perf_counter()
+            try:
+                res = c.check()
+            except Exception as exc:  # a crash is a finding, never a silent pass
+                res = Result(NMC, f"check crashed: {type(exc).__name__}",
+                             f"{exc}\n{traceback.format_exc(limit=3)}")
+            o = Outcome(c, res, time.perf_counter() - t0)
+            out.append(o)
+            if progress is not None:
+                progress(o)
+    finally:
+        proofbridge.shutdown()
+    return out

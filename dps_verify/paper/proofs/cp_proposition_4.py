@@ -1,0 +1,51 @@
+"""CP Proposition 4 (§3.2): no strongly-safe k-anonymization is (eps, delta)-DP for delta < 1.
+
+g is fixed (deterministic, data-independent).  D holds n > k tuples mapped to g(t) (t among
+them), D' = D_-t holds n - 1 >= k; Apply keeps a class iff its count is >= k.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from dps_verify.paper.proofs.core import Step, Verdict, prove_sym
+
+CLAIM = "A strongly-safe k-anonymizer violates (eps, delta)-DP for every eps and delta < 1."
+REFERENCE = "CP Prop 4, §3.2"
+EXPECTED = Verdict.PROVED
+SUMMARY = ("Proved for a deterministic data-independent g (the paper's setting); a randomised "
+           "but data-independent g is not covered by the printed proof.")
+
+n, k = sp.symbols("n k", integer=True)
+E, d = sp.symbols("E delta", real=True)
+
+
+def _kept(c: sp.Expr) -> sp.Expr:
+    return sp.Piecewise((c, c >= k), (0, True))
+
+
+def steps() -> list[Step]:
+    return [
+        prove_sym("class sizes differ after suppression",
+                  "n > k >= 1: the g(t) class is kept in both outputs, with n vs n - 1 copies.",
+                  sp.And(n >= k, n - 1 >= k, sp.Ne(n, n - 1)), [k >= 1, n > k]),
+        prove_sym("probability-one event breaks (eps, delta)",
+                  "O = {A(D)}: Pr[A(D) in O] = 1, Pr[A(D') in O] = 0, and 1 <= E*0 + delta "
+                  "fails for every E >= 1 and delta < 1.",
+                  sp.Not(1 <= E * 0 + d), [E >= 1, d >= 0, d < 1]),
+    ]
+
+
+def negative_controls() -> list[Step]:
+    ref = Verdict.REFUTED
+    return [
+        prove_sym("control: n < k", "With n < k both outputs suppress the class, so they differ.",
+                  sp.Ne(_min0(n), _min0(n - 1)), [k >= 1, n < k, n >= 1], expected=ref),
+        prove_sym("control: delta = 1", "The same event also breaks (eps, 1)-DP.",
+                  sp.Not(1 <= E * 0 + d), [E >= 1, sp.Eq(d, 1)], expected=ref),
+    ]
+
+
+def _min0(c: sp.Expr) -> sp.Expr:
+    """Kept count when c < k (the class is suppressed): always 0; written as 0*c."""
+    return 0 * c

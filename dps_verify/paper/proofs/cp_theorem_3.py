@@ -1,0 +1,62 @@
+"""CP Theorem 3 (§2.5): a coin-flip mixture of two (beta, eps, delta)-DPS algorithms is
+(beta, eps, delta)-DPS.
+
+The coin is independent of the sample, so A_p^beta = p A1^beta + (1 - p) A2^beta on every
+event; finite encoding: output spaces of size m = 2..4, all subsets O.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+import z3
+
+from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, z3_all
+from dps_verify.paper.proofs.finite import hockey_both, prob_vector
+
+CLAIM = "A_p = A1 w.p. p, A2 w.p. 1 - p is (beta, eps, delta)-DPS when A1, A2 are."
+REFERENCE = "CP Thm 3, §2.5"
+EXPECTED = Verdict.PROVED
+SUMMARY = ("Proved per event symbolically (any p, E, delta) and over whole output spaces of "
+           "size 2..4 with z3.  Assumes the coin is independent of the sample and of D.")
+
+
+def _instance(m: int, *, same_weight: bool = True) -> list[tuple[z3.BoolRef, list]]:
+    e, d, w = z3.Real("E"), z3.Real("delta"), z3.Real("p")
+    w2 = w if same_weight else z3.Real("p'")
+    a, ca = prob_vector("a", m)
+    a2, ca2 = prob_vector("a'", m)
+    c, cc = prob_vector("c", m)
+    c2, cc2 = prob_vector("c'", m)
+    hyp = [e >= 1, d >= 0, w >= 0, w <= 1, w2 >= 0, w2 <= 1, *ca, *ca2, *cc, *cc2,
+           *hockey_both(a, a2, e, d), *hockey_both(c, c2, e, d)]
+    mix = [w * x + (1 - w) * y for x, y in zip(a, c)]
+    mix2 = [w2 * x + (1 - w2) * y for x, y in zip(a2, c2)]
+    return [(goal, hyp) for goal in hockey_both(mix, mix2, e, d)]
+
+
+def steps() -> list[Step]:
+    p, E, d, a, a2, c, c2 = sp.symbols("p E delta a a' c c'", real=True)
+    out = [prove_sym(
+        "per-event mixture bound",
+        "a <= E a' + delta and c <= E c' + delta give p a + (1-p) c <= E(p a' + (1-p) c') + delta.",
+        p * a + (1 - p) * c <= E * (p * a2 + (1 - p) * c2) + d,
+        [p >= 0, p <= 1, E >= 1, d >= 0, a <= E * a2 + d, c <= E * c2 + d])]
+    for m in (2, 3, 4):
+        out.append(z3_all(f"mixture, |Range| = {m}",
+                          "Both directions, every subset O of a size-m output space.",
+                          _instance(m)))
+    return out
+
+
+def negative_controls() -> list[Step]:
+    p, E, d, a, a2, c, c2 = sp.symbols("p E delta a a' c c'", real=True)
+    DOM = [p >= 0, p <= 1, E >= 1, d >= 0] + [x >= 0 for x in (a, a2, c, c2)] + [
+        x <= 1 for x in (a, a2, c, c2)]
+    return [
+        z3_all("control: coin depends on the data", "Weight p on D but p' on D'.",
+               _instance(2, same_weight=False), expected=Verdict.REFUTED),
+        prove_sym("control: delta dropped", "p a + (1-p) c <= E(p a' + (1-p) c').",
+                  p * a + (1 - p) * c <= E * (p * a2 + (1 - p) * c2),
+                  DOM + [a <= E * a2 + d, c <= E * c2 + d],
+                  expected=Verdict.REFUTED),
+    ]

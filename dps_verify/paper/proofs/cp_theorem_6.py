@@ -1,0 +1,136 @@
+"""CP Theorem 6 (§3.4; proof in App. A.3): eps1-safe k-anonymization (A_m is eps1-DP) with
+sampling is (beta, eps, d(k, beta, eps - eps1))-DPS for eps >= -ln(1 - beta) + eps1.
+
+The appendix factorises Pr[A(D) = S] = sum_g Pr[A_m(D) = g] Pr[g(Lambda(D)) = S], i.e. A_m
+sees the unsampled D, independently of the sample; CP Def 3 applies all of A (A_m included)
+to the sample.  For each g the strongly-safe analysis (CP Thm 5) gives an
+(eps' = eps - eps1, delta) pair (P_g, Q_g); w, w' are A_m's laws on D, D_-t.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import mpmath as mp
+import z3
+
+from dps_verify.paper.proofs.core import Step, Verdict, timed, z3_all
+
+CLAIM = "eps1-safe k-anonymization is (beta, eps, d(k, beta, eps - eps1))-DPS."
+REFERENCE = "CP Thm 6, §3.4 and App. A.3"
+EXPECTED = Verdict.OPEN
+SUMMARY = ("Hockey-stick bound PROVED when A_m runs on the unsampled D (the appendix's "
+           "factorisation).  Under CP Def 3 (A_m on the sample) the factorisation is false "
+           "(exact witness), so the theorem is OPEN there.  The appendix's pointwise step "
+           "('ratio <= e^eps1 r(g)' per g) is refuted: a mixture's bad set is not inside each "
+           "component's (exact witness, bad mass 5/12 >> delta = 1/10).")
+
+
+def _hockey_queries(G: int, *, with_e1: bool = True, delta: bool = True) -> list:
+    e1, e2, d = z3.Real("E1"), z3.Real("Eprime"), z3.Real("delta")
+    w = [z3.Real(f"w{i}") for i in range(G)]
+    w2 = [z3.Real(f"w'{i}") for i in range(G)]
+    P = [z3.Real(f"P{i}") for i in range(G)]
+    Q = [z3.Real(f"Q{i}") for i in range(G)]
+    hyp = [e1 >= 1, e2 >= 1, d >= 0, z3.Sum(w) == 1, z3.Sum(w2) == 1]
+    for i in range(G):
+        hyp += [w[i] >= 0, w2[i] >= 0, w[i] <= e1 * w2[i], w2[i] <= e1 * w[i],
+                P[i] >= 0, P[i] <= 1, Q[i] >= 0, Q[i] <= 1,
+                P[i] <= e2 * Q[i] + d, Q[i] <= e2 * P[i] + d]
+    big = e1 * e2 if with_e1 else e2
+    dd = d if delta else z3.RealVal(0)
+    mp_ = z3.Sum([a * b for a, b in zip(w, P)])
+    mq = z3.Sum([a * b for a, b in zip(w2, Q)])
+    return [(mp_ <= big * mq + dd, hyp), (mq <= big * mp_ + dd, hyp)]
+
+
+def _termwise() -> list:
+    e1, e2, d, w, w2, P, Q = z3.Reals("E1 Eprime delta w w' P Q")
+    hyp = [e1 >= 1, e2 >= 1, d >= 0, w >= 0, w2 >= 0, w <= e1 * w2, P >= 0, Q >= 0,
+           P <= e2 * Q + d]
+    return [(w * P <= e1 * e2 * w2 * Q + w * d, hyp)]
+
+
+def _factorisation() -> tuple[Verdict, dict[str, str] | None, str]:
+    """D = {t, a}, beta = 1/2, k = 1.  A_m(T) = g1 w.p. 2/3 if |T| odd else 1/3 (ln 2-DP);
+    g1(t) = x, g2(t) = y.  Event S = {x} (t sampled alone, mapped by g1)."""
+    beta = Fraction(1, 2)
+
+    def am(size: int) -> Fraction:
+        return Fraction(2, 3) if size % 2 else Fraction(1, 3)
+
+    true = Fraction(0)
+    for keep_t, keep_a in product((0, 1), repeat=2):
+        pr = (beta if keep_t else 1 - beta) * (beta if keep_a else 1 - beta)
+        if keep_t and not keep_a:
+            true += pr * am(1)
+    factorised = am(2) * (beta * (1 - beta))
+    refuted = true != factorised
+    return (Verdict.REFUTED if refuted else Verdict.OPEN), {
+        "Pr[A^beta(D) = {x}] (Def 3)": str(true),
+        "sum_g Pr[A_m(D)=g] Pr[g(Lambda(D))={x}]": str(factorised)}, (
+        "A_m reads the sample, so g and the sample are dependent")
+
+
+def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
+    F = Fraction
+    e1, e2, d = F(2), F(2), F(1, 10)
+    P = [[F(3, 5), F(2, 5)], [F(1, 20), F(19, 20)]]
+    Q = [[F(3, 10), F(7, 10)], [F(0), F(1)]]
+    w, w2 = [F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]
+
+    def bad(p: F, q: F, e: F) -> bool:
+        return p > e * q or q > e * p
+
+    comp_ok = all(sum(P[g][s] for s in range(2) if bad(P[g][s], Q[g][s], e2)) < d
+                  and sum(Q[g][s] for s in range(2) if bad(P[g][s], Q[g][s], e2)) < d
+                  for g in range(2))
+    am_ok = all(w[g] <= e1 * w2[g] and w2[g] <= e1 * w[g] for g in range(2))
+    mixP = [sum(w[g] * P[g][s] for g in range(2)) for s in range(2)]
+    mixQ = [sum(w2[g] * Q[g][s] for g in range(2)) for s in range(2)]
+    mix_bad = sum(mixP[s] for s in range(2) if bad(mixP[s], mixQ[s], e1 * e2))
+    mp.mp.dps = 30
+    recheck = mp.mpf(mix_bad.numerator) / mix_bad.denominator >= mp.mpf(1) / 10
+    refuted = comp_ok and am_ok and mix_bad >= d and recheck
+    return (Verdict.REFUTED if refuted else Verdict.OPEN), {
+        "e^eps1": "2", "e^(eps-eps1)": "2", "delta": "1/10",
+        "P_g (D)": "g1 (3/5, 2/5), g2 (1/20, 19/20)", "Q_g (D_-t)": "g1 (3/10, 7/10), g2 (0, 1)",
+        "w (D)": "(2/3, 1/3)", "w' (D_-t)": "(1/3, 2/3)",
+        "mixture on output 1": f"{mixP[0]} vs {mixQ[0]} (ratio {mixP[0] / mixQ[0]} > 4)",
+        "mixture bad mass under D": str(mix_bad)}, "each component is pointwise-(ln 2, 1/10)"
+
+
+def steps() -> list[Step]:
+    return [
+        z3_all("hockey-stick, A_m on unsampled D (|G| = 2)",
+               "w_g <= e^eps1 w'_g and P_g <= e^eps' Q_g + delta (both ways) give "
+               "sum w P <= e^eps1 e^eps' sum w' Q + delta (both ways).", _hockey_queries(2)),
+        z3_all("termwise lemma (any |G|)",
+               "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for each g; summing with "
+               "sum_g w_g = 1 gives the bound for any finite G (z3 times out on |G| = 3 "
+               "directly).", _termwise()),
+        timed("factorisation under CP Def 3", "Pr[A^beta(D) = S] = sum_g Pr[A_m(D) = g] "
+              "Pr[g(Lambda(D)) = S] when A (A_m included) runs on the sample.",
+              "exact witness (Fraction)", _factorisation, expected=Verdict.REFUTED,
+              role="remark"),
+        timed("theorem under CP Def 3 (A_m on the sample)",
+              "The DPS guarantee when A_m sees the sample.", "none (proof gap)",
+              lambda: (Verdict.OPEN, None, "tried: the appendix argument (needs the refuted "
+                       "factorisation); no counterexample searched for"),
+              expected=Verdict.OPEN),
+        timed("appendix pointwise step",
+              "A mixture (weights eps1-close) of pointwise-(eps', delta) components is "
+              "pointwise-(eps' + eps1, delta).", "exact witness (Fraction) + mpmath",
+              _pointwise_mixture, expected=Verdict.REFUTED, role="remark"),
+    ]
+
+
+def negative_controls() -> list[Step]:
+    ref = Verdict.REFUTED
+    return [
+        z3_all("control: e^eps1 factor dropped", "sum w P <= e^eps' sum w' Q + delta.",
+               _hockey_queries(2, with_e1=False), expected=ref),
+        z3_all("control: delta dropped", "sum w P <= e^eps1 e^eps' sum w' Q.",
+               _hockey_queries(2, delta=False), expected=ref),
+    ]

@@ -1,0 +1,66 @@
+"""TR Definition 2 (§2, pointwise: the outputs whose ratio leaves [e^-eps, e^eps] have mass
+< delta under both D and D_-t) versus CP Definition 2 (hockey-stick, every event O).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import z3
+
+from dps_verify.paper.proofs.core import Step, Verdict, timed, z3_all
+from dps_verify.paper.proofs.finite import hockey_both, pointwise, prob_vector
+
+CLAIM = "TR Def 2 (pointwise) implies CP Def 2 (hockey-stick) with the same (eps, delta)."
+REFERENCE = "TR Def 2, §2; CP Def 2, §2.1"
+EXPECTED = Verdict.PROVED
+SUMMARY = ("Pointwise => hockey-stick proved for output spaces of size 2..4; the converse "
+           "fails (exact witness with eps = ln 2, delta = 1/10 whose bad set has mass 3/5).")
+
+
+def _queries(m: int, swap_strict: bool = False) -> list:
+    e, d = z3.Real("E"), z3.Real("delta")
+    p, cp = prob_vector("p", m)
+    q, cq = prob_vector("q", m)
+    hyp = [e >= 1, d >= 0, *cp, *cq, *pointwise(p, q, e, d, "")]
+    if swap_strict:  # wrong variant: conclude the pointwise property from hockey-stick
+        hyp = [e >= 1, d > 0, *cp, *cq, *hockey_both(p, q, e, d)]
+        bad = [z3.Or(pi > e * qi, qi > e * pi) for pi, qi in zip(p, q)]
+        mass = z3.Sum([z3.If(bi, pi, 0) for bi, pi in zip(bad, p)])
+        return [(mass < d, hyp)]
+    return [(goal, hyp) for goal in hockey_both(p, q, e, d)]
+
+
+def _converse_witness() -> tuple[Verdict, dict[str, str] | None, str]:
+    e, d = Fraction(2), Fraction(1, 10)
+    p, q = [Fraction(3, 5), Fraction(2, 5)], [Fraction(1, 4), Fraction(3, 4)]
+    hockey = all(
+        sum(pi for pi, o in zip(p, bits) if o) <= e * sum(qi for qi, o in zip(q, bits) if o) + d
+        and sum(qi for qi, o in zip(q, bits) if o) <= e * sum(pi for pi, o in zip(p, bits) if o) + d
+        for bits in product((0, 1), repeat=2))
+    bad = [pi > e * qi or qi > e * pi for pi, qi in zip(p, q)]
+    bad_mass = sum(pi for pi, b in zip(p, bad) if b)
+    refuted = hockey and bad_mass >= d
+    return (Verdict.REFUTED if refuted else Verdict.OPEN), {
+        "E": "2", "delta": "1/10", "p": "(3/5, 2/5)", "q": "(1/4, 3/4)",
+        "hockey-stick holds": str(hockey), "pointwise bad mass under p": str(bad_mass)}, (
+        "exact Fractions; output 1 has ratio 12/5 > 2")
+
+
+def steps() -> list[Step]:
+    out = [z3_all(f"pointwise => hockey-stick, |Range| = {m}",
+                  "Bad set B with p(B), q(B) < delta and ratios in [1/E, E] off B give "
+                  "p(O) <= E q(O) + delta and q(O) <= E p(O) + delta for every O.", _queries(m))
+           for m in (2, 3, 4)]
+    out.append(timed("converse (hockey-stick => pointwise)",
+                     "Every hockey-stick-(eps, delta) pair is pointwise-(eps, delta).",
+                     "exact witness (Fraction)", _converse_witness,
+                     expected=Verdict.REFUTED, role="remark"))
+    return out
+
+
+def negative_controls() -> list[Step]:
+    return [z3_all("control: hockey-stick => pointwise (z3)",
+                   "The wrong direction, asked of z3 for |Range| = 2.",
+                   _queries(2, swap_strict=True), expected=Verdict.REFUTED)]
