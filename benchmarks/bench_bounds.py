@@ -16,9 +16,8 @@ from fractions import Fraction
 
 import mpmath
 
-from dps_verify import exact
+from dps_verify import bounds, exact
 from dps_verify import mechanisms as M
-from dps_verify.measures import bounds
 
 BETAS = ("0.05", "0.1", "0.2")
 EPSILONS = ("0.25", "0.5", "0.75", "1.0", "1.5", "2.0")

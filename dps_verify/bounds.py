@@ -1,9 +1,9 @@
-"""Stable facade: the paper's closed-form bounds (code in :mod:`dps_verify.measures.bounds`)."""
+"""Stable facade: the paper's closed-form bounds (code in :mod:`dps_verify.measures.bounds`,
+:mod:`~dps_verify.measures.amplification` and :mod:`~dps_verify.measures.chernoff`)."""
 
+from dps_verify.measures.amplification import amplify
 from dps_verify.measures.bounds import (
     BOUNDS,
-    amplify,
-    chernoff_delta,
     d,
     d_certified,
     d_safe,
@@ -11,6 +11,7 @@ from dps_verify.measures.bounds import (
     min_epsilon,
     min_k,
 )
+from dps_verify.measures.chernoff import chernoff_delta
 
 __all__ = [
     "BOUNDS",

@@ -5,8 +5,8 @@ from fractions import Fraction
 import mpmath
 import pytest
 
+from dps_verify import bounds
 from dps_verify.core.binomial import upper_tail
-from dps_verify.measures import bounds
 from dps_verify.paper.claims.tables import TABLE2_PRINTED
 
 

@@ -8,8 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from dps_verify import cli
-from dps_verify.measures import bounds
+from dps_verify import bounds, cli
 from dps_verify.paper import walkthroughs as explore
 
 

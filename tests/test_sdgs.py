@@ -4,9 +4,8 @@ from fractions import Fraction
 
 import pytest
 
-from dps_verify import exact
+from dps_verify import bounds, exact
 from dps_verify import mechanisms as M
-from dps_verify.measures import bounds
 from dps_verify.measures.sdgs import n_min, scan_generic, scan_paper_regime
 
 CASES = [

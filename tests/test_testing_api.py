@@ -8,9 +8,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 
-from dps_verify import exact
+from dps_verify import bounds, exact
 from dps_verify import mechanisms as M
-from dps_verify.measures import bounds
 from dps_verify.testing import (
     assert_dp,
     assert_dp_blackbox,

@@ -7,9 +7,8 @@ import argparse
 import json
 import time
 
-from dps_verify import exact
+from dps_verify import bounds, exact
 from dps_verify.core.numbers import to_fraction
-from dps_verify.measures import bounds
 
 NAME = "delta"
 HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions."

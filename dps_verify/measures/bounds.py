@@ -27,7 +27,6 @@ from dps_verify.core.numbers import (
     iv_from_fraction,
     iv_precision,
     iv_upper,
-    iv_upper_mpf,
     to_fraction,
 )
 from dps_verify.core.params import (
@@ -41,29 +40,6 @@ from dps_verify.core.params import (
 from dps_verify.measures.sdgs import scan_paper_regime
 
 BOUNDS = ("paper", "hockey-stick", "pointwise")
-
-
-def amplify(
-    epsilon: Number, delta: Number, beta_from: Number, beta_to: Number
-) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """CP Thm 1: (β₁, ε₁, δ₁)-DPS implies (β₂, ε₂, δ₂)-DPS for β₂ ≤ β₁, where
-    ε₂ = ln(1 + (β₂/β₁)(e^{ε₁} − 1)) and δ₂ = (β₂/β₁)δ₁.
-
-    Returns (ε₂, δ₂), both rounded up.  ``beta_from = 1`` gives the plain amplification of an
-    (ε₁, δ₁)-DP algorithm by sampling at rate ``beta_to``.
-    """
-    e1 = epsilon_param(epsilon)
-    d1 = delta_param(delta)
-    b1 = beta_param(beta_from, allow_one=True)
-    b2 = beta_param(beta_to, allow_one=True)
-    if b2 > b1:
-        raise ValueError(f"beta_to must be <= beta_from (CP Thm 1), got {beta_to} > {beta_from}")
-    r = b2 / b1
-    with iv_precision(BASE_PREC):
-        iv = mpmath.iv
-        e2 = iv.log(1 + iv_from_fraction(r) * (iv.exp(iv_from_fraction(e1)) - 1))
-        eps2 = iv_upper_mpf(e2) if e1 != 0 else mpmath.mpf(0)
-    return eps2, fraction_to_mpf(r * d1, "u")
 
 
 def d_certified(k: Number, beta: Number, epsilon: Number) -> Certified:
@@ -97,24 +73,6 @@ def d_safe(k: Number, beta: Number, epsilon: Number, epsilon1: Number) -> mpmath
             f"got epsilon = {float(eps):g}, epsilon1 = {float(e1):g}, beta = {float(b):g}"
         )
     return d(k, b, eps - e1)
-
-
-def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
-    """TR §6 Thm 6's closed form exp(−k(ln(γ/β) − (γ−β)/γ)), rounded up.
-
-    It comes from the multiplicative Chernoff bound on Pr[X ≥ γn] evaluated at n = k/γ; see
-    ``proofs`` for whether it really dominates d(k, β, ε).
-    """
-    kk = k_param(k)
-    b = beta_param(beta)
-    eps = epsilon_param(epsilon)
-    require_paper_regime(b, eps, "TR Thm 6")
-    with iv_precision(BASE_PREC):
-        iv = mpmath.iv
-        bb = iv_from_fraction(b)
-        g = 1 - iv_from_fraction(1 - b) * iv.exp(-iv_from_fraction(eps))
-        v = iv.exp(-kk * (iv.log(g / bb) - (g - bb) / g))
-        return iv_upper_mpf(v)
 
 
 def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:

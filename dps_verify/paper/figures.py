@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from dps_verify.measures import bounds
+from dps_verify import bounds
 from dps_verify.measures.sdgs import sdgs_delta_certified
 
 FIG2_KS = (5, 10, 20, 30, 50)

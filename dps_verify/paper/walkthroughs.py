@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dps_verify import exact
+from dps_verify import bounds, exact
 from dps_verify.core.numbers import to_fraction
 from dps_verify.core.params import beta_param, epsilon_param, in_paper_regime, k_param
-from dps_verify.measures import bounds, sdgs
+from dps_verify.measures import sdgs
 
 #: What a user types at a prompt to leave the session.
 QUIT_WORDS = frozenset({"q", "quit", "exit"})

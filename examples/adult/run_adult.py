@@ -27,10 +27,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from dps_verify import exact
+from dps_verify import bounds, exact
 from dps_verify.audit import audit
 from dps_verify.data import load_adult_qi
-from dps_verify.measures import bounds
 from dps_verify.mechanisms import Mondrian, StronglySafeKAnonymizer
 
 BETA = 0.1

@@ -6,8 +6,7 @@ import json
 import math
 from pathlib import Path
 
-from dps_verify import exact
-from dps_verify.measures import bounds
+from dps_verify import bounds, exact
 
 HERE = Path(__file__).parent
 

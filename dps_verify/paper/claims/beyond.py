@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dps_verify import exact
-from dps_verify.measures import bounds
+from dps_verify import bounds, exact
 from dps_verify.paper.claims.base import CONFIRMED, REFUTED, Claim, Result, fmt
 from dps_verify.paper.claims.tables import TABLE2_PRINTED
 

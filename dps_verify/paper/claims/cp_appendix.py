@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import mpmath
 
+from dps_verify import bounds
 from dps_verify.core.binomial import cdf
-from dps_verify.measures import bounds, sdgs
+from dps_verify.measures import sdgs
 from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, NMC, REFUTED, Claim, Result, fmt
 from dps_verify.paper.claims.common import remark_verdict
 

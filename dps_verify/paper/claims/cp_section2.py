@@ -73,7 +73,7 @@ def _thm1_exact() -> Result:
 
 
 def _amplify(e1, d1, b1, b2):
-    from dps_verify.measures.bounds import amplify
+    from dps_verify.measures.amplification import amplify
     return amplify(e1, d1, b1, b2)
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from dps_verify import exact, mechanisms
-from dps_verify.measures import bounds, sdgs
+from dps_verify import bounds, exact, mechanisms
+from dps_verify.measures import sdgs
 from dps_verify.paper import figures
 from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, REFUTED, Claim, Result, fmt
 from dps_verify.paper.claims.common import from_proof

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import mpmath
 
-from dps_verify.measures import bounds
+from dps_verify import bounds
 from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, REFUTED, Claim, Result, fmt, sig
 
 BETAS2 = ("0.05", "0.1", "0.2")

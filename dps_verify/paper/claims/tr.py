@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dps_verify import exact, mechanisms
-from dps_verify.measures import bounds
+from dps_verify import bounds, exact, mechanisms
 from dps_verify.paper import figures
 from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, REFUTED, Claim, Result, fmt
 from dps_verify.paper.claims.common import from_proof
