@@ -20,12 +20,24 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import mpmath
 from mpmath import libmp
 
-Number = int | float | str | Fraction | Decimal | Any  # Any covers mpmath.mpf
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class MpfLike(Protocol):
+    """An ``mpmath.mpf`` (read by its exact binary value ``man_exp``)."""
+
+    @property
+    def man_exp(self) -> tuple[int, int]: ...
+
+
+#: What a parameter may be given as (see :func:`to_fraction`); never ``bool``.
+Number: TypeAlias = "int | float | str | Fraction | Decimal | MpfLike | np.integer | np.floating"
 
 #: Working precision (bits) of the interval arithmetic used for e^ε and logarithms.
 BASE_PREC = 128

@@ -13,10 +13,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
 from dps_verify.core.params import beta_param
+from dps_verify.core.types import Anonymizer, AnonymizerLike
 
 
 class ExactDistribution(dict):
@@ -58,14 +59,14 @@ class randomized:  # noqa: N801 - used like a decorator / marker, lower-case by 
         return out
 
 
-def _as_law(anonymizer: Callable, sample: tuple) -> dict[Hashable, Fraction]:
+def _as_law(anonymizer: AnonymizerLike, sample: tuple) -> dict[Hashable, Fraction]:
     if isinstance(anonymizer, randomized):
         return anonymizer.law(sample)
-    return {anonymizer(sample): Fraction(1)}
+    return {cast(Anonymizer, anonymizer)(sample): Fraction(1)}
 
 
 def distribution(
-    anonymizer: Callable, dataset: Sequence[Hashable], beta: Number
+    anonymizer: AnonymizerLike, dataset: Sequence[Hashable], beta: Number
 ) -> ExactDistribution:
     """Exact law of "keep each record with probability β, then apply ``anonymizer``".
 
@@ -113,9 +114,10 @@ def distribution(
             continue
         sample: tuple = sum((prefixes[g][s] for g, s in enumerate(choice)), ())
         if not isinstance(anonymizer, randomized):
-            y = anonymizer(sample)
+            fn = cast(Anonymizer, anonymizer)
+            y = fn(sample)
             if not checked:
-                if anonymizer(sample) != y:
+                if fn(sample) != y:
                     raise ValueError(_NOT_A_FUNCTION)
                 checked = True
             _add(acc_int, y, w)
@@ -128,7 +130,7 @@ def distribution(
         for y, pr in law.items():
             _add(acc, y, pr * w)
     for y, v in acc_int.items():
-        acc[y] = acc.get(y, 0) + v
+        acc[y] = acc.get(y, Fraction(0)) + v
     return ExactDistribution({y: Fraction(v) / total_den for y, v in acc.items()})
 
 
