@@ -18,6 +18,7 @@ from typing import Any
 
 import mpmath
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import (
     Certified,
     Number,
@@ -33,10 +34,67 @@ from dps_verify.engine.distribution import ExactDistribution
 DEFINITIONS = ("hockey-stick", "pointwise")
 
 
-def _exact_law(p: Mapping[Hashable, Any]) -> dict[Hashable, Fraction]:
+#: Slack allowed on the total mass of a law given with inexact (binary floating-point) values:
+#: floats and ``mpf`` are read exactly, so a law computed in floating point, such as
+#: ``{0: 0.7, 1: 1 - 0.7}``, can exceed 1 by a few ulps.  Exact inputs (int, Fraction, Decimal,
+#: str) get no slack.
+FLOAT_MASS_TOLERANCE = Fraction(1, 10**12)
+
+
+def _is_inexact(v: Any) -> bool:
+    """Whether ``v`` is a binary floating-point number (float, numpy floating, mpmath.mpf)."""
+    return isinstance(v, (float, mpmath.mpf)) or (
+        type(v).__module__ == "numpy" and "float" in type(v).__name__
+    )
+
+
+def _exact_law(p: Mapping[Hashable, Any], name: str = "distribution") -> dict[Hashable, Fraction]:
+    """The law ``p`` with exact probabilities, validated: every probability ≥ 0 and the total
+    mass ≤ 1 (sub-probability laws are allowed; CP Def. 2 compares probabilities of events).
+
+    The total may exceed 1 by at most :data:`FLOAT_MASS_TOLERANCE` (10⁻¹²) only when some value
+    is a float or ``mpf``.  Raises :class:`~dps_verify.core.errors.ParameterError` otherwise.
+    """
     if isinstance(p, ExactDistribution):
-        return p.exact
-    return {y: to_fraction(v, "probability") for y, v in p.items()}
+        law = p.exact
+        inexact = False
+    else:
+        if not isinstance(p, Mapping):
+            raise ParameterError(
+                f"{name} must be a mapping output -> probability, got {type(p).__name__}"
+            )
+        law = {y: to_fraction(v, "probability") for y, v in p.items()}
+        inexact = any(_is_inexact(v) for v in p.values())
+    total = Fraction(0)
+    for y, v in law.items():
+        if v < 0:
+            raise ParameterError(
+                f"{name}: probabilities must be >= 0 (a law of outputs, CP Def. 2); "
+                f"got {v} for output {y!r}"
+            )
+        total += v
+    limit = 1 + FLOAT_MASS_TOLERANCE if inexact else Fraction(1)
+    if total > limit:
+        extra = " (floats get a tolerance of 1e-12)" if inexact else ""
+        raise ParameterError(
+            f"{name}: probabilities must sum to at most 1 (a law of outputs, CP Def. 2); "
+            f"they sum to {float(total):.17g}{extra}"
+        )
+    return law
+
+
+def _exp_below(eps: Fraction, r: Fraction) -> bool:
+    """Whether e^ε < r, decided exactly.  Cheap exact shortcuts come first so that a huge ε
+    (say 1e30) never reaches the interval evaluation of e^ε: e^ε ≥ 1 + ε, and r < 2^b with
+    b = bitlen(num) − bitlen(den) + 1, so ε ≥ 0.7·b > ln 2·b already gives e^ε > r."""
+    if eps > 0 and (r <= 1 + eps or eps >= Fraction(7, 10) * max(1, _log2_ceiling(r))):
+        return False
+    return exp_compare(eps, r) < 0
+
+
+def _log2_ceiling(r: Fraction) -> int:
+    """An integer b with r < 2^b (r > 0)."""
+    return r.numerator.bit_length() - r.denominator.bit_length() + 1
 
 
 def _bad_set_forward(P: dict, Q: dict, eps: Fraction) -> list:
@@ -46,7 +104,7 @@ def _bad_set_forward(P: dict, Q: dict, eps: Fraction) -> list:
         if pv <= 0:
             continue
         qv = Q.get(y, Fraction(0))
-        if qv == 0 or exp_compare(eps, pv / qv) < 0:
+        if qv == 0 or _exp_below(eps, pv / qv):
             bad.append(y)
     return bad
 
@@ -62,7 +120,7 @@ def _one_direction(P: dict, Q: dict, eps: Fraction) -> tuple[Fraction, Fraction]
 def delta_certified(p: Mapping, q: Mapping, epsilon: Number) -> Certified:
     """Hockey-stick δ (CP Def. 2), the larger of the two directions, as an enclosure."""
     eps = epsilon_param(epsilon)
-    P, Q = _exact_law(p), _exact_law(q)
+    P, Q = _exact_law(p, "p"), _exact_law(q, "q")
     lo1, hi1 = _one_direction(P, Q, eps)
     lo2, hi2 = _one_direction(Q, P, eps)
     exact = lo1 == hi1 and lo2 == hi2
@@ -82,7 +140,7 @@ def delta(p: Mapping, q: Mapping, epsilon: Number) -> mpmath.mpf:
 def pointwise_delta_exact(p: Mapping, q: Mapping, epsilon: Number) -> Fraction:
     """Pointwise δ (TR Def. 2) as an exact fraction."""
     eps = epsilon_param(epsilon)
-    P, Q = _exact_law(p), _exact_law(q)
+    P, Q = _exact_law(p, "p"), _exact_law(q, "q")
     bad = set(_bad_set_forward(P, Q, eps)) | set(_bad_set_forward(Q, P, eps))
     return max(
         sum((P.get(y, Fraction(0)) for y in bad), Fraction(0)),
@@ -148,7 +206,7 @@ def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
     d = to_fraction(delta, "delta")
     if d < 0:
         raise ValueError(f"delta must be >= 0, got {delta}")
-    P, Q = _exact_law(p), _exact_law(q)
+    P, Q = _exact_law(p, "p"), _exact_law(q, "q")
     xs = [_epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d)]
     if any(x is None for x in xs):
         return mpmath.inf

@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import k_param
 from dps_verify.engine.distribution import randomized
@@ -46,13 +47,24 @@ class StronglySafeKAnonymizer:
     """Strongly-safe k-anonymization (CP Def. 5): ``recode`` must not depend on the data.
 
     ``threshold`` overrides the suppression threshold (default k) — used by negative controls
-    such as an off-by-one ``threshold = k − 1``.
+    such as an off-by-one ``threshold = k − 1``; it must be an integer ≥ 1 (``ParameterError``
+    otherwise), so that :meth:`from_counts` and ``__call__`` agree.
     """
 
     def __init__(self, recode: Callable[[Any], Hashable], k: int, threshold: int | None = None):
         self.k = k_param(k)
         self.recode = recode
-        self.threshold = self.k if threshold is None else int(threshold)
+        if threshold is None:
+            self.threshold = self.k
+        else:
+            try:
+                self.threshold = k_param(threshold)
+            except ValueError:
+                # Below 1 every value, even one seen 0 times, would be "published" (CP §3.2
+                # Apply needs a positive threshold).
+                raise ParameterError(
+                    f"threshold must be an integer >= 1 (CP §3.2 Apply step), got {threshold!r}"
+                ) from None
         # The output depends on the sample only through the multiset of recoded values.
         self.sufficient_statistic = recode
 
