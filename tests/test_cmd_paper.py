@@ -26,7 +26,8 @@ def test_only_subset_writes_reports(tmp_path, capsys):
     assert "cp.fig5.k1" in md.read_text()
     assert (tmp_path / "r_figures" / "fig5.png").stat().st_size > 1000
     page = (h / "index.html").read_text()
-    assert "fig5.png" in page and (h / "fig5.png").exists()
+    assert "figures/fig5.png" in page and (h / "figures" / "fig5.png").exists()
+    assert f"wrote {h / 'index.html'}" in out and f"wrote {j}" in out and f"wrote {md}" in out
 
 
 def test_bad_html_path_exit_2_nothing_written(tmp_path, capsys):

@@ -2,7 +2,9 @@
 
 The registry lives in :mod:`dps_verify.claims`; report writers in :mod:`dps_verify.report`.
 Exit code 0 when every verdict equals the verdict recorded as expected, 1 otherwise, 2 on bad
-usage (no claim matches ``--only``, an unwritable output path).
+usage (no claim matches ``--only``, an unwritable output path, an output that would overwrite
+something dps-verify did not write).  Outputs are written safely (:mod:`dps_verify.core.fsio`)
+and each path written is printed.
 """
 
 from __future__ import annotations
@@ -35,17 +37,31 @@ def _select(pattern: str | None):
     return [c for c in REGISTRY if fnmatch.fnmatch(c.id, pattern) or pattern in c.id]
 
 
-def _check_paths(args: argparse.Namespace) -> None:
+def _check_paths(args: argparse.Namespace, claims) -> None:
+    """Refuse before any claim runs if an output could not be written or would overwrite
+    something dps-verify did not write (:mod:`dps_verify.core.fsio`)."""
+    from dps_verify.core import fsio
+    from dps_verify.core.errors import UsageError
+
     for opt in ("json", "markdown"):
         f = getattr(args, opt)
-        if f is not None and not Path(f).parent.resolve().is_dir():
-            raise ValueError(f"--{opt}: directory {Path(f).parent} does not exist")
+        if f is None:
+            continue
+        f = Path(f).absolute()
+        if not f.parent.is_dir():
+            raise UsageError(f"--{opt}: directory {f.parent} does not exist")
+        if f.exists() and not f.is_file():
+            raise UsageError(f"--{opt}: refusing to write {f}: it exists and is not a regular file")
+    figs = sorted({c.artefact for c in claims if c.artefact and c.artefact.startswith("fig")})
+    if args.markdown is not None and figs:
+        md = Path(args.markdown).absolute()
+        fsio.check_report_dir(md.parent / f"{md.stem}_figures", [f"{a}.png" for a in figs],
+                              what="--markdown figures")
     if args.html is not None:
-        h = Path(args.html)
-        if not h.resolve().parent.is_dir():
-            raise ValueError(f"--html: parent directory {h.parent} does not exist")
-        if h.exists() and not h.is_dir():
-            raise ValueError(f"--html: {h} exists and is not a directory")
+        h = Path(args.html).absolute()
+        if not h.exists() and not h.parent.is_dir():
+            raise UsageError(f"--html: parent directory {h.parent} does not exist")
+        fsio.check_report_dir(h, ["index.html", "figures"] if figs else ["index.html"], what="--html report")
 
 
 def summary_line(outcomes, seconds: float) -> str:
@@ -65,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         for c in claims:
             print(c.id)
         return 0
-    _check_paths(args)
+    _check_paths(args, claims)
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
@@ -105,9 +121,9 @@ def run(args: argparse.Namespace) -> int:
 
     from dps_verify import report
     if args.json is not None:
-        report.write_json(outcomes, total, args.json)
+        print(f"wrote {report.write_json(outcomes, total, args.json)}")
     if args.markdown is not None:
-        report.write_markdown(outcomes, total, args.markdown)
+        print(f"wrote {report.write_markdown(outcomes, total, args.markdown)}")
     if args.html is not None:
-        report.write_html(outcomes, total, args.html)
+        print(f"wrote {report.write_html(outcomes, total, args.html)}")
     return 0 if all(o.ok for o in outcomes) else 1

@@ -1,16 +1,15 @@
-"""JSON, Markdown and HTML writers.  Outputs are written to a temporary name and renamed, so a
-failure never leaves a half-written report."""
+"""JSON, Markdown and HTML writers.  Every output goes through :mod:`dps_verify.core.fsio`:
+files are written atomically, report directories are built aside and moved into place, and
+nothing dps_verify did not write is ever deleted or overwritten."""
 
 from __future__ import annotations
 
 import html
 import json
-import os
-import shutil
-import tempfile
 from collections import Counter
 from pathlib import Path
 
+from dps_verify.core import fsio
 from dps_verify.paper import figures
 from dps_verify.paper.claims.runner import Outcome
 from dps_verify.paper.claims.tables import BETAS2, EPSS2, TABLE1_PRINTED, TABLE2_PRINTED
@@ -40,21 +39,9 @@ def to_dict(outcomes: list[Outcome], seconds: float) -> dict:
     }
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def write_json(outcomes: list[Outcome], seconds: float, path: Path) -> None:
-    _atomic_write(Path(path), json.dumps(to_dict(outcomes, seconds), indent=2, default=str) + "\n")
+def write_json(outcomes: list[Outcome], seconds: float, path: Path) -> Path:
+    return fsio.write_text(path, json.dumps(to_dict(outcomes, seconds), indent=2, default=str) + "\n",
+                           what="JSON report")
 
 
 def _by_id(outcomes: list[Outcome]) -> dict[str, Outcome]:
@@ -114,46 +101,42 @@ def _summary_line(outcomes: list[Outcome], seconds: float) -> str:
             + f"; {len(outcomes) - bad} as expected, {bad} unexpected")
 
 
-def write_markdown(outcomes: list[Outcome], seconds: float, path: Path) -> None:
-    """Markdown report; figures are drawn next to the file (``<stem>_figures/``)."""
-    path = Path(path)
+def write_markdown(outcomes: list[Outcome], seconds: float, path: Path) -> Path:
+    """Markdown report; figures are drawn next to the file (``<stem>_figures/``, a report
+    directory of its own: see :func:`dps_verify.core.fsio.write_report_dir`)."""
+    path = Path(path).absolute()
     figdir = path.parent / f"{path.stem}_figures"
-    tmpdir = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.stem}_figures."))
-    try:
-        pngs = _draw_all(outcomes, tmpdir)
-        lines = ["# dps-verify paper: claim-by-claim report", "",
-                 _summary_line(outcomes, seconds), "",
-                 "Rows whose source is **beyond** are our additions, not claims of the paper.", ""]
-        lines += [_md_table(["claim", "source", "where", "verdict", "expected", "key figure", "time"],
-                            [[o.claim.id, o.claim.source, o.claim.where, o.result.verdict,
-                              o.claim.expected, o.result.figure, f"{o.seconds:.2f}s"] for o in outcomes]), ""]
-        for a in _needed(outcomes):
-            lines += [f"## {TITLES[a]}", ""]
-            if a == "table1":
-                lines += [_md_table(_T1_HEAD, _table1_rows(outcomes)), ""]
-            elif a == "table2":
-                lines += [_md_table(_T2_HEAD, _table2_rows(outcomes)), ""]
-            else:
-                lines += [f"![{TITLES[a]}]({figdir.name}/{pngs[a]})", "",
-                          "Solid: the paper's bound d; dashed: exact δ (beyond the paper).", ""]
-            for o in outcomes:
-                if o.claim.artefact == a:
-                    lines += [f"- **{o.claim.id}** — {o.result.verdict}: {o.claim.statement} "
-                              f"*{o.result.figure}.* {o.result.detail}"]
-            lines.append("")
-        lines += ["## All claims in detail", ""]
+    pngs: dict[str, str] = {}
+    if any(a.startswith("fig") for a in _needed(outcomes)):
+        fsio.write_report_dir(figdir, lambda d: pngs.update(_draw_all(outcomes, d)),
+                              what="Markdown report figures")
+    lines = ["# dps-verify paper: claim-by-claim report", "",
+             _summary_line(outcomes, seconds), "",
+             "Rows whose source is **beyond** are our additions, not claims of the paper.", ""]
+    lines += [_md_table(["claim", "source", "where", "verdict", "expected", "key figure", "time"],
+                        [[o.claim.id, o.claim.source, o.claim.where, o.result.verdict,
+                          o.claim.expected, o.result.figure, f"{o.seconds:.2f}s"] for o in outcomes]), ""]
+    for a in _needed(outcomes):
+        lines += [f"## {TITLES[a]}", ""]
+        if a == "table1":
+            lines += [_md_table(_T1_HEAD, _table1_rows(outcomes)), ""]
+        elif a == "table2":
+            lines += [_md_table(_T2_HEAD, _table2_rows(outcomes)), ""]
+        else:
+            lines += [f"![{TITLES[a]}]({figdir.name}/{pngs[a]})", "",
+                      "Solid: the paper's bound d; dashed: exact δ (beyond the paper).", ""]
         for o in outcomes:
-            lines += [f"### {o.claim.id} ({o.claim.where})", "",
-                      f"- claim: {o.claim.statement}", f"- method: {o.claim.method}",
-                      f"- verdict: **{o.result.verdict}** (expected {o.claim.expected})",
-                      f"- key figure: {o.result.figure}", f"- detail: {o.result.detail}", ""]
-        if figdir.exists():
-            shutil.rmtree(figdir)
-        os.replace(tmpdir, figdir)
-        _atomic_write(path, "\n".join(lines) + "\n")
-    finally:
-        if tmpdir.exists():
-            shutil.rmtree(tmpdir)
+            if o.claim.artefact == a:
+                lines += [f"- **{o.claim.id}** — {o.result.verdict}: {o.claim.statement} "
+                          f"*{o.result.figure}.* {o.result.detail}"]
+        lines.append("")
+    lines += ["## All claims in detail", ""]
+    for o in outcomes:
+        lines += [f"### {o.claim.id} ({o.claim.where})", "",
+                  f"- claim: {o.claim.statement}", f"- method: {o.claim.method}",
+                  f"- verdict: **{o.result.verdict}** (expected {o.claim.expected})",
+                  f"- key figure: {o.result.figure}", f"- detail: {o.result.detail}", ""]
+    return fsio.write_text(path, "\n".join(lines) + "\n", what="Markdown report")
 
 
 _CSS = """body{font-family:sans-serif;max-width:1150px;margin:2em auto;color:#222}
@@ -175,18 +158,15 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
             + "</table>")
 
 
-def write_html(outcomes: list[Outcome], seconds: float, outdir: Path) -> None:
-    """``outdir/index.html`` plus the figure PNGs; built in a temporary sibling directory and
-    moved into place only when complete."""
-    outdir = Path(outdir)
-    parent = outdir.parent
-    if not parent.is_dir():
-        raise OSError(f"cannot write HTML report: parent directory {parent} does not exist")
-    if outdir.exists() and not outdir.is_dir():
-        raise OSError(f"cannot write HTML report: {outdir} exists and is not a directory")
-    tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{outdir.name}."))
-    try:
-        pngs = _draw_all(outcomes, tmp)
+def write_html(outcomes: list[Outcome], seconds: float, outdir: Path) -> Path:
+    """``outdir/index.html`` plus ``outdir/figures/*.png``; built aside and moved into place only
+    when complete (:func:`dps_verify.core.fsio.write_report_dir`).  Returns the index path."""
+
+    def build(tmp: Path) -> None:
+        pngs = {}
+        if any(a.startswith("fig") for a in _needed(outcomes)):
+            (tmp / "figures").mkdir()
+            pngs = {a: f"figures/{n}" for a, n in _draw_all(outcomes, tmp / "figures").items()}
         body = [f"<h1>dps-verify paper</h1><p>{_h(_summary_line(outcomes, seconds))}</p>",
                 "<p>Li, Qardaji &amp; Su, ASIACCS 2012 (CP) and the 2011 technical report (TR). "
                 "Entries marked <i>beyond</i> are our additions, not claims of the paper.</p>",
@@ -223,9 +203,5 @@ def write_html(outcomes: list[Outcome], seconds: float, outdir: Path) -> None:
         page = ("<!doctype html><html><head><meta charset='utf-8'><title>dps-verify paper</title>"
                 f"<style>{_CSS}</style></head><body>" + "\n".join(body) + "</body></html>\n")
         (tmp / "index.html").write_text(page, encoding="utf-8")
-        if outdir.exists():
-            shutil.rmtree(outdir)
-        os.replace(tmp, outdir)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
+
+    return fsio.write_report_dir(outdir, build, what="HTML report") / "index.html"
