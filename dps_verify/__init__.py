@@ -3,6 +3,120 @@ Differential Privacy" (ASIACCS 2012, "CP") and its 2011 technical report ("TR").
 
 Data flows one way: parameters -> mechanism -> exact distribution -> privacy measure ->
 verdict -> report.  See ``DEVELOPERS.md`` for the module map.
+
+The curated API (each name is imported on first use, so ``import dps_verify`` stays cheap):
+
+- exact distributions: :func:`distribution` (CP Def. 3's "sample, then anonymize"),
+  :class:`randomized` (mark a randomized anonymizer), :func:`pairs` (add/remove neighbours);
+- privacy measures: :func:`delta` (hockey-stick, CP Def. 2), :func:`pointwise_delta` (TR Def. 2),
+  :func:`epsilon`, :func:`measure`, :func:`sdgs_delta` (exact worst case of sampled strongly-safe
+  k-anonymization);
+- the paper's bounds: :func:`d` (CP Thm 5), :func:`amplify` (CP Thm 1), :func:`min_k`,
+  :func:`min_epsilon`, :func:`max_beta`;
+- testing and auditing: :func:`assert_dp` (pytest API), :func:`audit` (the package
+  :mod:`dps_verify.audit`, callable as its function ``audit``);
+- vocabularies: :class:`Definition`, :class:`Neighbouring`, :class:`Bound`, :class:`Anonymizer`,
+  the errors :class:`ParameterError`, :class:`UsageError`, :class:`CertificationError`.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+#: public name -> module defining it (PEP 562 lazy attributes).
+_LAZY: dict[str, str] = {
+    # engine
+    "distribution": "dps_verify.engine.distribution",
+    "randomized": "dps_verify.engine.distribution",
+    "pairs": "dps_verify.engine.distribution",
+    "ExactDistribution": "dps_verify.engine.distribution",
+    # measures
+    "delta": "dps_verify.measures.divergence",
+    "pointwise_delta": "dps_verify.measures.divergence",
+    "epsilon": "dps_verify.measures.divergence",
+    "measure": "dps_verify.measures.divergence",
+    "sdgs_delta": "dps_verify.measures.sdgs",
+    "d": "dps_verify.measures.bounds",
+    "min_k": "dps_verify.measures.bounds",
+    "min_epsilon": "dps_verify.measures.bounds",
+    "max_beta": "dps_verify.measures.bounds",
+    "amplify": "dps_verify.measures.amplification",
+    # testing and auditing
+    "assert_dp": "dps_verify.testing.checks",
+    # ``dps_verify.audit`` is the audit package, callable as ``audit.core.audit`` itself
+    "audit": "dps_verify.audit",
+    # vocabularies
+    "Anonymizer": "dps_verify.core.types",
+    "Bound": "dps_verify.core.types",
+    "Definition": "dps_verify.core.types",
+    "Neighbouring": "dps_verify.core.types",
+    "Certified": "dps_verify.core.numbers",
+    "DPSVerifyError": "dps_verify.core.errors",
+    "ParameterError": "dps_verify.core.errors",
+    "UsageError": "dps_verify.core.errors",
+    "CertificationError": "dps_verify.core.errors",
+}
+
+__all__ = [
+    "__version__",
+    "Anonymizer",
+    "Bound",
+    "CertificationError",
+    "Certified",
+    "DPSVerifyError",
+    "Definition",
+    "ExactDistribution",
+    "Neighbouring",
+    "ParameterError",
+    "UsageError",
+    "amplify",
+    "assert_dp",
+    "audit",
+    "d",
+    "delta",
+    "distribution",
+    "epsilon",
+    "max_beta",
+    "measure",
+    "min_epsilon",
+    "min_k",
+    "pairs",
+    "pointwise_delta",
+    "randomized",
+    "sdgs_delta",
+]
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+    from dps_verify import audit
+    from dps_verify.core.errors import (
+        CertificationError,
+        DPSVerifyError,
+        ParameterError,
+        UsageError,
+    )
+    from dps_verify.core.numbers import Certified
+    from dps_verify.core.types import Anonymizer, Bound, Definition, Neighbouring
+    from dps_verify.engine.distribution import ExactDistribution, distribution, pairs, randomized
+    from dps_verify.measures.amplification import amplify
+    from dps_verify.measures.bounds import d, max_beta, min_epsilon, min_k
+    from dps_verify.measures.divergence import delta, epsilon, measure, pointwise_delta
+    from dps_verify.measures.sdgs import sdgs_delta
+    from dps_verify.testing.checks import assert_dp
+
+
+def __getattr__(name: str) -> Any:
+    """Import a curated name on first access (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dps_verify' has no attribute {name!r}")
+    mod = importlib.import_module(module)
+    value = mod if module == f"{__name__}.{name}" else getattr(mod, name)
+    globals()[name] = value  # later accesses skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -5,10 +5,24 @@ the mechanism's worst case is known in closed form) or returns a concrete witnes
 neighbouring datasets and an event whose probabilities break CP Def. 2 (or TR Def. 2).
 """
 
+import sys as _sys
+import types as _types
+from typing import Any as _Any
+
 from dps_verify.audit.core import DEFAULT_EXACT_BUDGET, METHODS, audit, closed_form_kind
 from dps_verify.audit.domain import Domain, domain_from_dict, load_domain
 from dps_verify.audit.loader import load_callable
 from dps_verify.audit.report import EXIT_CODES, VERDICTS, AuditReport, Witness
+
+
+class _CallablePackage(_types.ModuleType):
+    """Lets ``dps_verify.audit(...)`` (the curated top-level API) call :func:`audit`."""
+
+    def __call__(self, *args: _Any, **kwargs: _Any) -> AuditReport:
+        return audit(*args, **kwargs)
+
+
+_sys.modules[__name__].__class__ = _CallablePackage
 
 __all__ = [
     "DEFAULT_EXACT_BUDGET",
