@@ -18,6 +18,13 @@ from typing import Any, cast
 from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
 from dps_verify.core.params import beta_param
 from dps_verify.core.types import Anonymizer, AnonymizerLike
+from dps_verify.engine.factorised import (
+    DEFAULT_MAX_TERMS,
+    check_budget,
+    count_vector_terms,
+    product_law,
+)
+from dps_verify.engine.protocol import GroupFactorisedAnonymizer, is_group_factorised
 
 
 class ExactDistribution(dict):
@@ -66,7 +73,12 @@ def _as_law(anonymizer: AnonymizerLike, sample: tuple) -> dict[Hashable, Fractio
 
 
 def distribution(
-    anonymizer: AnonymizerLike, dataset: Sequence[Hashable], beta: Number
+    anonymizer: AnonymizerLike,
+    dataset: Sequence[Hashable],
+    beta: Number,
+    *,
+    max_terms: int = DEFAULT_MAX_TERMS,
+    factorised: bool | None = None,
 ) -> ExactDistribution:
     """Exact law of "keep each record with probability β, then apply ``anonymizer``".
 
@@ -77,10 +89,33 @@ def distribution(
     attribute (a record -> key map such that the output depends only on the multiset of keys,
     as for a data-independent recoding), records are grouped by that key instead.
 
+    Two paths (issue #15, see docs/accounting.md):
+
+    - *factorised* — when the anonymizer declares the group protocol of
+      :mod:`dps_verify.engine.protocol` (strongly-safe k-anonymization does), the law is the
+      product of per-group laws, one per distinct group size; expanding it costs the number of
+      joint outputs Π|law_g| (a group that never reaches the threshold is a point mass);
+    - *generic* — any other anonymizer: the count-vector enumeration, Π(c_i + 1) terms.
+
+    Both compute the same exact law (property-tested equal).  The work is estimated before
+    starting; past ``max_terms`` (default :data:`DEFAULT_MAX_TERMS` = 2·10⁶, about a minute on
+    the generic path) a :class:`~dps_verify.core.errors.CertificationError` names the budget.
+    To measure a neighbouring pair without expanding the product, use
+    :func:`dps_verify.engine.factorised.neighbour_group_laws`.  ``factorised=False`` forces the
+    generic path (for comparisons), ``True`` requires the factorised one.
+
     Raises ``ValueError`` if β ∉ (0, 1], a record is unhashable, or the anonymizer is not a
     function of its sample (two calls on one sample disagree).
     """
     b = beta_param(beta, allow_one=True)
+    if factorised is None:
+        factorised = is_group_factorised(anonymizer)
+    if factorised:
+        return ExactDistribution(
+            product_law(cast(GroupFactorisedAnonymizer, anonymizer), dataset, b).to_distribution(
+                max_terms
+            )
+        )
     p, q = b.numerator, b.denominator
     key = getattr(anonymizer, "sufficient_statistic", None) or _identity
     groups: dict[Hashable, list] = {}
@@ -91,6 +126,10 @@ def distribution(
         raise ValueError(f"dataset records must be hashable: {exc}") from None
     members = list(groups.values())
     keys = list(groups)
+    check_budget(
+        count_vector_terms([len(m) for m in members]), max_terms,
+        f"the generic count-vector enumeration over {len(members)} distinct keys",
+    )
     # Optional fast path: an anonymizer whose output is a function of the per-key counts.
     from_counts = getattr(anonymizer, "from_counts", None) if key is not _identity else None
     # Per group: prefixes of the record list and integer binomial weights C(c,s) p^s (q-p)^(c-s).

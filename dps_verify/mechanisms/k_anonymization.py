@@ -78,6 +78,22 @@ class StronglySafeKAnonymizer:
             sorted(((g, c) for g, c in counts.items() if c >= self.threshold), key=lambda kv: repr(kv[0]))
         )
 
+    # Group-factorisation protocol (engine/protocol.py, issue #15): the recoding is fixed, so
+    # each generalized value's published count depends only on its own group's sample.
+    def group_key(self, record: Any) -> Hashable:
+        return self.recode(record)
+
+    def group_law(self, size: int, beta: Fraction) -> dict:
+        from dps_verify.engine.protocol import thresholded_count_law
+
+        return thresholded_count_law(size, beta, self.threshold)
+
+    def assemble(self, parts: dict) -> Multiset:
+        """Output from each group's part (its count, or None when suppressed); = from_counts."""
+        return tuple(
+            sorted(((g, c) for g, c in parts.items() if c is not None), key=lambda kv: repr(kv[0]))
+        )
+
     def __repr__(self) -> str:
         return f"StronglySafeKAnonymizer(k={self.k}, threshold={self.threshold})"
 
