@@ -13,7 +13,6 @@ import argparse
 import fnmatch
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 NAME = "paper"
@@ -65,12 +64,10 @@ def _check_paths(args: argparse.Namespace, claims) -> None:
 
 
 def summary_line(outcomes, seconds: float) -> str:
-    c = Counter(o.result.verdict for o in outcomes)
-    bad = sum(not o.ok for o in outcomes)
-    parts = ", ".join(f"{c[v]} {v}" for v in ("CONFIRMED", "CONFIRMED-WITH-CORRECTION", "REFUTED",
-                                              "NOT-MACHINE-CHECKABLE") if c[v])
-    return (f"{len(outcomes)} claims in {seconds:.1f} s: {parts}; "
-            f"{len(outcomes) - bad} as expected, {bad} unexpected")
+    """The one summary line (shared with the reports: :func:`dps_verify.report.model.summary_line`)."""
+    from dps_verify.report.model import summary_line as line
+
+    return line(outcomes, seconds)
 
 
 def run(args: argparse.Namespace) -> int:
