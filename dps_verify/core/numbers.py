@@ -149,7 +149,9 @@ def exp_compare(eps: Fraction, r: Fraction) -> int:
         if hi < r:
             return -1
         prec *= 2
-    raise ValueError(f"cannot separate e^{eps} from {r} within {MAX_PREC} bits")
+    from dps_verify.core.errors import CertificationError
+
+    raise CertificationError(f"cannot separate e^{eps} from {r} within {MAX_PREC} bits (precision limit)")
 
 
 def exp_affine_enclosure(A: Fraction, B: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:

@@ -169,7 +169,12 @@ def scan_paper_regime(
 
     kl = kl_lower(beta, eps)
     if kl <= 0:
-        raise ValueError("Chernoff exponent not certified positive; epsilon too close to regime edge")
+        from dps_verify.core.errors import CertificationError
+
+        raise CertificationError(
+            "Chernoff exponent not certified positive (TR §6 Thm 6 scan); epsilon too close to the "
+            "regime edge -ln(1-beta)"
+        )
     tails = _Tails(n0, threshold(n0), p, q)
     best = _Best()
     n_stop = None
