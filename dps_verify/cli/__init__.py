@@ -5,8 +5,10 @@ Each subcommand lives in its own module ``dps_verify.cli.<name>`` exposing ``NAM
 help so that ``dps-verify --help`` imports none of them; a command's module (and its heavy
 dependencies: sympy, z3, scipy) is imported only when that command runs.
 
-Exit codes (one table, :mod:`dps_verify.core.errors`): 0 PASS/as expected, 1 FAIL/unexpected,
-2 bad usage, 3 INCONCLUSIVE, 4 error in the code under audit, 5 certification limit reached.
+Exit codes (one table, :mod:`dps_verify.core.errors`): 0 PASS/as expected, 1 FAIL/unexpected
+(also an internal error of dps_verify itself), 2 bad usage, 3 INCONCLUSIVE, 4 error in the code
+under audit, 5 certification limit reached, 130 interrupted (Ctrl-C).  Every error is one line
+on stderr; the global option ``--traceback`` prints the full traceback as well.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import traceback
 from collections.abc import Sequence
 
 from dps_verify import __version__
-from dps_verify.core.errors import EXIT_USAGE, DPSVerifyError, UsageError
+from dps_verify.core.errors import EXIT_FAIL, EXIT_USAGE, DPSVerifyError, UsageError
+
+#: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 #: name -> one-line help, in the order ``--help`` lists them.  The module is
 #: ``dps_verify.cli.<name>``; its own ``HELP`` is used once it is imported.
@@ -28,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "audit": "Audit an anonymizer's claimed (beta, epsilon, delta) under sampling: PASS, FAIL "
     "with a witness, or INCONCLUSIVE.",
     "explore": "Walk through a theorem step by step and try parameters (CP Thm 1, 5, 6).",
+    "where": "Where a theorem of the paper lives here: proof, property tests, claims, notebook, docs, code.",
 }
 
 
@@ -59,6 +66,8 @@ def build_parser(argv: Sequence[str] | None = None, *, load_all: bool = False) -
         "sampled k-anonymization code against them.",
     )
     parser.add_argument("--version", action="version", version=f"dps-verify {__version__}")
+    parser.add_argument("--traceback", action="store_true",
+                        help="on an error, print the full traceback (also accepted after the command)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     chosen = None if argv is None else _chosen_command(argv)
     for name, help_text in COMMANDS.items():
@@ -72,21 +81,47 @@ def build_parser(argv: Sequence[str] | None = None, *, load_all: bool = False) -
     return parser
 
 
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``dps-verify``; returns the exit code (table in :mod:`dps_verify.core.errors`).
+
+    Errors are one line on stderr; ``--traceback`` (anywhere before a bare ``--``) adds the full
+    traceback, including the chained exception raised by the code under audit.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    show_tb = "--traceback" in argv[:cut]
+    argv = [a for i, a in enumerate(argv) if not (a == "--traceback" and i < cut)]
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_USAGE
+    where = f"dps-verify {args.command}"
+    hint = "" if show_tb else " (--traceback shows where)"
+    caught: BaseException
     try:
         return int(args._run(args))
     except DPSVerifyError as exc:
-        print(f"dps-verify {args.command}: error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        caught, code, msg = exc, exc.exit_code, _one_line(exc)
+        if exc.exit_code != EXIT_USAGE:
+            msg += hint
     except (ValueError, OSError) as exc:
-        print(f"dps-verify {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        caught, code, msg = exc, EXIT_USAGE, _one_line(exc)
+    except KeyboardInterrupt as exc:
+        caught, code = exc, EXIT_INTERRUPTED
+        msg = "interrupted (outputs are written atomically: nothing half-written is left)"
+    except Exception as exc:  # a bug in dps_verify: never mistaken for a verdict or for bad usage
+        caught, code = exc, EXIT_FAIL
+        msg = f"internal error: {type(exc).__name__}: {_one_line(exc)}{hint}"
+    if show_tb:
+        traceback.print_exception(caught)
+    print(f"{where}: error: {msg}", file=sys.stderr)
+    return code
 
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "load_command", "main"]
