@@ -18,6 +18,7 @@ import importlib
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import NoReturn
 
 from dps_verify import __version__
 from dps_verify.core.errors import EXIT_FAIL, EXIT_USAGE, DPSVerifyError, UsageError
@@ -39,7 +40,7 @@ COMMANDS: dict[str, str] = {
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(EXIT_USAGE, f"dps-verify: error: {message}\n")
 
 

@@ -18,6 +18,7 @@ from typing import Any, cast
 from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
 from dps_verify.core.params import beta_param
 from dps_verify.core.types import Anonymizer, AnonymizerLike
+from dps_verify.engine.calls import call_anonymizer, call_law, reports_dataset
 from dps_verify.engine.factorised import (
     DEFAULT_MAX_TERMS,
     check_budget,
@@ -72,6 +73,7 @@ def _as_law(anonymizer: AnonymizerLike, sample: tuple) -> dict[Hashable, Fractio
     return {cast(Anonymizer, anonymizer)(sample): Fraction(1)}
 
 
+@reports_dataset  # a fault of the audited code names the dataset too (engine/calls.py)
 def distribution(
     anonymizer: AnonymizerLike,
     dataset: Sequence[Hashable],
@@ -104,8 +106,9 @@ def distribution(
     :func:`dps_verify.engine.factorised.neighbour_group_laws`.  ``factorised=False`` forces the
     generic path (for comparisons), ``True`` requires the factorised one.
 
-    Raises ``ValueError`` if β ∉ (0, 1], a record is unhashable, or the anonymizer is not a
-    function of its sample (two calls on one sample disagree).
+    Raises ``ValueError`` if β ∉ (0, 1] or a record is unhashable, and
+    :class:`~dps_verify.core.errors.AuditedCodeError` if the anonymizer raises, returns an
+    unhashable output, or is not a function of its sample (two calls on one sample disagree).
     """
     b = beta_param(beta, allow_one=True)
     if factorised is None:
@@ -149,23 +152,17 @@ def distribution(
         if w == 0:
             continue
         if from_counts is not None:
-            _add(acc_int, from_counts(dict(zip(keys, choice))), w)
+            _add(acc_int, call_anonymizer(from_counts, dict(zip(keys, choice))), w)
             continue
         sample: tuple = sum((prefixes[g][s] for g, s in enumerate(choice)), ())
         if not isinstance(anonymizer, randomized):
             fn = cast(Anonymizer, anonymizer)
-            y = fn(sample)
-            if not checked:
-                if fn(sample) != y:
-                    raise ValueError(_NOT_A_FUNCTION)
-                checked = True
+            y = call_anonymizer(fn, sample, recheck=not checked)  # AuditedCodeError on a fault
+            checked = True
             _add(acc_int, y, w)
             continue
-        law = anonymizer.law(sample)
-        if not checked:
-            if anonymizer.law(sample) != law:
-                raise ValueError(_NOT_A_FUNCTION)
-            checked = True
+        law = call_law(anonymizer, sample, recheck=not checked)
+        checked = True
         for y, pr in law.items():
             _add(acc, y, pr * w)
     for y, v in acc_int.items():

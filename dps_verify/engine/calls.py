@@ -1,0 +1,238 @@
+"""Guarded calls into the code under audit (issue #11 items 2–3).
+
+Every call dps_verify makes into a user's anonymizer goes through this module, so that a fault
+of the user's code is reported as what it is — :class:`~dps_verify.core.errors.AuditedCodeError`
+(CLI exit 4) — and never as a verdict (PASS/FAIL) or as bad usage of dps_verify (exit 2), even
+when the user's code raises ``ValueError``.
+
+* :func:`call_anonymizer` — ``anonymizer(sample)``; the output must be hashable.
+* :func:`call_law` — ``randomized_anonymizer.law(sample)`` (an exact law; its probabilities must
+  be non-negative and sum to 1, see :class:`dps_verify.engine.distribution.randomized`).
+* :func:`call_blackbox` — ``fn(sample, rng)`` for a black box that draws its own randomness.
+
+Each error message is one line naming the exception type, its message and the sample; the
+error has ``.original`` (the user's exception, also chained as ``__cause__``) and ``.sample``.
+With ``recheck=True`` the call is made twice and must agree ("not a function of its sample" —
+a plain function that draws randomness must be wrapped with ``randomized`` or audited as a
+black box).
+
+Timeouts: ``with call_limits(timeout=2.0): ...`` bounds every guarded call made inside the block
+(``dps-verify audit --timeout SECONDS``).  It uses ``signal.setitimer`` / ``SIGALRM``, so it is
+available only in the main thread of the main interpreter on POSIX; elsewhere asking for a
+timeout raises :class:`~dps_verify.core.errors.UsageError`.  A call that does not return in
+time raises ``AuditedCodeError`` (an infinite loop in pure Python is interrupted; a call blocked
+inside C code that never returns to the interpreter cannot be).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import signal
+import threading
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any, TypeVar, cast
+
+from dps_verify.core.errors import AuditedCodeError, UsageError
+
+_MAX_REPR = 200
+_timeout: contextvars.ContextVar[float | None] = contextvars.ContextVar("dps_verify_call_timeout", default=None)
+
+
+class _CallTimedOut(BaseException):
+    """Raised by the SIGALRM handler inside user code; a BaseException so that a user's
+    ``except Exception`` does not swallow it."""
+
+
+def _short(x: Any) -> str:
+    try:
+        s = repr(x)
+    except Exception as exc:  # noqa: BLE001 - a user's __repr__ may raise too
+        s = f"<{type(x).__name__} whose repr raised {type(exc).__name__}>"
+    s = " ".join(s.split())
+    return s if len(s) <= _MAX_REPR else s[: _MAX_REPR - 3] + "..."
+
+
+def _name(fn: Any) -> str:
+    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+
+
+def _raised(fn: Any, exc: BaseException, sample: Any, what: str) -> AuditedCodeError:
+    msg = " ".join(str(exc).split())
+    detail = f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
+    err = AuditedCodeError(f"the {what} {_name(fn)} raised {detail} on sample {_short(sample)}",
+                           original=exc, sample=sample)
+    return err
+
+
+@contextmanager
+def call_limits(*, timeout: float | None = None) -> Iterator[None]:
+    """Bound each guarded call made inside the block by ``timeout`` seconds (None: no bound).
+
+    Main thread only (SIGALRM); raises :class:`UsageError` elsewhere or if ``timeout <= 0``.
+    """
+    if timeout is None:
+        yield
+        return
+    if not timeout > 0:
+        raise UsageError(f"--timeout must be > 0 seconds, got {timeout}")
+    if not hasattr(signal, "setitimer"):
+        raise UsageError("--timeout needs signal.setitimer (POSIX); unavailable on this platform")
+    if threading.current_thread() is not threading.main_thread():
+        raise UsageError("--timeout uses SIGALRM and works only in the main thread")
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise _CallTimedOut
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    token = _timeout.set(float(timeout))
+    try:
+        yield
+    finally:
+        _timeout.reset(token)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _invoke(fn: Callable, args: tuple, sample: Any, what: str, owner: Any = None) -> Any:
+    """``fn(*args)`` under the current time limit; ``owner`` names the user's object in messages."""
+    owner = fn if owner is None else owner
+    t = _timeout.get()
+    try:
+        if t is None:
+            return fn(*args)
+        signal.setitimer(signal.ITIMER_REAL, t)
+        try:
+            return fn(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except AuditedCodeError:
+        raise
+    except _CallTimedOut as stop:  # chained: --traceback shows where the user's code was
+        raise AuditedCodeError(
+            f"the {what} {_name(owner)} did not return within {t:g} s (--timeout) on sample {_short(sample)}",
+            sample=sample,
+        ) from stop
+    except Exception as exc:  # noqa: BLE001 - user code may raise anything; KeyboardInterrupt passes
+        raise _raised(owner, exc, sample, what) from exc
+
+
+def _check_hashable(fn: Any, y: Any, sample: Any, what: str) -> Hashable:
+    try:
+        hash(y)
+    except TypeError as exc:
+        raise AuditedCodeError(
+            f"the {what} {_name(fn)} returned an unhashable value of type {type(y).__name__} "
+            f"({_short(y)}) on sample {_short(sample)}; outputs must be hashable (a tuple, "
+            "frozenset, str or number)",
+            original=exc, sample=sample,
+        ) from exc
+    return y
+
+
+def _not_a_function(fn: Any, sample: Any, a: Any, b: Any, what: str) -> AuditedCodeError:
+    return AuditedCodeError(
+        f"the {what} {_name(fn)} is not a function of its sample: two calls on sample "
+        f"{_short(sample)} gave {_short(a)} and {_short(b)} (wrap a randomized anonymizer with "
+        "exact.randomized, or audit it as a black box fn(sample, rng))",
+        sample=sample,
+    )
+
+
+def call_anonymizer(anonymizer: Callable[[tuple], Hashable], sample: Any, *, recheck: bool = False,
+                    what: str = "anonymizer") -> Hashable:
+    """``anonymizer(sample)``, guarded: any exception, an unhashable output, a timeout or (with
+    ``recheck``) two disagreeing calls raise :class:`AuditedCodeError`."""
+    y = _check_hashable(anonymizer, _invoke(anonymizer, (sample,), sample, what), sample, what)
+    if recheck:
+        y2 = _check_hashable(anonymizer, _invoke(anonymizer, (sample,), sample, what), sample, what)
+        if y2 != y:
+            raise _not_a_function(anonymizer, sample, y, y2, what)
+    return y
+
+
+class _GuardedFn:
+    """Stands in for a :class:`randomized` object inside ``randomized.law``: same law
+    validation, but the user's function is called through :func:`_invoke`."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn = fn
+
+
+def _law_once(r: Any, fn: Any, sample: Any, what: str) -> dict[Hashable, Fraction]:
+    # randomized.law of dps_verify.engine.distribution (recognised without importing it: that
+    # module imports this one) validates a user's law; anything else computes its own law.
+    validate = getattr(type(r), "law", None)
+    if getattr(validate, "__qualname__", "") != "randomized.law" or \
+            getattr(validate, "__module__", "") != "dps_verify.engine.distribution":
+        law = _invoke(r.law, (sample,), sample, what, fn)
+        if not isinstance(law, Mapping):
+            raise AuditedCodeError(f"the {what} {_name(fn)} returned {type(law).__name__}, not a law "
+                                   f"{{output: probability}}, on sample {_short(sample)}", sample=sample)
+        return dict(law)
+    shim = _GuardedFn(lambda s: _invoke(fn, (s,), s, what))
+    try:
+        return cast(Callable[..., dict], validate)(shim, sample)
+    except AuditedCodeError:
+        raise
+    except (ValueError, TypeError, AttributeError) as exc:  # the law itself breaks the contract
+        raise AuditedCodeError(
+            f"the {what} {_name(fn)} returned an invalid law on sample {_short(sample)}: "
+            f"{' '.join(str(exc).split())}",
+            original=exc, sample=sample,
+        ) from exc
+
+
+def call_law(randomized_anonymizer: Any, sample: Any, *, recheck: bool = False,
+             what: str = "randomized anonymizer") -> dict[Hashable, Fraction]:
+    """``randomized_anonymizer.law(sample)``, guarded like :func:`call_anonymizer`; a law whose
+    probabilities are negative, unreadable or do not sum to 1 is a fault of the audited code too
+    (the contract of :class:`~dps_verify.engine.distribution.randomized`)."""
+    fn = getattr(randomized_anonymizer, "fn", randomized_anonymizer)
+    law = _law_once(randomized_anonymizer, fn, sample, what)
+    if recheck:
+        again = _law_once(randomized_anonymizer, fn, sample, what)
+        if again != law:
+            raise _not_a_function(fn, sample, law, again, what)
+    return law
+
+
+def call_blackbox(fn: Callable[[tuple, Any], Hashable], sample: Any, rng: Any, *,
+                  what: str = "black-box anonymizer") -> Hashable:
+    """``fn(sample, rng)`` for a black box that draws its own randomness, guarded (no recheck:
+    two calls may legitimately differ)."""
+    return _check_hashable(fn, _invoke(fn, (sample, rng), sample, what), sample, what)
+
+
+def attach_dataset(err: AuditedCodeError, dataset: Any) -> AuditedCodeError:
+    """Record on ``err`` the dataset whose law was being computed (``err.dataset`` and a note
+    shown under the traceback), once: the innermost dataset wins."""
+    if getattr(err, "dataset", None) is None:
+        err.dataset = dataset  # type: ignore[attr-defined]
+        err.add_note(f"while computing the output law of dataset {_short(tuple(dataset))}")
+    return err
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_dataset(fn: F) -> F:
+    """Decorator for ``fn(anonymizer, dataset, ...)``: an :class:`AuditedCodeError` raised inside
+    carries the dataset (:func:`attach_dataset`)."""
+
+    @functools.wraps(fn)
+    def wrapper(anonymizer: Any, dataset: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(anonymizer, dataset, *args, **kwargs)
+        except AuditedCodeError as err:
+            attach_dataset(err, dataset)
+            raise
+
+    return cast(F, wrapper)
+
+
+__all__ = ["attach_dataset", "call_anonymizer", "call_blackbox", "call_law", "call_limits", "reports_dataset"]
