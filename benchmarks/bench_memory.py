@@ -1,0 +1,82 @@
+"""Peak memory (resident set size) of the full test run and of each teaching notebook (issue #11
+item 4: every notebook and every test must run in < 500 MB).
+
+Each measurement runs in a fresh wrapper process that starts the command as its only child and
+reads ``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`` after it exits: the largest RSS reached by
+any single process of that command's tree that was waited for (pytest itself, a notebook kernel,
+a worker of the claim runner).  It is a peak per process, not a sum over processes.  Notebooks
+are run from their jupytext sources (``notebooks/NN_*.py``) with IPython, the way a student runs
+them cell after cell (in ``notebooks/``), with matplotlib's Agg backend; ``rc`` is the exit code
+(non-zero: the notebook failed, and its peak covers only the cells that ran).
+
+Usage (from the repository root)::
+
+    python -m benchmarks memory              # tests and notebooks
+    python benchmarks/bench_memory.py --notebooks-only
+    python benchmarks/bench_memory.py --tests-only [-- extra pytest arguments]
+
+POSIX only (``resource``).  The full test run takes minutes: run it rarely.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT_MB = 500
+
+_WRAPPER = r"""
+import json, resource, subprocess, sys, time
+t = time.perf_counter()
+rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+ru = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
+print(json.dumps({"rc": rc, "peak_mb": round(ru * scale / 2**20, 1),
+                  "seconds": round(time.perf_counter() - t, 1)}))
+"""
+
+
+def peak_rss(cmd: list[str], *, cwd: Path = ROOT, timeout: float = 3600) -> dict:
+    """Run ``cmd`` in ``cwd`` and return its exit code, peak RSS (MB) and wall time (s)."""
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, *cmd], cwd=cwd, env=env,
+                         capture_output=True, text=True, timeout=timeout, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def notebooks() -> dict[str, dict]:
+    """Peak RSS of each notebook, run from its jupytext source with IPython."""
+    res = {}
+    for src in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py")):
+        r = peak_rss([sys.executable, "-m", "IPython", "--no-banner", "--quick", "--colors=NoColor",
+                      src.name], cwd=src.parent, timeout=1800)
+        r["under_limit"] = r["peak_mb"] < LIMIT_MB
+        res[src.stem] = r
+    return res
+
+
+def full_test_run(extra: list[str] | None = None) -> dict:
+    """Peak RSS of the default test run (``pytest``: tests/ and properties/)."""
+    r = peak_rss([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(extra or [])])
+    r["under_limit"] = r["peak_mb"] < LIMIT_MB
+    return r
+
+
+def run(tests: bool = True, nbs: bool = True, extra: list[str] | None = None) -> dict:
+    out: dict = {"limit_mb": LIMIT_MB}
+    if nbs:
+        out["notebooks"] = notebooks()
+    if tests:
+        out["full_test_run"] = full_test_run(extra)
+    return out
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    extra = args[args.index("--") + 1:] if "--" in args else []
+    print(json.dumps(run(tests="--notebooks-only" not in args, nbs="--tests-only" not in args,
+                         extra=extra), indent=2))
