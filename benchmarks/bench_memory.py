@@ -66,12 +66,23 @@ def full_test_run(extra: list[str] | None = None) -> dict:
     return r
 
 
+def baseline() -> dict:
+    """Peak RSS of the interpreter with dps_verify's heavy dependencies imported (the floor any
+    test or notebook starts from)."""
+    return peak_rss([sys.executable, "-c", "import dps_verify.cli, dps_verify.exact, numpy, scipy.stats, "
+                     "sympy, z3, matplotlib.pyplot"])
+
+
 def run(tests: bool = True, nbs: bool = True, extra: list[str] | None = None) -> dict:
-    out: dict = {"limit_mb": LIMIT_MB}
+    base = baseline()
+    out: dict = {"limit_mb": LIMIT_MB, "baseline_imports": base}
     if nbs:
         out["notebooks"] = notebooks()
     if tests:
         out["full_test_run"] = full_test_run(extra)
+    for r in [*out.get("notebooks", {}).values(), out.get("full_test_run")]:
+        if r:
+            r["ratio_to_baseline"] = round(r["peak_mb"] / base["peak_mb"], 2)
     return out
 
 

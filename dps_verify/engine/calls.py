@@ -100,6 +100,8 @@ def _invoke(fn: Callable, args: tuple, sample: Any, what: str, owner: Any = None
     """``fn(*args)`` under the current time limit; ``owner`` names the user's object in messages."""
     owner = fn if owner is None else owner
     t = _timeout.get()
+    if t is not None and threading.current_thread() is not threading.main_thread():
+        t = None  # SIGALRM is delivered to the main thread only: no limit off it (documented)
     try:
         if t is None:
             return fn(*args)
