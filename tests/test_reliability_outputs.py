@@ -233,3 +233,19 @@ def test_fsio_never_deletes_unlisted_stale_entries(tmp_path):
     fsio.write_report_dir(out, lambda s: (s / "a.txt").write_text("a2"))
     assert sorted(p.name for p in out.iterdir()) == [fsio.MARKER, "a.txt", "user.txt"]
     assert (out / "a.txt").read_text() == "a2"
+
+
+def test_audit_json_written_atomically_and_printed(tmp_path, capsys):
+    (tmp_path / "const.py").write_text("def anonymize(sample):\n    return 'nothing'\n")
+    (tmp_path / "dom.json").write_text('{"records": [1, 2], "max_size": 2}')
+    out = tmp_path / "audit.json"
+    old = os.umask(0o022)
+    try:
+        rc = main(["audit", f"{tmp_path / 'const.py'}:anonymize", "--beta", "0.5", "--epsilon", "1",
+                   "--delta", "0", "--domain", str(tmp_path / "dom.json"), "--json", str(out)])
+    finally:
+        os.umask(old)
+    assert rc == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    assert '"verdict"' in out.read_text() and stat.S_IMODE(out.stat().st_mode) == 0o644
+    _no_temp_leftovers(tmp_path)
