@@ -15,7 +15,8 @@ Usage (from the repository root)::
     python benchmarks/bench_memory.py --notebooks-only
     python benchmarks/bench_memory.py --tests-only [-- extra pytest arguments]
 
-POSIX only (``resource``).  The full test run takes minutes: run it rarely.
+POSIX only (``resource``).  The full test run takes minutes: run it rarely.  Set
+``BENCH_MEMORY_LOG=FILE`` to append the commands' own output to FILE (progress, failures).
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ LIMIT_MB = 500
 _WRAPPER = r"""
 import json, resource, subprocess, sys, time
 t = time.perf_counter()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+import os
+log = os.environ.get("BENCH_MEMORY_LOG")
+sink = open(log, "a") if log else subprocess.DEVNULL
+rc = subprocess.call(sys.argv[1:], stdout=sink, stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
 ru = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
 print(json.dumps({"rc": rc, "peak_mb": round(ru * scale / 2**20, 1),
