@@ -105,16 +105,70 @@ def iv_precision(prec: int) -> Iterator[None]:
         mpmath.iv.prec = old
 
 
-def iv_lower(x: Any) -> Fraction:
-    """Exact lower end of an ``mpmath.iv`` interval (no rounding through the mp context)."""
-    p, q = libmp.to_rational(x._mpi_[0])
+def _finite_end(v: Any, which: str) -> Fraction:
+    if v in (libmp.finf, libmp.fninf, libmp.fnan):
+        from dps_verify.core.errors import CertificationError
+
+        raise CertificationError(
+            f"interval arithmetic produced an unbounded or undefined {which} end ({libmp.to_str(v, 5)}); "
+            "no finite certified value"
+        )
+    p, q = libmp.to_rational(v)
     return Fraction(p, q)
+
+
+def iv_lower(x: Any) -> Fraction:
+    """Exact lower end of an ``mpmath.iv`` interval (no rounding through the mp context).
+
+    Raises :class:`~dps_verify.core.errors.CertificationError` for an infinite or NaN end: an
+    unbounded enclosure is never read as a finite number.
+    """
+    return _finite_end(x._mpi_[0], "lower")
 
 
 def iv_upper(x: Any) -> Fraction:
-    """Exact upper end of an ``mpmath.iv`` interval (no rounding through the mp context)."""
-    p, q = libmp.to_rational(x._mpi_[1])
-    return Fraction(p, q)
+    """Exact upper end of an ``mpmath.iv`` interval (no rounding through the mp context).
+
+    Raises :class:`~dps_verify.core.errors.CertificationError` for an infinite or NaN end.
+    """
+    return _finite_end(x._mpi_[1], "upper")
+
+
+def iv_relative_width(x: Any) -> Fraction | None:
+    """(hi − lo)/min(|lo|, |hi|) of a finite interval not containing 0; None otherwise."""
+    lo, hi = x._mpi_
+    if any(v in (libmp.finf, libmp.fninf, libmp.fnan) for v in (lo, hi)):
+        return None
+    a, b = _finite_end(lo, "lower"), _finite_end(hi, "upper")
+    if a <= 0 <= b:
+        return None if a != b else Fraction(0)
+    return (b - a) / min(abs(a), abs(b))
+
+
+def iv_adaptive(fn: Any, *, rel_bits: int = 64, start: int = BASE_PREC, max_prec: int = 1 << 14) -> Any:
+    """Evaluate ``fn()`` (which builds an ``mpmath.iv`` interval) at doubling ``iv.prec`` until
+    its relative width is ≤ 2^-rel_bits.  Cancellation (1 − e^−ε for tiny ε, ln(1 + x) for tiny
+    x) costs bits; this is how every closed form keeps its relative accuracy.
+
+    Raises :class:`~dps_verify.core.errors.CertificationError` naming ``max_prec`` if never met.
+    """
+    prec = start
+    while True:
+        with iv_precision(prec):
+            v = fn()
+        w = iv_relative_width(v)
+        if w is not None and w <= Fraction(1, 2**rel_bits):
+            return v
+        if w is None and v._mpi_[0] == v._mpi_[1]:
+            return v
+        if prec >= max_prec:
+            from dps_verify.core.errors import CertificationError
+
+            raise CertificationError(
+                f"interval arithmetic did not reach {rel_bits} correct bits within {max_prec} bits of "
+                "working precision (limit MAX_PREC)"
+            )
+        prec *= 2
 
 
 def iv_upper_mpf(x: Any) -> mpmath.mpf:
@@ -141,6 +195,15 @@ def exp_compare(eps: Fraction, r: Fraction) -> int:
     """
     if eps == 0:
         return (1 > r) - (1 < r)
+    if r <= 0:
+        return 1
+    # e^ε > 2^ε ≥ 2^⌊ε⌋ and r < 2^(bits(num) − bits(den) + 1): decides huge ε without exp().
+    if eps >= 1 and r.numerator.bit_length() - r.denominator.bit_length() + 1 <= math.floor(eps):
+        return 1
+    if eps >= (1 << 20):
+        from dps_verify.core.errors import CertificationError
+
+        raise CertificationError(f"cannot compare e^epsilon with {float(r):.3g}: epsilon = {float(eps):.3g} too large")
     prec = BASE_PREC
     while prec <= MAX_PREC:
         lo, hi = exp_interval(eps, prec)
@@ -171,6 +234,97 @@ def exp_affine_enclosure(A: Fraction, B: Fraction, eps: Fraction) -> tuple[Fract
         if hi <= 0 or hi - lo <= abs(hi) * Fraction(1, 2**60) or prec >= 1 << 14:
             return lo, hi
         prec *= 2
+
+
+#: Above this ε, e^ε is represented only by the lower bound 2^EXP_HUGE_BITS (see exp_dyadic).
+EXP_HUGE = Fraction(4096)
+EXP_HUGE_BITS = 5900  # e^4096 > 2^5909
+
+
+def exp_dyadic(eps: Fraction, prec: int = BASE_PREC) -> tuple[int, int | None, int]:
+    """Integers (lo, hi, s) with lo/2^s ≤ e^ε ≤ hi/2^s (``hi`` is None, meaning +∞, when
+    ε ≥ EXP_HUGE: then lo = 2^EXP_HUGE_BITS ≤ e^ε).  Integer form so big-integer callers
+    never build a Fraction (no gcd)."""
+    if eps >= EXP_HUGE:
+        return 1 << EXP_HUGE_BITS, None, 0
+    lo, hi = exp_interval(eps, prec)
+    s = max(lo.denominator.bit_length(), hi.denominator.bit_length()) - 1
+    s = max(s, 0)
+    lo_n = lo.numerator * ((1 << s) // lo.denominator)
+    hi_n = hi.numerator * ((1 << s) // hi.denominator)
+    return lo_n, hi_n, s
+
+
+def fraction_from_ints(num: int, den: int) -> Fraction:
+    """``Fraction(num, den)`` with the gcd done by GMP (gmpy2) when the integers are large."""
+    if den.bit_length() < 2000:
+        return Fraction(int(num), int(den))
+    import gmpy2
+
+    g = gmpy2.gcd(num, den)
+    n, d = int(gmpy2.mpz(num) // g), int(gmpy2.mpz(den) // g)
+    if d < 0:
+        n, d = -n, -d
+    return Fraction(n, d, _normalize=False)
+
+
+def round_outward(num_lo: int, num_hi: int, den: int, bits: int = 256) -> tuple[Fraction, Fraction]:
+    """[num_lo/den, num_hi/den] widened to dyadic ends with about ``bits`` significant bits
+    (lower end rounded down, upper end rounded up).  Exact (no widening) when ``den`` is small."""
+    if den.bit_length() <= 4 * bits:
+        return fraction_from_ints(num_lo, den), fraction_from_ints(num_hi, den)
+
+    def scaled(num: int, up: bool) -> Fraction:
+        if num == 0:
+            return Fraction(0)
+        t = bits + den.bit_length() - abs(num).bit_length() + 2
+        if t >= 0:
+            q, r = divmod(num << t, den)
+            q += 1 if (up and r) else 0
+            return Fraction(int(q), 1 << t)
+        q, r = divmod(num, den << -t)
+        q += 1 if (up and r) else 0
+        return Fraction(int(q) << -t)
+
+    return scaled(num_lo, False), scaled(num_hi, True)
+
+
+def format_up(x: Fraction, digits: int = 4) -> str:
+    """``x`` in scientific notation with ``digits`` significant digits, rounded UP (toward +∞),
+    at any magnitude (3.468e-613 stays positive; no float underflow)."""
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    if x < 0:
+        return "-" + format_down(-x, digits)
+    e = _decimal_exponent(x)
+    m = x * Fraction(10) ** (digits - 1 - e)
+    mi = -((-m.numerator) // m.denominator)  # ceil
+    if mi >= 10**digits:
+        mi, e = -((-mi) // 10), e + 1
+    s = str(mi)
+    return f"{s[0]}.{s[1:]}e{e:+03d}" if digits > 1 else f"{s}e{e:+03d}"
+
+
+def format_down(x: Fraction, digits: int = 4) -> str:
+    """Like :func:`format_up` but rounded toward zero (for β, which rounds down)."""
+    x = Fraction(x)
+    if x <= 0:
+        return "0" if x == 0 else "-" + format_up(-x, digits)
+    e = _decimal_exponent(x)
+    m = x * Fraction(10) ** (digits - 1 - e)
+    s = str(m.numerator // m.denominator)
+    return f"{s[0]}.{s[1:]}e{e:+03d}" if digits > 1 else f"{s}e{e:+03d}"
+
+
+def _decimal_exponent(x: Fraction) -> int:
+    """⌊log10 x⌋ for x > 0, exactly."""
+    e = int((x.numerator.bit_length() - x.denominator.bit_length()) * 0.30102999566398120)
+    while Fraction(10) ** e > x:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= x:
+        e += 1
+    return e
 
 
 def log_upper_mpf(x: Fraction) -> mpmath.mpf:
@@ -222,3 +376,30 @@ class Certified:
         """Number of significant decimal digits the enclosure certifies."""
         w = self.relative_width()
         return 10**6 if w == 0 else max(0, int(-math.log10(w)))
+
+    def __str__(self) -> str:
+        ends = format_up(self.upper, 16) if self.exact else f"[{format_down(self.lower, 16)}, {format_up(self.upper, 16)}]"
+        return f"{ends} ({self.how})"
+
+    def __repr__(self) -> str:  # printable at any magnitude (no 4300-digit int conversion)
+        return (
+            f"Certified(lower={format_down(self.lower, 17)}, upper={format_up(self.upper, 17)}, "
+            f"how={self.how!r}, details={self.details!r})"
+        )
+
+
+#: Relative width above which a single-value API refuses to return an enclosure end.
+SINGLE_VALUE_REL_WIDTH = Fraction(1, 10**15)
+
+
+def single_value(c: Certified, what: str = "value") -> mpmath.mpf:
+    """The safe end of ``c`` as the one value of a single-value API, provided the enclosure is
+    tight (relative width ≤ 1e-15); otherwise a :class:`CertificationError` quoting ``c.how``."""
+    if c.upper > 0 and (c.upper - c.lower) > SINGLE_VALUE_REL_WIDTH * c.upper:
+        from dps_verify.core.errors import CertificationError
+
+        raise CertificationError(
+            f"{what}: enclosure [{format_down(c.lower)}, {format_up(c.upper)}] is wider than the "
+            f"single-value limit (relative width 1e-15); {c.how}"
+        )
+    return c.safe

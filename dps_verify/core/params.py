@@ -67,3 +67,38 @@ def _neg_log1m(beta: Fraction) -> str:
     import math
 
     return f"{-math.log1p(-float(beta)):.6g}"
+
+
+def beta_edge(eps: Fraction, *, grid_bits: int | None = None, digits: int = 40) -> Fraction:
+    """The regime edge of CP Thm 5 as a β: the largest β with ε ≥ −ln(1−β) is 1 − e^(−ε);
+    returned rounded DOWN (to ``digits`` significant decimal digits, or to a multiple of
+    2^−grid_bits), so the result is always inside the regime.  This is the one place the edge
+    ε = −ln(1−β) ⇔ β = 1 − e^(−ε) is computed."""
+    from dps_verify.core.numbers import exp_interval
+
+    if eps <= 0:
+        return Fraction(0)
+    if eps >= 4096:
+        x_lo = 1 - Fraction(1, 2**5900)
+    else:
+        _, hi = exp_interval(-eps, 192)
+        x_lo = 1 - hi  # ≤ 1 − e^(−ε)
+    if grid_bits is not None:
+        g = 1 << grid_bits
+        return Fraction((x_lo.numerator * g) // x_lo.denominator, g)
+    from dps_verify.core.numbers import _decimal_exponent
+
+    e = _decimal_exponent(x_lo)
+    scale = Fraction(10) ** (digits - 1 - e)
+    m = x_lo * scale
+    b = Fraction(m.numerator // m.denominator) / scale
+    while not in_paper_regime(b, eps):  # pragma: no cover - rounding already safe
+        b -= 1 / scale
+    return b
+
+
+def neg_log1m_float(beta: Fraction) -> float:
+    """−ln(1−β) in floats, for messages only."""
+    import math
+
+    return -math.log1p(-float(beta))

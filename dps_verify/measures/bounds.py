@@ -18,18 +18,20 @@ from fractions import Fraction
 
 import mpmath
 
+from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import (
     BASE_PREC,
     Certified,
     Number,
-    exp_interval,
     fraction_to_mpf,
     iv_from_fraction,
     iv_precision,
     iv_upper,
+    single_value,
     to_fraction,
 )
 from dps_verify.core.params import (
+    beta_edge,
     beta_param,
     delta_param,
     epsilon_param,
@@ -37,7 +39,7 @@ from dps_verify.core.params import (
     k_param,
     require_paper_regime,
 )
-from dps_verify.measures.sdgs import scan_paper_regime
+from dps_verify.measures.sdgs import scan
 
 BOUNDS = ("paper", "hockey-stick", "pointwise")
 
@@ -53,12 +55,13 @@ def d_certified(k: Number, beta: Number, epsilon: Number) -> Certified:
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     require_paper_regime(b, eps, "CP Thm 5")
-    return scan_paper_regime(kk, b, eps, measure="paper-d")
+    return scan(kk, b, eps, measure="paper-d")
 
 
 def d(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
-    """CP Thm 5's δ = d(k, β, ε), exact and rounded up to the working precision (≥ 15 digits)."""
-    return d_certified(k, beta, epsilon).safe
+    """CP Thm 5's δ = d(k, β, ε), exact (or enclosed to relative width ≤ 1e-15) and rounded up
+    to the working precision."""
+    return single_value(d_certified(k, beta, epsilon), "d")
 
 
 def d_safe(k: Number, beta: Number, epsilon: Number, epsilon1: Number) -> mpmath.mpf:
@@ -77,7 +80,7 @@ def d_safe(k: Number, beta: Number, epsilon: Number, epsilon1: Number) -> mpmath
 
 def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:
     if bound == "paper":
-        return lambda k, b, e: scan_paper_regime(k, b, e, measure="paper-d")
+        return lambda k, b, e: scan(k, b, e, measure="paper-d")
     if bound in ("hockey-stick", "pointwise"):
         from dps_verify.measures.sdgs import sdgs_delta_certified
 
@@ -85,14 +88,32 @@ def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:
     raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
 
 
+def _chernoff_rate(b: Fraction, eps: Fraction) -> float:
+    """Float screen: ln(γ/β) − (γ−β)/γ, the per-k exponent of TR Thm 6 (guesses only)."""
+    import math
+
+    bf, ef = float(b), float(eps)
+    gm = (1 - bf) * (-math.expm1(-min(ef, 700.0)))
+    g = bf + gm
+    if gm <= 0 or bf <= 0:
+        return 0.0
+    return math.log1p(gm / bf) - gm / g
+
+
 def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") -> int:
     """Smallest k with δ(k, β, ε) ≤ ``delta``; ``bound`` = "paper" (CP Thm 5's d) or the exact
     worst case under "hockey-stick" / "pointwise".
 
-    Both measures are non-increasing in k (larger k only removes bad outcomes), so a doubling
-    search followed by bisection finds the boundary, which is then re-verified: δ(k) ≤ delta
-    and δ(k−1) > delta, both certified.
+    Certified by :func:`dps_verify.core.search.least_integer`: δ(k) ≤ delta and δ(k−1) > delta,
+    both from certified enclosures.  Monotone in k: d because n_m grows with k and thresholds do
+    not depend on k; hockey-stick because threshold k+1 is a post-processing of threshold k
+    (data processing); pointwise equals d inside CP Thm 5's regime.  A float guess from TR Thm 6's
+    exponent starts the search near the answer.
     """
+    import math
+
+    from dps_verify.core.search import least_integer
+
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     dl = delta_param(delta)
@@ -105,21 +126,18 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
     def ok(k: int) -> bool:
         return f(k, b, eps).upper <= dl
 
-    hi = 1
-    while not ok(hi):
-        hi *= 2
-        if hi > 1 << 20:
-            raise ValueError("no k below 2^20 reaches that delta")
-    lo = hi // 2  # ok(lo) is False unless lo == 0
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    if hi > 1 and f(hi - 1, b, eps).upper <= dl:
-        raise AssertionError("boundary verification failed: delta not monotone in k")
-    return hi
+    rate = _chernoff_rate(b, eps)
+    guess = None
+    if rate > 0 and dl < 1:
+        guess = max(1, int(math.log(1 / float(dl)) / rate) if float(dl) > 0 else 1)
+        try:  # one correction step on log δ (float screen of a certified value)
+            v = f(guess, b, eps).upper
+            if v > 0:
+                lv = math.log(float(v)) if float(v) > 0 else (v.numerator.bit_length() - v.denominator.bit_length()) * math.log(2)
+                guess = max(1, guess + int((lv - math.log(float(dl))) / rate))
+        except CertificationError:
+            guess = None
+    return least_integer(ok, lo=1, guess=guess, limit=1 << 24, what="k")
 
 
 def min_epsilon(
@@ -127,34 +145,35 @@ def min_epsilon(
 ) -> mpmath.mpf:
     """Smallest ε (within ``tol``, rounded up) with δ(k, β, ε) ≤ ``delta``.
 
-    Bisection over exact rationals between −ln(1−β) (or 0 for the exact measures) and a value
-    where the bound holds; the returned ε is one at which δ ≤ delta is certified, and
-    ε − tol is one at which it is certified not to hold (or the regime edge).
+    Bisection (:func:`dps_verify.core.search.boundary_rational`) over dyadic rationals between
+    the regime edge −ln(1−β) (paper) or 0 (exact measures) and a certified upper end; the
+    returned ε has δ ≤ delta certified, and a point within ``tol`` below it is certified not to
+    satisfy it (or is the lower end of the range).  δ is non-increasing in ε for the exact
+    measures (the bad set and e^ε·Q both move the right way).
     """
+    from dps_verify.core.search import boundary_rational
+
     kk = k_param(k)
     b = beta_param(beta)
     dl = delta_param(delta)
     t = to_fraction(tol, "tol")
+    if t <= 0:
+        raise ValueError("tol must be > 0")
     f = _delta_fn(bound)
-    edge_hi = _neg_log1m_upper(b) if bound == "paper" else Fraction(0)
-    lo = edge_hi
-    if f(kk, b, lo if lo > 0 else Fraction(1, 10**12)).upper <= dl and bound == "paper":
+    lo = neg_log1m_upper(b) if bound == "paper" else Fraction(0)
+
+    def ok(e: Fraction) -> bool:
+        return f(kk, b, e).upper <= dl
+
+    if bound == "paper" and ok(lo):
         return fraction_to_mpf(lo, "u")
     hi = max(lo * 2, Fraction(1))
-    while f(kk, b, hi).upper > dl:
-        hi *= 2
-        if hi > 64:
-            raise ValueError("no epsilon <= 64 reaches that delta")
-    while hi - lo > t:
-        mid = (lo + hi) / 2
-        mid = Fraction(round(mid * 2**64), 2**64) if mid.denominator > 2**64 else mid
-        if mid in (lo, hi):
-            break
-        if f(kk, b, mid).upper <= dl:
-            hi = mid
-        else:
-            lo = mid
-    return fraction_to_mpf(hi, "u")
+    while not ok(hi):
+        lo, hi = hi, hi * 2
+        if hi > 1 << 12:
+            raise CertificationError("no epsilon <= 4096 reaches that delta (search limit)")
+    e = boundary_rational(ok, lo, hi, t, want="least", what="epsilon")
+    return fraction_to_mpf(e, "u")
 
 
 def max_beta(
@@ -163,41 +182,44 @@ def max_beta(
     """Largest β (within ``tol``, rounded down) with δ(k, β, ε) ≤ ``delta``.
 
     The search stays inside CP Thm 5's regime ε ≥ −ln(1−β), i.e. β ≤ 1 − e^{−ε}, for every
-    ``bound`` (the exact measures are defined beyond it, but there the reverse direction of the
-    divergence dominates and the question stops being about k-anonymity).  Bisection runs over
-    dyadic rationals (denominator ≤ 2^40) so the exact binomial arithmetic stays cheap; the
-    returned β is one at which δ ≤ delta is certified.
+    ``bound``.  Bisection (:func:`dps_verify.core.search.boundary_rational`) over dyadic
+    rationals (denominator ≤ 2^48) keeps the exact binomial arithmetic cheap; the returned β has
+    δ ≤ delta certified and a β within ``tol`` above it is certified to fail (or is the edge).
     """
+    from dps_verify.core.search import boundary_rational
+
     kk = k_param(k)
     eps = epsilon_param(epsilon)
     dl = delta_param(delta)
     t = to_fraction(tol, "tol")
+    if t <= 0:
+        raise ValueError("tol must be > 0")
     f = _delta_fn(bound)
-    grid = 2**40
-    _, hi_e = exp_interval(-eps)
-    top = Fraction(int((1 - hi_e) * grid), grid)  # ≤ 1 − e^{−ε}
+    grid = 2**48
+    top = beta_edge(eps, grid_bits=48)
     if top <= 0:
         raise ValueError("epsilon too small: no beta satisfies epsilon >= -ln(1-beta) (CP Thm 5)")
-    if f(kk, top, eps).upper <= dl:
+
+    def ok(b: Fraction) -> bool:
+        return f(kk, b, eps).upper <= dl
+
+    if ok(top):
         return fraction_to_mpf(top, "d")
-    lo, hi = Fraction(0), top
-    while hi - lo > t:
-        mid = Fraction(round((lo + hi) / 2 * grid), grid)
-        if mid in (lo, hi):
-            break
-        if f(kk, mid, eps).upper <= dl:
-            lo = mid
-        else:
-            hi = mid
-    if lo == 0:
-        raise ValueError("no beta > 0 reaches that delta at this tolerance")
-    return fraction_to_mpf(lo, "d")
+    lo = top
+    while not ok(lo):
+        lo = Fraction(int(lo * grid) // 16, grid) if lo * grid >= 16 else Fraction(0)
+        if lo == 0:
+            raise ValueError("no beta > 0 reaches that delta (beta < 2^-44 searched)")
+    b = boundary_rational(ok, lo, top, t, want="greatest", grid_bits=48, what="beta")
+    return fraction_to_mpf(b, "d")
 
 
-def _neg_log1m_upper(b: Fraction) -> Fraction:
-    """A rational just above −ln(1−β) (the edge of CP Thm 5's regime)."""
+def neg_log1m_upper(b: Fraction) -> Fraction:
+    """A short rational just above −ln(1−β) (the edge of CP Thm 5's regime), certified."""
     with iv_precision(BASE_PREC):
         v = -mpmath.iv.log(iv_from_fraction(1 - b))
         x = iv_upper(v)
-    # Round up to a short rational so later arithmetic stays cheap; nudge past the edge.
     return Fraction(int(x * 2**64) + 1, 2**64)
+
+
+_neg_log1m_upper = neg_log1m_upper

@@ -26,23 +26,37 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
+import gmpy2
 import mpmath
+from gmpy2 import mpz
+from mpmath import libmp
 
-from dps_verify.core.binomial import cdf, max_pmf, pmf, pmf_num
+from dps_verify.core.binomial import cdf, max_pmf, pmf
+from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import (
     BASE_PREC,
     Certified,
     Number,
-    exp_affine_enclosure,
     exp_compare,
+    exp_dyadic,
     fraction_to_mpf,
+    iv_adaptive,
     iv_from_fraction,
     iv_lower,
     iv_precision,
     iv_upper,
+    round_outward,
+    single_value,
 )
-from dps_verify.core.params import beta_param, epsilon_param, in_paper_regime, k_param
+from dps_verify.core.params import (
+    beta_param,
+    epsilon_param,
+    in_paper_regime,
+    k_param,
+    require_paper_regime,
+)
 from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
 
 #: Default cap on the group sizes scanned before giving up with an honest enclosure.
@@ -88,15 +102,141 @@ def n_min(k: int, beta: Fraction, eps: Fraction) -> int:
     return n
 
 
+#: Work budget of one scan, in "bit-steps" (group sizes scanned × bits of q^n).  About one
+#: nanosecond each with GMP integers; past it a :class:`CertificationError` names the parameter.
+WORK_BUDGET = 6 * 10**10
+#: Tails are summed to the last term (exact) when (terms × bits) is below this.
+EXACT_TAIL_WORK = 10**8
+#: Relative bits kept by truncated geometric tail sums (see :func:`tail_enclosure`).
+TAIL_BITS = 140
+_LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
+
+
+def tail_enclosure(n: int, T: int, p: int, q: int, rel_bits: int = TAIL_BITS) -> tuple[Any, Any]:
+    """Integers (lo, hi) with lo ≤ Σ_{j≥T} N(n, j) ≤ hi, N(n, j) = C(n,j) p^j (q−p)^(n−j).
+
+    Proof of the truncation: the term ratio N(n, j+1)/N(n, j) = (n−j)p/((j+1)(q−p)) =: ρ_j is
+    decreasing in j, so once ρ_j < 1 every later term is at most N(n, j)·ρ_j^i and the
+    remainder Σ_{i>j} N(n, i) ≤ N(n, j)·ρ_j/(1−ρ_j).  Summation stops when that bound is below
+    2^−rel_bits of the partial sum, or at j = n (exact; always when the full sum is cheap,
+    EXACT_TAIL_WORK).
+    """
+    r = q - p
+    if T <= 0:
+        v = mpz(q) ** n
+        return v, v
+    exact = (n - T + 1) * (n * q.bit_length()) <= EXACT_TAIL_WORK
+    if T > n:
+        return mpz(0), mpz(0)
+    term = gmpy2.comb(n, T) * mpz(p) ** T * mpz(r) ** (n - T)
+    total = mpz(0)
+    j = T
+    while True:
+        total += term
+        if j == n:
+            return total, total
+        num, den = (n - j) * p, (j + 1) * r
+        if num < den and not exact:
+            rem = term * num // (den - num) + 1
+            if (rem << rel_bits) <= total:
+                return total, total + rem
+        term = gmpy2.divexact(term * num, den)
+        j += 1
+
+
+class _Exp:
+    """e^ε as a dyadic enclosure lo/2^s ≤ e^ε ≤ hi/2^s, refined on demand."""
+
+    def __init__(self, eps: Fraction) -> None:
+        self.eps = eps
+        self.prec = BASE_PREC
+        self._set()
+
+    def _set(self) -> None:
+        lo, hi, s = exp_dyadic(self.eps, self.prec)
+        self.lo, self.hi, self.s = mpz(lo), (None if hi is None else mpz(hi)), s
+
+    def refine(self) -> bool:
+        if self.hi is None or self.prec >= 1 << 14:
+            return False
+        self.prec *= 2
+        self._set()
+        return True
+
+    def less(self, X: Any, Y: Any) -> bool:
+        """Whether e^ε·X < Y, for integers X ≥ 0 and Y (decided exactly)."""
+        if X == 0:
+            return Y > 0
+        if Y <= 0:
+            return False
+        if self.hi is not None and self.hi * X < (mpz(Y) << self.s):
+            return True
+        if self.lo * X >= (mpz(Y) << self.s):
+            return False
+        return exp_compare(self.eps, Fraction(int(Y), int(X))) < 0
+
+    def affine(self, A: Any, B: Any) -> tuple[Any, Any, int]:
+        """Numerators (lo, hi) over 2^s of A − e^ε·B (A, B ≥ 0 integers), clipped below at 0.
+
+        Only used on bad sets, where A − e^ε·B ≥ 0 holds exactly, so the clip is sound.  The
+        precision of e^ε is doubled until 60 bits of the result are certain (or it is ≤ 0)."""
+        while True:
+            if B == 0:
+                v = mpz(A) << self.s
+                return v, v, self.s
+            lo = mpz(0) if self.hi is None else (mpz(A) << self.s) - self.hi * B
+            hi = (mpz(A) << self.s) - self.lo * B
+            lo = max(lo, mpz(0))
+            hi = max(hi, lo)
+            if hi == 0 or ((hi - lo) << 60) <= hi or not self.refine():
+                return lo, hi, self.s
+
+
 def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
-    """A certified lower bound on KL(γ‖β), γ = 1 − (1−β)e^{−ε} (Chernoff exponent)."""
-    with iv_precision(prec):
+    """A certified lower bound on KL(γ‖β), γ = 1 − (1−β)e^{−ε} (Chernoff exponent, ε > 0).
+
+    KL(γ‖β) increases with γ on (β, 1) and γ increases with ε, so ε is capped at 64 (a lower
+    bound stays a lower bound).  γ − β = (1−β)(1 − e^{−ε}) is formed without cancellation and
+    the precision is raised until the enclosure is positive and 20 bits wide.
+    """
+    e = min(eps, Fraction(64))
+
+    def f() -> Any:
         iv = mpmath.iv
         b = iv_from_fraction(beta)
-        g = 1 - iv_from_fraction(1 - beta) * iv.exp(-iv_from_fraction(eps))
-        kl = g * iv.log(g / b) + (1 - g) * iv.log((1 - g) / (1 - b))
-        lo = iv_lower(kl) if iv_lower(kl) > 0 else None
-    return lo if lo is not None else Fraction(0)
+        gm = iv_from_fraction(1 - beta) * (1 - iv.exp(-iv_from_fraction(e)))  # γ − β
+        g = b + gm
+        return g * iv.log(g / b) + (1 - g) * iv.log((1 - g) / (1 - b))
+
+    try:
+        v = iv_adaptive(f, rel_bits=20, start=prec)
+        lo = iv_lower(v)
+    except CertificationError:
+        return Fraction(0)
+    return lo if lo > 0 else Fraction(0)
+
+
+def kl_lower_below(c: Fraction, beta: Fraction) -> Fraction:
+    """A certified lower bound on KL(c‖β) for 0 ≤ c < β (lower-tail Chernoff exponent)."""
+    if c <= 0:
+        return _neg_log1m_lower(beta)
+
+    def f() -> Any:
+        iv = mpmath.iv
+        a, b = iv_from_fraction(c), iv_from_fraction(beta)
+        return a * iv.log(a / b) + (1 - a) * iv.log((1 - a) / (1 - b))
+
+    try:
+        lo = iv_lower(iv_adaptive(f, rel_bits=20))
+    except CertificationError:
+        return Fraction(0)
+    return max(lo, Fraction(0))
+
+
+def _neg_log1m_lower(beta: Fraction) -> Fraction:
+    """A lower bound on −ln(1−β) = KL(0‖β)."""
+    with iv_precision(BASE_PREC):
+        return max(iv_lower(-mpmath.iv.log(iv_from_fraction(1 - beta))), Fraction(0))
 
 
 def neg_log_upper(x: Fraction, prec: int = BASE_PREC) -> Fraction:
@@ -106,38 +246,480 @@ def neg_log_upper(x: Fraction, prec: int = BASE_PREC) -> Fraction:
         return iv_upper(v)
 
 
-class _Tails:
-    """Integer tails A = Σ_{j≥J} N(n, j) and B = Σ_{j≥J} N(n−1, j) over q^n and q^(n−1)."""
+def _neg_ln_upper(num: Any, den: Any) -> Fraction:
+    """A certified upper bound on −ln(num/den) for 0 < num ≤ den: num/den is rounded down to
+    64 bits (mpmath ``from_rational``, direction 'f') and ln taken in interval arithmetic."""
+    v = libmp.from_rational(int(num), int(den), 64, "f")
+    with iv_precision(BASE_PREC):
+        x = mpmath.iv.mpf((mpmath.mp.make_mpf(v), mpmath.mp.make_mpf(v)))
+        return max(iv_upper(-mpmath.iv.log(x)), Fraction(0))
 
-    def __init__(self, n: int, J: int, p: int, q: int) -> None:
-        self.n, self.J, self.p, self.q = n, J, p, q
-        self.A = sum(pmf_num(n, j, p, q) for j in range(J, n + 1))
-        self.B = sum(pmf_num(n - 1, j, p, q) for j in range(J, n))
 
-    def advance(self, J_new: int) -> None:
-        n, J, p, q = self.n, self.J, self.p, self.q
-        if J_new not in (J, J + 1):
-            raise AssertionError("threshold moved by more than one")
-        # Bin(n+1) = Bin(n) + Bernoulli(β):  Pr[X_{n+1} ≥ J] = Pr[X_n ≥ J] + β Pr[X_n = J−1].
-        A_next = q * self.A + p * pmf_num(n, J - 1, p, q)
-        B_next = self.A
-        if J_new == J + 1:
-            A_next -= pmf_num(n + 1, J, p, q)
-            B_next -= pmf_num(n, J, p, q)
-        self.n, self.J, self.A, self.B = n + 1, J_new, A_next, B_next
+def _float_kl(a: float, b: float) -> float:
+    """KL(a‖b) of Bernoulli laws in floats (screen only), accurate when a ≈ b."""
+    if a <= 0:
+        return -math.log1p(-b)
+    if a >= 1:
+        return -math.log(b)
+    d = a - b
+    return a * math.log1p(d / b) + (1 - a) * math.log1p(-d / (1 - b))
+
+
+def _estimate(k: int, beta: Fraction, eps: Fraction, measure: str, backward: bool) -> dict:
+    """Float screen: start n, expected stop n and work, before any exact arithmetic."""
+    b, e = float(beta), float(eps)
+    gm = (1 - b) * (-math.expm1(-min(e, 700.0)))  # γ − β without cancellation
+    g = b + gm
+    if gm <= 0 or g <= 0:
+        n0 = float(k)
+        kl = 0.0
+    else:
+        n0 = max(k / g - 1, 1.0)
+        kl = _float_kl(min(g, 1 - 1e-300), b) if g < 1 else -math.log(b)
+    if measure != "paper-d" and (backward or e == 0):
+        n0 = float(k)
+    # log of the value near the start: log f(k; n, β) ≤ log of the tail (float screen only)
+    nn = max(k / g, float(k)) if g > 0 else float(k)
+    if nn < 1e300:
+        ls = (
+            math.lgamma(nn + 1) - math.lgamma(k + 1) - math.lgamma(nn - k + 1)
+            + k * math.log(b) + (nn - k) * math.log1p(-b)
+        )
+    else:
+        ls = -kl * nn
+    L = max(-ls, 0.0) + 0.01
+    if kl > 0:
+        n_stop = max(n0, (L + 1) / kl)
+    else:
+        n_stop = float("inf")
+    if backward and math.isfinite(n_stop):
+        gp = 1 - (1 - b) * math.exp(min(e, 700.0))
+        nb = max(n_stop, 2 * k / b + 2)
+        for _ in range(60):
+            c = max(k / (nb - 1), gp * nb / (nb - 1))
+            klb = _float_kl(c, b) if c < b else 0.0
+            if klb <= 0:
+                nb *= 2
+                if nb > 1e30:
+                    nb = float("inf")
+                    break
+                continue
+            need = (L + 1) / klb + 1
+            if need <= nb:
+                break
+            nb = need
+        n_stop = max(n_stop, nb)
+    if e == 0:  # hockey-stick: polynomial tail bound; pointwise: 1 at n = k
+        n0 = float(k)
+        n_stop = 16 * (k / b + 2) if measure == "hockey-stick" else float(k)
+    steps = n_stop - n0 + 1
+    bits = n_stop * math.log2(beta.denominator) if math.isfinite(n_stop) else float("inf")
+    return {"n0": n0, "n_stop": n_stop, "kl": kl, "work": steps * bits, "bits": bits}
+
+
+def _budget_error(k: int, beta: Fraction, eps: Fraction, est: dict, budget: float) -> CertificationError:
+    n0, n_stop = est["n0"], est["n_stop"]
+    if not math.isfinite(n_stop) or est["kl"] == 0 or (n_stop - n0) > 50 * max(n0, 1):
+        why = (
+            f"epsilon = {float(eps):.4g} and beta = {float(beta):.4g} make the Chernoff exponent "
+            f"KL(γ‖β) ≈ {est['kl']:.3g} tiny, so the proven stopping rule needs group sizes up to "
+            f"n ≈ {n_stop:.3g}"
+        )
+        if float(eps) == 0:
+            why = "epsilon = 0: the tail bound decays only like 1/sqrt(n)"
+    elif float(beta) < 1e-3 and n0 > 1e6:
+        why = f"beta = {float(beta):.4g} puts the worst group size near n ≈ {n0:.3g}"
+    else:
+        why = f"k = {k} puts the worst group size near n ≈ {n0:.3g} (numbers of {est['bits']:.3g} bits)"
+    return CertificationError(
+        f"work limit reached (WORK_BUDGET = {budget:.3g} bit-steps, estimated {est['work']:.3g}): {why}"
+    )
 
 
 @dataclass
 class _Best:
-    lower: Fraction = Fraction(-1)
-    upper: Fraction = Fraction(-1)
+    lo_num: Any = mpz(0)
+    lo_den: Any = mpz(1)
+    hi_num: Any = mpz(0)
+    hi_den: Any = mpz(1)
     n: int = 0
 
+    def offer(self, lo: Any, hi: Any, den: Any, n: int) -> None:
+        if self.n == 0 or _cmp(lo, den, self.lo_num, self.lo_den) > 0:
+            self.lo_num, self.lo_den, self.n = lo, den, n
+        if _cmp(hi, den, self.hi_num, self.hi_den) > 0:
+            self.hi_num, self.hi_den = hi, den
 
-def _exp_scaled_interval(eps: Fraction, A: int, qB: int, den: int) -> tuple[Fraction, Fraction]:
-    """Enclosure of (A − e^ε·qB)/den (see :func:`~dps_verify.numbers.exp_affine_enclosure`)."""
-    lo, hi = exp_affine_enclosure(Fraction(A), Fraction(qB), eps)
-    return lo / den, hi / den
+
+_SLOP = gmpy2.mpfr(2) ** -40
+
+
+def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
+    """Sign of a/b − c/d for integers a, c ≥ 0 and b, d > 0: a 53-bit float screen (relative
+    error < 2^−50 each way) decides unless the two are within 2^−40; then exact
+    cross-multiplication."""
+    if a == 0 or c == 0:
+        return (a > 0) - (c > 0)
+    x = gmpy2.mpfr(a) / gmpy2.mpfr(b)
+    y = gmpy2.mpfr(c) / gmpy2.mpfr(d)
+    if x > y * (1 + _SLOP):
+        return 1
+    if x < y * (1 - _SLOP):
+        return -1
+    u, v = a * d, c * b
+    return (u > v) - (u < v)
+
+
+def scan(
+    k: int,
+    beta: Fraction,
+    eps: Fraction,
+    *,
+    measure: str,
+    max_n: int | None = None,
+    budget: float = WORK_BUDGET,
+) -> Certified:
+    """Supremum over group sizes n of the per-n measure, for every ε ≥ 0 and 0 < β < 1.
+
+    ``measure``: ``"paper-d"`` (CP Thm 5's d, n ≥ n_m, requires ε ≥ −ln(1−β)),
+    ``"hockey-stick"`` or ``"pointwise"`` (the exact worst case of (P_n, Q_n), all n ≥ 1).
+
+    Per n the bad outcomes are (module docstring) the *forward* set j ≥ max(k, J_n), J_n the
+    least j > γn, and, only when ε < −ln(1−β), the *backward* set: published j with
+    k ≤ j < γ'n, γ' = 1 − (1−β)e^ε (ratio below e^−ε), plus the suppressed outcome when
+    F(k−1; n−1) > e^ε F(k−1; n).  All masses are integers over q^n, updated from n to n+1 with
+    Bin(n+1) = Bin(n) + Bernoulli(β): Pr[X_{n+1} ≥ T] = Pr[X_n ≥ T] + β f(T−1; n) and
+    Pr[X_{n+1} ≤ m] = Pr[X_n ≤ m] − β f(m; n).  Thresholds move by at most one per step
+    (γ, γ' < 1).
+
+    Stopping rule (proved).  For every n' ≥ N:
+
+    * forward: both masses of the forward set are ≤ Pr[Bin(n', β) > γn'] ≤ exp(−n'·KL(γ‖β))
+      (Chernoff–Hoeffding; γ > β for ε > 0; Bin(n'−1) is stochastically smaller than Bin(n'));
+    * backward: the set is {X < max(k, γ'n')}; under Bin(n'−1) (the larger of the two masses)
+      it is ≤ Pr[Bin(n'−1) ≤ c_N(n'−1)] ≤ exp(−(N−1)·KL(c_N‖β)), c_N = max(k, γ'⁺N)/(N−1),
+      because c_n is non-increasing in n; valid once c_N < β.
+
+    A per-n value (hockey-stick or pointwise) is at most the sum of the two bounds, so once each
+    is ≤ best/2 (best = the largest certified lower value so far) no later n can exceed the
+    maximum found, and the supremum is attained in the scanned range.  −ln(best) is bounded
+    from bit lengths.  At ε = 0 the hockey-stick value is ≤ TV(Bin(n), Bin(n−1)) = β·max_j
+    f(j; n−1), non-increasing in n; the pointwise value is 1 already at n = k.
+
+    Skipped range (ε ≥ −ln(1−β), start at n_m > k): for k ≤ n < n_m the bad set is [k, n], so
+    pointwise(n) = Pr[X_n ≥ k], increasing in n (checked against best at n_m − 1), and
+    hockey-stick(n) ≤ Pr[X_n ≥ k] − Pr[X_{n−1} ≥ k] = β f(k−1; n−1), maximised over the range in
+    closed form; if either check fails the scan restarts at n = k.
+    """
+    if measure not in ("paper-d", "hockey-stick", "pointwise"):
+        raise ValueError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
+    E = _Exp(eps)
+    regime = eps > 0 and in_paper_regime(beta, eps)
+    if measure == "paper-d" and not regime:
+        require_paper_regime(beta, eps, "CP Thm 5")
+    backward = measure != "paper-d" and not regime
+    est = _estimate(k, beta, eps, measure, backward)
+    if max_n is None and est["work"] > budget:
+        raise _budget_error(k, beta, eps, est, budget)
+    if est["n0"] > 1e9:
+        raise _budget_error(k, beta, eps, est, budget)
+    if measure == "paper-d":
+        n0 = max(n_min(k, beta, eps), 1)
+    elif regime:
+        n0 = max(n_min(k, beta, eps), k)
+    else:
+        n0 = k
+    result = _scan_from(k, beta, eps, measure, n0, E, backward, max_n, budget)
+    if result is None:  # skipped-range check failed: scan everything from n = k
+        est = {**est, "n0": float(k)}
+        est["work"] = (est["n_stop"] - k + 1) * est["bits"]
+        if max_n is None and est["work"] > budget:
+            raise _budget_error(k, beta, eps, est, budget)
+        result = _scan_from(k, beta, eps, measure, k, E, backward, max_n, budget)
+        assert result is not None
+    return result
+
+
+def _scan_from(
+    k: int,
+    beta: Fraction,
+    eps: Fraction,
+    measure: str,
+    n0: int,
+    E: _Exp,
+    backward: bool,
+    max_n: int | None,
+    budget: float,
+) -> Certified | None:
+    p, q = beta.numerator, beta.denominator
+    r = q - p
+    P, Q, R = mpz(p), mpz(q), mpz(r)
+    paper = measure == "paper-d"
+
+    def fwd_bad(n: int, j: int) -> bool:  # j > γn ⇔ (n−j)·q·e^ε < n·r
+        return j >= n or E.less((n - j) * q, n * r)
+
+    def bwd_bad(n: int, j: int) -> bool:  # j < γ'n ⇔ e^ε·n·r < (n−j)·q
+        return j < n and E.less(n * r, (n - j) * q)
+
+    J = first_bad(n0, beta, eps)
+    T = J if paper else max(k, J)
+    UPl, UPh = tail_enclosure(n0, T, p, q)
+    UQl, UQh = tail_enclosure(n0 - 1, T, p, q)
+    a = gmpy2.comb(n0, T - 1) * P ** (T - 1) * R ** (n0 - T + 1) if T >= 1 else mpz(0)
+    qn = Q**n0
+    if backward:
+        # n0 == k here: nothing below k is published, backward threshold M_k ≤ k − 1.
+        M = -1
+        while M + 1 <= n0 - 1 and bwd_bad(n0, M + 1):
+            M += 1
+        F = qn - P**k
+        FQ = Q ** (k - 1)
+        f = mpz(k) * P ** (k - 1) * R
+        m = max(M, k - 1)
+        G, GQ, g = F, FQ, f
+        if m != k - 1:  # pragma: no cover - γ'k < k always
+            raise AssertionError("backward threshold above k at n = k")
+    kl = kl_lower(beta, eps) if eps > 0 else Fraction(0)
+    if eps > 0 and kl <= 0:
+        raise CertificationError(
+            "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
+            f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
+        )
+    gp_hi = None
+    if backward:
+        gp_hi = 1 - (1 - beta) * Fraction(int(E.lo), 1 << E.s)  # γ' ≤ this (e^ε ≥ lo/2^s)
+    best = _Best()
+    n = n0
+    next_bwd_check = 0
+    next_tv_check = n0
+    stop_note = None
+    work = 0
+    ln2 = _LN2_UP
+    L, L_for = Fraction(0), None
+    while True:
+        # ---- value at n -------------------------------------------------------------
+        if paper:
+            lo, hi, den = UPl, UPh, qn
+        elif measure == "hockey-stick":
+            flo, fhi, s = _affine_iv(E, UPl, UPh, Q * UQl, Q * UQh)
+            lo, hi, den = flo, fhi, qn << s
+            if backward:
+                z = E.less(F, Q * FQ)
+                BP = (G - F) + (F if z else 0)
+                BQ = (GQ - FQ) + (FQ if z else 0)
+                blo, bhi, s2 = E.affine(Q * BQ, BP)
+                lo, hi, den = _max_pair((lo, hi, den), (blo, bhi, qn << s2))
+        else:
+            PB = QB = mpz(0)
+            if backward:
+                z = E.less(F, Q * FQ)
+                PB = (G - F) + (F if z else 0)
+                QB = (GQ - FQ) + (FQ if z else 0)
+            lo = max(UPl + PB, Q * (UQl + QB))
+            hi = max(UPh + PB, Q * (UQh + QB))
+            den = qn
+        best.offer(lo, hi, den, n)
+        # ---- stopping rule ------------------------------------------------------------
+        N = n + 1
+        if best.lo_num > 0:
+            if best.lo_num >= best.lo_den and not paper:
+                stop_note = f"stopped at n = {n}: the value 1 (the largest possible) is attained"
+                break
+            if L_for is not best.lo_num:
+                L, L_for = _neg_ln_upper(best.lo_num, best.lo_den), best.lo_num
+            if eps == 0:
+                if measure == "hockey-stick" and N >= next_tv_check:
+                    mode = (N * p) // q  # mode of Bin(N−1, β) is ⌊Nβ⌋
+                    mode = min(mode, N - 1)
+                    tv = P * gmpy2.comb(N - 1, mode) * P**mode * R ** (N - 1 - mode)  # over q^N
+                    if tv * best.lo_den <= best.lo_num * (Q**N):
+                        stop_note = (
+                            f"stopped at n = {N}: for every n' ≥ {N}, δ ≤ TV(Bin(n'), Bin(n'−1)) = "
+                            "β·max pmf of Bin(n'−1), non-increasing in n', is below the best value"
+                        )
+                        break
+                    next_tv_check = N + max(1, N // 16)
+            else:
+                need = L + (ln2 if backward else 0)
+                if N * kl >= need:
+                    if not backward:
+                        stop_note = (
+                            f"stopped at n = {N}: for every n' ≥ {N} the Chernoff–Hoeffding bound "
+                            "exp(−n'·KL(γ‖β)) is below the best value found"
+                        )
+                        break
+                    if N >= next_bwd_check:
+                        c = max(Fraction(k), max(gp_hi, Fraction(0)) * N) / (N - 1)
+                        if c < beta and (N - 1) * kl_lower_below(c, beta) >= need:
+                            stop_note = (
+                                f"stopped at n = {N}: for every n' ≥ {N}, exp(−n'·KL(γ‖β)) + "
+                                "exp(−(N−1)·KL(c_N‖β)) (upper and lower Chernoff–Hoeffding bounds) "
+                                "is below the best value found"
+                            )
+                            break
+                        next_bwd_check = N + max(1, N // 64)
+        if max_n is not None and n >= max_n:
+            tail = _tail_bound(N, k, beta, eps, kl, gp_hi, backward, measure)
+            best.hi_num, best.hi_den = _max_frac(best.hi_num, best.hi_den, tail)
+            stop_note = f"scan capped at n = {max_n}; later n bounded by {float(tail):.3g} (enclosure widened)"
+            break
+        work += qn.bit_length()
+        if max_n is None and work > 4 * budget:
+            raise CertificationError(
+                f"work limit reached (WORK_BUDGET = {budget:.3g} bit-steps) at group size n = {n}; "
+                f"epsilon = {float(eps):.4g}, beta = {float(beta):.4g}, k = {k}"
+            )
+        # ---- advance n → n+1 -------------------------------------------------------------
+        J2 = J if fwd_bad(n + 1, J) else J + 1
+        T2 = J2 if paper else max(k, J2)
+        if T2 == T + 1:
+            b = gmpy2.divexact(a * (n - T + 1) * P, T * R)  # N(n, T)
+            c_ = gmpy2.divexact(b * (n + 1) * R, n + 1 - T)  # N(n+1, T)
+            UQl, UQh = UPl - b, UPh - b
+            UPl, UPh = Q * UPl + P * a - c_, Q * UPh + P * a - c_
+            a = c_
+        elif T2 == T:
+            UQl, UQh = UPl, UPh
+            UPl, UPh = Q * UPl + P * a, Q * UPh + P * a
+            a = gmpy2.divexact(a * (n + 1) * R, n + 2 - T)
+        else:  # pragma: no cover
+            raise AssertionError("forward threshold moved by more than one")
+        if backward:
+            f_next = gmpy2.divexact(f * (n + 1) * R, n + 2 - k)  # N(n+1, k−1)
+            F, FQ = Q * F - P * f, F
+            f = f_next
+            M2 = M + 1 if bwd_bad(n + 1, M + 1) else M
+            m2 = max(M2, k - 1)
+            if m2 == m + 1:
+                h = gmpy2.divexact(g * (n - m) * P, (m + 1) * R)  # N(n, m+1)
+                c2 = gmpy2.divexact(h * (n + 1) * R, n - m)  # N(n+1, m+1)
+                G, GQ = Q * G - P * g + c2, G + h
+                g = c2
+            else:
+                G, GQ = Q * G - P * g, G
+                g = gmpy2.divexact(g * (n + 1) * R, n + 1 - m)
+            M, m = M2, m2
+        J, T = J2, T2
+        qn *= Q
+        n += 1
+    # ---- skipped range k ≤ n < n0 (only for the exact measures in the regime) ---------------
+    if not paper and n0 > k:
+        if measure == "pointwise":
+            _, tl_hi = tail_enclosure(n0 - 1, k, p, q)
+            if _cmp(tl_hi, Q ** (n0 - 1), best.lo_num, best.lo_den) > 0:
+                return None
+            stop_note += (
+                f"; for {k} ≤ n < {n0} the value is Pr[Bin(n, β) ≥ k], increasing in n, and at "
+                f"n = {n0 - 1} below the best value"
+            )
+        else:
+            n_low = _hockey_stick_below(k, beta, E, n0, best)
+            stop_note += (
+                f"; for {k} ≤ n < {n_low} the value is ≤ β·f(k−1; n−1), increasing in n there and "
+                f"below the best value; {n_low} ≤ n < {n0} computed exactly"
+            )
+    lower, _ = round_outward(best.lo_num, best.lo_num, best.lo_den)
+    _, upper = round_outward(best.hi_num, best.hi_num, best.hi_den)
+    exact_note = (
+        "exact integer arithmetic (GMP) over q^n"
+        if measure != "hockey-stick"
+        else "exact integer tails over q^n; e^ε enclosed by mpmath interval arithmetic (≥128 bits), outward rounding"
+    )
+    if lower != upper and measure != "hockey-stick":
+        exact_note += f"; tails truncated with a geometric remainder bound (2^-{TAIL_BITS} relative)"
+    if best.lo_den.bit_length() > 1024:
+        exact_note += "; ends rounded outward to 256-bit dyadics"
+    return Certified(
+        lower=max(lower, Fraction(0)),
+        upper=max(upper, lower, Fraction(0)),
+        how=f"{exact_note}; {stop_note}",
+        details={"argmax_n": best.n, "n_start": n0, "n_scanned": n - n0 + 1},
+    )
+
+
+def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -> int:
+    """Hockey-stick values for k ≤ n < n0 = n_m (ε ≥ −ln(1−β)), walking n downward.
+
+    There the bad set is [k, n], so HS(n) = Pr[X_n ≥ k] − e^ε Pr[X_{n−1} ≥ k] ≤ Pr[X_n ≥ k] −
+    Pr[X_{n−1} ≥ k] = β f(k−1; n−1).  f(k−1; m) increases in m while m ≤ (k−1)/β − 1 (ratio
+    f(k−1; m+1)/f(k−1; m) = (m+1)(1−β)/(m+2−k) ≥ 1 ⇔ k−1 ≥ β(m+1)), so once n−1 is in that range
+    and β f(k−1; n−1) ≤ best, every smaller n is bounded too.  Otherwise HS(n) is computed
+    exactly (tails walked down with Pr[X_{n−1} ≥ k] = Pr[X_n ≥ k] − β f(k−1; n−1)) and offered.
+    Returns the smallest n computed exactly (n0 if none).
+    """
+    p, q = beta.numerator, beta.denominator
+    P, Q, R = mpz(p), mpz(q), mpz(q - p)
+    peak = ((k - 1) * q) // p  # m ≤ peak − 1 ⇔ m ≤ (k−1)/β − 1 (increasing range), for m ≥ 0
+    n = n0 - 1
+    Vl, Vh = tail_enclosure(n, k, p, q)  # Pr[X_n ≥ k]·q^n
+    Nm = gmpy2.comb(n - 1, k - 1) * P ** (k - 1) * R ** (n - k) if n - 1 >= k - 1 else mpz(0)  # N(n−1, k−1)
+    qn = Q**n
+    while n >= k:
+        # bound β f(k−1; n−1) = p·N(n−1, k−1) / q^n
+        if n - 1 <= peak and _cmp(P * Nm, qn, best.lo_num, best.lo_den) <= 0:
+            return n + 1
+        # exact HS(n): V(n−1) = (V(n) − p·N(n−1, k−1))/q
+        Wl = (Vl - P * Nm) // Q
+        Wh = -((-(Vh - P * Nm)) // Q)
+        lo, _, s = E.affine(Vl, Q * Wh)
+        _, hi, s2 = E.affine(Vh, Q * Wl)
+        if s2 != s:
+            lo, _, s = E.affine(Vl, Q * Wh)
+        best.offer(lo, max(hi, lo), qn << s, n)
+        # step down: N(n−2, k−1) = N(n−1, k−1)·(n−k)/((n−1)·r)
+        if n - 2 >= k - 1:
+            Nm = gmpy2.divexact(Nm * (n - k), (n - 1) * R)
+        else:
+            Nm = mpz(0)
+        Vl, Vh = Wl, Wh
+        qn //= Q
+        n -= 1
+    return k
+
+
+def _affine_iv(E: _Exp, Al: Any, Ah: Any, Bl: Any, Bh: Any) -> tuple[Any, Any, int]:
+    lo, _, s = E.affine(Al, Bh)
+    _, hi, s2 = E.affine(Ah, Bl)
+    if s2 != s:  # precision changed between the calls: redo both at the final precision
+        lo, _, s = E.affine(Al, Bh)
+    return lo, max(hi, lo), s
+
+
+def _max_pair(x: tuple, y: tuple) -> tuple:
+    (l1, h1, d1), (l2, h2, d2) = x, y
+    # common denominator by cross-multiplication
+    lo = (l1, d1) if l1 * d2 >= l2 * d1 else (l2, d2)
+    hi = (h1, d1) if h1 * d2 >= h2 * d1 else (h2, d2)
+    if lo[1] == hi[1]:
+        return lo[0], hi[0], lo[1]
+    return lo[0] * hi[1], hi[0] * lo[1], lo[1] * hi[1]
+
+
+def _max_frac(num: Any, den: Any, x: Fraction) -> tuple[Any, Any]:
+    if x.numerator * den > num * x.denominator:
+        return mpz(x.numerator), mpz(x.denominator)
+    return num, den
+
+
+def _tail_bound(
+    N: int, k: int, beta: Fraction, eps: Fraction, kl: Fraction, gp_hi: Fraction | None, backward: bool, measure: str
+) -> Fraction:
+    """A rational upper bound, valid for every n' ≥ N, on the per-n value (1 if none)."""
+    if eps == 0:
+        if measure == "hockey-stick":
+            return beta * max_pmf(N - 1, beta)
+        return Fraction(1)
+    total = Fraction(0)
+    with iv_precision(BASE_PREC):
+        total += iv_upper(mpmath.iv.exp(-iv_from_fraction(kl * N)))
+        if backward:
+            c = max(Fraction(k), max(gp_hi or Fraction(0), Fraction(0)) * N) / (N - 1)
+            if c >= beta:
+                return Fraction(1)
+            klb = kl_lower_below(c, beta)
+            total += iv_upper(mpmath.iv.exp(-iv_from_fraction(klb * (N - 1))))
+    return min(total, Fraction(1))
 
 
 def scan_paper_regime(
@@ -146,78 +728,18 @@ def scan_paper_regime(
     eps: Fraction,
     *,
     measure: str,
-    max_n: int = DEFAULT_MAX_N,
+    max_n: int | None = None,
 ) -> Certified:
-    """Supremum over group sizes n of a per-n measure, for ε ≥ −ln(1−β) (checked by caller).
+    """Supremum over group sizes n of a per-n measure for ε ≥ −ln(1−β) (compatibility name of
+    :func:`scan`, which also covers ε < −ln(1−β))."""
+    return scan(k, beta, eps, measure=measure, max_n=max_n)
 
-    ``measure``:
-      - ``"paper-d"``: CP Thm 5's d — Σ_{j>γn}^{n} f(j;n,β) over n ≥ n_m;
-      - ``"pointwise"``: mass under D of outcomes with |ln P/Q| > ε, over all n ≥ 1
-        (equal to ``paper-d`` if CP's monotonicity argument is right);
-      - ``"hockey-stick"``: Σ_{bad} (P_n − e^ε Q_n), over all n ≥ 1.
-    """
-    p, q = beta.numerator, beta.denominator
-    if measure == "paper-d":
-        n0 = n_min(k, beta, eps)
-    else:
-        n0 = k  # for n < k nothing is ever published from t's group
-    n0 = max(n0, 1)
 
-    def threshold(n: int) -> int:
-        j0 = first_bad(n, beta, eps)
-        return j0 if measure == "paper-d" else max(k, j0)
-
-    kl = kl_lower(beta, eps)
-    if kl <= 0:
-        from dps_verify.core.errors import CertificationError
-
-        raise CertificationError(
-            "Chernoff exponent not certified positive (TR §6 Thm 6 scan); epsilon too close to the "
-            "regime edge -ln(1-beta)"
-        )
-    tails = _Tails(n0, threshold(n0), p, q)
-    best = _Best()
-    n_stop = None
-    n = n0
-    while True:
-        den = q**n
-        if measure == "hockey-stick":
-            lo, hi = _exp_scaled_interval(eps, tails.A, q * tails.B, den)
-        else:
-            lo = hi = Fraction(tails.A, den)
-        if lo > best.lower:
-            best.lower, best.n = lo, n
-            n_stop = math.floor(neg_log_upper(lo) / kl) + 1 if lo > 0 else None
-        best.upper = max(best.upper, hi)
-        if n_stop is not None and n + 1 >= n_stop:
-            tail_note = (
-                f"scan stopped at n = {n + 1}: for every n' ≥ {n + 1} the Chernoff–Hoeffding "
-                f"bound exp(−n'·KL(γ‖β)) < best value found"
-            )
-            upper = best.upper
-            break
-        if n >= max_n:
-            # Honest enclosure: later terms are bounded by the Chernoff bound at n + 1.
-            with iv_precision(BASE_PREC):
-                u = mpmath.iv.exp(-iv_from_fraction(kl * (n + 1)))
-                ub = iv_upper(u)
-            upper = max(best.upper, ub)
-            tail_note = f"scan capped at n = {max_n}; later n bounded by Chernoff ({float(ub):.3g})"
-            break
-        tails.advance(threshold(n + 1))
-        n += 1
-    how = (
-        "exact rational arithmetic over integers (binomial numerators over q^n)"
-        if measure != "hockey-stick"
-        else "exact rational tails; e^ε enclosed by mpmath interval arithmetic (≥128 bits), "
-        "outward rounding"
-    )
-    return Certified(
-        lower=max(best.lower, Fraction(0)),
-        upper=max(upper, Fraction(0)),
-        how=f"{how}; {tail_note}",
-        details={"argmax_n": best.n, "n_start": n0, "n_scanned": n - n0 + 1},
-    )
+@dataclass
+class _GenericBest:
+    lower: Fraction = Fraction(-1)
+    upper: Fraction = Fraction(-1)
+    n: int = 0
 
 
 def output_laws(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
@@ -242,10 +764,10 @@ def scan_generic(
     """Supremum over n of δ(P_n, Q_n) using the generic exact engine (any ε ≥ 0).
 
     Slow (O(n) per group size) but obviously faithful to the definitions; it is the oracle the
-    fast scan is tested against, and the only path for ε < −ln(1−β).
+    fast :func:`scan` is tested against (its tail bound decays only like 1/√n).
     """
 
-    best = _Best()
+    best = _GenericBest()
     stop_note = None
     for n in range(1, max_n + 1):
         P, Q = output_laws(n, k, beta)
@@ -311,15 +833,18 @@ def _kl(a, b):  # interval KL(a‖b) for Bernoulli laws
 def sdgs_delta_certified(
     k: Number, beta: Number, epsilon: Number, definition: str = "hockey-stick"
 ) -> Certified:
-    """Exact worst case of sampled strongly-safe k-anonymization, as an enclosure."""
+    """Exact worst case of sampled strongly-safe k-anonymization, as an enclosure.
+
+    Every k ≥ 1, 0 < β < 1, ε ≥ 0, on both sides of CP Thm 5's edge ε = −ln(1−β); see
+    :func:`scan` for the bounds that make the supremum over group sizes finite and proven.
+    Raises :class:`~dps_verify.core.errors.CertificationError` past the work budget.
+    """
     kk = k_param(k)
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     if definition not in DEFINITIONS:
         raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
-    if eps > 0 and in_paper_regime(b, eps):
-        return scan_paper_regime(kk, b, eps, measure=definition)
-    return scan_generic(kk, b, eps, definition=definition)
+    return scan(kk, b, eps, measure=definition)
 
 
 def sdgs_delta(
@@ -328,7 +853,8 @@ def sdgs_delta(
     """Exact worst-case δ, over all datasets and records, of sampled strongly-safe
     k-anonymization (the δ actually needed, versus the paper's upper bound ``bounds.d``).
 
-    Valid for every ε ≥ 0; returned rounded up.  See :mod:`dps_verify.sdgs` for the reduction
-    to one recoding group and the proven stopping rule.
+    Valid for every ε ≥ 0; returned rounded up, from an enclosure of relative width ≤ 1e-15
+    (else :class:`~dps_verify.core.errors.CertificationError`).  See :func:`scan` for the
+    reduction to one recoding group and the proven stopping rule.
     """
-    return sdgs_delta_certified(k, beta, epsilon, definition).safe
+    return single_value(sdgs_delta_certified(k, beta, epsilon, definition), "sdgs_delta")
