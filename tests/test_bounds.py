@@ -133,3 +133,98 @@ def test_inverse_questions_under_exact_measures_terminate_and_verify():
     e = bounds.min_epsilon(20, "0.2", "1e-6", bound="hockey-stick")
     assert exact.sdgs_delta(20, "0.2", e) <= 1e-6
     assert e <= bounds.min_epsilon(20, "0.2", "1e-6")
+
+
+# ---- issue #17 / #10 regressions (true values checked against mpmath at 60 digits) ----------
+
+from dps_verify.core.errors import CertificationError  # noqa: E402
+
+
+def _rel(a, b):
+    return abs(mpmath.mpf(a) - mpmath.mpf(b)) / abs(mpmath.mpf(b))
+
+
+def _chernoff_ref(k, b, e):
+    with mpmath.workdps(60):
+        b, e = mpmath.mpf(b), mpmath.mpf(e)
+        g = 1 - (1 - b) * mpmath.exp(-e)
+        return mpmath.exp(-k * (mpmath.log(g / b) - (g - b) / g))
+
+
+@pytest.mark.parametrize("k,b,e", [(5, "1e-40", "2e-40"), (5, "1e-39", "3e-39"), (20, "0.1", "1")])
+def test_chernoff_keeps_relative_accuracy_at_tiny_parameters(k, b, e):
+    v = bounds.chernoff_delta(k, b, e)
+    ref = _chernoff_ref(k, b, e)
+    assert v >= ref and _rel(v, ref) < 1e-14 and v <= 1
+
+
+def test_amplify_keeps_relative_accuracy():
+    e2, _ = bounds.amplify(1, 0, 1, "1e-100")
+    with mpmath.workdps(300):
+        ref = mpmath.log1p(mpmath.mpf("1e-100") * (mpmath.e - 1))
+    assert e2 >= ref and _rel(e2, ref) < 1e-14
+    e2, _ = bounds.amplify("1e-300", 0, 1, 1)
+    assert e2 >= mpmath.mpf("1e-300") and _rel(e2, "1e-300") < 1e-14
+
+
+def test_iv_upper_never_reads_an_unbounded_end():
+    from dps_verify.core.numbers import iv_lower, iv_upper
+
+    with pytest.raises(CertificationError):
+        iv_upper(mpmath.iv.mpf(["1", "+inf"]))
+    with pytest.raises(CertificationError):
+        iv_lower(mpmath.iv.mpf(["-inf", "1"]))
+
+
+def test_d_at_huge_epsilon_and_huge_k():
+    assert bounds.d(5, "0.5", 89) == mpmath.mpf(1) / 32
+    assert bounds.d(5, 0.5, 1e30) == mpmath.mpf(1) / 32
+    v = bounds.d(10000, "0.1", 1)
+    assert mpmath.nstr(v, 5) == "3.3244e-6107"
+    assert mpmath.nstr(bounds.d(1000, "0.1", 1), 4) == "3.468e-613"
+
+
+@pytest.mark.parametrize("k,b,e,ref", [(20, "1e-3", "1.5e-3", "0.0002539")])
+def test_d_small_beta_and_epsilon(k, b, e, ref):
+    assert mpmath.nstr(bounds.d(k, b, e), 4) == ref
+
+
+@pytest.mark.parametrize(
+    "call", [lambda: bounds.d(5, 1e-12, 2e-12), lambda: bounds.d(5, "1e-40", "2e-40")]
+)
+def test_out_of_reach_inputs_raise_certification_error_naming_the_parameter(call):
+    with pytest.raises(CertificationError, match="work limit"):
+        call()
+
+
+def test_printing_a_huge_certified_value():
+    s = str(bounds.d_certified(500, 0.123456789, 1))
+    assert "e-" in s and len(repr(bounds.d_certified(500, 0.123456789, 1))) < 2000
+
+
+def test_inverse_answers_are_extremal():
+    from dps_verify import exact
+
+    k = bounds.min_k("1/2", "2/5", "1e-6", "hockey-stick")
+    assert k <= 96
+    assert exact.sdgs_delta(k, "1/2", "2/5") <= 1e-6 < exact.sdgs_delta(k - 1, "1/2", "2/5")
+    k = bounds.min_k("0.7", "0.5", "0.47", "pointwise")
+    assert exact.sdgs_delta(k, "0.7", "0.5", "pointwise") <= 0.47 < exact.sdgs_delta(k - 1, "0.7", "0.5", "pointwise")
+    e = bounds.min_epsilon(100, "1/2", "1e-6", "hockey-stick", "1e-3")
+    assert abs(e - mpmath.mpf("0.3859")) < 2e-3
+    assert exact.sdgs_delta(100, "1/2", e) <= 1e-6 < exact.sdgs_delta(100, "1/2", e - mpmath.mpf("1e-3"))
+    b = bounds.max_beta(10, 1, "5e-8")
+    assert bounds.d(10, b, 1) <= 5e-8 < bounds.d(10, b + mpmath.mpf("1e-9"), 1)
+    b = bounds.max_beta(20, "2.47", "7e-7", "pointwise")
+    assert exact.sdgs_delta(20, b, "2.47", "pointwise") <= 7e-7
+    assert exact.sdgs_delta(20, b + mpmath.mpf("1e-9"), "2.47", "pointwise") > 7e-7
+
+
+def test_min_k_grid_at_the_regime_edge():
+    from dps_verify.core.params import beta_edge, in_paper_regime
+
+    for e in ("0.5", "1", "2"):
+        b = beta_edge(Fraction(e))
+        assert in_paper_regime(b, Fraction(e)) and not in_paper_regime(b + Fraction(1, 10**39), Fraction(e))
+        k = bounds.min_k(b, e, "1e-6")
+        assert bounds.d(k, b, e) <= 1e-6 < bounds.d(k - 1, b, e)

@@ -82,3 +82,72 @@ def test_outside_theorem_regime_is_still_certified():
 def test_scan_reports_how_it_stopped():
     c = scan_paper_regime(20, Fraction(1, 10), Fraction(1), measure="paper-d")
     assert "Chernoff" in c.how and c.details["argmax_n"] == 29
+
+
+# ---- issue #10 item 1 / #17: exact on both sides of the regime edge ---------------------------
+
+import math  # noqa: E402
+
+import mpmath  # noqa: E402
+
+from dps_verify.core.params import in_paper_regime  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "args,ref",
+    [
+        ((61, 1 - math.exp(-1), 1.0), "6.0988e-7"),
+        ((20, "0.3", "0.2"), "0.0017706"),
+        ((40, "0.25", "0.28"), "1.5006e-6"),
+        ((100, "1/10", "7/125", "pointwise"), "4.1375e-5"),
+        ((100, "16/25", "179/250"), "2.0414e-7"),
+        ((5, "0.5", 89), "0.03125"),
+    ],
+)
+def test_repros_outside_and_inside_the_regime(args, ref):
+    c = exact.sdgs_delta_certified(*args)
+    assert c.upper - c.lower <= Fraction(1, 10**15) * c.upper
+    assert mpmath.nstr(c.safe, 5) == ref
+
+
+@pytest.mark.parametrize(
+    "k,beta,eps",
+    [(2, Fraction(1, 2), Fraction(1, 5)), (3, Fraction(3, 10), Fraction(1, 5)), (2, Fraction(2, 5), Fraction(1, 2)),
+     (3, Fraction(1, 4), Fraction(0)), (2, Fraction(1, 3), Fraction(1, 3)), (4, Fraction(1, 5), Fraction(1, 10))],
+)
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+def test_fast_scan_equals_engine_on_both_sides_of_the_edge(k, beta, eps, definition):
+    """Brute force: per-n laws through the generic engine (divergence.py) for n ≤ 150."""
+    fast = exact.sdgs_delta_certified(k, beta, eps, definition)
+    slow = scan_generic(k, beta, eps, definition=definition, max_n=150)
+    assert fast.details["argmax_n"] <= 150
+    assert abs(slow.lower - fast.lower) <= Fraction(1, 10**25) * max(fast.upper, Fraction(1, 10**300))
+    assert fast.lower <= slow.upper
+
+
+def test_both_sides_of_the_edge_are_covered_by_the_cases():
+    sides = {in_paper_regime(b, e) for _, b, e in [(2, Fraction(1, 2), Fraction(1, 5)), (2, Fraction(1, 3), Fraction(1, 3))]}
+    assert sides == {False}
+    assert in_paper_regime(Fraction(1, 10), Fraction(1))
+
+
+def test_edge_crossing_is_continuous():
+    """Moving β by 1e-30 across 1 − e^−1 at k = 61 no longer jumps from 6.1e-7 to 0.026."""
+    from dps_verify.core.params import beta_edge
+
+    b = beta_edge(Fraction(1))
+    lo = exact.sdgs_delta(61, b, 1)
+    hi = exact.sdgs_delta(61, b + Fraction(1, 10**30), 1)
+    assert abs(hi - lo) < 1e-12
+
+
+def test_pointwise_at_epsilon_zero_is_one_attained_at_k():
+    c = exact.sdgs_delta_certified(3, "1/4", 0, "pointwise")
+    assert c.lower == c.upper == 1 and c.details["argmax_n"] == 3
+
+
+def test_sdgs_budget_error_names_the_parameter():
+    from dps_verify.core.errors import CertificationError
+
+    with pytest.raises(CertificationError, match="epsilon"):
+        exact.sdgs_delta(5, 1e-12, 1e-13)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import mpmath
 
+from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import (
-    BASE_PREC,
     Number,
     fraction_to_mpf,
+    iv_adaptive,
     iv_from_fraction,
-    iv_precision,
     iv_upper_mpf,
 )
 from dps_verify.core.params import (
@@ -35,8 +37,19 @@ def amplify(
     if b2 > b1:
         raise ValueError(f"beta_to must be <= beta_from (CP Thm 1), got {beta_to} > {beta_from}")
     r = b2 / b1
-    with iv_precision(BASE_PREC):
+    if e1 == 0:
+        return mpmath.mpf(0), fraction_to_mpf(r * d1, "u")
+
+    def f() -> Any:
         iv = mpmath.iv
-        e2 = iv.log(1 + iv_from_fraction(r) * (iv.exp(iv_from_fraction(e1)) - 1))
-        eps2 = iv_upper_mpf(e2) if e1 != 0 else mpmath.mpf(0)
+        return iv.log(1 + iv_from_fraction(r) * (iv.exp(iv_from_fraction(e1)) - 1))
+
+    # precision raised until 64 bits of ε₂ are certain (ln(1+x), e^ε − 1 cancel for tiny inputs)
+    try:
+        eps2 = iv_upper_mpf(iv_adaptive(f))
+    except CertificationError:
+        if e1 < 64:
+            raise
+        # huge ε₁: ε₂ ≤ ε₁ + ln(r) + ... ; ln(1 + r(e^ε₁ − 1)) ≤ ε₁ + ln(r) when r ≤ 1 and e^ε₁ ≥ 1/r
+        eps2 = fraction_to_mpf(e1, "u")
     return eps2, fraction_to_mpf(r * d1, "u")

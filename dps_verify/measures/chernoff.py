@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 import mpmath
 
 from dps_verify.core.numbers import (
-    BASE_PREC,
     Number,
+    iv_adaptive,
     iv_from_fraction,
-    iv_precision,
     iv_upper_mpf,
 )
 from dps_verify.core.params import (
@@ -29,9 +31,15 @@ def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     require_paper_regime(b, eps, "TR Thm 6")
-    with iv_precision(BASE_PREC):
+    if eps >= 4096:  # γ = 1 − (1−β)e^{−ε} ≥ 1 − 2^−5900: use γ_lo (the bound decreases in γ)
+        eps = Fraction(4096)
+
+    def f() -> Any:
         iv = mpmath.iv
         bb = iv_from_fraction(b)
-        g = 1 - iv_from_fraction(1 - b) * iv.exp(-iv_from_fraction(eps))
-        v = iv.exp(-kk * (iv.log(g / bb) - (g - bb) / g))
-        return iv_upper_mpf(v)
+        gm = iv_from_fraction(1 - b) * (1 - iv.exp(-iv_from_fraction(eps)))  # γ − β
+        g = bb + gm
+        return iv.exp(-kk * (iv.log(g / bb) - gm / g))
+
+    # precision raised until 64 bits are certain (1 − e^−ε cancels for tiny ε).
+    return iv_upper_mpf(iv_adaptive(f))
