@@ -131,14 +131,43 @@ class PrivacyLossDistribution:
 
 
 def pair_delta(p: Mapping, q: Mapping, epsilon: Number, times: int = 1) -> mpmath.mpf:
-    """δ at ε of ``times`` independent releases of (p, q), worst of both directions, rounded up."""
+    """δ at ε of ``times`` independent releases of (p, q), worst of both directions, rounded up.
+
+    Exact when the composition is cheap; otherwise the upper end of the certified discretised
+    enclosure of :mod:`dps_verify.measures.pld_discrete` (still a safe δ), which raises
+    :class:`~dps_verify.core.errors.CertificationError` naming ``times`` past its work budget.
+    """
+    from dps_verify.measures.pld_discrete import (
+        EXACT_COST_BUDGET,
+        _times_param,
+        exact_compose_cost,
+        pair_delta_enclosure,
+    )
+
+    times = _times_param(times)
+    fwd0, bwd0 = PrivacyLossDistribution.from_pair(p, q), PrivacyLossDistribution.from_pair(q, p)
+    if max(exact_compose_cost(fwd0, times), exact_compose_cost(bwd0, times)) > EXACT_COST_BUDGET:
+        return pair_delta_enclosure(p, q, epsilon, times).safe
     fwd = PrivacyLossDistribution.from_pair(p, q).self_compose(times)
     bwd = PrivacyLossDistribution.from_pair(q, p).self_compose(times)
     return max(fwd.delta(epsilon), bwd.delta(epsilon))
 
 
 def pair_epsilon(p: Mapping, q: Mapping, delta: Number = 0, times: int = 1) -> mpmath.mpf:
-    """Smallest ε with ``times``-fold δ ≤ ``delta`` in both directions, rounded up."""
+    """Smallest ε with ``times``-fold δ ≤ ``delta`` in both directions, rounded up (exact; raises
+    :class:`~dps_verify.core.errors.CertificationError` naming ``times`` when the exact
+    composition is over its work budget)."""
+    from dps_verify.core.errors import CertificationError
+    from dps_verify.measures.pld_discrete import EXACT_COST_BUDGET, _times_param, exact_compose_cost
+
+    times = _times_param(times)
+    fwd0, bwd0 = PrivacyLossDistribution.from_pair(p, q), PrivacyLossDistribution.from_pair(q, p)
+    cost = max(exact_compose_cost(fwd0, times), exact_compose_cost(bwd0, times))
+    if cost > 50 * EXACT_COST_BUDGET:
+        raise CertificationError(
+            f"exact {times}-fold composition needs about {cost} ratio products (times = {times} "
+            "is too large for the exact PLD); use measures.pld_discrete.pair_delta_enclosure"
+        )
     fwd = PrivacyLossDistribution.from_pair(p, q).self_compose(times)
     bwd = PrivacyLossDistribution.from_pair(q, p).self_compose(times)
     return max(fwd.epsilon(delta), bwd.epsilon(delta))
