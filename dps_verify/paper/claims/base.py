@@ -58,10 +58,18 @@ class Claim:
     source: str = "CP"
     artefact: str | None = None
     proofs: tuple[str, ...] = ()
+    control: Callable[[], Result] | None = field(default=None, compare=False, repr=False)
+    control_expected: str | None = None
 
     def __post_init__(self) -> None:
         if self.expected not in VERDICTS:
             raise ValueError(f"{self.id}: unknown expected verdict {self.expected!r}")
+        if (self.control is None) != (self.control_expected is None):
+            raise ValueError(f"{self.id}: a negative control needs its expected verdict (and vice versa)")
+        if self.control_expected is not None and self.control_expected not in VERDICTS:
+            raise ValueError(f"{self.id}: unknown control verdict {self.control_expected!r}")
+        if self.expected == NMC and not self.method.startswith("not machine-checkable"):
+            raise ValueError(f"{self.id}: a NOT-MACHINE-CHECKABLE entry's method must give the reason")
 
 
 def sig(x: Fraction | float | int, digits: int = 3) -> str:
@@ -97,3 +105,39 @@ def fmt(x: Any, digits: int = 4) -> str:
     if 1e-3 <= abs(v) < 1e4:
         return f"{v:.{digits}g}"
     return f"{v:.{digits - 1}e}"
+
+
+def printed_interval(printed: str) -> tuple[Fraction, Fraction]:
+    """The values that round to ``printed`` (a decimal as the paper prints it: ``"6.83e-10"``,
+    ``"0.159"``, ``"2.40"``, ``"1e-06"``): its value ± half a unit of its last printed digit.
+
+    This is the tolerance every numeric check uses, derived from the printed precision alone,
+    and on both sides: a value outside this closed interval does not round to what is printed.
+    """
+    text = printed.strip().lower()
+    mant, _, exp = text.partition("e")
+    digits_after = len(mant.split(".")[1]) if "." in mant else 0
+    e10 = int(exp) if exp else 0
+    value = Fraction(mant) * Fraction(10) ** e10
+    half_unit = Fraction(1, 2) * Fraction(10) ** (e10 - digits_after)
+    return value - half_unit, value + half_unit
+
+
+def agrees_with_printed(lower: Any, upper: Any, printed: str) -> bool:
+    """True when the certified enclosure [lower, upper] lies inside :func:`printed_interval`.
+
+    ``lower``/``upper`` may be Fractions, ints or mpmath numbers (mpf or an interval's ends);
+    mpmath numbers are converted exactly (binary floats are exact rationals).
+    """
+    lo, hi = printed_interval(printed)
+    return lo <= exact_rational(lower) and exact_rational(upper) <= hi
+
+
+def exact_rational(x: Any) -> Fraction:
+    """``x`` (Fraction, int, mpf or float) as an exact Fraction (binary floats are rationals)."""
+    if isinstance(x, Fraction | int):
+        return Fraction(x)
+    import mpmath
+
+    m, e = mpmath.mpf(x).man_exp
+    return Fraction(int(m)) * Fraction(2) ** int(e)

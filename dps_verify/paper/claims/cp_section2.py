@@ -9,9 +9,19 @@ from fractions import Fraction
 import mpmath
 
 from dps_verify import exact, mechanisms
+from dps_verify.core.numbers import iv_precision
 from dps_verify.engine.distribution import randomized
 from dps_verify.measures import pld
-from dps_verify.paper.claims.base import CONFIRMED, REFUTED, Claim, Result, fmt
+from dps_verify.paper.claims.base import (
+    CONFIRMED,
+    CORRECTED,
+    REFUTED,
+    Claim,
+    Result,
+    agrees_with_printed,
+    exact_rational,
+    fmt,
+)
 from dps_verify.paper.claims.common import from_proof
 
 _HALF = Fraction(1, 2)
@@ -23,52 +33,66 @@ def _presence_rr(target: str, p: Fraction = Fraction(3, 4)) -> randomized:
     return randomized(lambda s: {True: p, False: 1 - p} if target in s else {True: 1 - p, False: p})
 
 
-def check_def3() -> Result:
-    """Any A^β satisfies (0, β)-DP: the law under D+t is (1−β)·law(D) + β·(something)."""
-    beta = Fraction(3, 10)
-    base = ("a", "b", "c", "d")
-    worst = Fraction(0)
+def check_def3(bound_factor: Fraction = Fraction(1)) -> Result:
+    """Any A^β satisfies (0, bound_factor·β)-DP for bound_factor = 1: the law under D + t is
+    (1 − β)·law(D) + β·(a law), so the total variation is at most β, and publishing the sample
+    attains β.  Checked at β = 3/10 and β = 4/5 (either side of 1/2, so β and 1 − β cannot be
+    confused).  ``bound_factor`` < 1 is the negative control (a bound publishing the sample
+    violates)."""
     rows = []
+    ok = True
     mechs = {
         "publish the sample": mechanisms.as_multiset,
         "k-duplication (k=2)": mechanisms.KDuplication(2),
         "CLR (k=2)": mechanisms.ClusterLocalRecoding(2),
     }
-    for name, m in mechs.items():
-        ds = [(i,) for i in range(4)] if "CLR" in name else list(base)
-        t = (9,) if "CLR" in name else "t"
-        p = exact.distribution(m, [*ds, t], beta).exact
-        q = exact.distribution(m, ds, beta).exact
-        d0 = exact.delta_certified(p, q, 0).upper
-        rows.append((name, d0))
-        worst = max(worst, d0)
-    ident = rows[0][1]
-    ok = worst <= beta and ident == beta
-    return Result(CONFIRMED if ok else REFUTED, f"max δ(ε=0) = {fmt(worst)} ≤ β = {beta}",
-                  "exact hockey-stick δ at ε = 0 (total variation) of sampled mechanisms: "
-                  + ", ".join(f"{n}: {d}" for n, d in rows)
-                  + "; publishing the sample attains δ = β exactly, so β ≤ δ makes DPS trivial",
-                  {"beta": str(beta), "delta_eps0": {n: str(d) for n, d in rows}})
+    for beta in (Fraction(3, 10), Fraction(4, 5)):
+        for name, m in mechs.items():
+            ds = [(i,) for i in range(4)] if "CLR" in name else ["a", "b", "c", "d"]
+            t = (9,) if "CLR" in name else "t"
+            p = exact.distribution(m, [*ds, t], beta).exact
+            q = exact.distribution(m, ds, beta).exact
+            # (1 − β)-part: what is left after removing (1 − β)·law(D) must be β times a law.
+            rest = {y: p.get(y, 0) - (1 - beta) * q.get(y, 0) for y in set(p) | set(q)}
+            mixture = all(v >= 0 for v in rest.values()) and sum(rest.values()) == beta
+            d0 = exact.delta_certified(p, q, 0).upper
+            d0r = exact.delta_certified(q, p, 0).upper
+            ok &= mixture and max(d0, d0r) <= bound_factor * beta
+            if name == "publish the sample":
+                ok &= d0 == beta  # attained: β ≤ δ makes (β, 0, δ)-DPS trivial, β > δ does not
+            rows.append((beta, name, max(d0, d0r), mixture))
+    return Result(CONFIRMED if ok else REFUTED,
+                  f"max δ(ε=0)/β = {fmt(max(d / b for b, _, d, _ in rows))} (bound {bound_factor}·β)",
+                  "exact: law(D+t) − (1−β)·law(D) is β times a probability law, and the total "
+                  "variation (δ at ε = 0, both directions) is ≤ β, attained by publishing the sample: "
+                  + "; ".join(f"β={b}, {n}: {d}" for b, n, d, _ in rows),
+                  {"rows": [{"beta": str(b), "mechanism": n, "delta_eps0": str(d), "mixture": m}
+                            for b, n, d, m in rows]})
 
 
 # --------------------------------------------------------------------------- Thm 1
-def _thm1_exact() -> Result:
-    """Thm 1 is tight: presence-RR (ln 3-DP) sampled at β has ε exactly ln(1 + 2β)."""
+def _thm1_exact(rate_scale: Fraction = Fraction(1)) -> Result:
+    """Thm 1 is tight: presence-RR (ln 3-DP) sampled at β has ε exactly ln(1 + 2β).
+
+    CONFIRMED needs both sides, in exact rationals: the worst likelihood ratio of the sampled
+    mechanism is ≤ Thm 1's e^ε2 = 1 + β(e^ε1 − 1) and equals it.
+    ``rate_scale`` < 1 evaluates Thm 1 at a wrongly smaller rate (the negative control)."""
     rows = []
-    ok = True
     for beta in (Fraction(1, 10), Fraction(1, 2)):
         a = _presence_rr("t")
         p = exact.distribution(a, ["a", "t"], beta).exact
         q = exact.distribution(a, ["a"], beta).exact
-        got = exact.epsilon(p, q, 0)
-        bound, _ = _amplify(mpmath.log(3), 0, 1, beta)
-        ok &= got <= bound * (1 + mpmath.mpf(2) ** -100)
+        # exact worst likelihood ratio (both directions) versus Thm 1's e^ε2 = 1 + β'(3 − 1)
+        got = max(max(p[y] / q[y], q[y] / p[y]) for y in p)
+        bound = 1 + beta * rate_scale * 2
         rows.append((beta, got, bound))
-    tight = all(abs(g - b) < mpmath.mpf(10) ** -30 for _, g, b in rows)
+    ok = all(g <= b for _, g, b in rows)
+    tight = all(g == b for _, g, b in rows)
+    ok = ok and tight
     return Result(CONFIRMED if ok else REFUTED,
                   "sampled ε = Thm 1's ε2" if tight else "sampled ε ≤ Thm 1's ε2",
-                  "presence randomized response (ln 3-DP) sampled at β: exact ε "
-                  + ", ".join(f"β={b}: {fmt(g, 6)} vs ε2 = {fmt(e, 6)}" for b, g, e in rows)
+                  "presence randomized response (ln 3-DP) sampled at β: exact worst ratio e^ε "
+                  + ", ".join(f"β={b}: {g} vs e^ε2 = {e}" for b, g, e in rows)
                   + " (the bound is attained)")
 
 
@@ -81,14 +105,48 @@ def check_thm1() -> Result:
     return from_proof("cp-theorem-1", _thm1_exact, _thm1_exact)
 
 
-def check_intro_example() -> Result:
-    """CP §1: ln 2-DP sampled at 0.1 is ln 1.1 ≈ 0.095-DP."""
-    e2, _ = _amplify(mpmath.log(2), 0, 1, Fraction(1, 10))
-    with mpmath.workdps(50):
-        ok = abs(e2 - mpmath.log(mpmath.mpf(11) / 10)) < mpmath.mpf(10) ** -14  # ln 2 enters at 53 bits
-    ok = ok and round(float(e2), 3) == 0.095
-    return Result(CONFIRMED if ok else REFUTED, f"ε2 = {fmt(e2, 6)} = ln 1.1",
-                  "CP Thm 1 with e^ε1 = 2, β = 0.1, interval arithmetic")
+def check_intro_example(printed: str = "0.095", printed_start: str = "0.69") -> Result:
+    """CP §1: ln 2 (≈ 0.69)-DP sampled at 0.1 is ln 1.1 ≈ 0.095-DP.  e^ε2 = 1 + β(e^ε1 − 1)
+    = 1 + 0.1·1 = 1.1 exactly; both printed decimals are checked two-sided."""
+    e_eps2 = 1 + Fraction(1, 10) * (2 - 1)
+    with iv_precision(120):
+        e2 = mpmath.iv.log(mpmath.iv.mpf(11) / 10)
+        e1 = mpmath.iv.log(2)
+    ok = e_eps2 == Fraction(11, 10) and agrees_with_printed(e2.a, e2.b, printed)
+    ok = ok and agrees_with_printed(e1.a, e1.b, printed_start)
+    return Result(CONFIRMED if ok else REFUTED, f"ε2 = ln {e_eps2} ∈ [{fmt(e2.a, 6)}, {fmt(e2.b, 6)}] (printed {printed})",
+                  "CP Thm 1 with e^ε1 = 2, β = 0.1 in exact arithmetic (e^ε2 = 11/10); ln 1.1 and "
+                  "ln 2 in interval arithmetic against the printed decimals (half a unit either side)")
+
+
+def check_intro_factor(printed_form: str = "eps-1") -> Result:
+    """CP §1 says sampling at rate β 'reduces ε − 1 and δ by a factor β'.  Thm 1 (and CP §2.4)
+    scale e^ε − 1 and δ by β.  ``printed_form`` = "eps-1" is the text as printed; "exp-1" is the
+    corrected text (the negative control must then be CONFIRMED)."""
+    cases = [(mpmath.log(2), Fraction(1, 10)), (mpmath.mpf(1), Fraction(1, 2)), (mpmath.log(11), Fraction(1, 100))]
+    lit_ok, corr_ok, wit = True, True, None
+    with mpmath.workdps(40):
+        for e1, b in cases:
+            e2, _ = _amplify(e1, 0, 1, b)
+            lhs_lit, rhs_lit = e2 - 1, b * (e1 - 1)
+            lhs_cor, rhs_cor = mpmath.expm1(e2), b * mpmath.expm1(e1)
+            this_lit = abs(lhs_lit - rhs_lit) < mpmath.mpf(10) ** -12
+            this_cor = abs(lhs_cor - rhs_cor) < mpmath.mpf(10) ** -12
+            lit_ok &= this_lit if printed_form == "eps-1" else this_cor
+            corr_ok &= this_cor
+            if not this_lit and wit is None:
+                wit = (e1, b, lhs_lit, rhs_lit)
+    _, d2 = _amplify(mpmath.log(2), Fraction(1, 10**5), 1, Fraction(1, 10))
+    delta_ok = Fraction(1, 10**6) <= exact_rational(d2) <= Fraction(1, 10**6) * (1 + Fraction(1, 2**40))
+    if lit_ok and delta_ok:
+        return Result(CONFIRMED, "e^ε − 1 and δ scale by β", "Thm 1 at three (ε, β) pairs, 40 digits")
+    if corr_ok and delta_ok:
+        e1, b, lhs, rhs = wit
+        return Result(CORRECTED, "read e^ε − 1 for ε − 1",
+                      f"correction: the factor β applies to e^ε − 1 (CP Thm 1, §2.4), not ε − 1; "
+                      f"e.g. e^ε1 = {fmt(mpmath.exp(e1), 4)}, β = {b}: ε2 − 1 = {fmt(lhs, 5)} but "
+                      f"β(ε1 − 1) = {fmt(rhs, 5)}; δ2 = βδ1 holds exactly")
+    return Result(REFUTED, "neither form holds", "Thm 1 evaluated at three (ε, β) pairs")
 
 
 def check_equivalent_form() -> Result:
@@ -122,6 +180,33 @@ def _thm2_exact() -> Result:
         worst = max(worst, d1 - d2)
     return Result(CONFIRMED if ok else REFUTED, "δ(post) ≤ δ(A) at ε ∈ {0, 1/2, 2}",
                   "exact δ of sampled CLR versus its output size (a post-processing)")
+
+
+def check_thm2_strictness(q_kind: str = "indicator") -> Result:
+    """CP Thm 2's proof asserts p(S)(1 − q(S)) > e^ε p'(S)(1 − q(S)) for every S in
+    S1 = {p > e^ε p'}; when q(S) = 1 both sides are 0 and the strict inequality is false.  With
+    '≥' the step holds and the contradiction still follows (a strict sum plus a non-strict one is
+    strict).  Exact laws of sampled CLR (4 records ± one, β = 1/2), e^ε = 2 so everything is
+    rational.  ``q_kind="half"`` (q ≡ 1/2, never 1) is the negative control: no slip there."""
+    beta, E = Fraction(1, 2), Fraction(2)
+    m = mechanisms.ClusterLocalRecoding(2)
+    ds = [(i,) for i in range(4)]
+    p = exact.distribution(m, [*ds, (9,)], beta).exact
+    pp = exact.distribution(m, ds, beta).exact
+    s1 = [y for y in p if p[y] > E * pp.get(y, 0)]
+    q = {y: (Fraction(1) if q_kind == "indicator" else _HALF) for y in p}
+    strict_fails = [y for y in s1 if not p[y] * (1 - q[y]) > E * pp.get(y, 0) * (1 - q[y])]
+    weak_holds = all(p[y] * (1 - q[y]) >= E * pp.get(y, 0) * (1 - q[y]) for y in s1)
+    if not s1:
+        return Result(REFUTED, "S1 empty: the instance exercises nothing", "")
+    if strict_fails and weak_holds:
+        return Result(CORRECTED, f"{len(strict_fails)}/{len(s1)} outputs of S1 with q(S) = 1 break '>'",
+                      "correction: the per-output step needs '≥' (both sides are 0 when q(S) = 1); "
+                      "with '≥' summed onto the strict inequality over S1 the contradiction stands, "
+                      "so Thm 2 itself is unaffected (proofs.cp-theorem-2)")
+    if weak_holds:
+        return Result(CONFIRMED, "strict step holds for this q", f"{len(s1)} outputs in S1, q never 1")
+    return Result(REFUTED, "even '≥' fails", "")
 
 
 def check_thm2() -> Result:
@@ -160,28 +245,75 @@ def check_thm3() -> Result:
 
 
 # --------------------------------------------------------------------------- §2.2 XOR
-def check_xor() -> Result:
+def _xor_mechanisms(variant: str):
+    a1, a2, both = mechanisms.xor_pair("t")
+    if variant == "leaky":  # negative control: A2 publishes the sensitive bit itself
+        def a2(sample: tuple) -> bool:
+            return "t" in sample
+
+        def both(sample: tuple) -> tuple[bool, bool]:
+            return a1(sample), a2(sample)
+    return a1, a2, both
+
+
+def check_xor(variant: str = "paper") -> Result:
     """CP §2.2 on concrete datasets: each of A1 (size parity) and A2 (parity XOR presence) is
-    private under sampling, their pair reveals presence."""
+    private under sampling, their pair reveals presence.
+
+    Two-sided and exact: each single release must have δ = 0 at ε = 1 AND ε at most the closed
+    form ln((1+c)/(1−c)), c = |1−2β|^8 (Pr[odd size] = (1 ∓ c)/2); the pair must have δ = β
+    exactly, the most any sampled mechanism can lose (CP Def 3).  ``variant="leaky"`` (A2 :=
+    presence) is the negative control and must be REFUTED."""
     rows = []
     verdict = CONFIRMED
     for beta in (_HALF, Fraction(3, 10)):
-        a1, a2, both = mechanisms.xor_pair("t")
+        a1, a2, both = _xor_mechanisms(variant)
         ds = [f"r{i}" for i in range(8)]
-        out = {}
+        out, eps = {}, {}
         for name, m in (("A1", a1), ("A2", a2), ("A1;A2", both)):
             p = exact.distribution(m, [*ds, "t"], beta).exact
             q = exact.distribution(m, ds, beta).exact
-            out[name] = exact.delta_certified(p, q, 1).upper
-        rows.append((beta, out))
-        if not (out["A1;A2"] == beta and max(out["A1"], out["A2"]) < beta / 50):
+            out[name] = max(exact.delta_certified(p, q, 1).upper, exact.delta_certified(q, p, 1).upper)
+            if name != "A1;A2":
+                eps[name] = max(exact.epsilon(p, q, 0), exact.epsilon(q, p, 0))
+        c = abs(1 - 2 * beta) ** 8
+        cm = mpmath.mpf(c.numerator) / c.denominator
+        eps_cap = mpmath.log((1 + cm) / (1 - cm)) * (1 + mpmath.mpf(2) ** -60) + mpmath.mpf(2) ** -200
+        rows.append((beta, out, eps, eps_cap))
+        singles_private = out["A1"] == 0 and out["A2"] == 0 and max(eps.values()) <= eps_cap
+        if not (singles_private and out["A1;A2"] == beta):
             verdict = REFUTED
-    b, o = rows[0]
+    b, o, e, cap = rows[0]
     return Result(verdict, f"β=1/2, ε=1: δ(A1)={fmt(o['A1'])}, δ(A2)={fmt(o['A2'])}, δ(A1;A2)={fmt(o['A1;A2'])}",
-                  "exact hockey-stick δ at ε = 1, 8 records ± target: " + "; ".join(
-                      f"β={bb}: " + ", ".join(f"{k}={fmt(v)}" for k, v in oo.items()) for bb, oo in rows)
+                  "exact hockey-stick δ at ε = 1 (both directions), 8 records ± target: " + "; ".join(
+                      f"β={bb}: " + ", ".join(f"{k}={fmt(v)}" for k, v in oo.items())
+                      + f", single-release ε ≤ {fmt(max(ee.values()), 3)} (cap {fmt(cc, 3)})"
+                      for bb, oo, ee, cc in rows)
                   + "; the pair's δ equals β, the most any sampled mechanism can lose (CP Def 3)",
-                  {"rows": [{"beta": str(bb), **{k: str(v) for k, v in oo.items()}} for bb, oo in rows]})
+                  {"rows": [{"beta": str(bb), **{k: str(v) for k, v in oo.items()}} for bb, oo, _, _ in rows]})
+
+
+def check_xor_leaks_what(variant: str = "paper") -> Result:
+    """CP §2.2 says the composition 'leaks r(D)' (the parity).  r is what A1 publishes on its
+    own; what the pair leaks is s(D), the target's presence: A1 XOR A2 = s on every sample.
+    ``variant="copy"`` (the pair is A1 twice) is the negative control: it leaks nothing new."""
+    beta = _HALF
+    a1, a2, _ = mechanisms.xor_pair("t")
+    if variant == "copy":
+        a2 = a1
+    ds = [f"r{i}" for i in range(6)]
+    pair = randomized(lambda smp: {(a1(smp), a2(smp), "t" in smp): Fraction(1)})
+    law = exact.distribution(pair, [*ds, "t"], beta).exact
+    s_determined = all(v == 0 or ((x ^ y) == s) for (x, y, s), v in law.items())
+    p1 = exact.distribution(a1, [*ds, "t"], beta).exact
+    q1 = exact.distribution(a1, ds, beta).exact
+    r_alone_private = exact.delta_certified(p1, q1, 1).upper == 0
+    if s_determined and r_alone_private:
+        return Result(CORRECTED, "A1 XOR A2 = s(T) on every sample; read 's(D)' for 'r(D)'",
+                      "correction: the pair reveals the sensitive predicate s (presence of the "
+                      "target) with certainty; r (size parity) is published by A1 alone, which is "
+                      "private (δ = 0 at ε = 1, β = 1/2), so 'leaks r(D)' names the wrong predicate")
+    return Result(REFUTED, f"s determined by the pair: {s_determined}", "exact laws, 6 records ± target")
 
 
 # --------------------------------------------------------------------------- §2.6 example
@@ -321,15 +453,22 @@ def claims() -> list[Claim]:
     return [
         C("cp.intro.amplification-example", "CP §1 (contributions)",
           "An ln 2-DP algorithm run on a 0.1-sample is ln 1.1 ≈ 0.095-DP.",
-          "CP Thm 1 formula, interval arithmetic", CONFIRMED, check_intro_example),
+          "exact e^ε2 + interval arithmetic, two-sided printed tolerance", CONFIRMED, check_intro_example,
+          control=lambda: check_intro_example("0.096"), control_expected=REFUTED),
+        C("cp.intro.factor-beta", "CP §1 (contributions)",
+          "Sampling with rate β shrinks 'ε − 1' and δ by the factor β.",
+          "CP Thm 1 at three (ε, β) pairs, 40 digits; literal and corrected forms", CORRECTED,
+          check_intro_factor, control=lambda: check_intro_factor("exp-1"), control_expected=CONFIRMED),
         C("cp.def3.beta-gt-delta", "CP §2.3, Def 3 rationale",
           "Every algorithm is trivially (β, 0, δ)-DPS when β ≤ δ, because sampling leaves the "
           "extra record out with probability 1 − β; this is why Def 3 requires β > δ.",
-          "exact δ at ε = 0 of three sampled mechanisms", CONFIRMED, check_def3),
+          "exact δ at ε = 0 and the (1−β)/β mixture of three sampled mechanisms, β ∈ {3/10, 4/5}",
+          CONFIRMED, check_def3, control=lambda: check_def3(_HALF), control_expected=REFUTED),
         C("cp.theorem1", "CP §2.4, Thm 1 (App. A.1)",
           "(β1, ε1, δ1)-DPS implies (β2, ln(1 + (β2/β1)(e^ε1 − 1)), (β2/β1)δ1)-DPS for β2 < β1.",
           "z3/sympy proof (proofs.cp-theorem-1) + exact tightness instance", CONFIRMED,
-          check_thm1, proofs=("cp-theorem-1",)),
+          check_thm1, proofs=("cp-theorem-1",),
+          control=lambda: _thm1_exact(_HALF), control_expected=REFUTED),
         C("cp.sec2.4.equivalent-form", "CP §2.4, after Table 1",
           "Thm 1's ε2 is equivalently (e^ε2 − 1)/(e^ε1 − 1) = β2/β1.", "sympy", CONFIRMED,
           check_equivalent_form),
@@ -337,6 +476,10 @@ def claims() -> list[Claim]:
           "Post-processing a (β, ε, δ)-DPS algorithm keeps it (β, ε, δ)-DPS.",
           "z3/sympy proof (proofs.cp-theorem-2) + exact instance", CONFIRMED, check_thm2,
           proofs=("cp-theorem-2",)),
+        C("cp.theorem2.proof-strictness", "CP §2.5, proof of Thm 2",
+          "For every output in S1 the proof asserts p(S)(1 − q(S)) > e^ε p'(S)(1 − q(S)).",
+          "exact laws of sampled CLR with e^ε = 2", CORRECTED, check_thm2_strictness,
+          control=lambda: check_thm2_strictness("half"), control_expected=CONFIRMED),
         C("cp.theorem3", "CP §2.5, Thm 3",
           "A random choice between two (β, ε, δ)-DPS algorithms is (β, ε, δ)-DPS.",
           "z3/sympy proof (proofs.cp-theorem-3) + exact instance", CONFIRMED, check_thm3,
@@ -344,7 +487,12 @@ def claims() -> list[Claim]:
         C("cp.sec2.2.xor-noncomposition", "CP §2.2",
           "Size parity and parity XOR presence are each private under sampling, but publishing "
           "both reveals whether the target record was sampled.",
-          "exact output laws on concrete datasets", CONFIRMED, check_xor),
+          "exact output laws on concrete datasets, two-sided (δ = 0 singles, δ = β pair)", CONFIRMED,
+          check_xor, control=lambda: check_xor("leaky"), control_expected=REFUTED),
+        C("cp.sec2.2.leaks-r", "CP §2.2",
+          "Publishing A1 and A2 together leaks r(D), the size parity.",
+          "exact output laws: which predicate the pair determines", CORRECTED, check_xor_leaks_what,
+          control=lambda: check_xor_leaks_what("copy"), control_expected=REFUTED),
         C("cp.sec2.6.probabilities", "CP §2.6 (worked example)",
           "With 10,000 records (half male) and β = 1/2, the event 'A1 = false and A2 ≥ 0.5' has "
           "probability ≈ 0 without the target and ≈ 1/4 with it.",

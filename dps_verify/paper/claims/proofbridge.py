@@ -21,7 +21,20 @@ _pool: ProcessPoolExecutor | None = None
 VERDICT_MAP = {"PROVED": "CONFIRMED", "REFUTED": "REFUTED"}
 
 
+#: Set ``DPS_VERIFY_CLAIMS_NO_PROOFS=1`` to skip the symbolic proofs: every claim then rests on
+#: its own exact computation (used by the claim mutation test, which exercises exactly that).
+NO_PROOFS_ENV = "DPS_VERIFY_CLAIMS_NO_PROOFS"
+
+
+def _disabled() -> bool:
+    import os
+
+    return os.environ.get(NO_PROOFS_ENV, "") not in ("", "0")
+
+
 def _run_one(theorem_id: str) -> dict[str, Any] | None:
+    if _disabled():
+        return None
     try:
         from dps_verify.paper import proofs
     except ImportError:
@@ -34,6 +47,8 @@ def _run_one(theorem_id: str) -> dict[str, Any] | None:
 
 def available(theorem_id: str) -> bool:
     """True if ``proofs`` is importable and registers ``theorem_id``."""
+    if _disabled():
+        return False
     try:
         from dps_verify.paper import proofs
     except ImportError:

@@ -17,15 +17,30 @@ class Outcome:
     claim: Claim
     result: Result
     seconds: float
+    control: Result | None = None
+
+    @property
+    def control_ok(self) -> bool:
+        """The negative control (if any) returned its recorded verdict."""
+        return self.control is None or self.control.verdict == self.claim.control_expected
 
     @property
     def ok(self) -> bool:
-        return self.result.verdict == self.claim.expected
+        return self.result.verdict == self.claim.expected and self.control_ok
+
+
+def _guarded(fn: Callable[[], Result]) -> Result:
+    try:
+        return fn()
+    except Exception as exc:  # a crash is a finding, never a silent pass
+        return Result(NMC, f"check crashed: {type(exc).__name__}",
+                      f"{exc}\n{traceback.format_exc(limit=3)}")
 
 
 def run_claims(claims: Sequence[Claim], progress: Callable[[Outcome], None] | None = None,
                parallel_proofs: bool = True) -> list[Outcome]:
-    """Check every claim; a check that raises is reported NOT-MACHINE-CHECKABLE (unexpected)."""
+    """Check every claim (and its negative control, if it has one); a check that raises is
+    reported NOT-MACHINE-CHECKABLE (unexpected)."""
     ids = [p for c in claims for p in c.proofs]
     if parallel_proofs:
         proofbridge.prefetch(ids)
@@ -33,12 +48,13 @@ def run_claims(claims: Sequence[Claim], progress: Callable[[Outcome], None] | No
     try:
         for c in claims:
             t0 = time.perf_counter()
-            try:
-                res = c.check()
-            except Exception as exc:  # a crash is a finding, never a silent pass
-                res = Result(NMC, f"check crashed: {type(exc).__name__}",
-                             f"{exc}\n{traceback.format_exc(limit=3)}")
-            o = Outcome(c, res, time.perf_counter() - t0)
+            res = _guarded(c.check)
+            ctrl = _guarded(c.control) if c.control is not None else None
+            if ctrl is not None and ctrl.verdict != c.control_expected:
+                res = Result(res.verdict, res.figure,
+                             f"{res.detail} [NEGATIVE CONTROL FAILED: a wrong variant got {ctrl.verdict}, "
+                             f"expected {c.control_expected}: {ctrl.figure}]", res.data)
+            o = Outcome(c, res, time.perf_counter() - t0, ctrl)
             out.append(o)
             if progress is not None:
                 progress(o)

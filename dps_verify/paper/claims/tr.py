@@ -57,19 +57,40 @@ def check_alg5() -> Result:
                   "records at δ = 1e-7 publish 5 records on average")
 
 
-def _thm2_exact() -> Result:
+def _thm2_exact(variant: str = "xor") -> Result:
+    """TR Thm 2 on one sample: δ_pair(ε1 + ε2) ≤ δ1 + δ2?  REFUTED only when the pair's exact δ
+    exceeds the sum of the parts' exact δ's — not merely when it is positive.
+
+    "xor": A1 = size parity, A2 = parity XOR presence, ε1 = ε2 = 1, β = 1/2: δ1 = δ2 = 0 and the
+    pair's δ is exactly β (predicted: the pair reveals presence, which has mass β).  "const" is
+    the negative control: A1 = presence randomized response at ε1 = 1/2 (below its true ε, so
+    δ1 > 0) and A2 constant; the pair is A1 again, δ_pair = δ1, and the theorem holds there."""
     beta = Fraction(1, 2)
-    a1, a2, both = mechanisms.xor_pair("t")
     ds = [f"r{i}" for i in range(6)]
-    d = {}
-    for name, m in (("A1", a1), ("A2", a2), ("pair", both)):
-        d[name] = exact.delta_certified(exact.distribution(m, [*ds, "t"], beta).exact,
-                                        exact.distribution(m, ds, beta).exact,
-                                        2 if name == "pair" else 1).upper
-    ok = d["A1"] == 0 and d["A2"] == 0 and d["pair"] == beta
-    return Result(REFUTED if ok else CONFIRMED, f"(β,1,0)-UDP each; pair δ(ε=2) = {d['pair']}",
-                  "XOR pair on 6 records ± target, β = 1/2: A1 and A2 are each (1/2, 1, 0)-UDP but "
-                  "(A1; A2) has δ = 1/2 > 0 + 0 at ε = 1 + 1")
+    if variant == "xor":
+        a1, a2, both = mechanisms.xor_pair("t")
+        e1 = e2 = Fraction(1)
+    else:
+        from dps_verify.engine.distribution import randomized
+        from dps_verify.paper.claims.cp_section2 import _presence_rr
+        rr = _presence_rr("t")
+        e1, e2 = Fraction(1, 2), Fraction(0)
+        a1 = rr
+        a2 = randomized(lambda s: {"const": Fraction(1)})
+        both = randomized(lambda s: {(y, "const"): v for y, v in rr.law(s).items()})
+
+    def dl(m, eps):
+        p = exact.distribution(m, [*ds, "t"], beta).exact
+        q = exact.distribution(m, ds, beta).exact
+        return max(exact.delta_certified(p, q, eps).upper, exact.delta_certified(q, p, eps).upper)
+    d1, d2, dp = dl(a1, e1), dl(a2, e2), dl(both, e1 + e2)
+    if dp > d1 + d2:
+        predicted = variant == "xor" and d1 == 0 and d2 == 0 and dp == beta
+        return Result(REFUTED, f"(β,{e1},{d1}) and (β,{e2},{d2}); pair δ(ε={e1 + e2}) = {dp}",
+                      f"exact, 6 records ± target, β = 1/2: the pair's δ {dp} exceeds δ1 + δ2 = "
+                      f"{d1 + d2}" + ("; it equals β exactly, as predicted (the pair reveals presence)"
+                                      if predicted else ""))
+    return Result(CONFIRMED, f"pair δ = {fmt(dp)} ≤ δ1 + δ2 = {fmt(d1 + d2)}", f"variant {variant}")
 
 
 def check_thm2() -> Result:
@@ -167,8 +188,9 @@ def claims() -> list[Claim]:
           source="TR"),
         C("tr.theorem2", "TR §5, Thm 2",
           "(β, ε1, δ1)-UDP and (β, ε2, δ2)-UDP algorithms run on one sample compose to "
-          "(β, ε1+ε2, δ1+δ2)-UDP.", "proofs.tr-theorem-2 + exact XOR witness", REFUTED, check_thm2,
-          source="TR", proofs=("tr-theorem-2",)),
+          "(β, ε1+ε2, δ1+δ2)-UDP.", "proofs.tr-theorem-2 + exact XOR witness (δ_pair > δ1 + δ2)",
+          REFUTED, check_thm2, source="TR", proofs=("tr-theorem-2",),
+          control=lambda: _thm2_exact("const"), control_expected=CONFIRMED),
         C("tr.theorem3", "TR §5, Thm 3",
           "(β1, ε)-UDP implies (β2, ln(1 + (β2/β1)(e^ε − 1)))-UDP.", "proofs.tr-theorem-3 + exact",
           CONFIRMED, check_thm3, source="TR", proofs=("tr-theorem-3",)),
