@@ -1,0 +1,84 @@
+"""One executor interface for the embarrassingly parallel parts of the exact search.
+
+An executor has ``map(fn, items) -> list`` returning ``[fn(item) for item in items]`` in order.
+``fn`` must be a module-level function of plain data (numpy arrays, numbers): the search never
+ships user code to workers — the anonymizer is called in the parent process, once per distinct
+sample, and workers only do the float screening.  So results are identical whichever executor
+runs them (each item is computed independently, in the same arithmetic).
+
+A later distributed backend only has to provide ``map`` (and ``close``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+#: Below this many enumeration terms a search runs serially (starting workers costs ~1 s).
+PARALLEL_THRESHOLD = 3_000_000
+
+
+class Executor(Protocol):
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any]) -> list: ...
+
+    def close(self) -> None: ...
+
+
+class SerialExecutor:
+    """Runs everything in the calling process."""
+
+    workers = 1
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any]) -> list:
+        return [fn(x) for x in items]
+
+    def close(self) -> None:
+        pass
+
+
+class ProcessExecutor:
+    """A pool of worker processes, started lazily on the first ``map`` (``fork`` start method
+    where available, so scripts read from stdin work too; workers only run numpy code on the
+    data they are sent)."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._pool: Any = None
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any]) -> list:
+        if len(items) <= 1 or self.workers == 1:
+            return [fn(x) for x in items]
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context(
+                    "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+            )
+        return list(self._pool.map(fn, items))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+
+def choose_executor(work: int, requested: Executor | str | None = None) -> Executor:
+    """``requested`` if given (``"serial"``/``"process"`` or an executor); else serial for small
+    work (< :data:`PARALLEL_THRESHOLD` terms) and a process pool on all cores otherwise."""
+    if requested is not None and not isinstance(requested, str):
+        return requested
+    if requested == "serial":
+        return SerialExecutor()
+    if requested == "process":
+        return ProcessExecutor()
+    if requested is not None:
+        raise ValueError(f"executor must be 'serial', 'process' or an Executor, got {requested!r}")
+    if work < PARALLEL_THRESHOLD or (os.cpu_count() or 1) < 2:
+        return SerialExecutor()
+    return ProcessExecutor()
+
+
+__all__ = ["PARALLEL_THRESHOLD", "Executor", "ProcessExecutor", "SerialExecutor", "choose_executor"]

@@ -1,0 +1,109 @@
+"""The one Monte-Carlo engine: select an event on some runs, confirm it on fresh runs.
+
+For a pair (D, D') the sampled mechanism A^β (CP Def. 3) is run ``n_select`` times on each
+dataset; the empirical hockey-stick event O = {y : p̂(y) > e^ε q̂(y)} is selected in each
+direction.  Fresh, independent runs then count how often each dataset lands in O, and one-sided
+Clopper–Pearson bounds give p_lo ≤ Pr[A^β(D) ∈ O] and q_hi ≥ Pr[A^β(D') ∈ O].  Since every event
+satisfies δ ≥ Pr[A(D) ∈ O] − e^ε Pr[A(D') ∈ O] (CP Def. 2), p_lo − e^ε q_hi is a lower bound on δ
+with the stated confidence; e^ε is rounded *up* (:func:`exp_upper_float`), so the bound stays
+safe.  With m confirmed events, each bound is taken at level α/(2m) (Bonferroni), so the chance
+that any reported bound exceeds the truth is at most α.
+
+Used by :mod:`dps_verify.testing.blackbox` and :mod:`dps_verify.audit`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from fractions import Fraction
+
+from dps_verify.core.numbers import exp_interval
+
+
+def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
+    """One-sided Clopper–Pearson bounds: Pr[p < lo] ≤ α and Pr[p > hi] ≤ α separately."""
+    if not 0 <= successes <= trials or trials <= 0:
+        raise ValueError("need 0 <= successes <= trials and trials >= 1")
+    from scipy.stats import beta as beta_dist  # imported lazily: scipy is slow to import
+
+    lo = 0.0 if successes == 0 else float(beta_dist.ppf(alpha, successes, trials - successes + 1))
+    hi = (
+        1.0
+        if successes == trials
+        else float(beta_dist.ppf(1 - alpha, successes + 1, trials - successes))
+    )
+    return lo, hi
+
+
+def exp_upper_float(eps: Fraction) -> float:
+    """A float ≥ e^ε (the interval upper end, rounded up to the next float)."""
+    return math.nextafter(float(exp_interval(Fraction(eps))[1]), math.inf)
+
+
+def _key(y: object) -> Hashable:
+    try:
+        hash(y)
+        return y  # type: ignore[return-value]
+    except TypeError:
+        return repr(y)
+
+
+def run_sampled(
+    fn: Callable[[tuple, random.Random], Hashable],
+    dataset: Sequence[Hashable],
+    beta: float,
+    n: int,
+    rng: random.Random,
+) -> Counter:
+    """Counts of ``fn(sample, rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``."""
+    out: Counter = Counter()
+    for _ in range(n):
+        sample = tuple(r for r in dataset if rng.random() < beta)
+        out[_key(fn(sample, rng))] += 1
+    return out
+
+
+def select_event(p: Counter, q: Counter, e_eps: float) -> tuple[bool, tuple, float]:
+    """The empirical best hockey-stick event: (forward?, event, estimated δ per run)."""
+    n_p = max(sum(p.values()), 1)
+    n_q = max(sum(q.values()), 1)
+    best: tuple[bool, tuple, float] = (True, (), 0.0)
+    for forward in (True, False):
+        a, b, na, nb = (p, q, n_p, n_q) if forward else (q, p, n_q, n_p)
+        ev = tuple(sorted((y for y, c in a.items() if c / na > e_eps * b.get(y, 0) / nb), key=repr))
+        est = sum(a[y] for y in ev) / na - e_eps * sum(b.get(y, 0) for y in ev) / nb
+        if est > best[2] or not best[1]:
+            best = (forward, ev, est)
+    return best
+
+
+def confirm_event(
+    run: Callable,
+    first: Sequence,
+    second: Sequence,
+    event: tuple,
+    beta: float,
+    e_eps: float,
+    n: int,
+    alpha_each: float,
+    rng: random.Random,
+) -> tuple[float, float, float, float, float]:
+    """Fresh runs: (P̂(O), Q̂(O), p_lo, q_hi, δ lower bound p_lo − e^ε q_hi)."""
+    ev = set(event)
+    hp = sum(c for y, c in run_sampled(run, first, beta, n, rng).items() if y in ev)
+    hq = sum(c for y, c in run_sampled(run, second, beta, n, rng).items() if y in ev)
+    p_lo, _ = clopper_pearson(hp, n, alpha_each)
+    _, q_hi = clopper_pearson(hq, n, alpha_each)
+    return hp / n, hq / n, p_lo, q_hi, (p_lo - e_eps * q_hi) if ev else 0.0
+
+
+__all__ = [
+    "clopper_pearson",
+    "confirm_event",
+    "exp_upper_float",
+    "run_sampled",
+    "select_event",
+]

@@ -1,0 +1,175 @@
+"""Each distinct sample anonymized once: a memo of the anonymizer over canonical count vectors.
+
+Datasets and samples are multisets over a finite list of *atoms*: the domain's records, or, when
+the anonymizer declares a ``sufficient_statistic`` (a record → key map such that the output
+depends only on the multiset of keys, as for a data-independent recoding), the distinct keys of
+the domain (each atom then stands for one representative record).  A sample is a count vector
+``s`` over the atoms; the table calls the anonymizer once per distinct ``s`` and interns the
+outputs as small integers, so the float screen can work on integer arrays.
+
+Every call into user code goes through :mod:`dps_verify.engine.calls` (``call_anonymizer`` /
+``call_law``); a fault of the user's code is raised as
+:class:`~dps_verify.core.errors.AuditedCodeError` and is never turned into a verdict.  The first
+non-empty sample is anonymized twice (the anonymizer must be a function of its sample).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from dps_verify.core.errors import AuditedCodeError
+from dps_verify.engine.calls import call_anonymizer, call_law
+from dps_verify.engine.distribution import randomized
+
+
+def canonical_records(records: Sequence[Hashable]) -> list:
+    """Distinct records in canonical (repr) order."""
+    return sorted(dict.fromkeys(records), key=repr)
+
+
+class Atoms:
+    """The atoms of a search: ``values[i]`` is the record standing for atom i; ``keys[i]`` its
+    sufficient-statistic key (None when records are their own atoms)."""
+
+    def __init__(self, anonymizer: Any, domain: Sequence[Hashable]):
+        recs = canonical_records(domain)
+        if not recs:
+            raise ValueError("domain must not be empty")
+        stat = getattr(anonymizer, "sufficient_statistic", None)
+        self.statistic = stat if callable(stat) else None
+        if self.statistic is None:
+            self.values = recs
+            self.keys: list | None = None
+        else:
+            by_key: dict = {}
+            for r in recs:
+                try:
+                    by_key.setdefault(self.statistic(r), r)
+                except Exception as exc:  # noqa: BLE001
+                    raise AuditedCodeError(
+                        f"sufficient_statistic raised {type(exc).__name__} on record {r!r}",
+                        original=exc, sample=(r,),
+                    ) from exc
+            self.keys = list(by_key)
+            self.values = list(by_key.values())
+        self.m = len(self.values)
+
+    def records(self, counts: Sequence[int]) -> tuple:
+        """The canonical dataset (tuple of records) of a count vector."""
+        out: list = []
+        for v, c in zip(self.values, counts):
+            out.extend([v] * int(c))
+        return tuple(out)
+
+
+class SampleTable:
+    """Memo ``count vector → anonymizer output(s)`` with integer-coded outputs.
+
+    ``radix`` bounds every count (the largest dataset size + 1); a sample's integer key is
+    Σ s_i · radix^i.
+    """
+
+    def __init__(self, anonymizer: Any, atoms: Atoms, radix: int):
+        self.anonymizer = anonymizer
+        self.atoms = atoms
+        self.radix = radix
+        self.pow = [radix**i for i in range(atoms.m)]
+        self.vector_keys = radix ** atoms.m < 2**62
+        self.is_randomized = isinstance(anonymizer, randomized)
+        fc = getattr(anonymizer, "from_counts", None)
+        self.from_counts = fc if callable(fc) and atoms.keys is not None else None
+        self.outputs: list = []
+        self._oid: dict = {}
+        self.row_of_key: dict[int, int] = {}
+        self.row_law: list[list[tuple[int, Fraction]]] = []  # per row: (output id, exact prob)
+        self._checked = False
+        self._arrays: dict | None = None
+        self.calls = 0
+
+    def key(self, counts: Sequence[int]) -> int:
+        return sum(int(c) * p for c, p in zip(counts, self.pow) if c)
+
+    def _intern(self, y: Hashable) -> int:
+        i = self._oid.get(y)
+        if i is None:
+            i = self._oid[y] = len(self.outputs)
+            self.outputs.append(y)
+        return i
+
+    def _evaluate(self, counts: Sequence[int]) -> list[tuple[int, Fraction]]:
+        recheck = not self._checked and sum(counts) > 0
+        self._checked = self._checked or recheck
+        if self.from_counts is not None:
+            assert self.atoms.keys is not None
+            arg = {k: int(c) for k, c in zip(self.atoms.keys, counts) if c}
+            law = {call_anonymizer(self.from_counts, arg, recheck=recheck,
+                                   what="anonymizer's from_counts"): Fraction(1)}
+        else:
+            sample = self.atoms.records(counts)
+            if self.is_randomized:
+                law = call_law(self.anonymizer, sample, recheck=recheck)
+            else:
+                law = {call_anonymizer(self.anonymizer, sample, recheck=recheck): Fraction(1)}
+        self.calls += 1
+        return [(self._intern(y), Fraction(p)) for y, p in law.items() if p]
+
+    def row(self, counts: Sequence[int]) -> int:
+        """Table row of a count vector, anonymizing it first if needed."""
+        k = self.key(counts)
+        r = self.row_of_key.get(k)
+        if r is None:
+            self.ensure([counts])
+            r = self.row_of_key[k]
+        return r
+
+    def ensure(self, counts_rows: np.ndarray | Sequence[Sequence[int]]) -> int:
+        """Anonymize every count vector not yet in the table; returns the number of new calls."""
+        new = 0
+        for c in counts_rows:
+            k = self.key(c)
+            if k in self.row_of_key:
+                continue
+            self.row_of_key[k] = len(self.row_law)
+            self.row_law.append(self._evaluate(c))
+            new += 1
+        if new:
+            self._arrays = None
+        return new
+
+    def law_of_row(self, row: int) -> list[tuple[Hashable, Fraction]]:
+        return [(self.outputs[i], p) for i, p in self.row_law[row]]
+
+    def arrays(self) -> dict:
+        """Plain numpy arrays for the float screen (picklable, no user code)."""
+        if self._arrays is None:
+            keys = np.fromiter(self.row_of_key.keys(), dtype=np.int64, count=len(self.row_of_key)) \
+                if self.vector_keys else None
+            rows = np.fromiter(self.row_of_key.values(), dtype=np.int64, count=len(self.row_of_key))
+            lens = np.fromiter((len(r) for r in self.row_law), dtype=np.int64, count=len(self.row_law))
+            starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+            flat_ids = np.fromiter((i for r in self.row_law for i, _ in r), dtype=np.int64,
+                                   count=int(lens.sum()))
+            flat_p = np.fromiter((float(p) for r in self.row_law for _, p in r), dtype=np.float64,
+                                 count=int(lens.sum()))
+            arr: dict[str, Any] = {
+                "pow": np.array(self.pow if self.vector_keys else [0] * self.atoms.m, dtype=np.int64),
+                "lens": lens, "starts": starts, "flat_ids": flat_ids, "flat_p": flat_p,
+                "deterministic": bool(np.all(lens == 1)),
+                "n_outputs": max(len(self.outputs), 1),
+            }
+            if keys is not None:
+                order = np.argsort(keys)
+                arr["keys_sorted"] = keys[order]
+                arr["rows_sorted"] = rows[order]
+            else:
+                arr["row_of_key"] = dict(self.row_of_key)
+                arr["pow_py"] = list(self.pow)
+            self._arrays = arr
+        return self._arrays
+
+
+__all__ = ["Atoms", "SampleTable", "canonical_records"]

@@ -1,0 +1,148 @@
+"""One witness of an (ε, δ) violation, and the worst event of a pair of exact laws.
+
+A *witness* is a neighbouring pair (D, D'), an event O and the exact probabilities
+Pr[A^β(D) ∈ O] and Pr[A^β(D') ∈ O], where A^β is "keep each record with probability β, then
+run A" (CP Def. 3).  Under the hockey-stick definition (CP Def. 2) it certifies
+δ ≥ Pr[A^β(D) ∈ O] − e^ε Pr[A^β(D') ∈ O] (e^ε rounded up, so the bound is safe); under the
+pointwise definition (TR Def. 2) O is the set of outputs whose privacy loss exceeds ε and the
+certified δ is its larger mass.
+
+The bad set {y : P(y) > e^ε Q(y)} is decided exactly by
+:func:`dps_verify.measures.divergence.bad_set` (the one bad-set function of the project).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from dps_verify.core.numbers import exp_interval
+from dps_verify.measures.divergence import DEFINITIONS
+from dps_verify.measures.divergence import _bad_set_forward as bad_set
+
+Dataset = tuple[Hashable, ...]
+
+
+def short(x: Fraction | float, digits: int = 4) -> str:
+    """A probability as a short decimal (``digits`` significant digits)."""
+    return f"{float(x):.{digits}g}"
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A neighbouring pair and an event that together certify δ ≥ ``implied_delta``.
+
+    ``dataset`` is the first dataset of the comparison (the one whose probability of ``event``
+    is too large) and ``neighbour`` the second; they differ by one record (``target``).
+    ``minimal`` is True when the search proved that no smaller pair violates the claim (every
+    pair with fewer records was checked), so no record can be dropped from D and D' while
+    keeping a violation.  ``shape`` names how the pair was found (``"exhaustive"``,
+    ``"two-bulk"``, …) and ``method`` is ``"exact"`` or ``"statistical"``.
+    """
+
+    dataset: Dataset
+    neighbour: Dataset
+    event: tuple
+    p_event: Fraction  # Pr[A^β(dataset) ∈ event]
+    q_event: Fraction  # Pr[A^β(neighbour) ∈ event]
+    epsilon: Fraction
+    implied_delta: Fraction  # a certified lower bound on the δ the pair needs
+    definition: str = "hockey-stick"
+    extra: dict = field(default_factory=dict, compare=False)
+    target: Any = None
+    shape: str = ""
+    minimal: bool = False
+    method: str = "exact"
+
+    def size(self) -> tuple:
+        """Sort key: smaller datasets (then shorter reprs) are smaller witnesses."""
+        return (len(self.dataset) + len(self.neighbour), len(repr(self.dataset)), repr(self.dataset))
+
+    def describe(self, claimed_delta: Fraction | None = None, exact: bool = False) -> str:
+        """Human-readable lines; probabilities as short decimals (``exact=True`` adds the
+        exact fractions)."""
+
+        def num(x: Fraction) -> str:
+            return f"{short(x)}  (= {x})" if exact and isinstance(x, Fraction) else short(x)
+
+        ev = list(self.event)
+        ev_s = repr(ev) if len(ev) <= 6 else repr(ev[:6])[:-1] + f", … ({len(ev)} outputs)]"
+        lines = [
+            f"  dataset   D  = {_compact(self.dataset)}",
+            f"  neighbour D' = {_compact(self.neighbour)}",
+            f"  event     O  = {ev_s}",
+            f"  Pr[A(D) in O]  = {num(self.p_event)}",
+            f"  Pr[A(D') in O] = {num(self.q_event)}",
+        ]
+        if self.definition == "hockey-stick":
+            lines.append(
+                f"  implied delta >= Pr[A(D) in O] - e^{float(self.epsilon):g} Pr[A(D') in O]"
+                f" = {num(self.implied_delta)}"
+            )
+        else:
+            lines.append(
+                f"  implied pointwise delta = mass of outputs with |privacy loss| > "
+                f"{float(self.epsilon):g} = {num(self.implied_delta)}"
+            )
+        if claimed_delta is not None:
+            lines.append(f"  claimed delta = {short(claimed_delta, 6)}")
+        if self.minimal:
+            lines.append(
+                f"  minimal: every pair with fewer than {len(self.dataset) + len(self.neighbour)}"
+                " records in total was checked and needs no more than the claimed delta, so no"
+                " record can be dropped from D and D' while keeping a violation"
+            )
+        return "\n".join(lines)
+
+
+def _compact(ds: Dataset, limit: int = 12) -> str:
+    if len(ds) <= limit:
+        return repr(list(ds))
+    from collections import Counter
+
+    c = Counter(ds)
+    return "{" + ", ".join(f"{r!r} x{n}" if n > 1 else repr(r) for r, n in c.items()) + \
+        f"}}  ({len(ds)} records)"
+
+
+def witness_from_laws(
+    P: dict,
+    Q: dict,
+    eps: Fraction,
+    D: Dataset,
+    D2: Dataset,
+    definition: str = "hockey-stick",
+    **info: Any,
+) -> Witness:
+    """The worst event for the exact laws P = law(A^β(D)), Q = law(A^β(D2)) at ε.
+
+    Hockey-stick: the better of the two directions' bad sets; the implied δ is a certified lower
+    bound (e^ε rounded up).  Pointwise: the union of both bad sets and its larger mass.
+    ``info`` (target, shape, minimal, method, extra) is copied into the witness.
+    """
+    if definition == "hockey-stick":
+        best = None
+        hi_e = exp_interval(eps)[1]
+        for A, B, d1, d2 in ((P, Q, D, D2), (Q, P, D2, D)):
+            ev = sorted(bad_set(A, B, eps), key=repr)
+            a = sum((A[y] for y in ev), Fraction(0))
+            b = sum((B.get(y, Fraction(0)) for y in ev), Fraction(0))
+            lo = a - hi_e * b if b else a
+            w = Witness(d1, d2, tuple(ev), a, b, eps, max(lo, Fraction(0)), definition, **info)
+            if best is None or w.implied_delta > best.implied_delta:
+                best = w
+        assert best is not None
+        return best
+    if definition == "pointwise":
+        ev = sorted(set(bad_set(P, Q, eps)) | set(bad_set(Q, P, eps)), key=repr)
+        a = sum((P.get(y, Fraction(0)) for y in ev), Fraction(0))
+        b = sum((Q.get(y, Fraction(0)) for y in ev), Fraction(0))
+        if b > a:
+            return Witness(D2, D, tuple(ev), b, a, eps, b, definition, **info)
+        return Witness(D, D2, tuple(ev), a, b, eps, a, definition, **info)
+    raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+
+
+__all__ = ["Dataset", "Witness", "bad_set", "short", "witness_from_laws"]
