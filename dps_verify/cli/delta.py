@@ -6,9 +6,13 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from fractions import Fraction
+
+import mpmath
 
 from dps_verify import bounds, exact
-from dps_verify.core.numbers import to_fraction
+from dps_verify.core.numbers import format_down, format_up
+from dps_verify.core.params import epsilon_param, resolve_beta
 
 NAME = "delta"
 HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions."
@@ -16,7 +20,7 @@ HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; invers
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, help="suppression threshold k >= 1")
-    p.add_argument("--beta", type=str, help="sampling probability, 0 < beta < 1")
+    p.add_argument("--beta", type=str, help='sampling probability, 0 < beta < 1, or "edge" (1-e^-epsilon rounded down)')
     p.add_argument("--epsilon", type=str, help="epsilon >= -ln(1-beta)")
     p.add_argument("--delta", type=str, help="target delta (for --min-k/--min-epsilon/--max-beta)")
     g = p.add_mutually_exclusive_group()
@@ -32,14 +36,20 @@ def _need(args: argparse.Namespace, *names: str) -> None:
         raise ValueError(f"missing {', '.join(missing)}")
 
 
+def _beta_and_eps(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
+    eps = epsilon_param(args.epsilon)
+    return resolve_beta(args.beta, eps), eps
+
+
 def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     if args.min_k or args.min_epsilon or args.max_beta:
         return _inverse(args, t0)
     _need(args, "k", "beta", "epsilon")
-    paper = bounds.d_certified(args.k, args.beta, args.epsilon)
-    hs = exact.sdgs_delta_certified(args.k, args.beta, args.epsilon, "hockey-stick")
-    pw = exact.sdgs_delta_certified(args.k, args.beta, args.epsilon, "pointwise")
+    beta, eps = _beta_and_eps(args)
+    paper = bounds.d_certified(args.k, beta, eps)
+    hs = exact.sdgs_delta_certified(args.k, beta, eps, "hockey-stick")
+    pw = exact.sdgs_delta_certified(args.k, beta, eps, "pointwise")
     rows = {
         "paper_d": paper,
         "exact_hockey_stick": hs,
@@ -47,12 +57,15 @@ def run(args: argparse.Namespace) -> int:
     }
     out = {
         "k": args.k,
-        "beta": str(to_fraction(args.beta, "beta")),
-        "epsilon": str(to_fraction(args.epsilon, "epsilon")),
+        "beta": str(beta),
+        "beta_is_edge": str(args.beta).strip().lower() == "edge",
+        "epsilon": str(eps),
         **{
             name: {
-                "value": f"{float(c.safe):.6e}",
-                "upper": str(c.safe),
+                # the safe (upper) end, rounded UP: a positive delta never prints as 0
+                "value": format_up(c.upper, 7),
+                "upper": format_up(c.upper, 17),
+                "lower": format_down(c.lower, 17),
                 "argmax_n": c.details.get("argmax_n"),
                 "certified": c.how,
             }
@@ -63,36 +76,40 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    print(f"k = {args.k}, beta = {args.beta}, epsilon = {args.epsilon}  (CP Thm 5)")
+    edge_note = f"\n  beta = edge = 1-e^-epsilon rounded down to 40 digits = {format_down(beta, 40)}" if out["beta_is_edge"] else ""
+    print(f"k = {args.k}, beta = {args.beta}, epsilon = {args.epsilon}  (CP Thm 5){edge_note}")
     labels = {
         "paper_d": "paper d(k,beta,eps)",
         "exact_hockey_stick": "exact delta, hockey-stick",
         "exact_pointwise": "exact delta, pointwise",
     }
     for name, c in rows.items():
-        print(f"  {labels[name]:<27} {float(c.safe):.6e}   worst group size n = {c.details.get('argmax_n')}")
+        print(f"  {labels[name]:<27} {format_up(c.upper, 7)}   worst group size n = {c.details.get('argmax_n')}")
+    print("  (values are upper ends of certified enclosures, rounded up)")
     print("  certified: " + paper.how)
     print("  hockey-stick: " + hs.how)
     return 0
 
 
 def _inverse(args: argparse.Namespace, t0: float) -> int:
-    results = {}
+    results: dict[str, object] = {}
+    measures = ("paper", "hockey-stick", "pointwise")
     if args.min_k:
         _need(args, "beta", "epsilon", "delta")
-        for b in ("paper", "hockey-stick", "pointwise"):
-            results[b] = bounds.min_k(args.beta, args.epsilon, args.delta, bound=b)
+        beta, eps = _beta_and_eps(args)
+        for b in measures:
+            results[b] = bounds.min_k(beta, eps, args.delta, bound=b)
         what = f"smallest k with delta <= {args.delta} at beta = {args.beta}, epsilon = {args.epsilon}"
     elif args.min_epsilon:
         _need(args, "k", "beta", "delta")
-        for b in ("paper", "hockey-stick"):
-            results[b] = float(bounds.min_epsilon(args.k, args.beta, args.delta, bound=b))
-        what = f"smallest epsilon with delta <= {args.delta} at k = {args.k}, beta = {args.beta}"
+        for b in measures:
+            results[b] = mpmath.nstr(bounds.min_epsilon(args.k, args.beta, args.delta, bound=b), 12)
+        what = f"smallest epsilon with delta <= {args.delta} at k = {args.k}, beta = {args.beta} (rounded up)"
     else:
         _need(args, "k", "epsilon", "delta")
-        for b in ("paper", "hockey-stick"):
-            results[b] = float(bounds.max_beta(args.k, args.epsilon, args.delta, bound=b))
-        what = f"largest beta with delta <= {args.delta} at k = {args.k}, epsilon = {args.epsilon}"
+        for b in measures:
+            results[b] = mpmath.nstr(bounds.max_beta(args.k, args.epsilon, args.delta, bound=b), 12)
+        what = f"largest beta with delta <= {args.delta} at k = {args.k}, epsilon = {args.epsilon} (rounded down)"
     if args.json:
         print(json.dumps({"question": what, "answers": results,
                           "seconds": round(time.perf_counter() - t0, 4)}, indent=2))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dps_verify.core.numbers import Number, exp_compare, to_fraction
+from dps_verify.core.numbers import Number, exp_compare, to_fraction  # noqa: F401
 
 
 def beta_param(beta: Number, *, allow_one: bool = False, ref: str = "CP Thm 5") -> Fraction:
@@ -56,11 +56,32 @@ def in_paper_regime(beta: Fraction, eps: Fraction) -> bool:
 
 
 def require_paper_regime(beta: Fraction, eps: Fraction, ref: str = "CP Thm 5") -> None:
+    """Raise a :class:`ParameterError` unless ε ≥ −ln(1−β).  The message shows enough digits
+    to be true (a float such as ``1 - math.exp(-1)`` lands a few ulps past the edge) and names
+    ``beta="edge"``, the largest β the theorem allows, rounded down."""
     if not in_paper_regime(beta, eps):
-        raise ValueError(
-            f"epsilon must satisfy epsilon >= -ln(1-beta) = {_neg_log1m(beta)} ({ref}); "
-            f"got epsilon = {float(eps):g}"
+        from dps_verify.core.errors import ParameterError
+        from dps_verify.core.numbers import format_down, format_up
+
+        edge = beta_edge(eps)
+        raise ParameterError(
+            f"epsilon must satisfy epsilon >= -ln(1-beta) ({ref}); got beta = {format_up(beta, 20)}, "
+            f"epsilon = {format_down(eps, 20) if eps > 0 else 0}: the largest beta allowed is "
+            f"1-e^-epsilon = {format_down(edge, 20)}...; beta is above it by {format_up(beta - edge, 3)}. "
+            'Pass beta="edge" (CLI: --beta edge) for that largest beta'
         )
+
+
+def resolve_beta(beta: Number, eps: Fraction) -> Fraction:
+    """β as an exact fraction, where the string ``"edge"`` means :func:`beta_edge` (1 − e^−ε
+    rounded down to 40 significant digits)."""
+    if isinstance(beta, str) and beta.strip().lower() == "edge":
+        if eps <= 0:
+            from dps_verify.core.errors import ParameterError
+
+            raise ParameterError('beta="edge" needs epsilon > 0 (CP Thm 5: beta <= 1 - e^-epsilon)')
+        return beta_edge(eps)
+    return beta_param(beta)
 
 
 def _neg_log1m(beta: Fraction) -> str:
@@ -91,7 +112,7 @@ def beta_edge(eps: Fraction, *, grid_bits: int | None = None, digits: int = 40) 
     e = _decimal_exponent(x_lo)
     scale = Fraction(10) ** (digits - 1 - e)
     m = x_lo * scale
-    b = Fraction(m.numerator // m.denominator) / scale
+    b = Fraction(int(m.numerator // m.denominator)) / scale
     while not in_paper_regime(b, eps):  # pragma: no cover - rounding already safe
         b -= 1 / scale
     return b

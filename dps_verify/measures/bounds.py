@@ -38,6 +38,7 @@ from dps_verify.core.params import (
     in_paper_regime,
     k_param,
     require_paper_regime,
+    resolve_beta,
 )
 from dps_verify.measures.sdgs import scan
 
@@ -52,8 +53,8 @@ def d_certified(k: Number, beta: Number, epsilon: Number) -> Certified:
     n (see :mod:`dps_verify.sdgs`).  ``details['argmax_n']`` is the maximising group size.
     """
     kk = k_param(k)
-    b = beta_param(beta)
     eps = epsilon_param(epsilon)
+    b = resolve_beta(beta, eps)
     require_paper_regime(b, eps, "CP Thm 5")
     return scan(kk, b, eps, measure="paper-d")
 
@@ -114,8 +115,8 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
 
     from dps_verify.core.search import least_integer
 
-    b = beta_param(beta)
     eps = epsilon_param(epsilon)
+    b = resolve_beta(beta, eps)
     dl = delta_param(delta)
     if dl <= 0:
         raise ValueError("delta must be > 0: no finite k gives delta = 0 (CP Prop. 4 / Thm 5)")

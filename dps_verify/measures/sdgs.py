@@ -51,11 +51,11 @@ from dps_verify.core.numbers import (
     single_value,
 )
 from dps_verify.core.params import (
-    beta_param,
     epsilon_param,
     in_paper_regime,
     k_param,
     require_paper_regime,
+    resolve_beta,
 )
 from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
 
@@ -840,8 +840,8 @@ def sdgs_delta_certified(
     Raises :class:`~dps_verify.core.errors.CertificationError` past the work budget.
     """
     kk = k_param(k)
-    b = beta_param(beta)
     eps = epsilon_param(epsilon)
+    b = resolve_beta(beta, eps)
     if definition not in DEFINITIONS:
         raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
     return scan(kk, b, eps, measure=definition)
