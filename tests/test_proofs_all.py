@@ -82,6 +82,44 @@ def test_z3_prove_basics():
     assert v == Verdict.REFUTED and model is not None
 
 
+def test_vacuous_step_is_error_never_proved():
+    x = sp.Symbol("x", real=True)
+    s = prove_sym("vac", "", x >= 5, [x >= 1, x <= 0])
+    assert s.verdict == Verdict.ERROR and "vacuous" in s.note
+    assert s.vacuity == {"z3": "unsat"}
+    assert aggregate([s, prove_sym("ok", "", x ** 2 >= 0)]) == Verdict.ERROR
+
+
+def test_proved_steps_have_two_solvers_or_certificate(results):
+    for r in results.values():
+        for s in r.steps + r.negative_controls:
+            if s.verdict != Verdict.PROVED:
+                continue
+            if s.solvers is not None:
+                assert s.vacuity == {"z3": "sat"}, (r.theorem_id, s.name)
+                if any(q.kind == "implies" for q in s.queries):
+                    assert s.solvers == {"z3": "unsat", "cvc5": "unsat"}, (r.theorem_id, s.name)
+            else:
+                assert s.certificate, (r.theorem_id, s.name)
+
+
+def test_bounded_is_never_proved(results):
+    for r in results.values():
+        for s in r.steps + r.negative_controls:
+            if s.bound:
+                assert s.verdict != Verdict.PROVED, (r.theorem_id, s.name)
+
+
+def test_sympy_no_force_sqrt_control():
+    a, c = sp.symbols("a c", real=True)
+    bad = sympy_step("sqrt split", "", sp.sqrt(a * c), sp.sqrt(a) * sp.sqrt(c),
+                     expected=Verdict.REFUTED, at={a: -1, c: -1})
+    assert bad.verdict == Verdict.REFUTED and bad.ok
+    ap, cp = sp.symbols("a c", positive=True)
+    good = sympy_step("sqrt split (positive)", "", sp.sqrt(ap * cp), sp.sqrt(ap) * sp.sqrt(cp))
+    assert good.verdict == Verdict.PROVED and good.certificate
+
+
 def test_z3_timeout_is_open_never_proved():
     # A hard nonlinear integer query with a 1 ms budget must come back OPEN (never PROVED).
     a, b, c = z3.Ints("a b c")

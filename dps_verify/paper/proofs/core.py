@@ -1,12 +1,17 @@
-"""Shared machinery for the symbolic proofs (issue #3).
+"""Shared machinery for the symbolic proofs (issue #3, hardened in issue #12).
 
 Every theorem module builds a list of :class:`Step` objects; :func:`aggregate` turns the
-verdicts of its *claim* steps into a whole-theorem verdict.  Two back ends discharge steps:
+verdicts of its *claim* steps into a whole-theorem verdict.  Back ends:
 
-* :func:`z3_prove` -- proves ``assumptions => claim`` by asking z3 for a model of
-  ``assumptions and not claim``; ``unsat`` means PROVED, a model means REFUTED (the model is
-  the counterexample) and ``unknown``/timeout means OPEN.  A timeout is never PROVED.
-* :func:`sympy_identity` -- shows ``lhs == rhs`` by simplifying/factorising ``lhs - rhs``.
+* SMT (:func:`prove_sym`, :func:`z3_step`, :func:`z3_all`, :func:`exists_sym`) -- each
+  obligation goes through :mod:`.smt`: the hypotheses must be satisfiable (else the step is an
+  ERROR: vacuous), z3 *and* cvc5 must both answer ``unsat`` for PROVED, a re-checked model gives
+  REFUTED, a contradiction between the solvers is an ERROR, anything else is OPEN.  A step over
+  finitely many instances (``bounded=...``) is at best CHECKED-BOUNDED, never PROVED.
+* sympy (:func:`sympy_step`) -- an identity ``lhs = rhs`` is PROVED only when ``lhs - rhs``
+  reduces to 0 by rewrites that are valid under the symbols' declared assumptions (no
+  ``force=True``); the certificate names the rewrite.  Anything else is REFUTED at an exactly
+  re-checked point or OPEN.
 
 Because z3 has no exponential, e^eps is always written as a real ``E >= 1``.
 """
@@ -22,8 +27,8 @@ from typing import Any
 import sympy as sp
 import z3
 
-#: Per-query z3 timeout in milliseconds (a timeout is reported as OPEN).
-Z3_TIMEOUT_MS = 10_000
+from dps_verify.paper.proofs import smt
+from dps_verify.paper.proofs.smt import Z3_TIMEOUT_MS, Query
 
 
 class Verdict(StrEnum):
@@ -34,6 +39,8 @@ class Verdict(StrEnum):
     BOUNDED = "CHECKED-BOUNDED"
     REFUTED = "REFUTED"
     OPEN = "OPEN"
+    #: the machinery itself failed: vacuous hypotheses or two solvers contradicting each other.
+    ERROR = "ERROR"
 
 
 @dataclass
@@ -52,13 +59,22 @@ class Step:
     #: "claim" steps decide the theorem verdict; "remark" steps report findings about the
     #: printed text/proof (typos, broken intermediate steps) without deciding it.
     role: str = "claim"
+    #: per-solver answers on the negated claim(s), e.g. {"z3": "unsat", "cvc5": "unsat"}.
+    solvers: dict[str, str] | None = None
+    #: answers on the hypotheses alone (the vacuity check), e.g. {"z3": "sat"}.
+    vacuity: dict[str, str] | None = None
+    #: how a solver-free PROVED verdict can be re-checked by a reader.
+    certificate: str | None = None
+    #: the finite range a CHECKED-BOUNDED step covers ("" when general).
+    bound: str = ""
+    queries: list[Query] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
         return self.verdict == self.expected
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "statement": self.statement,
             "expr": None if self.expr is None else sp.sstr(self.expr),
@@ -72,6 +88,14 @@ class Step:
             "note": self.note,
             "role": self.role,
         }
+        if self.solvers is not None:
+            out["solvers"] = self.solvers
+            out["vacuity"] = self.vacuity
+        if self.certificate is not None:
+            out["certificate"] = self.certificate
+        if self.bound:
+            out["bound"] = self.bound
+        return out
 
 
 @dataclass
@@ -113,31 +137,89 @@ class ProofResult:
 
 
 def aggregate(steps: Iterable[Step]) -> Verdict:
-    """Whole-theorem verdict from the *claim* steps: any REFUTED wins, then OPEN, then
-    CHECKED-BOUNDED; PROVED only if every claim step is PROVED."""
+    """Whole-theorem verdict from the *claim* steps: an ERROR (vacuous step, solver
+    disagreement) wins, then REFUTED, OPEN, CHECKED-BOUNDED; PROVED only if every claim step
+    is PROVED."""
     verdicts = [s.verdict for s in steps if s.role == "claim"]
-    for v in (Verdict.REFUTED, Verdict.OPEN, Verdict.BOUNDED):
+    for v in (Verdict.ERROR, Verdict.REFUTED, Verdict.OPEN, Verdict.BOUNDED):
         if v in verdicts:
             return v
     return Verdict.PROVED if verdicts else Verdict.OPEN
 
 
-# ----------------------------------------------------------------------------- z3
+# ----------------------------------------------------------------------------- SMT
 
 
-def _model_dict(model: z3.ModelRef) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for d in model.decls():
-        if d.arity() > 0 or d.name().startswith("/"):
-            continue  # z3's internal division-by-zero interpretation etc.
-        val = model[d]
-        if z3.is_rational_value(val):
-            out[d.name()] = str(val.as_fraction())
-        elif z3.is_algebraic_value(val):
-            out[d.name()] = val.approx(20).as_decimal(20).rstrip("?")
-        else:
-            out[d.name()] = str(val)
-    return dict(sorted(out.items()))
+def _summarise(answers: list[str]) -> str:
+    kinds = sorted(set(answers))
+    if len(kinds) == 1:
+        return kinds[0]
+    return ", ".join(f"{k} x{answers.count(k)}" for k in kinds)
+
+
+def smt_step(
+    name: str,
+    statement: str,
+    queries: Sequence[Query],
+    *,
+    expr: Any = None,
+    expected: Verdict = Verdict.PROVED,
+    note: str = "",
+    role: str = "claim",
+    bound: str = "",
+    cvc5_ms: int = smt.CVC5_TIMEOUT_MS,
+    z3_ms: int = Z3_TIMEOUT_MS,
+) -> Step:
+    """Discharge every query (vacuity, z3, cvc5) and turn the answers into one verdict.
+
+    PROVED needs every query proved by both solvers on a satisfiable hypothesis set (with
+    ``bound`` set, the best verdict is CHECKED-BOUNDED and z3 alone suffices: cvc5 gets the
+    same query but may answer unknown); a vacuous hypothesis set or a solver disagreement is an
+    ERROR; a re-checked z3 model is REFUTED; anything else is OPEN."""
+    if bound:
+        cvc5_ms = min(cvc5_ms, smt.CVC5_BOUNDED_MS)
+    qs = [smt.discharge(q, cvc5_ms=cvc5_ms, z3_ms=z3_ms) for q in queries]
+    secs = sum(q.seconds for q in qs)
+    kinds = [smt.verdict_of(q) for q in qs]
+    model = None
+    if "vacuous" in kinds:
+        verdict = Verdict.ERROR
+        note = f"vacuous: the hypotheses of obligation {kinds.index('vacuous') + 1} are unsatisfiable"
+    elif "disagree" in kinds:
+        i = kinds.index("disagree")
+        verdict = Verdict.ERROR
+        note = f"{smt.DISAGREE} on obligation {i + 1}: {qs[i].answers}"
+    elif "refuted" in kinds:
+        i = kinds.index("refuted")
+        verdict, model = Verdict.REFUTED, qs[i].model
+        if qs[i].kind == "exists":
+            model = {"both solvers": "unsat (no such point)"}
+    elif all(k == "proved" for k in kinds):
+        verdict = Verdict.BOUNDED if bound else Verdict.PROVED
+    elif bound and all(q.vacuity.get("z3") == smt.SAT and q.answers.get("z3") == smt.UNSAT
+                       for q in qs):
+        verdict = Verdict.BOUNDED
+    else:
+        verdict = Verdict.OPEN
+        note = note or ("no verdict: " + "; ".join(
+            f"obligation {i + 1}: {q.answers or q.vacuity}" for i, q in enumerate(qs)
+            if kinds[i] != "proved"))
+    if verdict is Verdict.BOUNDED:
+        note = (note + "; " if note else "") + f"checked only for {bound} (z3 unsat)"
+    if len(qs) > 1 and not note:
+        note = f"{len(qs)} obligations"
+    if verdict is Verdict.PROVED and any(q.kind == "exists" for q in qs):
+        model = None
+    solvers = {s: _summarise([q.answers.get(s, "not run") for q in qs]) for s in ("z3", "cvc5")}
+    vacuity = {"z3": _summarise([q.vacuity.get("z3", "not run") for q in qs])}
+    method = "z3 + cvc5" if not bound else "z3 (finite instances)"
+    if any(q.kind == "exists" for q in qs):
+        method += ", witness"
+        if verdict is Verdict.PROVED:
+            wit = next((q.model for q in qs if q.model), None)
+            note = (note + "; " if note else "") + f"witness (re-checked by evaluation): {wit}"
+    return Step(name, statement, expr, method, verdict, expected, secs, model, note, role,
+                solvers=solvers, vacuity=vacuity, bound=bound, queries=list(qs))
 
 
 def z3_prove(
@@ -145,40 +227,16 @@ def z3_prove(
     assumptions: Sequence[z3.BoolRef] = (),
     timeout_ms: int = Z3_TIMEOUT_MS,
 ) -> tuple[Verdict, dict[str, str] | None, float]:
-    """Prove ``And(assumptions) => claim`` by refuting its negation.
-
-    Returns ``(verdict, model, seconds)``: PROVED when the negation is unsat, REFUTED with
-    the counterexample model when it is sat, OPEN on ``unknown`` (including timeouts).
-    """
-    solver = z3.SolverFor("QF_NRA") if _is_pure_real(claim, assumptions) else z3.Solver()
-    solver.set("timeout", timeout_ms)
-    solver.add(*assumptions)
-    solver.add(z3.Not(claim))
+    """z3 alone on ``And(assumptions) => claim`` (a screen; steps use :func:`smt_step`):
+    PROVED on unsat, REFUTED with a re-checked model, OPEN on unknown/timeout."""
     t0 = time.perf_counter()
-    res = solver.check()
+    ans, model = smt.z3_check([*assumptions, z3.Not(claim)], timeout_ms)
     secs = time.perf_counter() - t0
-    if res == z3.unsat:
+    if ans == smt.UNSAT:
         return Verdict.PROVED, None, secs
-    if res == z3.sat:
-        return Verdict.REFUTED, _model_dict(solver.model()), secs
+    if ans == smt.SAT:
+        return Verdict.REFUTED, model, secs
     return Verdict.OPEN, None, secs
-
-
-def _is_pure_real(claim: z3.BoolRef, assumptions: Sequence[z3.BoolRef]) -> bool:
-    seen: set[int] = set()
-    todo: list[z3.ExprRef] = [claim, *assumptions]
-    while todo:
-        e = todo.pop()
-        if e.get_id() in seen:
-            continue
-        seen.add(e.get_id())
-        if z3.is_quantifier(e):
-            return False
-        if z3.is_const(e) and not (z3.is_true(e) or z3.is_false(e)):
-            if e.sort() != z3.RealSort() and not z3.is_rational_value(e):
-                return False
-        todo.extend(e.children())
-    return True
 
 
 def to_z3(expr: Any, env: dict[str, z3.ExprRef] | None = None) -> Any:
@@ -213,7 +271,7 @@ def to_z3(expr: Any, env: dict[str, z3.ExprRef] | None = None) -> Any:
             out = z3.RealVal(1)
             for _ in range(abs(n)):
                 out = out * b
-            return out if n >= 0 else 1 / out
+            return out if n >= 0 else z3.RealVal(1) / out
         rel = {sp.Le: lambda a, b: a <= b, sp.Lt: lambda a, b: a < b,
                sp.Ge: lambda a, b: a >= b, sp.Gt: lambda a, b: a > b,
                sp.Eq: lambda a, b: a == b, sp.Ne: lambda a, b: a != b}
@@ -251,15 +309,38 @@ def prove_sym(
     role: str = "claim",
     extra_z3: Sequence[z3.BoolRef] = (),
     env: dict[str, z3.ExprRef] | None = None,
+    bound: str = "",
 ) -> Step:
-    """z3 step stated in sympy: proves ``And(assumptions) => claim`` (both sympy relations).
-    The printed expression is the implication itself."""
+    """SMT step stated in sympy: proves ``And(assumptions) => claim`` (both sympy relations).
+    The printed expression is built from the same objects, so the text cannot drift from the
+    checked formula."""
     env = {} if env is None else env
     zc = to_z3(claim, env)
     za = [to_z3(a, env) for a in assumptions] + list(extra_z3)
     expr = sp.Implies(sp.And(*assumptions), claim, evaluate=False) if assumptions else claim
-    return z3_step(name, statement, zc, za, expr=expr, expected=expected, note=note,
-                   role=role)
+    return smt_step(name, statement, [Query(za, zc)], expr=expr, expected=expected, note=note,
+                    role=role, bound=bound)
+
+
+def exists_sym(
+    name: str,
+    statement: str,
+    claim: Any,
+    assumptions: Sequence[Any] = (),
+    *,
+    expected: Verdict = Verdict.PROVED,
+    note: str = "",
+    role: str = "claim",
+) -> Step:
+    """Existence step: some point satisfies ``assumptions`` and ``claim`` (e.g. a bound is
+    attained, so the conclusion cannot be weakened).  PROVED by a z3 model re-checked by
+    evaluation (cvc5 must not say unsat); REFUTED when both solvers say unsat."""
+    env: dict[str, z3.ExprRef] = {}
+    zc = to_z3(claim, env)
+    za = [to_z3(a, env) for a in assumptions]
+    expr = sp.And(*assumptions, claim, evaluate=False)
+    return smt_step(name, statement, [Query(za, zc, kind="exists")], expr=expr,
+                    expected=expected, note=note, role=role)
 
 
 def z3_all(
@@ -271,20 +352,12 @@ def z3_all(
     expected: Verdict = Verdict.PROVED,
     note: str = "",
     role: str = "claim",
+    bound: str = "",
+    cvc5_ms: int = smt.CVC5_TIMEOUT_MS,
 ) -> Step:
-    """One step made of several z3 obligations (e.g. one per event O): PROVED iff all are,
-    REFUTED with the first counterexample if any is refuted, otherwise OPEN."""
-    total, verdict, model = 0.0, Verdict.PROVED, None
-    for claim, hyp in queries:
-        v, mdl, secs = z3_prove(claim, hyp)
-        total += secs
-        if v is Verdict.REFUTED:
-            verdict, model = v, mdl
-            break
-        if v is Verdict.OPEN:
-            verdict = Verdict.OPEN
-    note = note or f"{len(queries)} z3 obligations"
-    return Step(name, statement, expr, "z3", verdict, expected, total, model, note, role)
+    """One step made of several obligations ``(claim, hypotheses)`` (e.g. one per event O)."""
+    return smt_step(name, statement, [Query(list(h), c) for c, h in queries], expr=expr,
+                    expected=expected, note=note, role=role, bound=bound, cvc5_ms=cvc5_ms)
 
 
 def z3_step(
@@ -297,38 +370,65 @@ def z3_step(
     expected: Verdict = Verdict.PROVED,
     note: str = "",
     role: str = "claim",
-    timeout_ms: int = Z3_TIMEOUT_MS,
+    bound: str = "",
+    cvc5_ms: int = smt.CVC5_TIMEOUT_MS,
 ) -> Step:
-    """Build a :class:`Step` discharged by :func:`z3_prove`."""
-    verdict, model, secs = z3_prove(claim, assumptions, timeout_ms)
-    if verdict is Verdict.OPEN and not note:
-        note = f"z3 returned unknown within {timeout_ms / 1000:g} s"
-    return Step(name, statement, expr, "z3", verdict, expected, secs, model, note, role)
+    """Step with one obligation stated directly in z3."""
+    return smt_step(name, statement, [Query(list(assumptions), claim)], expr=expr,
+                    expected=expected, note=note, role=role, bound=bound, cvc5_ms=cvc5_ms)
+
+
+def sum_assembly(what: str, statement: str = "") -> Step:
+    """The chaining step behind every 'sum the termwise bounds': by induction on the number of
+    terms, a_i <= b_i for all i gives sum_i a_i <= sum_i b_i.  Base case: empty sums, 0 <= 0;
+    the inductive step (partial sums S <= T and one more pair a <= b) is the SMT obligation."""
+    S, T, a, bb = sp.symbols("S_m T_m a_m1 b_m1", real=True)
+    return prove_sym(
+        f"assembly: sum over {what}",
+        statement or (f"Summing the termwise bounds over {what}: by induction on the number of "
+                      "terms (empty sums 0 <= 0; S_m <= T_m and a <= b give S_m + a <= T_m + b)."),
+        S + a <= T + bb, [S <= T, a <= bb])
 
 
 # -------------------------------------------------------------------------- sympy
 
+_REWRITES: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
+    ("expand", sp.expand),
+    ("cancel", sp.cancel),
+    ("powsimp", lambda e: sp.expand(sp.powsimp(sp.expand(e)))),
+    ("powsimp-factor", lambda e: sp.factor(sp.powsimp(e))),
+    ("factor", sp.factor),
+    ("combsimp", lambda e: sp.expand(sp.combsimp(e))),
+    ("gammasimp", lambda e: sp.expand(sp.gammasimp(e))),
+    ("simplify", sp.simplify),
+)
 
-def sympy_identity(lhs: sp.Expr, rhs: sp.Expr) -> tuple[Verdict, float]:
-    """Show ``lhs == rhs`` symbolically: PROVED if ``lhs - rhs`` simplifies (after
-    expansion, factorisation, gamma/combinatorial simplification) to 0, else OPEN."""
+
+def _assumptions_text(expr: sp.Expr) -> str:
+    parts = []
+    for s in sorted(expr.free_symbols, key=lambda x: x.name):
+        flags = [f for f in ("positive", "nonnegative", "integer", "real") if s.assumptions0.get(f)]
+        parts.append(f"{s.name}: {flags[0] if flags else 'complex'}" + (
+            ", integer" if "integer" in flags and flags[0] != "integer" else ""))
+    return "; ".join(parts)
+
+
+def sympy_identity(lhs: sp.Expr, rhs: sp.Expr) -> tuple[Verdict, float, str | None]:
+    """Show ``lhs == rhs``: PROVED if ``lhs - rhs`` reduces to 0 under one of sympy's
+    assumption-respecting rewrites (expand, cancel, factor, combsimp, gammasimp, simplify --
+    never ``force=True``, so sqrt(a*c) = sqrt(a)*sqrt(c) is proved only for a, c declared
+    positive); returns the certificate (which rewrite, under which symbol assumptions)."""
     t0 = time.perf_counter()
-    diff = sp.expand(lhs - rhs)
-    ok = diff == 0
-    if not ok and rhs != 0:
+    diff = lhs - rhs
+    shown = sp.Add(lhs, rhs, evaluate=False)
+    for label, rewrite in _REWRITES:
         try:
-            ok = sp.simplify(sp.powsimp(lhs / rhs, force=True)) == 1
+            if rewrite(diff) == 0:
+                cert = f"sympy {label}(lhs - rhs) == 0 [{_assumptions_text(shown)}]"
+                return Verdict.PROVED, time.perf_counter() - t0, cert
         except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
-            ok = False
-    if not ok:
-        for simp in (sp.factor, sp.simplify, sp.combsimp, sp.gammasimp):
-            try:
-                if sp.simplify(simp(diff)) == 0:
-                    ok = True
-                    break
-            except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
-                continue
-    return (Verdict.PROVED if ok else Verdict.OPEN), time.perf_counter() - t0
+            continue
+    return Verdict.OPEN, time.perf_counter() - t0, None
 
 
 def sympy_step(
@@ -343,16 +443,23 @@ def sympy_step(
     at: dict[sp.Symbol, Any] | None = None,
 ) -> Step:
     """Build a :class:`Step` discharged by :func:`sympy_identity`; a non-identity is
-    REFUTED when a rational point where both sides differ is found (re-checked exactly).
-    ``at`` gives an in-domain point to try first."""
-    verdict, secs = sympy_identity(lhs, rhs)
+    REFUTED when a point (in the symbols' declared domain) where both sides differ is found
+    and re-checked exactly.  ``at`` gives a point to try first."""
+    verdict, secs, cert = sympy_identity(lhs, rhs)
     cex = None
     if verdict is not Verdict.PROVED:
         cex = _sympy_witness(lhs, rhs, at)
         if cex is not None:
             verdict = Verdict.REFUTED
     return Step(name, statement, sp.Eq(lhs, rhs, evaluate=False), "sympy", verdict,
-                expected, secs, cex, note, role)
+                expected, secs, cex, note, role, certificate=cert)
+
+
+def _in_domain(s: sp.Symbol, v: Any) -> bool:
+    v = sp.sympify(v)
+    checks = {"positive": v.is_positive, "nonnegative": v.is_nonnegative,
+              "integer": v.is_integer, "real": v.is_real}
+    return all(checks[f] for f in checks if s.assumptions0.get(f))
 
 
 def _sympy_witness(
@@ -363,6 +470,8 @@ def _sympy_witness(
     for trial in ((sp.Rational(1, 3), sp.Rational(7, 5), 3, 5), (sp.Rational(2, 7), 2, 4, 9)):
         trials.append({s: trial[i % len(trial)] for i, s in enumerate(syms)})
     for sub in trials:
+        if not all(_in_domain(s, v) for s, v in sub.items()):
+            continue
         try:
             a, b = sp.nsimplify(lhs.subs(sub)), sp.nsimplify(rhs.subs(sub))
         except (TypeError, ValueError, ZeroDivisionError):  # pragma: no cover
@@ -383,12 +492,15 @@ def timed(
     expr: Any = None,
     expected: Verdict = Verdict.PROVED,
     role: str = "claim",
+    bound: str = "",
 ) -> Step:
-    """Run an arbitrary check returning ``(verdict, counterexample, note)`` and time it."""
+    """Run an arbitrary check returning ``(verdict, counterexample, note)`` and time it.
+    A check may only return PROVED with a certificate in its note (exact arithmetic)."""
     t0 = time.perf_counter()
     verdict, cex, note = check()
+    cert = note if verdict is Verdict.PROVED else None
     return Step(name, statement, expr, method, verdict, expected,
-                time.perf_counter() - t0, cex, note, role)
+                time.perf_counter() - t0, cex, note, role, certificate=cert, bound=bound)
 
 
 def run_module(theorem_id: str, module: Any) -> ProofResult:

@@ -89,15 +89,15 @@ def steps() -> list[Step]:
 def _typo_witness() -> tuple[Verdict, dict[str, str] | None, str]:
     """eps1 = 1/2, beta1 = 1, beta2 = 1/2, delta1 = 0: the typo gives e^{eps2} = 3/4 < 1, so
     O = Range(A) would need 1 <= 3/4 * 1 + 0 -- false for every algorithm."""
-    mp.mp.dps = 30
-    eps1, beta = mp.mpf(1) / 2, mp.mpf(1) / 2
-    typo = mp.log(1 + beta * (eps1 - 1))
-    true = mp.log(1 + beta * (mp.e ** eps1 - 1))
-    lhs, rhs = mp.mpf(1), mp.e ** typo * 1 + 0  # Pr[A(D) in Range] vs e^eps2 Pr[...] + delta2
-    refuted = typo < 0 and lhs > rhs and abs(typo - true) > mp.mpf("1e-10")
-    cex = {"eps1": "1/2", "beta2/beta1": "1/2", "delta1": "0",
-           "eps2 (typo)": mp.nstr(typo, 12), "eps2 (§2.4)": mp.nstr(true, 12),
-           "O = Range(A): 1 <= e^eps2 * 1 + 0 ?": f"1 <= {mp.nstr(rhs, 12)} is false"}
+    with mp.workdps(30):
+        eps1, beta = mp.mpf(1) / 2, mp.mpf(1) / 2
+        typo = mp.log(1 + beta * (eps1 - 1))
+        true = mp.log(1 + beta * (mp.e ** eps1 - 1))
+        lhs, rhs = mp.mpf(1), mp.e ** typo * 1 + 0  # Pr[A(D) in Range] vs e^eps2 Pr[...] + delta2
+        refuted = typo < 0 and lhs > rhs and abs(typo - true) > mp.mpf("1e-10")
+        cex = {"eps1": "1/2", "beta2/beta1": "1/2", "delta1": "0",
+               "eps2 (typo)": mp.nstr(typo, 12), "eps2 (§2.4)": mp.nstr(true, 12),
+               "O = Range(A): 1 <= e^eps2 * 1 + 0 ?": f"1 <= {mp.nstr(rhs, 12)} is false"}
     return (Verdict.REFUTED if refuted else Verdict.OPEN), cex, (
         "typo: eps2 < 0 is impossible for any algorithm; §2.4 has e^eps1")
 

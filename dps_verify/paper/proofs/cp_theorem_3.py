@@ -10,14 +10,15 @@ from __future__ import annotations
 import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, z3_all
+from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, prove_sym, z3_all
 from dps_verify.paper.proofs.finite import hockey_both, prob_vector
 
 CLAIM = "A_p = A1 w.p. p, A2 w.p. 1 - p is (beta, eps, delta)-DPS when A1, A2 are."
 REFERENCE = "CP Thm 3, §2.5"
 EXPECTED = Verdict.PROVED
-SUMMARY = ("Proved per event symbolically (any p, E, delta) and over whole output spaces of "
-           "size 2..4 with z3.  Assumes the coin is independent of the sample and of D.")
+SUMMARY = ("Proved per event symbolically (any p, E, delta, any event O) and the bound is "
+           "attained; a size-2 output space is a CHECKED-BOUNDED cross-check.  Assumes the "
+           "coin is independent of the sample and of D.")
 
 
 def _instance(m: int, *, same_weight: bool = True) -> list[tuple[z3.BoolRef, list]]:
@@ -34,27 +35,38 @@ def _instance(m: int, *, same_weight: bool = True) -> list[tuple[z3.BoolRef, lis
     return [(goal, hyp) for goal in hockey_both(mix, mix2, e, d)]
 
 
+p, E, d, a, a2, c, c2 = sp.symbols("p E delta a a' c c'", real=True)
+HYPS = [p >= 0, p <= 1, E >= 1, d >= 0, a >= 0, a2 >= 0, c >= 0, c2 >= 0,
+        a <= 1, a2 <= 1, c <= 1, c2 <= 1, a <= E * a2 + d, c <= E * c2 + d]
+#: Pr[A_p^beta(D) in O] and CP Def 2's right-hand side for D' (the conclusion of CP Thm 3).
+MIX = p * a + (1 - p) * c
+TARGET = E * (p * a2 + (1 - p) * c2) + d
+
+
 def steps() -> list[Step]:
-    p, E, d, a, a2, c, c2 = sp.symbols("p E delta a a' c c'", real=True)
-    out = [prove_sym(
-        "per-event mixture bound",
-        "a <= E a' + delta and c <= E c' + delta give p a + (1-p) c <= E(p a' + (1-p) c') + delta.",
-        p * a + (1 - p) * c <= E * (p * a2 + (1 - p) * c2) + d,
-        [p >= 0, p <= 1, E >= 1, d >= 0, a <= E * a2 + d, c <= E * c2 + d])]
-    for m in (2, 3, 4):
-        out.append(z3_all(f"mixture, |Range| = {m}",
-                          "Both directions, every subset O of a size-m output space.",
-                          _instance(m)))
-    return out
+    return [
+        prove_sym("per-event mixture bound",
+                  "For any event O (a = A1^beta(D)(O), a' on D', c, c' for A2): the coin is "
+                  "independent of the sample, so A_p^beta(D)(O) = p a + (1-p) c, and "
+                  "a <= E a' + delta, c <= E c' + delta give p a + (1-p) c <= "
+                  "E(p a' + (1-p) c') + delta.  The swapped direction is the same formula "
+                  "with D and D' exchanged.", MIX <= TARGET, HYPS),
+        exists_sym("the conclusion is attained (delta > 0)",
+                   "Equality is possible with 0 < p < 1, E > 1, delta > 0: the conclusion is "
+                   "exactly CP Def 2 with the same (eps, delta).",
+                   sp.Eq(MIX, TARGET), HYPS + [p > 0, p < 1, E > 1, d > 0]),
+        z3_all("mixture instance, |Range| = 2",
+               "Both directions, every subset O of a size-2 output space (cross-check).",
+               _instance(2), bound="|Range| = 2", role="remark", expected=Verdict.BOUNDED),
+    ]
 
 
 def negative_controls() -> list[Step]:
-    p, E, d, a, a2, c, c2 = sp.symbols("p E delta a a' c c'", real=True)
     DOM = [p >= 0, p <= 1, E >= 1, d >= 0] + [x >= 0 for x in (a, a2, c, c2)] + [
         x <= 1 for x in (a, a2, c, c2)]
     return [
         z3_all("control: coin depends on the data", "Weight p on D but p' on D'.",
-               _instance(2, same_weight=False), expected=Verdict.REFUTED),
+               _instance(2, same_weight=False), expected=Verdict.REFUTED, bound="|Range| = 2"),
         prove_sym("control: delta dropped", "p a + (1-p) c <= E(p a' + (1-p) c').",
                   p * a + (1 - p) * c <= E * (p * a2 + (1 - p) * c2),
                   DOM + [a <= E * a2 + d, c <= E * c2 + d],

@@ -25,6 +25,7 @@ SUMMARY = ("Every step is proved for all n, k (z3 over reals/integers, sympy for
 b, E, g = sp.symbols("beta E gamma", real=True)
 n, j, k, nm = sp.symbols("n j k n_m", integer=True)
 nr, jr = sp.symbols("n j", real=True)
+kr, nmr = sp.symbols("k n_m", real=True)  # the n_m steps need no integrality
 GAMMA = (E - 1 + b) / E
 DOM = [b > 0, b < 1, E * (1 - b) >= 1]  # E >= 1/(1-beta)
 
@@ -58,6 +59,13 @@ def _cross_check() -> tuple[Verdict, dict[str, str] | None, str]:
                                    "(d's max taken over n_m..60): bad mass <= d everywhere")
 
 
+Fn, Fm, G = sp.symbols("F_n F_n1 G", real=True)
+#: the j = 0 step: hypotheses (the summed Pascal identity) and conclusion, used by the step
+#: and its controls.
+J0_HYPS = DOM + [Fm > 0, G >= 0, G <= Fm, sp.Eq(Fn, (1 - b) * Fm + b * G)]
+J0_CLAIM = sp.And(Fn / Fm >= 1 - b, Fn / Fm <= 1, 1 / E <= Fn / Fm)
+
+
 def steps() -> list[Step]:
     out = [
         prove_sym("gamma > beta", "gamma - beta = (E - 1)(1 - beta)/E > 0.", GAMMA > b, DOM),
@@ -70,13 +78,11 @@ def steps() -> list[Step]:
                    "over i <= k-1: F(k-1; n) = F(k-1; n-1) - b f(k-1; n-1).",
                    sp.binomial(n, j), sp.binomial(n - 1, j) + sp.binomial(n - 1, j - 1)),
     ]
-    Fn, Fm, G = sp.symbols("F_n F_n1 G", real=True)
     out.append(prove_sym(
         "j = 0 ratio in [1 - beta, 1]",
         "F(k-1;n) = (1-b) F(k-1;n-1) + b F(k-2;n-1) with 0 <= F(k-2;n-1) <= F(k-1;n-1): "
         "the ratio F(k-1;n)/F(k-1;n-1) lies in [1 - beta, 1] (so in [e^-eps, e^eps]).",
-        sp.And(Fn / Fm >= 1 - b, Fn / Fm <= 1, 1 / E <= Fn / Fm),
-        DOM + [Fm > 0, G >= 0, G <= Fm, sp.Eq(Fn, (1 - b) * Fm + b * G)]))
+        J0_CLAIM, J0_HYPS))
     out.append(prove_sym(
         "bad outcomes are exactly j > gamma n",
         "For 0 <= j < n: n(1-b)/(n-j) > E  <=>  j > gamma n; the lower side never fails.",
@@ -87,8 +93,8 @@ def steps() -> list[Step]:
         "n_m = ceil(k/gamma - 1)",
         "gamma n_m < k <= gamma (n_m + 1), and gamma(n_m + 1) < k + 1 (so the first bad j at "
         "n_m + 1 is k + 1).",
-        sp.And(g * nm < k, k <= g * (nm + 1), g * (nm + 1) < k + 1),
-        [g > 0, g < 1, k >= 1, nm >= k / g - 1, nm - 1 < k / g - 1]))
+        sp.And(g * nmr < kr, kr <= g * (nmr + 1), g * (nmr + 1) < kr + 1),
+        [g > 0, g < 1, kr >= 1, nmr >= kr / g - 1, nmr - 1 < kr / g - 1]))
     out.append(prove_sym(
         "n <= n_m: condition is j >= k",
         "For n <= n_m and j >= k: j > gamma n (so bad set = {k <= j <= n}).",
@@ -123,8 +129,13 @@ def negative_controls() -> list[Step]:
                    sp.combsimp(sp.binomial(n, j) * (1 - b) ** (n - j)
                                / (sp.binomial(n - 1, j) * (1 - b) ** (n - 1 - j))),
                    n / (n - j), expected=ref, at={n: 5, j: 2, b: sp.Rational(1, 2)}),
+        prove_sym("control: contradictory hypotheses in the j = 0 step",
+                  "The j = 0 step with G > F(k-1;n-1) added to G <= F(k-1;n-1): vacuous, so "
+                  "the machinery must report an ERROR, never PROVED.",
+                  J0_CLAIM, J0_HYPS + [G > Fm], expected=Verdict.ERROR),
         prove_sym("control: n_m = floor(k/gamma - 1)",
                   "With floor instead of ceil, gamma n_m' < k <= gamma(n_m'+1) still holds.",
-                  sp.And(g * nm < k, k <= g * (nm + 1)),
-                  [g > 0, g < 1, k >= 1, nm <= k / g - 1, nm + 1 > k / g - 1], expected=ref),
+                  sp.And(g * nmr < kr, kr <= g * (nmr + 1)),
+                  [g > 0, g < 1, kr >= 1, nmr <= kr / g - 1, nmr + 1 > kr / g - 1],
+                  expected=ref),
     ]

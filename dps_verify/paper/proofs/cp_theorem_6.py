@@ -13,9 +13,10 @@ from fractions import Fraction
 from itertools import product
 
 import mpmath as mp
+import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import Step, Verdict, timed, z3_all
+from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, sum_assembly, timed, z3_all
 
 CLAIM = "eps1-safe k-anonymization is (beta, eps, d(k, beta, eps - eps1))-DPS."
 REFERENCE = "CP Thm 6, §3.4 and App. A.3"
@@ -90,8 +91,8 @@ def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
     mixP = [sum(w[g] * P[g][s] for g in range(2)) for s in range(2)]
     mixQ = [sum(w2[g] * Q[g][s] for g in range(2)) for s in range(2)]
     mix_bad = sum(mixP[s] for s in range(2) if bad(mixP[s], mixQ[s], e1 * e2))
-    mp.mp.dps = 30
-    recheck = mp.mpf(mix_bad.numerator) / mix_bad.denominator >= mp.mpf(1) / 10
+    with mp.workdps(30):
+        recheck = mp.mpf(mix_bad.numerator) / mix_bad.denominator >= mp.mpf(1) / 10
     refuted = comp_ok and am_ok and mix_bad >= d and recheck
     return (Verdict.REFUTED if refuted else Verdict.OPEN), {
         "e^eps1": "2", "e^(eps-eps1)": "2", "delta": "1/10",
@@ -102,14 +103,20 @@ def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
 
 
 def steps() -> list[Step]:
+    S, T, W, E1, E2, d = sp.symbols("S T W E1 Eprime delta", real=True)
     return [
-        z3_all("hockey-stick, A_m on unsampled D (|G| = 2)",
-               "w_g <= e^eps1 w'_g and P_g <= e^eps' Q_g + delta (both ways) give "
-               "sum w P <= e^eps1 e^eps' sum w' Q + delta (both ways).", _hockey_queries(2)),
-        z3_all("termwise lemma (any |G|)",
-               "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for each g; summing with "
-               "sum_g w_g = 1 gives the bound for any finite G (z3 times out on |G| = 3 "
-               "directly).", _termwise()),
+        z3_all("termwise lemma (A_m on unsampled D)",
+               "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for each recoding g.",
+               _termwise()),
+        sum_assembly("the recodings g",
+                     "Summing over the finitely many g (induction): S = sum w P <= "
+                     "e^eps1 e^eps' sum w' Q + (sum w) delta."),
+        prove_sym("assembled: hockey-stick, A_m on unsampled D",
+                  "sum_g w_g = 1 turns the summed bound into S <= e^eps1 e^eps' T + delta "
+                  "(the other direction: D and D_-t exchanged).",
+                  S <= E1 * E2 * T + d,
+                  [E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0, sp.Eq(W, 1),
+                   S <= E1 * E2 * T + W * d]),
         timed("factorisation under CP Def 3", "Pr[A^beta(D) = S] = sum_g Pr[A_m(D) = g] "
               "Pr[g(Lambda(D)) = S] when A (A_m included) runs on the sample.",
               "exact witness (Fraction)", _factorisation, expected=Verdict.REFUTED,
@@ -130,7 +137,7 @@ def negative_controls() -> list[Step]:
     ref = Verdict.REFUTED
     return [
         z3_all("control: e^eps1 factor dropped", "sum w P <= e^eps' sum w' Q + delta.",
-               _hockey_queries(2, with_e1=False), expected=ref),
+               _hockey_queries(2, with_e1=False), expected=ref, bound="|G| = 2"),
         z3_all("control: delta dropped", "sum w P <= e^eps1 e^eps' sum w' Q.",
-               _hockey_queries(2, delta=False), expected=ref),
+               _hockey_queries(2, delta=False), expected=ref, bound="|G| = 2"),
     ]

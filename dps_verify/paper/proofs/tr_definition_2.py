@@ -7,15 +7,17 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
+import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import Step, Verdict, timed, z3_all
+from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, sum_assembly, timed, z3_all
 from dps_verify.paper.proofs.finite import hockey_both, pointwise, prob_vector
 
 CLAIM = "TR Def 2 (pointwise) implies CP Def 2 (hockey-stick) with the same (eps, delta)."
 REFERENCE = "TR Def 2, §2; CP Def 2, §2.1"
 EXPECTED = Verdict.PROVED
-SUMMARY = ("Pointwise => hockey-stick proved for output spaces of size 2..4; the converse "
+SUMMARY = ("Pointwise => hockey-stick proved for every finite output space (termwise, sum, "
+           "split of O along the bad set; size 2 as a CHECKED-BOUNDED cross-check); the converse "
            "fails (exact witness with eps = ln 2, delta = 1/10 whose bad set has mass 3/5).")
 
 
@@ -48,11 +50,33 @@ def _converse_witness() -> tuple[Verdict, dict[str, str] | None, str]:
         "exact Fractions; output 1 has ratio 12/5 > 2")
 
 
+E, d, pi, qi = sp.symbols("E delta p_i q_i", real=True)
+#: p(O and B), p(O minus B), q(O and B), q(O minus B), p(B) for an event O and bad set B.
+pOB, pOG, qOB, qOG, pB = sp.symbols("p_OB p_OG q_OB q_OG p_B", real=True)
+HYPS = [E >= 1, d >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0, pOB <= pB, pB < d,
+        pOG <= E * qOG]
+#: CP Def 2's inequality for the event O (the conclusion).
+CONCLUSION = pOB + pOG <= E * (qOB + qOG) + d
+
+
 def steps() -> list[Step]:
-    out = [z3_all(f"pointwise => hockey-stick, |Range| = {m}",
-                  "Bad set B with p(B), q(B) < delta and ratios in [1/E, E] off B give "
-                  "p(O) <= E q(O) + delta and q(O) <= E p(O) + delta for every O.", _queries(m))
-           for m in (2, 3, 4)]
+    out = [
+        prove_sym("termwise: outputs off the bad set",
+                  "An output i outside B has ratio in [1/E, E]; in particular p_i <= E q_i.",
+                  pi <= E * qi, [E >= 1, qi >= 0, pi >= 0, pi <= E * qi, qi <= E * pi]),
+        sum_assembly("the outputs of O outside B",
+                     "Summing p_i <= E q_i over O minus B (induction on its size): "
+                     "p(O minus B) <= E q(O minus B)."),
+        prove_sym("assembled: hockey-stick for every event O",
+                  "p(O) = p(O and B) + p(O minus B) <= p(B) + E q(O minus B) < delta + E q(O).  "
+                  "The other direction is the same with p and q exchanged (TR Def 2 is "
+                  "symmetric).", CONCLUSION, HYPS),
+    ]
+    out += [z3_all(f"pointwise => hockey-stick, |Range| = {m}",
+                   "Bad set B with p(B), q(B) < delta and ratios in [1/E, E] off B give "
+                   "p(O) <= E q(O) + delta and q(O) <= E p(O) + delta for every O (cross-check).",
+                   _queries(m), bound=f"|Range| = {m}", role="remark",
+                   expected=Verdict.BOUNDED) for m in (2,)]
     out.append(timed("converse (hockey-stick => pointwise)",
                      "Every hockey-stick-(eps, delta) pair is pointwise-(eps, delta).",
                      "exact witness (Fraction)", _converse_witness,
@@ -63,4 +87,7 @@ def steps() -> list[Step]:
 def negative_controls() -> list[Step]:
     return [z3_all("control: hockey-stick => pointwise (z3)",
                    "The wrong direction, asked of z3 for |Range| = 2.",
-                   _queries(2, swap_strict=True), expected=Verdict.REFUTED)]
+                   _queries(2, swap_strict=True), expected=Verdict.REFUTED,
+                   bound="|Range| = 2"),
+            prove_sym("control: delta dropped", "p(O) <= E q(O) from the same steps.",
+                      pOB + pOG <= E * (qOB + qOG), HYPS, expected=Verdict.REFUTED)]

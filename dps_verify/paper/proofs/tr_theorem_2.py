@@ -72,15 +72,15 @@ def _witness(shared: bool) -> tuple[Verdict, dict[str, str] | None, str]:
     q = _dist(("a",), shared)
     ratio = p[(1, 1)] / q[(1, 1)]
     bound = e_single ** 2  # e^{eps1' + eps2'}, delta1 + delta2 = 0
-    mp.mp.dps = 30
-    recheck = mp.mpf(ratio.numerator) / ratio.denominator > mp.mpf(bound.numerator) / bound.denominator
-    cex = {"beta": str(BETA), "e^eps (each A_i)": str(E),
-           "e^eps' (each A_i^beta, TR Cor 4)": str(e_single),
-           "observed e^eps' on witness": str(_single_udp_eps()),
-           "Pr[(1,1) | D={t,a}]": str(p[(1, 1)]), "Pr[(1,1) | D_-t={a}]": str(q[(1, 1)]),
-           "ratio": str(ratio), "claimed bound e^(eps1'+eps2')": str(bound),
-           "mpmath re-check ratio > bound": str(recheck)}
-    refuted = ratio > bound and recheck
+    with mp.workdps(30):
+        recheck = mp.mpf(ratio.numerator) / ratio.denominator > mp.mpf(bound.numerator) / bound.denominator
+        cex = {"beta": str(BETA), "e^eps (each A_i)": str(E),
+               "e^eps' (each A_i^beta, TR Cor 4)": str(e_single),
+               "observed e^eps' on witness": str(_single_udp_eps()),
+               "Pr[(1,1) | D={t,a}]": str(p[(1, 1)]), "Pr[(1,1) | D_-t={a}]": str(q[(1, 1)]),
+               "ratio": str(ratio), "claimed bound e^(eps1'+eps2')": str(bound),
+               "mpmath re-check ratio > bound": str(recheck)}
+        refuted = ratio > bound and recheck
     return (Verdict.REFUTED if refuted else Verdict.BOUNDED), cex, (
         "shared sample" if shared else "independent samples: the product formula holds")
 

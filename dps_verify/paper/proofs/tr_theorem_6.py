@@ -51,11 +51,11 @@ def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
     d_low = sum(_f(j, n_m, b) for j in range(floor(g * n_m) + 1, n_m + 1))
     lo = ceil(k / g)
     approx = max(sum(_f(j, n, b) for j in range(ceil(g * n), n + 1)) for n in range(lo, 41))
-    mp.mp.dps = 30
-    gm_, bm = mp.mpf(g.numerator) / g.denominator, mp.mpf(1) / 10
-    c = gm_ * mp.log(gm_ / bm) - (gm_ - bm)
-    tail_beyond = mp.e ** (-41 * c)  # Chernoff bound for every n > 40
-    refuted = d_low > approx and mp.mpf(d_low.numerator) / d_low.denominator > tail_beyond
+    with mp.workdps(30):
+        gm_, bm = mp.mpf(g.numerator) / g.denominator, mp.mpf(1) / 10
+        c = gm_ * mp.log(gm_ / bm) - (gm_ - bm)
+        tail_beyond = mp.e ** (-41 * c)  # Chernoff bound for every n > 40
+        refuted = d_low > approx and mp.mpf(d_low.numerator) / d_low.denominator > tail_beyond
     return (Verdict.REFUTED if refuted else Verdict.OPEN), {
         "k": "2", "beta": "1/10", "E": "2", "gamma": str(g), "n_m": str(n_m),
         "d >= tail at n_m": str(d_low), "max_{n>=k/gamma} tail_{j>=gamma n}": str(approx),
@@ -63,23 +63,23 @@ def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
 
 
 def _grid() -> tuple[Verdict, dict[str, str] | None, str]:
-    mp.mp.dps = 30
-    for k in range(1, 11):
-        for b in (mp.mpf(1) / 20, mp.mpf(1) / 5, mp.mpf(1) / 2):
-            for eps in (mp.mpf(x) / 4 for x in range(1, 13)):
-                e = mp.e ** eps
-                if e * (1 - b) < 1:
-                    continue
-                g = (e - 1 + b) / e
-                n_m = int(mp.ceil(k / g - 1))
-                bound = mp.e ** (-k * (mp.log(g / b) - (g - b) / g))
-                for n in range(n_m, n_m + 8):
-                    j0 = int(mp.floor(g * n)) + 1
-                    t = mp.fsum(mp.binomial(n, j) * b ** j * (1 - b) ** (n - j)
-                                for j in range(j0, n + 1))
-                    if t > bound:
-                        return Verdict.REFUTED, {"k": str(k), "beta": str(b),
-                                                 "eps": str(eps), "n": str(n)}, ""
+    with mp.workdps(30):
+        for k in range(1, 11):
+            for b in (mp.mpf(1) / 20, mp.mpf(1) / 5, mp.mpf(1) / 2):
+                for eps in (mp.mpf(x) / 4 for x in range(1, 13)):
+                    e = mp.e ** eps
+                    if e * (1 - b) < 1:
+                        continue
+                    g = (e - 1 + b) / e
+                    n_m = int(mp.ceil(k / g - 1))
+                    bound = mp.e ** (-k * (mp.log(g / b) - (g - b) / g))
+                    for n in range(n_m, n_m + 8):
+                        j0 = int(mp.floor(g * n)) + 1
+                        t = mp.fsum(mp.binomial(n, j) * b ** j * (1 - b) ** (n - j)
+                                    for j in range(j0, n + 1))
+                        if t > bound:
+                            return Verdict.REFUTED, {"k": str(k), "beta": str(b),
+                                                     "eps": str(eps), "n": str(n)}, ""
     return Verdict.BOUNDED, None, "k <= 10, beta in {1/20,1/5,1/2}, eps in {1/4..3}, n = n_m..n_m+7"
 
 

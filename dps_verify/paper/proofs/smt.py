@@ -1,0 +1,269 @@
+"""SMT back end of the proofs: two solvers, a vacuity check and standard SMT-LIB 2 export.
+
+One obligation is a :class:`Query`: hypotheses ``A`` and a claim ``C`` (z3 expressions).  It is
+*discharged* (:func:`discharge`) in three parts:
+
+* **vacuity** -- z3 must find a model of ``A`` (checked by evaluating ``A`` in it); an
+  unsatisfiable hypothesis set makes every claim "provable", so it is an error, never PROVED;
+* **z3** on the in-memory formula ``A and not C``;
+* **cvc5** on the SMT-LIB 2 text of the same formula (:func:`to_smtlib`), with a per-query time
+  limit.  A PROVED claim needs both ``unsat``; ``sat`` from one solver and ``unsat`` from the
+  other is a loud failure (:data:`DISAGREE`).
+
+The SMT-LIB printer is ours (z3's own prints a unary ``(+ x)`` and leaves primed symbols
+unquoted, which other solvers reject); both solvers parse its output (tested).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+#: Per-query limits in milliseconds (an exhausted limit is ``unknown``, never ``unsat``).
+Z3_TIMEOUT_MS = 10_000
+CVC5_TIMEOUT_MS = 5_000
+#: cvc5's limit on finite-instance (CHECKED-BOUNDED) queries and finite controls.
+CVC5_BOUNDED_MS = 1_000
+
+SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+#: Marker for two solvers contradicting each other on one query.
+DISAGREE = "solvers disagree"
+
+
+@dataclass
+class Query:
+    """One SMT obligation: ``And(hypotheses) => claim`` (``expect="unsat"`` for the negation),
+    or, for an existence step (``kind="exists"``), ``And(hypotheses + [claim])`` is satisfiable."""
+
+    hypotheses: list[z3.BoolRef]
+    claim: z3.BoolRef
+    kind: str = "implies"  # or "exists"
+    answers: dict[str, str] = field(default_factory=dict)
+    vacuity: dict[str, str] = field(default_factory=dict)
+    model: dict[str, str] | None = None
+    seconds: float = 0.0
+
+    def main_formula(self) -> list[z3.BoolRef]:
+        if self.kind == "exists":
+            return [*self.hypotheses, self.claim]
+        return [*self.hypotheses, z3.Not(self.claim)]
+
+    @property
+    def expected_status(self) -> str:
+        return SAT if self.kind == "exists" else UNSAT
+
+    def smtlib(self) -> str:
+        what = ("existence claim: the hypotheses and the claim together (expected sat)"
+                if self.kind == "exists" else "hypotheses and the negated claim (expected unsat)")
+        return to_smtlib(self.main_formula(), comment=what)
+
+    def vacuity_smtlib(self) -> str:
+        return to_smtlib(self.hypotheses, comment="hypotheses alone (expected sat: not vacuous)")
+
+
+# ------------------------------------------------------------------------- printing
+
+_SIMPLE = re.compile(r"[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*\Z")
+_RESERVED = {"as", "let", "exists", "forall", "match", "par", "_", "!", "true", "false",
+             "and", "or", "not", "ite", "distinct", "BINARY", "DECIMAL", "HEXADECIMAL",
+             "NUMERAL", "STRING"}
+_OPS = {
+    z3.Z3_OP_ADD: "+", z3.Z3_OP_SUB: "-", z3.Z3_OP_MUL: "*", z3.Z3_OP_DIV: "/",
+    z3.Z3_OP_IDIV: "div", z3.Z3_OP_MOD: "mod", z3.Z3_OP_UMINUS: "-", z3.Z3_OP_LE: "<=",
+    z3.Z3_OP_LT: "<", z3.Z3_OP_GE: ">=", z3.Z3_OP_GT: ">", z3.Z3_OP_EQ: "=",
+    z3.Z3_OP_DISTINCT: "distinct", z3.Z3_OP_AND: "and", z3.Z3_OP_OR: "or",
+    z3.Z3_OP_NOT: "not", z3.Z3_OP_IMPLIES: "=>", z3.Z3_OP_ITE: "ite",
+    z3.Z3_OP_TO_REAL: "to_real", z3.Z3_OP_TO_INT: "to_int", z3.Z3_OP_IS_INT: "is_int",
+    z3.Z3_OP_IFF: "=", z3.Z3_OP_XOR: "xor",
+}
+_UNIT = {"+": "0", "*": "1", "and": "true", "or": "false"}
+
+
+def symbol(name: str) -> str:
+    """An SMT-LIB symbol for ``name``: simple when allowed, otherwise ``|quoted|``."""
+    if _SIMPLE.match(name) and name not in _RESERVED:
+        return name
+    if "|" in name or "\\" in name:
+        raise ValueError(f"symbol {name!r} cannot be written in SMT-LIB")
+    return f"|{name}|"
+
+
+def _numeral(e: z3.ExprRef) -> str:
+    real = e.sort() == z3.RealSort()
+    frac = e.as_fraction() if real else None
+    p, q = (frac.numerator, frac.denominator) if frac is not None else (e.as_long(), 1)
+
+    def nat(x: int) -> str:
+        return f"{x}.0" if real else str(x)
+
+    body = nat(abs(p)) if q == 1 else f"(/ {nat(abs(p))} {nat(q)})"
+    return body if p >= 0 else f"(- {body})"
+
+
+def _print(e: z3.ExprRef, decls: dict[str, str]) -> str:
+    if z3.is_true(e):
+        return "true"
+    if z3.is_false(e):
+        return "false"
+    if z3.is_int_value(e) or z3.is_rational_value(e):
+        return _numeral(e)
+    if z3.is_algebraic_value(e):
+        raise ValueError(f"algebraic number {e} cannot be exported")
+    if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        name = e.decl().name()
+        sort = e.sort()
+        decls[name] = "Real" if sort == z3.RealSort() else (
+            "Int" if sort == z3.IntSort() else "Bool")
+        return symbol(name)
+    if z3.is_app(e):
+        kind = e.decl().kind()
+        if kind not in _OPS:
+            raise ValueError(f"cannot export {e.decl().name()} to SMT-LIB")
+        op = _OPS[kind]
+        if op in ("to_real", "to_int", "is_int"):
+            decls[" mixed"] = "Int"  # the Int/Real conversions need the mixed logic
+            inner = e.children()[0]
+            if op == "to_real" and z3.is_int_value(inner):
+                return _numeral(z3.RealVal(inner.as_long()))
+        args = [_print(a, decls) for a in e.children()]
+        if not args:
+            return _UNIT[op]
+        if len(args) == 1 and op in ("+", "*", "and", "or"):
+            return args[0]  # z3 keeps unary sums/products; SMT-LIB needs two arguments
+        return f"({op} {' '.join(args)})"
+    raise ValueError(f"cannot export {e} to SMT-LIB")
+
+
+def to_smtlib(assertions: Sequence[z3.BoolRef], comment: str = "") -> str:
+    """Standard SMT-LIB 2.6 script asserting ``assertions`` and asking ``(check-sat)``."""
+    decls: dict[str, str] = {}
+    body = [_print(a, decls) for a in assertions]
+    sorts = set(decls.values())
+    if "Int" in sorts and ("Real" in sorts or " mixed" in decls):
+        logic = "QF_NIRA"
+    elif "Int" in sorts:
+        logic = "QF_NIA"
+    else:
+        logic = "QF_NRA"
+    lines = [f"; {comment}"] if comment else []
+    lines.append(f"(set-logic {logic})")
+    lines += [f"(declare-fun {symbol(n)} () {s})" for n, s in sorted(decls.items())
+              if n != " mixed"]
+    lines += [f"(assert {b})" for b in body]
+    lines.append("(check-sat)")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------- solving
+
+
+def _pure_real(formulas: Sequence[z3.ExprRef]) -> bool:
+    seen: set[int] = set()
+    todo = list(formulas)
+    while todo:
+        e = todo.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if z3.is_quantifier(e):
+            return False
+        if z3.is_const(e) and e.sort() == z3.IntSort():
+            return False
+        todo.extend(e.children())
+    return True
+
+
+def _z3_solver(formulas: Sequence[z3.BoolRef], timeout_ms: int) -> z3.Solver:
+    s = z3.SolverFor("QF_NRA") if _pure_real(formulas) else z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.add(*formulas)
+    return s
+
+
+def model_dict(model: z3.ModelRef) -> dict[str, str]:
+    """A z3 model as ``{name: exact value}`` (algebraic numbers to 20 digits, marked ``~``)."""
+    out: dict[str, str] = {}
+    for d in model.decls():
+        if d.arity() > 0 or d.name().startswith("/"):
+            continue
+        val = model[d]
+        if z3.is_rational_value(val):
+            out[d.name()] = str(val.as_fraction())
+        elif z3.is_algebraic_value(val):
+            out[d.name()] = "~" + val.approx(20).as_decimal(20).rstrip("?")
+        else:
+            out[d.name()] = str(val)
+    return dict(sorted(out.items()))
+
+
+def z3_check(formulas: Sequence[z3.BoolRef], timeout_ms: int = Z3_TIMEOUT_MS
+             ) -> tuple[str, dict[str, str] | None]:
+    """z3's answer on ``And(formulas)``; a ``sat`` model is re-checked by evaluating every
+    formula in it (model completion) -- an unconfirmed model is reported ``unknown``."""
+    s = _z3_solver(formulas, timeout_ms)
+    res = s.check()
+    if res == z3.unsat:
+        return UNSAT, None
+    if res == z3.sat:
+        m = s.model()
+        if all(z3.is_true(m.eval(f, model_completion=True)) for f in formulas):
+            return SAT, model_dict(m)
+        return UNKNOWN, None
+    return UNKNOWN, None
+
+
+def cvc5_check(text: str, timeout_ms: int = CVC5_TIMEOUT_MS) -> str:
+    """cvc5's answer on an SMT-LIB 2 script (parsed by cvc5's own parser)."""
+    import cvc5
+
+    solver = cvc5.Solver()
+    solver.setOption("tlimit-per", str(timeout_ms))
+    sm = cvc5.SymbolManager(solver)
+    parser = cvc5.InputParser(solver, sm)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
+    answer = UNKNOWN
+    while True:
+        cmd = parser.nextCommand()
+        if cmd.isNull():
+            break
+        out = cmd.invoke(solver, sm).strip()
+        if out in (SAT, UNSAT, UNKNOWN):
+            answer = out
+    return answer
+
+
+def discharge(q: Query, *, cvc5_ms: int = CVC5_TIMEOUT_MS, z3_ms: int = Z3_TIMEOUT_MS) -> Query:
+    """Run the vacuity check, z3 and cvc5 on ``q`` (answers recorded on ``q``)."""
+    t0 = time.perf_counter()
+    vac, _ = z3_check(q.hypotheses, z3_ms)
+    q.vacuity = {"z3": vac}
+    if vac == SAT:
+        z, model = z3_check(q.main_formula(), z3_ms)
+        q.model = model
+        q.answers = {"z3": z, "cvc5": cvc5_check(q.smtlib(), cvc5_ms)}
+    q.seconds = time.perf_counter() - t0
+    return q
+
+
+def verdict_of(q: Query) -> str:
+    """``proved``, ``refuted``, ``vacuous``, ``disagree`` or ``unknown`` for a discharged query.
+
+    An implication is proved when the hypotheses are satisfiable and both solvers say unsat;
+    refuted when z3 returns a model it re-checked (and cvc5 does not say unsat).  An existence
+    claim is proved by a re-checked z3 model (and cvc5 not saying unsat), refuted by two unsat."""
+    if q.vacuity.get("z3") == UNSAT:
+        return "vacuous"
+    if q.vacuity.get("z3") != SAT:
+        return "unknown"
+    got = set(q.answers.values())
+    if SAT in got and UNSAT in got:
+        return "disagree"
+    both_unsat = got == {UNSAT}
+    z3_model = q.answers.get("z3") == SAT and q.model is not None
+    if q.kind == "exists":
+        return "proved" if z3_model else ("refuted" if both_unsat else "unknown")
+    return "proved" if both_unsat else ("refuted" if z3_model else "unknown")
