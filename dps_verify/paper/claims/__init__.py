@@ -7,17 +7,18 @@ the verdict expected; ``check()`` recomputes the verdict from scratch.  Entries 
 
 from __future__ import annotations
 
-from dps_verify.paper.claims import beyond, cp_appendix, cp_section2, cp_section3, tr
+from dps_verify.paper.claims import beyond, cp_appendix, cp_section2, cp_section3, informal, tr
 from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, NMC, REFUTED, VERDICTS, Claim, Result
 from dps_verify.paper.claims.tables import table1_claims, table2_claims, trend_claims
 
 
 def build_registry() -> list[Claim]:
-    """All claims, in paper order (CP §1–3, CP appendix, TR, then beyond-the-paper)."""
+    """All claims, in paper order (CP §1–3, CP appendix, TR, the informal statements of both
+    versions (NOT-MACHINE-CHECKABLE, with reasons), then beyond-the-paper)."""
     regs = [
         *cp_section2.claims()[:2], *table1_claims(), *cp_section2.claims()[2:],
         *cp_section3.claims()[:5], *table2_claims(), *trend_claims(), *cp_section3.claims()[5:],
-        *cp_appendix.claims(), *tr.claims(), *beyond.claims(),
+        *cp_appendix.claims(), *tr.claims(), *informal.claims(), *beyond.claims(),
     ]
     ids = [c.id for c in regs]
     dup = {i for i in ids if ids.count(i) > 1}

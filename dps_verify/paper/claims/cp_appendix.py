@@ -13,15 +13,36 @@ from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, NMC, REFUTED, Cla
 from dps_verify.paper.claims.common import remark_verdict
 
 
-def check_a1_statement() -> Result:
-    """App. A.1 prints ε2 = ln(1 + (β2/β1)(ε1 − 1)): ε1 where e^ε1 belongs."""
-    e1, b = mpmath.mpf("0.5"), mpmath.mpf("0.5")
-    printed = 1 + b * (e1 - 1)  # argument of ln; ε2 = ln(0.75) < 0 — impossible for any ε2-DP
-    correct = bounds.amplify("0.5", 0, 1, "0.5")[0]
+def check_a1_statement(printed_form: str = "eps1-1") -> Result:
+    """App. A.1 prints ε2 = ln(1 + (β2/β1)(ε1 − 1)): ε1 where e^ε1 belongs.
+
+    Decided, not asserted: the printed form is evaluated at several (ε1, β2/β1); it is wrong
+    if it disagrees with Thm 1 (§2.4) anywhere — at ε1 = 0.5, β = 0.5 it even gives ln 0.75 < 0.
+    CORRECTED needs the printed form wrong and the e^ε1 form equal to Thm 1's amplification
+    (interval arithmetic).  ``printed_form="exp"`` (the corrected text) is the negative control
+    and must be CONFIRMED."""
+    cases = [("0.5", "0.5"), ("1", "0.1"), ("2", "0.25")]
+    printed_ok, corrected_ok, wit = True, True, None
+    with mpmath.workdps(40):
+        for e1s, bs in cases:
+            e1, b = mpmath.mpf(e1s), mpmath.mpf(bs)
+            thm1 = bounds.amplify(e1s, 0, 1, bs)[0]
+            arg = 1 + b * (e1 - 1) if printed_form == "eps1-1" else 1 + b * mpmath.expm1(e1)
+            this_printed = arg > 0 and abs(mpmath.log(arg) - thm1) < mpmath.mpf(10) ** -12
+            printed_ok &= bool(this_printed)
+            corrected_ok &= abs(mpmath.log(1 + b * mpmath.expm1(e1)) - thm1) < mpmath.mpf(10) ** -12
+            if not this_printed and wit is None:
+                wit = (e1s, bs, arg, thm1)
     v, step = remark_verdict("cp-theorem-1", "App. A.1")
-    return Result(CORRECTED, f"printed ε2 = ln({fmt(printed)}) < 0 at ε1 = β2/β1 = 0.5; with e^ε1: {fmt(correct, 4)}",
-                  "correction: read e^{ε1} for ε1 (the proof itself uses e^{ε1}); "
-                  + (f"proofs step '{step['name']}': {v}" if step else "proofs remark unavailable"))
+    note = f"proofs step '{step['name']}': {v}" if step else "proofs remark unavailable"
+    if printed_ok:
+        return Result(CONFIRMED, "printed form agrees with Thm 1", note)
+    if corrected_ok:
+        e1s, bs, arg, thm1 = wit
+        return Result(CORRECTED, f"printed: ln({fmt(arg)}) at ε1 = {e1s}, β2/β1 = {bs}; with e^ε1: {fmt(thm1, 4)}",
+                      "correction: read e^{ε1} for ε1 (the proof itself and Thm 1 in §2.4 use "
+                      f"e^{{ε1}}); {note}")
+    return Result(REFUTED, "neither form agrees with Thm 1", note)
 
 
 def check_a1_steps() -> Result:
@@ -88,7 +109,8 @@ def claims() -> list[Claim]:
     return [
         C("cp.appA1.statement", "CP App. A.1 (Thm 1 restated)",
           "The appendix restates Thm 1 with ε2 = ln(1 + (β2/β1)(ε1 − 1)).",
-          "interval arithmetic + proofs remark", CORRECTED, check_a1_statement, proofs=("cp-theorem-1",)),
+          "40-digit evaluation at three points + proofs remark", CORRECTED, check_a1_statement,
+          proofs=("cp-theorem-1",), control=lambda: check_a1_statement("exp"), control_expected=CONFIRMED),
         C("cp.appA1.steps", "CP App. A.1 (proof)",
           "The proof's algebra: Z = (1−β)X + βY, the factorised inequality and βe^{−ε1}e^{ε2} ≤ β.",
           "sympy identities", CONFIRMED, check_a1_steps),

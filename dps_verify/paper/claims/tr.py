@@ -7,7 +7,15 @@ from fractions import Fraction
 
 from dps_verify import bounds, exact, mechanisms
 from dps_verify.paper import figures
-from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, REFUTED, Claim, Result, fmt
+from dps_verify.paper.claims.base import (
+    CONFIRMED,
+    CORRECTED,
+    REFUTED,
+    Claim,
+    Result,
+    exact_rational,
+    fmt,
+)
 from dps_verify.paper.claims.common import from_proof
 
 
@@ -172,9 +180,175 @@ def check_fig7() -> Result:
                       f"β={b}: decreasing={d}, ordered={o}, 0.25 crosses={c}" for b, d, o, c in out))
 
 
+# --------------------------------------------------------------------------- new TR entries
+def check_thm1_strict(delta_scale: Fraction = Fraction(1)) -> Result:
+    """TR Thm 1 gives δ = d with TR Def 2's strict 'bad mass < δ'.  The pointwise worst bad mass
+    of sampled strongly-safe k-anonymization equals d exactly, so the strict inequality fails at
+    δ = d (it holds with '≤', or for any δ > d).  ``delta_scale`` > 1 is the negative control:
+    at δ = d·(1 + 2^-20) the strict form holds (CONFIRMED)."""
+    rows = []
+    for k, b, e in ((2, "0.05", "0.75"), (5, "0.2", "1"), (20, "0.1", "2")):
+        dc = bounds.d_certified(k, b, e)
+        pw = exact.sdgs_delta_certified(k, b, e, "pointwise")
+        rows.append((k, b, e, pw, dc, pw.lower >= dc.upper * delta_scale))
+    fails = [r for r in rows if r[5]]
+    if fails:
+        k, b, e, pw, dc, _ = fails[0]
+        return Result(REFUTED, f"k={k}, β={b}, ε={e}: worst bad mass = d = {fmt(dc.upper, 4)}",
+                      "exact: the pointwise bad mass (TR Def 2) of sampled strongly-safe k-anonymization "
+                      "equals d in " + f"{len(fails)}/{len(rows)} cases tried, so 'Pr[bad] < δ' fails at "
+                      "δ = d. Correction: read '≤ δ' in Def 2, or state the theorem for every δ > d")
+    return Result(CONFIRMED, "worst bad mass < δ in every case",
+                  "; ".join(f"k={k}, β={b}, ε={e}: {fmt(pw.upper)} < {fmt(dc.upper * delta_scale)}"
+                            for k, b, e, pw, dc, _ in rows))
+
+
+def check_def1_two_sided(definition: str = "two-sided") -> Result:
+    """TR Def 1 bounds the ratio Pr[A(D)=S]/Pr[A(D−t)=S] on both sides, which (as TR §2 remarks)
+    also bounds it for adding a tuple: with add/remove neighbours the two-sided D/D−t form equals
+    CP Def 1 taken over both orders of the pair.  Exact instance: presence randomized response
+    (truth probability 3/4) sampled at β = 1/2 — its two directions differ (ratio 2 versus 5/3).
+    ``definition="one-sided"`` (only the lower bound e^-ε ≤ ratio) is the negative control: it
+    misses the larger direction here and must be REFUTED as a reading of CP Def 1."""
+    from dps_verify.paper.claims.cp_section2 import _presence_rr
+    beta = Fraction(1, 2)
+    a = _presence_rr("t")
+    p = exact.distribution(a, ["a", "t"], beta).exact
+    q = exact.distribution(a, ["a"], beta).exact
+    up = max(p[y] / q[y] for y in p)
+    down = max(q[y] / p[y] for y in p)
+    tr_eps = max(up, down) if definition == "two-sided" else down
+    cp_eps = max(up, down)  # CP Def 1 over both orders of the neighbouring pair
+    ok = tr_eps == cp_eps and up != down
+    return Result(CONFIRMED if ok else REFUTED, f"e^ε: D/D−t ratio ≤ {up}, reverse ≤ {down}",
+                  f"exact: the {definition} TR reading gives e^ε = {tr_eps}, CP Def 1 (both orders) "
+                  f"gives {cp_eps}")
+
+
+def check_F_typo(printed: str = "j") -> Result:
+    """TR §4 defines F(j; n, β) = Σ_{i=0}^{j} f(j; n, β): the summand's index is j, which gives
+    (j + 1)·f(j) instead of the binomial CDF; read f(i; n, β).  ``printed="i"`` (the corrected
+    text) is the negative control and must be CONFIRMED."""
+    from dps_verify.core.binomial import cdf, pmf
+    cases = [(3, 10, Fraction(1, 5)), (0, 4, Fraction(1, 2)), (5, 20, Fraction(1, 20))]
+    lit_ok = all((sum((pmf(j, n, b) for _ in range(j + 1)), Fraction(0)) if printed == "j"
+                  else sum((pmf(i, n, b) for i in range(j + 1)), Fraction(0))) == cdf(j, n, b)
+                 for j, n, b in cases)
+    corr_ok = all(sum((pmf(i, n, b) for i in range(j + 1)), Fraction(0)) == cdf(j, n, b) for j, n, b in cases)
+    if lit_ok:
+        return Result(CONFIRMED, "as printed, F is the binomial CDF", "exact rationals")
+    if corr_ok:
+        j, n, b = cases[0]
+        return Result(CORRECTED, "read Σ_i f(i; n, β)",
+                      f"correction: as printed the sum is (j+1)·f(j) — e.g. j={j}, n={n}, β={b}: "
+                      f"{fmt((j + 1) * pmf(j, n, b))} versus F = {fmt(cdf(j, n, b))}; with index i it "
+                      "is the CDF (CP §3.3 prints it correctly)")
+    return Result(REFUTED, "neither form is the CDF", "")
+
+
+def check_towards_practical(bound_scale: Fraction = Fraction(1)) -> Result:
+    """TR §4 'Towards practical k-anonymization' sketches: choose the generalization ε1-DP on the
+    full data D, then sample, apply and suppress, and says Thm 1's proof extends to (ε, δ)-DP.
+    That is exactly App. A.3's model (CP Thm 6 with A_m on D).  Exact δ of a small instance
+    against d(k, β, ε − ε1); ``bound_scale`` = 1/100 is the negative control (REFUTED)."""
+    import math
+    recodings = [lambda r: r // 2, lambda r: r % 2]
+
+    def scores(smp):
+        return [sum(1 for r in smp if r < 2), sum(1 for r in smp if r >= 2)]
+    m = mechanisms.EpsilonSafeKAnonymizer(recodings, scores, 2, weight_base=Fraction(3, 2))
+    beta, ds = Fraction(1, 5), [0, 1, 1, 2, 3, 3]
+    e1 = Fraction(2 * math.log(1.5)).limit_denominator(10**9) + Fraction(1, 10**8)
+    rows, ok = [], True
+    for eps in (Fraction(3, 2), Fraction(2)):
+        bound = exact_rational(bounds.d_safe(2, beta, eps, e1)) * bound_scale
+        for t in (1, 3):
+            dl = exact.delta_certified(m.choice_on_full_data([*ds, t], beta), m.choice_on_full_data(ds, beta),
+                                       eps).upper
+            ok &= dl <= bound
+            rows.append((eps, t, dl, bound))
+    return Result(CONFIRMED if ok else REFUTED, f"max δ / d(k, β, ε−ε1) = {fmt(max(a / c for *_, a, c in rows), 3)}",
+                  "scheme chosen ε1-DP on D (ε1 = 2 ln 1.5, exponential weights), then sample β = 0.2, "
+                  "apply, suppress below k = 2; exact δ: " + "; ".join(
+                      f"ε={float(e)}, t={t}: {fmt(a)} ≤ {fmt(c)}" for e, t, a, c in rows))
+
+
+def check_def5_constant(f_kind: str = "constant") -> Result:
+    """TR Def 5 with a constant f (so f ≡ f(1) = 1) is (ε0, δ0)-DP: the condition 'for every
+    ε ≥ ε0, (ε, δ0)-DP' follows from (ε0, δ0)-DP because δ(ε) never increases with ε.  Exact δ
+    curves of sampled CLR and of δ-sampling (TR Alg 5).  ``f_kind="1/z"`` is the negative control:
+    δ-sampling's δ stays δ0 at every ε, so f(z) = 1/z fails (REFUTED)."""
+    cases = []
+    m = mechanisms.ClusterLocalRecoding(2)
+    ds = [(i,) for i in range(4)]
+    cases.append(("CLR", exact.distribution(m, [*ds, (9,)], Fraction(1, 2)).exact,
+                  exact.distribution(m, ds, Fraction(1, 2)).exact))
+    dsm = mechanisms.DeltaSampling(Fraction(1, 10))
+    cases.append(("δ-sampling", exact.distribution(dsm, ["a", "b", "t"], 1).exact,
+                  exact.distribution(dsm, ["a", "b"], 1).exact))
+    e0 = Fraction(1, 2)
+    ok = True
+    for _, p, q in cases:
+        d0 = exact.delta_certified(p, q, e0).upper
+        for z in (Fraction(1), Fraction(2), Fraction(4), Fraction(8)):
+            f = Fraction(1) if f_kind == "constant" else 1 / z
+            ok &= exact.delta_certified(p, q, e0 * z).upper <= d0 * f
+    return Result(CONFIRMED if ok else REFUTED, f"f = {f_kind}: (z·ε0, δ0·f(z))-DP for z ∈ {{1,2,4,8}}: {ok}",
+                  "exact δ curves of sampled CLR (β = 1/2) and δ-sampling (δ = 1/10), ε0 = 1/2")
+
+
+def check_chernoff_positivity(domain: str = "all") -> Result:
+    """TR §6: 'γ ln(γ/β) − (γ − β) > 0 for all positive γ and β'.  At γ = β it is exactly 0, so
+    the statement is false as written; it is true for γ ≠ β (g(γ) = γ ln(γ/β) − γ + β has g(β) = 0
+    and g'(γ) = ln(γ/β)), and the proof needs only γ > β (CP §3.3).  ``domain="gamma>beta"`` (the
+    corrected statement) is the negative control and must be CONFIRMED."""
+    import sympy as sp
+    g, b = sp.symbols("gamma beta", positive=True)
+    expr = g * sp.log(g / b) - (g - b)
+    at_equal = sp.simplify(expr.subs(g, b))
+    deriv_ok = sp.simplify(sp.diff(expr, g) - sp.log(g / b)) == 0
+    if domain == "all":
+        if at_equal == 0:
+            return Result(REFUTED, "γ = β gives exactly 0",
+                          "sympy: the expression vanishes at γ = β (e.g. γ = β = 1/5), so '> 0 for all "
+                          "positive γ, β' is false; it is > 0 for γ ≠ β (its γ-derivative is ln(γ/β)), "
+                          "and TR Thm 6 only uses γ > β, so the theorem is unaffected")
+        return Result(CONFIRMED, "no zero at γ = β", "")
+    ok = at_equal == 0 and deriv_ok  # g(β) = 0 and g' = ln(γ/β) > 0 on γ > β
+    return Result(CONFIRMED if ok else REFUTED, "g(β) = 0 and g' = ln(γ/β) > 0 for γ > β", "sympy")
+
+
 def claims() -> list[Claim]:
     C = Claim
-    return [
+    new = [
+        C("tr.definition1.two-sided", "TR §2, Def 1 and the remark after it",
+          "Def 1 bounds the probability ratio of D versus D−t from both sides, so it also bounds "
+          "adding a tuple; with add/remove neighbours it is CP Def 1 over both orders.",
+          "exact laws of sampled presence randomized response", CONFIRMED, check_def1_two_sided,
+          source="TR", control=lambda: check_def1_two_sided("one-sided"), control_expected=REFUTED),
+        C("tr.theorem1.strict", "TR §4, Thm 1 with TR §2 Def 2 (strict '< δ')",
+          "(k, β)-SDGS satisfies (ε, δ)-DP in Def 2's sense (bad mass strictly below δ) with δ = d.",
+          "exact pointwise worst case versus certified d", REFUTED, check_thm1_strict, source="TR",
+          control=lambda: check_thm1_strict(1 + Fraction(1, 2**20)), control_expected=CONFIRMED),
+        C("tr.sec4.F-definition", "TR §4 (before Thm 1)",
+          "F(j; n, β) is defined as the sum over i = 0..j of f(j; n, β).",
+          "exact rationals", CORRECTED, check_F_typo, source="TR",
+          control=lambda: check_F_typo("i"), control_expected=CONFIRMED),
+        C("tr.sec4.towards-practical", "TR §4 ('Towards practical k-anonymization')",
+          "Choosing the generalization ε-DP on the data, then sampling, applying it and suppressing "
+          "groups below k, gives (ε, δ)-DP for suitable parameters.",
+          "exact δ of a concrete instance versus d(k, β, ε − ε1)", CONFIRMED, check_towards_practical,
+          source="TR", control=lambda: check_towards_practical(Fraction(1, 100)), control_expected=REFUTED),
+        C("tr.definition5.constant-f", "TR §6, Def 5 and the remark after it",
+          "With a constant f, f-smooth (ε, δ)-DP is just (ε, δ)-DP.",
+          "exact δ curves of two mechanisms", CONFIRMED, check_def5_constant, source="TR",
+          control=lambda: check_def5_constant("1/z"), control_expected=REFUTED),
+        C("tr.sec6.chernoff-positivity", "TR §6, proof of Thm 6",
+          "γ ln(γ/β) − (γ − β) > 0 for all positive γ and β.", "sympy", REFUTED,
+          check_chernoff_positivity, source="TR",
+          control=lambda: check_chernoff_positivity("gamma>beta"), control_expected=CONFIRMED),
+    ]
+    return new + [
         C("tr.definition2", "TR §2, Def 2",
           "The pointwise (ε, δ) definition (bad outputs have mass < δ) implies CP's hockey-stick "
           "(ε, δ)-DP; not conversely.", "proofs.tr-definition-2 + exact instance", CONFIRMED,
