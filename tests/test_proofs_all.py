@@ -154,3 +154,48 @@ def test_cli_runs_theorem(capsys):
     assert data[0]["verdict"] == "REFUTED" and data[0]["ok"]
     assert cli.main(["prove", "cp-proposition-4", "--latex"]) == 0
     assert "\\wedge" in capsys.readouterr().out
+
+
+def test_smt2_export_rechecked_by_both_solvers(tmp_path, capsys):
+    """Exported files parse in z3 and cvc5 and both give the recorded answer (claim steps:
+    exactly; finite instances / controls: cvc5 may say unknown within its limit)."""
+    from dps_verify.paper.proofs.smt import CVC5_BOUNDED_MS, cvc5_check
+
+    out = tmp_path / "smt"
+    (tmp_path / "smt").mkdir()
+    (out / "mine.txt").write_text("not ours")
+    assert cli.main(["prove", "cp-theorem-1", "cp-theorem-2", "cp-theorem-5", "--smt2",
+                     str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (out / "mine.txt").read_text() == "not ours"  # never touched
+    step = next(s for s in data[0]["steps"] if s["name"] == "upper direction")
+    assert step["solvers"] == {"z3": "unsat", "cvc5": "unsat"} and step["vacuity"] == {"z3": "sat"}
+    files = sorted(out.rglob("*.smt2"))
+    assert any(f.name.endswith(".vacuity.smt2") for f in files)
+    assert (out / "cp-theorem-1" / "03-upper-direction.smt2").exists()
+    for f in files:
+        text = f.read_text()
+        expected = text.splitlines()[0].rsplit("expected ", 1)[1]
+        s = z3.Solver()
+        s.set("timeout", 10_000)
+        s.from_string(text)
+        got_z3 = str(s.check())
+        got_cvc5 = cvc5_check(text, CVC5_BOUNDED_MS if "instance" in f.name else 10_000)
+        if expected == "unknown":
+            continue
+        assert got_z3 == expected, f
+        assert got_cvc5 in (expected, "unknown"), f
+        if "control" not in f.name and "instance" not in f.name:
+            assert got_cvc5 == expected, f
+
+
+def test_smtlib_printer_quotes_and_unary_sums():
+    from dps_verify.paper.proofs.smt import cvc5_check, to_smtlib
+
+    x, y = z3.Real("K'0_1"), z3.Real("y")
+    text = to_smtlib([z3.Sum([x]) > 1, z3.Sum([x, y]) < 0, y >= 0])
+    assert "|K'0_1|" in text and "(+ |K'0_1|)" not in text
+    assert cvc5_check(text) == "unsat"
+    s = z3.Solver()
+    s.from_string(text)
+    assert s.check() == z3.unsat

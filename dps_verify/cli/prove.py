@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 import sympy as sp
 
 NAME = "prove"
-HELP = "Machine-check the paper's theorems step by step with z3/sympy (list them with no id)."
+HELP = "Machine-check the paper's theorems step by step with z3 + cvc5 and sympy (list them with no id)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="theorem id(s) such as cp-theorem-1, or 'all'")
     parser.add_argument("--latex", action="store_true", help="print expressions as LaTeX")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--smt2", metavar="DIR",
+                        help="also write every SMT query as SMT-LIB 2 under DIR/<proof-id>/ "
+                             "(<nn>-<step>.smt2: negated claim, expected unsat; "
+                             "<nn>-<step>.vacuity.smt2: hypotheses, expected sat)")
     parser.add_argument("--no-controls", action="store_true",
                         help="do not print the negative controls (they still run)")
 
@@ -53,6 +58,11 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"unknown theorem id {unknown[0]!r}; choose from {', '.join(THEOREMS)}")
     results = [run(i) for i in ids]
+    if args.smt2:
+        from dps_verify.paper.proofs.export import export_smt2
+
+        written = export_smt2(results, args.smt2)
+        print(f"wrote {len(written)} SMT-LIB 2 files under {args.smt2}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=2))
     else:
@@ -101,6 +111,11 @@ def _print_result(r: Any, *, latex: bool, controls: bool) -> None:
                 print("\n".join("      " + line for line in text.splitlines()))
             print(f"   method: {s.method}; verdict: {s.verdict.value} "
                   f"(expected {s.expected.value}) [{ok}]; {s.seconds * 1000:.1f} ms")
+            if s.solvers is not None:
+                print(f"   solvers: z3 {s.solvers['z3']}, cvc5 {s.solvers['cvc5']}; "
+                      f"hypotheses: z3 {s.vacuity['z3'] if s.vacuity else '-'}")
+            if s.certificate and s.solvers is None:
+                print(f"   certificate: {s.certificate}")
             if s.counterexample:
                 cex = ", ".join(f"{k}={v}" for k, v in s.counterexample.items())
                 print(f"   counterexample: {cex}")
