@@ -27,6 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--min-k", action="store_true", help="smallest k reaching --delta")
     g.add_argument("--min-epsilon", action="store_true", help="smallest epsilon reaching --delta")
     g.add_argument("--max-beta", action="store_true", help="largest beta reaching --delta")
+    p.add_argument("--releases", type=int, metavar="T",
+                   help="delta of T fresh-sample releases (exact or certified enclosure)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -47,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
         return _inverse(args, t0)
     _need(args, "k", "beta", "epsilon")
     beta, eps = _beta_and_eps(args)
+    if getattr(args, "releases", None) is not None:
+        from dps_verify.cli._releases import run_releases
+
+        return run_releases(args.k, beta, eps, args.releases, args.json, t0)
     paper = bounds.d_certified(args.k, beta, eps)
     hs = exact.sdgs_delta_certified(args.k, beta, eps, "hockey-stick")
     pw = exact.sdgs_delta_certified(args.k, beta, eps, "pointwise")

@@ -59,7 +59,7 @@ U = 2.0**-53
 ETA = 16 * U
 WEIGHT_MARGIN = 2.0**-40
 #: cost (ratio products, see :func:`exact_compose_cost`) up to which the exact PLD is used
-EXACT_COST_BUDGET = 200_000
+EXACT_COST_BUDGET = 20_000
 #: default cap on the length of one discretised vector (the work budget)
 DEFAULT_MAX_BINS = 1 << 20
 DEFAULT_TAIL_MASS = 1e-16
