@@ -208,7 +208,7 @@ def _definitions() -> list[Entry]:
               no_claims="ε-DP is the δ = 0 case of CP Def. 2, checked under cp.definition2's "
                         "claims and every δ = 0 check"),
         Entry("cp.definition2", proof=_a(_NO_PROOF_DEF),
-              properties=("properties/test_reference.py",), notebooks=(NB1,),
+              properties=(P_THM23, P_THM1), notebooks=(NB1,),
               docs=(TEST_DOC, AUDIT_DOC),
               code=(f"{DIV}::delta", f"{DIV}::delta_certified", f"{DIV}::measure"),
               tests=("tests/test_exact.py", "tests/test_pld.py"),
@@ -242,7 +242,7 @@ def _definitions() -> list[Entry]:
               related=("cp.definition1",)),
         Entry("tr.definition2",
               proof="dps_verify/paper/proofs/tr_definition_2.py",
-              properties=("properties/test_reference.py",), notebooks=(NB1,),
+              properties=(P_THM5,), notebooks=(NB1,),
               docs=(PROOFS_DOC, TEST_DOC),
               code=(f"{DIV}::pointwise_delta", f"{DIV}::pointwise_delta_exact"),
               tests=("tests/test_exact.py",),
@@ -314,6 +314,7 @@ def _sections_and_artefacts() -> list[Entry]:
 
     nc = "the section only introduces or discusses; its checkable statements are filed under "
     return [
+        art("cp.abstract", ("cp.theorem1", "cp.theorem5"), notebooks=(NB2, NB4)),
         art("cp.section1", ("cp.theorem1",), notebooks=(NB2,)),
         art("cp.section2", ("cp.section2.1",), no_claims=nc + "its subsections"),
         art("cp.section2.1", ("cp.definition1", "cp.definition2"), notebooks=(NB1,),
@@ -359,6 +360,8 @@ def _sections_and_artefacts() -> list[Entry]:
         art("cp.appendixA.2", ("cp.theorem5",), notebooks=(NB4,), properties=(P_THM5,),
             docs=(PROOFS_DOC,)),
         art("cp.appendixA.3", ("cp.theorem6",), properties=(P_THM6,), docs=(PROOFS_DOC,)),
+        art("tr.abstract", ("tr.theorem1",), docs=_a("the abstract states no new result"),
+            no_claims="the abstract's results are filed under their theorem ids"),
         art("tr.section1", ("tr.theorem1",), docs=_a("the introduction states no new result"),
             no_claims="the introduction's results are filed under their theorem ids"),
         art("tr.section2", ("tr.definition1", "tr.definition2"),

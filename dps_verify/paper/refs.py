@@ -31,6 +31,7 @@ KINDS: dict[str, str] = {
     "table": "Table",
     "figure": "Fig.",
     "appendix": "App.",
+    "abstract": "Abstract",
 }
 
 _KIND_ALIASES: dict[str, str] = {
@@ -69,6 +70,8 @@ class Ref:
     @property
     def label(self) -> str:
         """The citation form used in prose and reports: "CP Thm 5", "TR §6", "CP App. A.2"."""
+        if self.kind == "abstract":
+            return f"{self.version} Abstract"
         sep = "" if self.kind == "section" else " "
         return f"{self.version} {KINDS[self.kind]}{sep}{self.number}"
 
@@ -80,6 +83,7 @@ def _r(id_: str, title: str) -> Ref:
 #: Every item, CP first, in the paper's order within each kind.
 REFS: tuple[Ref, ...] = (
     # ---- CP (ASIACCS 2012) -------------------------------------------------------------------
+    _r("cp.abstract", "Abstract"),
     _r("cp.section1", "Introduction"),
     _r("cp.section2", "Differential privacy under sampling"),
     _r("cp.section2.1", "Differential privacy"),
@@ -122,6 +126,7 @@ REFS: tuple[Ref, ...] = (
     _r("cp.appendixA.2", "Proof of CP Thm 5"),
     _r("cp.appendixA.3", "Proof of CP Thm 6"),
     # ---- TR (2011 technical report) ----------------------------------------------------------
+    _r("tr.abstract", "Abstract"),
     _r("tr.section1", "Introduction"),
     _r("tr.section2", "Differential privacy"),
     _r("tr.section3", "An analysis of k-anonymity"),
@@ -169,7 +174,7 @@ class UnknownRef(KeyError):
 _SPLIT = re.compile(
     r"""^\s*(?P<v>cp|tr)\s*[.\-_ ]?\s*
         (?P<kind>theorem|thm|th|proposition|prop|corollary|cor|definition|defn|def|algorithm|algo|
-                 alg|section|sec|§|table|tab|figure|fig|appendix|app|intro(?:duction)?)
+                 alg|section|sec|§|table|tab|figure|fig|appendix|app|intro(?:duction)?|abstract)
         \s*[.\-_ ]?\s*(?P<num>[a-z]?\.?[0-9]+(?:[.\-_][0-9]+)*)?\s*$""",
     re.VERBOSE | re.IGNORECASE,
 )
@@ -190,6 +195,8 @@ def parse(text: str) -> str:
     v, kind, num = m.group("v").lower(), m.group("kind").lower(), (m.group("num") or "")
     if kind.startswith("intro"):
         return f"{v}.section1"
+    if kind == "abstract":
+        return f"{v}.abstract"
     kind = _KIND_ALIASES[kind]
     if not num:
         raise UnknownRef(f"{text!r}: which {kind}? (a number is missing)")
