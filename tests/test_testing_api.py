@@ -36,19 +36,24 @@ def test_assert_dp_reports_smallest_witness_for_threshold_k_minus_1():
     anon = M.StronglySafeKAnonymizer(lambda r: "all", 3, threshold=2)
     with pytest.raises(AssertionError) as info:
         assert_dp(anon, beta=Fraction(1, 4), epsilon=1, delta=Fraction(1, 20), domain=DOMAIN,
-                  max_size=3, max_examples=0)
+                  max_size=3, max_examples=0, exact_fractions=True)
     msg = str(info.value)
     for part in ("dataset   D  = [(0,), (0,)]", "neighbour D' = [(0,)]", "event     O",
-                 "Pr[A(D) in O]  = 1/16", "Pr[A(D') in O] = 0", "implied delta", "exhaustive"):
+                 "Pr[A(D) in O]  = 0.0625  (= 1/16)", "Pr[A(D') in O] = 0", "implied delta",
+                 "exhaustive", "minimal"):
         assert part in msg, msg
 
 
 def test_assert_dp_search_phase_finds_large_groups():
-    """Groups beyond the exhaustive size are found by the shaped Hypothesis search."""
+    """Groups beyond the exhaustive size are found by the shaped Hypothesis search (and, first,
+    by the leak-shape search)."""
     anon = M.StronglySafeKAnonymizer(lambda r: "all", 5, threshold=4)
     with pytest.raises(AssertionError, match="Hypothesis search, shrunk"):
         assert_dp(anon, beta=Fraction(1, 10), epsilon=1, delta=Fraction(1, 10**4),
-                  domain=DOMAIN, max_size=2, max_examples=50)
+                  domain=DOMAIN, max_size=2, max_examples=50, shapes=False)
+    with pytest.raises(AssertionError, match="leak shape"):
+        assert_dp(anon, beta=Fraction(1, 10), epsilon=1, delta=Fraction(1, 10**4),
+                  domain=DOMAIN, max_size=2, max_examples=0)
 
 
 def test_assert_dp_catches_mondrian_outlier():

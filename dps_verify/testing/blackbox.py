@@ -19,45 +19,14 @@ with probability at most α; a pass means only that no violation was detected.
 
 from __future__ import annotations
 
-import math
 import random
-from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from dps_verify.core.numbers import Number, to_fraction
+from dps_verify.verdict.montecarlo import clopper_pearson, exp_upper_float, run_sampled
 
 Dataset = tuple[Hashable, ...]
-
-
-def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
-    """One-sided Clopper–Pearson bounds: Pr[p < lo] ≤ α and Pr[p > hi] ≤ α separately."""
-    if not 0 <= successes <= trials or trials <= 0:
-        raise ValueError("need 0 <= successes <= trials and trials >= 1")
-    from scipy.stats import beta as beta_dist  # imported lazily: scipy is slow to import
-
-    lo = 0.0 if successes == 0 else float(beta_dist.ppf(alpha, successes, trials - successes + 1))
-    hi = (
-        1.0
-        if successes == trials
-        else float(beta_dist.ppf(1 - alpha, successes + 1, trials - successes))
-    )
-    return lo, hi
-
-
-def run_sampled(
-    fn: Callable[[tuple, random.Random], Hashable],
-    dataset: Sequence[Hashable],
-    beta: float,
-    n: int,
-    rng: random.Random,
-) -> Counter:
-    """Counts of ``fn(sample, rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``."""
-    out: Counter = Counter()
-    for _ in range(n):
-        sample = tuple(r for r in dataset if rng.random() < beta)
-        out[fn(sample, rng)] += 1
-    return out
 
 
 @dataclass(frozen=True)
@@ -109,14 +78,15 @@ def estimate_delta_lower(
     ``delta_lower`` is ≤ the true δ of every pair tried.  See the module docstring.
     """
     b = float(to_fraction(beta, "beta"))
-    eps = float(to_fraction(epsilon, "epsilon"))
+    eps_exact = to_fraction(epsilon, "epsilon")
+    eps = float(eps_exact)
     if not 0 < b <= 1:
         raise ValueError("beta must satisfy 0 < beta <= 1")
     if not 0 < alpha < 1:
         raise ValueError("alpha must be in (0, 1)")
     if not pairs:
         raise ValueError("need at least one neighbouring pair")
-    e_eps = math.exp(eps)
+    e_eps = exp_upper_float(eps_exact)  # e^ε rounded up: the δ lower bound stays safe
     rng = random.Random(seed)
     m = 2 * len(pairs)
     level = alpha / (2 * m)  # each event: one lower and one upper bound
@@ -170,10 +140,12 @@ def assert_dp_blackbox(
         fn, pairs, beta=beta, epsilon=epsilon, n_select=n_select, n_confirm=n_confirm,
         alpha=alpha, seed=seed,
     )
+    __tracebackhide__ = True
     d = float(to_fraction(delta, "delta"))
+    b = to_fraction(beta, "beta")
     if rep.delta_lower > d:
         raise AssertionError(
-            f"claimed ({rep.epsilon:g}, {d:g})-DP under sampling (beta = {float(beta):g}) is "
+            f"claimed ({rep.epsilon:g}, {d:g})-DP under sampling (beta = {b}) is "
             f"violated: {rep.describe()}\n  false-alarm probability <= {alpha:g}"
         )
     return rep

@@ -15,92 +15,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dps_verify import exact
-from dps_verify.core.numbers import Number, exp_compare, exp_interval, to_fraction
+from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
-
-Dataset = tuple[Hashable, ...]
-
-
-@dataclass(frozen=True)
-class Witness:
-    """A neighbouring pair and an event that together certify δ ≥ ``implied_delta``."""
-
-    dataset: Dataset
-    neighbour: Dataset
-    event: tuple
-    p_event: Fraction  # Pr[A^β(dataset) ∈ event]
-    q_event: Fraction  # Pr[A^β(neighbour) ∈ event]
-    epsilon: Fraction
-    implied_delta: Fraction  # a certified lower bound on the δ the pair needs
-    definition: str = "hockey-stick"
-    extra: dict = field(default_factory=dict, compare=False)
-
-    def size(self) -> tuple:
-        """Sort key: smaller datasets (then shorter reprs) are smaller witnesses."""
-        return (len(self.dataset) + len(self.neighbour), len(repr(self.dataset)), repr(self.dataset))
-
-    def describe(self, claimed_delta: Fraction | None = None) -> str:
-        ev = list(self.event)
-        ev_s = repr(ev) if len(ev) <= 6 else repr(ev[:6])[:-1] + f", … ({len(ev)} outputs)]"
-        lines = [
-            f"  dataset   D  = {list(self.dataset)!r}",
-            f"  neighbour D' = {list(self.neighbour)!r}",
-            f"  event     O  = {ev_s}",
-            f"  Pr[A(D) in O]  = {self.p_event} ≈ {float(self.p_event):.6g}",
-            f"  Pr[A(D') in O] = {self.q_event} ≈ {float(self.q_event):.6g}",
-        ]
-        if self.definition == "hockey-stick":
-            lines.append(
-                f"  implied delta >= Pr[A(D) in O] - e^{float(self.epsilon):g} Pr[A(D') in O]"
-                f" = {float(self.implied_delta):.6g}"
-            )
-        else:
-            lines.append(
-                f"  implied pointwise delta = mass of outputs with |privacy loss| > "
-                f"{float(self.epsilon):g} = {float(self.implied_delta):.6g}"
-            )
-        if claimed_delta is not None:
-            lines.append(f"  claimed delta = {float(claimed_delta):.6g}")
-        return "\n".join(lines)
-
-
-def _bad(P: dict, Q: dict, eps: Fraction) -> list:
-    out = []
-    for y, pv in P.items():
-        qv = Q.get(y, Fraction(0))
-        if pv > 0 and (qv == 0 or exp_compare(eps, pv / qv) < 0):
-            out.append(y)
-    return sorted(out, key=repr)
-
-
-def witness_from_laws(
-    P: dict, Q: dict, eps: Fraction, D: Dataset, D2: Dataset, definition: str = "hockey-stick"
-) -> Witness:
-    """The worst event for the laws P = law(A^β(D)), Q = law(A^β(D2)) at ε.
-
-    Hockey-stick: the better of the two directions' bad sets {y: P(y) > e^ε Q(y)}; the implied
-    δ is a certified lower bound (e^ε rounded up).  Pointwise: the union of both bad sets.
-    """
-    if definition == "hockey-stick":
-        best = None
-        for A, B, d1, d2 in ((P, Q, D, D2), (Q, P, D2, D)):
-            ev = _bad(A, B, eps)
-            a = sum((A[y] for y in ev), Fraction(0))
-            b = sum((B.get(y, Fraction(0)) for y in ev), Fraction(0))
-            lo = a - exp_interval(eps)[1] * b if b else a
-            w = Witness(d1, d2, tuple(ev), a, b, eps, max(lo, Fraction(0)), definition)
-            if best is None or w.implied_delta > best.implied_delta:
-                best = w
-        assert best is not None
-        return best
-    if definition == "pointwise":
-        ev = sorted(set(_bad(P, Q, eps)) | set(_bad(Q, P, eps)), key=repr)
-        a = sum((P.get(y, Fraction(0)) for y in ev), Fraction(0))
-        b = sum((Q.get(y, Fraction(0)) for y in ev), Fraction(0))
-        if b > a:
-            return Witness(D2, D, tuple(ev), b, a, eps, b, definition)
-        return Witness(D, D2, tuple(ev), a, b, eps, a, definition)
-    raise ValueError(f"definition must be one of {exact.DEFINITIONS}, got {definition!r}")
+from dps_verify.verdict.witness import Dataset, Witness, short, witness_from_laws
 
 
 class LawCache:
@@ -151,6 +68,38 @@ def find_witness(
     return best
 
 
+@dataclass
+class DPCheckReport:
+    """What a passing :func:`assert_dp` checked (its ``summary()`` says what PASS means)."""
+
+    label: str
+    claim: str
+    exhaustive: object  # dps_verify.verdict.SearchResult
+    shapes: object | None
+    hypothesis_examples: int
+    closed_form: str | None
+    notes: list = field(default_factory=list)
+
+    def summary(self) -> str:
+        ex = self.exhaustive
+        lines = [f"PASS: {self.label} satisfies {self.claim} on every pair checked:",
+                 f"  exhaustive: {ex.coverage()}"]  # type: ignore[attr-defined]
+        if self.shapes is not None:
+            sh = self.shapes
+            lines.append(f"  leak shapes: {sh.pairs} pairs from {sh.datasets} structured datasets "  # type: ignore[attr-defined]
+                         f"of up to {sh.max_size} records (multi-bulk, rank/median movers, "  # type: ignore[attr-defined]
+                         "geometric sizes, groups around n_m)")
+        if self.hypothesis_examples:
+            lines.append(f"  Hypothesis search: {self.hypothesis_examples} examples")
+        if self.closed_form:
+            lines.append("  closed form: " + self.closed_form)
+        else:
+            lines.append(f"  no violation up to size {ex.max_size} (every dataset) and on the shapes "  # type: ignore[attr-defined]
+                         "above; this is a finite search, not a proof for all datasets")
+        lines.extend("  note: " + n for n in self.notes)
+        return "\n".join(lines)
+
+
 def assert_dp(
     anonymizer: Callable,
     *,
@@ -159,72 +108,117 @@ def assert_dp(
     delta: Number,
     domain: Sequence[Hashable],
     definition: str = "hockey-stick",
-    max_size: int = 4,
+    max_size: int = 6,
     search_size: int = 12,
     max_examples: int | None = None,
     relation: str = "add-remove",
-) -> None:
+    shapes: bool = True,
+    exact_fractions: bool = False,
+    executor: object = None,
+    work_budget: int = 40_000_000,
+) -> DPCheckReport:
     """Assert that ``anonymizer`` preceded by β-sampling is (ε, δ)-DP on datasets over ``domain``
     (i.e. (β, ε, δ)-DPS, CP Def. 3), and raise ``AssertionError`` with the smallest witness
-    found otherwise.
+    found otherwise.  Returns a :class:`DPCheckReport` saying what was checked.
 
-    Two phases, both exact:
+    Three phases, all exact (floats only screen; every verdict is confirmed in exact
+    arithmetic, see :mod:`dps_verify.verdict.exact_search`):
 
-    1. every add/remove pair with at most ``max_size`` records (all multisets over ``domain``);
-    2. a Hypothesis search over the shaped datasets of
-       :func:`dps_verify.testing.strategies.datasets` (duplicates, outliers, groups near the
-       threshold) with up to ``search_size`` distinct-record draws and long duplicate runs,
-       using ``max_examples`` examples (default: the active Hypothesis profile's); Hypothesis
-       shrinks whatever it finds.
+    1. every add/remove pair with at most ``max_size`` records, smallest first — a witness found
+       here is *minimal* (no record can be dropped from D and D' while keeping a violation);
+       work beyond ``work_budget`` terms cuts the size, with a warning;
+    2. the leak shapes of :mod:`dps_verify.verdict.shapes` (``shapes=True``): a target beside
+       one, two or three bulks, rank/median movers, geometric sizes up to 96 records, groups
+       around n_m;
+    3. a Hypothesis search over :func:`dps_verify.testing.strategies.datasets` using
+       ``max_examples`` examples (default: the active Hypothesis profile's), shrunk.
 
-    The anonymizer follows :func:`dps_verify.exact.distribution`'s contract: deterministic
-    ``sample -> hashable output``, or wrapped with :class:`dps_verify.exact.randomized`.  A pass is
-    evidence over the datasets tried, not a proof for all datasets.
+    ``exact_fractions=True`` prints the exact probabilities next to the short decimals.
+    A user fault in the anonymizer raises :class:`~dps_verify.core.errors.AuditedCodeError`,
+    never a verdict.
     """
-    from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis.errors import NoSuchExample
-
-    from dps_verify.testing import strategies as S
+    __tracebackhide__ = True
+    from dps_verify.verdict.exact_search import exhaustive_search, shape_search
 
     eps = epsilon_param(epsilon)
     d = delta_param(delta)
+    b = beta_param(beta, allow_one=True)
     if definition not in exact.DEFINITIONS:
         raise ValueError(f"definition must be one of {exact.DEFINITIONS}, got {definition!r}")
     dom = sorted(set(domain), key=repr)
     if not dom:
         raise ValueError("domain must not be empty")
-    laws = LawCache(anonymizer, beta)
     label = getattr(anonymizer, "__name__", None) or type(anonymizer).__name__
+    claim = f"({short(eps, 6)}, {short(d, 6)})-DP under sampling with beta = {b} ({definition})"
 
     def fail(w: Witness, how: str) -> None:
+        __tracebackhide__ = True
         raise AssertionError(
-            f"{label} is not ({float(eps):g}, {float(d):g})-DP under sampling with beta = "
-            f"{laws.beta} ({definition}); smallest witness ({how}):\n{w.describe(d)}"
+            f"{label} is not {claim}; smallest witness ({how}):\n{w.describe(d, exact_fractions)}"
         )
 
-    if relation == "add-remove":
-        exhaustive = S.all_pairs(dom, max_size)
-    else:
-        exhaustive = [
-            (D, S.canonical(S._remove_one(D, r) + (r2,)))
-            for D in S.all_datasets(dom, max_size)
-            for r in sorted(set(D), key=repr)
-            for r2 in dom
-            if r2 != r
-        ]
-    w = find_witness(
-        anonymizer, exhaustive, beta=beta, epsilon=eps, delta=d, definition=definition, laws=laws
-    )
+    if relation != "add-remove":
+        return _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail)
+    ex = exhaustive_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
+                           max_size=max_size, work_budget=work_budget, executor=executor)
+    if ex.witness is not None:
+        fail(ex.witness, f"exhaustive search, every dataset of 1..{ex.max_size} records; minimal")
+    _raise_undecided(ex)
+    sh = None
+    if shapes:
+        sh = shape_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
+                          executor=executor)
+        if sh.witness is not None:
+            fail(sh.witness, f"leak shape '{sh.witness.shape}', the smallest violating shape tried")
+        _raise_undecided(sh)
+    n = _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail)
+    from dps_verify.audit.core import closed_form_kind
+
+    kind = closed_form_kind(anonymizer) if b < 1 else None
+    cf = None
+    if kind:
+        cf = ("recognised as StronglySafeKAnonymizer with threshold = k (CP Def. 5): its worst case "
+              "over ALL datasets is the exact sdgs_delta (CP App. A.2); compare the claim with "
+              "dps_verify.exact.sdgs_delta for a proof")
+    return DPCheckReport(label, claim, ex, sh, n, cf, list(ex.notes))
+
+
+def _raise_undecided(res: object) -> None:
+    from dps_verify.verdict.exact_search import raise_undecided
+
+    raise_undecided(res)  # type: ignore[arg-type]
+
+
+def _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail):  # type: ignore[no-untyped-def]
+    __tracebackhide__ = True
+    from dps_verify.testing import strategies as S
+
+    pairs = [
+        (D, S.canonical(S._remove_one(D, r) + (r2,)))
+        for D in S.all_datasets(dom, max_size)
+        for r in sorted(set(D), key=repr)
+        for r2 in dom
+        if r2 != r
+    ]
+    w = find_witness(anonymizer, pairs, beta=b, epsilon=eps, delta=d, definition=definition)
     if w is not None:
-        fail(w, f"exhaustive search over datasets of at most {max_size} records")
+        fail(w, f"exhaustive search (replace-one) over datasets of at most {max_size} records")
+    return None
+
+
+def _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail):  # type: ignore[no-untyped-def]
+    __tracebackhide__ = True
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.errors import NoSuchExample
+
+    from dps_verify.testing import strategies as S
 
     current = settings()
     n = max_examples if max_examples is not None else current.max_examples
     if n <= 0:
-        return
-    strat = S.neighbours(
-        dom, data=S.datasets(dom, max_size=search_size, max_group=search_size), relation=relation
-    )
+        return 0
+    laws = LawCache(anonymizer, b)
+    strat = S.neighbours(dom, data=S.datasets(dom, max_size=search_size, max_group=search_size))
 
     def violates(pair: tuple[Dataset, Dataset]) -> bool:
         return _violates(pair_witness(laws, pair[0], pair[1], eps, definition), d)
@@ -243,8 +237,9 @@ def assert_dp(
             ),
         )
     except NoSuchExample:
-        return
+        return n
     fail(pair_witness(laws, pair[0], pair[1], eps, definition), "Hypothesis search, shrunk")
+    return n
 
 
 def max_delta(
@@ -273,6 +268,7 @@ def as_fraction(x: Number) -> Fraction:
 
 
 __all__ = [
+    "DPCheckReport",
     "LawCache",
     "Witness",
     "as_fraction",

@@ -1,7 +1,10 @@
 """pytest plugin (entry point ``pytest11``: ``dps_verify``) for testing anonymizers.
 
-- Registers the Hypothesis profiles ``ci`` (derandomized, bounded, no deadline) and ``deep``.
-- Options: ``--dps-profile NAME`` loads a profile; ``--dps-max-examples N`` overrides its
+- Registers the Hypothesis profiles ``dps-ci`` (derandomized, bounded, no deadline) and
+  ``dps-deep`` in ``pytest_configure`` (namespaced, and nothing is loaded unless asked, so a
+  user's own Hypothesis settings are untouched).
+- Options: ``--dps-profile NAME`` loads a profile (``ci``/``deep`` are accepted as aliases of
+  ``dps-ci``/``dps-deep``); ``--dps-max-examples N`` overrides its
   example budget; ``--dps-max-size N`` sets the exhaustive dataset size of :func:`assert_dp`.
 - Fixture ``dp_check``: :func:`dps_verify.testing.assert_dp` with those options applied, so a
   user's test is three lines::
@@ -19,16 +22,18 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-PROFILES = ("ci", "deep")
+PROFILES = ("dps-ci", "dps-deep")
+ALIASES = {"ci": "dps-ci", "deep": "dps-deep"}
 CI_MAX_EXAMPLES = 40
 DEEP_MAX_EXAMPLES = 2000
 
 
 def register_profiles() -> None:
-    """Register ``ci`` (derandomized, ``CI_MAX_EXAMPLES`` examples, no deadline, no example
-    database) and ``deep`` (random, ``DEEP_MAX_EXAMPLES`` examples, no deadline).  Idempotent."""
+    """Register ``dps-ci`` (derandomized, ``CI_MAX_EXAMPLES`` examples, no deadline, no example
+    database) and ``dps-deep`` (random, ``DEEP_MAX_EXAMPLES`` examples, no deadline).
+    Idempotent."""
     settings.register_profile(
-        "ci",
+        "dps-ci",
         derandomize=True,
         max_examples=CI_MAX_EXAMPLES,
         deadline=None,
@@ -37,20 +42,23 @@ def register_profiles() -> None:
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     settings.register_profile(
-        "deep",
+        "dps-deep",
         max_examples=DEEP_MAX_EXAMPLES,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
 
 
+def profile_name(name: str) -> str:
+    """``ci``/``deep`` → ``dps-ci``/``dps-deep``; other names unchanged."""
+    return ALIASES.get(name, name)
+
+
 def load_default_profile() -> None:
-    """Load ``$HYPOTHESIS_PROFILE`` if set, else ``ci`` (what this project's conftests call)."""
+    """Load ``$HYPOTHESIS_PROFILE`` if set, else ``dps-ci`` (what this project's conftests
+    call; ``ci``/``deep`` are accepted as aliases)."""
     register_profiles()
-    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-
-
-register_profiles()
+    settings.load_profile(profile_name(os.environ.get("HYPOTHESIS_PROFILE", "dps-ci")))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,7 +66,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--dps-profile",
         default=None,
-        help="Hypothesis profile to load: ci (derandomized, bounded) or deep",
+        help="Hypothesis profile to load: dps-ci (derandomized, bounded) or dps-deep "
+        "(aliases: ci, deep)",
     )
     group.addoption(
         "--dps-max-examples",
@@ -76,12 +85,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "dps: a (beta, epsilon, delta)-DPS property")
+    register_profiles()
     name = config.getoption("--dps-profile", default=None)
     budget = config.getoption("--dps-max-examples", default=None)
     if name is None and budget is None:
         return
     if name is not None:
-        settings.load_profile(name)
+        settings.load_profile(profile_name(name))
     if budget is not None:
         settings.register_profile("dps-cli", parent=settings.default, max_examples=budget)
         settings.load_profile("dps-cli")

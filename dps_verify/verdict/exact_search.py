@@ -374,3 +374,79 @@ __all__ = [
     "level_counts",
     "raise_undecided",
 ]
+
+
+def shape_search(
+    anonymizer: Callable,
+    domain: Sequence[Hashable],
+    *,
+    beta: Number,
+    epsilon: Number,
+    delta: Number,
+    definition: str = "hockey-stick",
+    ks: Sequence[int] | None = None,
+    max_records: int = 96,
+    work_budget: int = 4_000_000,
+    executor: Executor | str | None = None,
+) -> SearchResult:
+    """Check the pairs of :func:`dps_verify.verdict.shapes.leak_shapes` (datasets beyond the
+    exhaustive sizes), smallest datasets first, with the same screen and exact confirmation;
+    the witness is the smallest violating shape tried (not proven minimal)."""
+    from collections import defaultdict
+
+    from dps_verify.verdict.shapes import leak_shapes
+
+    t0 = time.perf_counter()
+    b = beta_param(beta, allow_one=True)
+    eps = epsilon_param(epsilon)
+    d = delta_param(delta)
+    atoms = Atoms(anonymizer, domain)
+    m = atoms.m
+    if ks is None:
+        ks = sorted({v for name in ("k", "threshold") for v in
+                     [getattr(anonymizer, name, None)] if isinstance(v, int) and v >= 1} or
+                    {2, 3, 4, 5})
+    radix = max_records + 1
+    while radix ** m >= 2**62 and radix > 13:
+        radix //= 2
+    by_size: dict[int, list] = defaultdict(list)
+    spent = 0
+    notes: list[str] = []
+    for shape, counts, _t in leak_shapes(atoms.values, ks=ks, beta=b, eps=eps,
+                                         max_records=min(max_records, radix - 1)):
+        cost = math.prod(c + 1 for c in counts.values()) * (len(counts) + 1)
+        if spent + cost > work_budget:
+            notes.append(f"shape search stopped at its work budget ({work_budget:,} terms)")
+            break
+        spent += cost
+        row = [0] * m
+        for i, c in counts.items():
+            row[i] = c
+        by_size[sum(row)].append((row, shape))
+    table = SampleTable(anonymizer, atoms, radix=radix)
+    ex = choose_executor(spent, executor)
+    chk = PairChecker(table, b, eps, d, definition, ex)
+    witness = None
+    sizes = []
+    n_ds = 0
+    try:
+        for n in sorted(by_size):
+            rows = by_size[n]
+            counts = np.array([r for r, _ in rows], dtype=np.int64)
+            cand = chk.screen(counts)
+            n_ds += len(rows)
+            sizes.append(n)
+            for c in cand:
+                w = chk.first_violation(counts, [c], shape=rows[c[2]][1])
+                if w is not None:
+                    witness = w
+                    break
+            if witness is not None:
+                break
+    finally:
+        if not (executor is not None and not isinstance(executor, str)):
+            ex.close()
+    return SearchResult(
+        witness, max(sizes, default=0), max_records, sizes, chk.pairs, n_ds, len(table.row_law),
+        chk.exact_checks, chk.err_max, m, None, chk.worst, chk.undecided, notes,
+        time.perf_counter() - t0, getattr(ex, "workers", 1))
