@@ -34,7 +34,7 @@ import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import prod
+from math import lcm, prod
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number
@@ -84,15 +84,21 @@ class ProductLaw:
                 "only the differing group (issue #15)"
             )
         keys = list(self.sizes)
-        items = [list(self.law_of(key).items()) for key in keys]
-        out: dict[Hashable, Fraction] = {}
+        # integer weights over one common denominator per group (exact; one Fraction per output)
+        items, den = [], 1
+        for key in keys:
+            law = self.law_of(key)
+            d = lcm(*(v.denominator for v in law.values()))
+            den *= d
+            items.append([(part, v.numerator * (d // v.denominator)) for part, v in law.items()])
+        acc: dict[Hashable, int] = {}
         for combo in itertools.product(*items):
-            pr = Fraction(1)
-            for _part, pg in combo:
-                pr *= pg
+            w = 1
+            for _part, wg in combo:
+                w *= wg
             y = self.anonymizer.assemble({key: part for key, (part, _) in zip(keys, combo)})
-            out[y] = out.get(y, Fraction(0)) + pr
-        return out
+            acc[y] = acc.get(y, 0) + w
+        return {y: Fraction(w, den) for y, w in acc.items()}
 
 
 def _checked_law(anonymizer: GroupFactorisedAnonymizer, size: int, beta: Fraction) -> dict:
