@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         cid = refs.canonical(args.id)
     except refs.UnknownRef as exc:
         raise UsageError(str(exc)) from None
-    claim_ids = [] if args.no_claims else None
+    claim_ids: list[str] | None = [] if args.no_claims else None
     d = index.as_dict(cid, claim_ids)
     if args.no_claims:
         d["claims"] = "not loaded (--no-claims)"

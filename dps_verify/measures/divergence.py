@@ -207,10 +207,10 @@ def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
     if d < 0:
         raise ValueError(f"delta must be >= 0, got {delta}")
     P, Q = _exact_law(p, "p"), _exact_law(q, "q")
-    xs = [_epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d)]
-    if any(x is None for x in xs):
+    x1, x2 = _epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d)
+    if x1 is None or x2 is None:
         return mpmath.inf
-    return log_upper_mpf(max(xs))
+    return log_upper_mpf(max(x1, x2))
 
 
 __all__ = [

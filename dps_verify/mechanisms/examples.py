@@ -113,7 +113,7 @@ def two_sided_geometric_tail(c: int, alpha: Fraction) -> Fraction:
 
 def gender_pair(
     target: Hashable, min_size: int = 4, alpha: Number = Fraction(1, 2)
-) -> tuple[Callable, Callable, Callable]:
+) -> tuple[Callable[[tuple], bool], randomized, randomized]:
     """CP §2.6's pair on records ``(gender, name)`` with gender in {"M", "F"}.
 
     A₁ publishes (more men than women) XOR (``target`` is present) when the dataset has at least
