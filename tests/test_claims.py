@@ -31,7 +31,7 @@ def test_registry_shape():
     assert all(c.expected in VERDICTS for c in REGISTRY)
     assert sum(c.id.startswith("cp.table2.") for c in REGISTRY) == 18
     assert sum(c.id.startswith("beyond.table2.") for c in REGISTRY) == 18
-    assert sum(c.id.startswith("cp.table1.") for c in REGISTRY) == 6
+    assert sum(c.id.startswith("cp.table1.") for c in REGISTRY) == 7  # 6 cells + ln 11 ≈ 2.40
     for required in ("cp.theorem1", "cp.theorem2", "cp.theorem3", "cp.proposition4", "cp.theorem5",
                      "cp.theorem6", "tr.theorem2", "tr.theorem3", "tr.corollary4", "tr.theorem5",
                      "tr.theorem6", "tr.figure7", "cp.fig4.k-matching", "cp.appA1.statement"):
@@ -79,3 +79,76 @@ def test_crashing_check_is_not_machine_checkable():
         raise RuntimeError("boom")
     (o,) = run_claims([Claim("test.crash", "x", "x", "x", CONFIRMED, boom)], parallel_proofs=False)
     assert o.result.verdict == "NOT-MACHINE-CHECKABLE" and not o.ok
+
+
+def test_new_entries_registered_with_their_verdicts():
+    by_id = {c.id: c for c in REGISTRY}
+    expected = {
+        "cp.theorem5.beta-gt-delta": "REFUTED", "tr.theorem1.strict": "REFUTED",
+        "cp.intro.factor-beta": "CONFIRMED-WITH-CORRECTION", "cp.sec2.2.leaks-r": "CONFIRMED-WITH-CORRECTION",
+        "cp.table1.ln11-value": "CONFIRMED", "cp.sec2.4.smith-every-beta": "CONFIRMED",
+        "cp.theorem2.proof-strictness": "CONFIRMED-WITH-CORRECTION", "cp.sec3.2.crowd-of-k": "CONFIRMED",
+        "tr.definition1.two-sided": "CONFIRMED", "tr.sec4.F-definition": "CONFIRMED-WITH-CORRECTION",
+        "tr.sec4.towards-practical": "CONFIRMED", "tr.definition5.constant-f": "CONFIRMED",
+        "tr.sec6.chernoff-positivity": "REFUTED",
+        "cp.intro.first-link": "NOT-MACHINE-CHECKABLE",
+        "cp.sec3.1.data-dependent-recodings": "NOT-MACHINE-CHECKABLE",
+        "cp.sec3.2.all-anonymizers-am-apply": "NOT-MACHINE-CHECKABLE",
+        "cp.sec4.related-work": "NOT-MACHINE-CHECKABLE", "tr.sec7.related-work": "NOT-MACHINE-CHECKABLE",
+    }
+    for i, v in expected.items():
+        assert by_id[i].expected == v, i
+
+
+def test_nmc_entries_give_a_reason():
+    nmc = [c for c in REGISTRY if c.expected == "NOT-MACHINE-CHECKABLE"]
+    assert len(nmc) >= 40
+    assert all(c.method.startswith("not machine-checkable: ") and len(c.method) > 30 for c in nmc)
+
+
+def test_nmc_without_reason_is_rejected():
+    with pytest.raises(ValueError, match="reason"):
+        Claim("x", "x", "x", "exact", "NOT-MACHINE-CHECKABLE", lambda: Result(CONFIRMED, ""))
+
+
+def test_failed_negative_control_makes_the_claim_unexpected():
+    c = Claim("test.ctrl", "x", "x", "x", CONFIRMED, lambda: Result(CONFIRMED, "ok"),
+              control=lambda: Result(CONFIRMED, "a wrong variant passes too"), control_expected="REFUTED")
+    (o,) = run_claims([c], parallel_proofs=False)
+    assert o.result.verdict == CONFIRMED and not o.ok and "NEGATIVE CONTROL FAILED" in o.result.detail
+
+
+def test_key_checks_have_negative_controls():
+    by_id = {c.id: c for c in REGISTRY}
+    for i in ("cp.appA1.statement", "cp.table2.beta0.05.eps0.25", "cp.theorem5", "cp.def3.beta-gt-delta",
+              "cp.sec2.2.xor-noncomposition", "cp.fig5.k2", "cp.theorem6", "tr.theorem2",
+              "beyond.table2.beta0.1.eps1.0", "cp.fig4.k-matching", "cp.fig6.frontier"):
+        assert by_id[i].control is not None, i
+
+
+def test_printed_interval_is_half_a_unit_each_side():
+    from dps_verify.paper.claims.base import agrees_with_printed, printed_interval
+    assert printed_interval("6.83e-10") == (Fraction(6825, 10**13), Fraction(6835, 10**13))
+    assert printed_interval("2.40") == (Fraction(2395, 1000), Fraction(2405, 1000))
+    assert agrees_with_printed(Fraction(2395, 1000), Fraction(2405, 1000), "2.40")
+    assert not agrees_with_printed(Fraction(2394, 1000), Fraction(2400, 1000), "2.40")
+    assert not agrees_with_printed(Fraction(2400, 1000), Fraction(2406, 1000), "2.40")
+
+
+def test_fig4_sequences_depend_on_the_criterion():
+    from dps_verify.paper import figures
+    seqs = figures.fig4_sequences()
+    assert seqs == {"minimax": [21, 34, 69], "at-eps-1": [21, 35, 77], "l2": [21, 33, 67]}
+    assert figures.fig4_match("0.2") == figures.fig4_matching_k("0.2", "minimax")
+    with pytest.raises(ValueError):
+        figures.fig4_matching_k("0.2", "median")
+
+
+def test_k1_exact_delta_is_beta_so_def3_fails():
+    from dps_verify import exact
+    for b in ("0.05", "0.5"):
+        for e in ("0.06", "3"):
+            if b == "0.5" and e == "0.06":
+                continue
+            x = exact.sdgs_delta_certified(1, b, e, "hockey-stick")
+            assert x.lower == x.upper == Fraction(b)

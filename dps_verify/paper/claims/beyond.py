@@ -41,10 +41,10 @@ def check_cell(beta: str, eps: str, paper_bound: str = "d") -> Result:
     the exact δ (the negative control: the same comparison must then fail)."""
     d = bounds.d_certified(20, beta, eps)
     hs = exact.sdgs_delta_certified(20, beta, eps, "hockey-stick")
+    target = d.upper
     if paper_bound != "d":
         from dataclasses import replace
         d = replace(d, lower=hs.lower * (1 - Fraction(1, 2**20)), upper=hs.lower * (1 - Fraction(1, 2**20)))
-    target = d.upper
     k_exact = bounds.min_k(beta, eps, target, bound="hockey-stick")
     b_exact = max_beta_exact(beta, eps, target)
     ok = hs.upper <= d.lower and k_exact <= 20 and b_exact >= float(beta) - 1e-4

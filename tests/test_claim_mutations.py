@@ -1,0 +1,118 @@
+"""Mutation test of the claim checks (issue #13): each mutant weakens one check of the registry
+(a one-sided comparison, a verdict returned unconditionally, a loosened tolerance …) and must be
+caught — the affected claims, run with their negative controls in a fresh interpreter on the
+mutated copy of the package, no longer all come out as recorded.
+
+The symbolic proofs are switched off (``DPS_VERIFY_CLAIMS_NO_PROOFS``): the mutants sit in the
+exact computations, which then decide alone.  The unmutated package must pass the same check
+(otherwise every mutant would be "caught" for nothing).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.mutation import Mutant, run_mutant
+
+S2, S3 = "paper/claims/cp_section2.py", "paper/claims/cp_section3.py"
+TAB, TR = "paper/claims/tables.py", "paper/claims/tr.py"
+
+#: (mutant, the claim ids whose run must catch it)
+MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
+    # --- the nine survivors of the issue's review
+    (Mutant("appA1 returns CORRECTED unconditionally", "paper/claims/cp_appendix.py",
+            '    if printed_ok:\n        return Result(CONFIRMED, "printed form agrees with Thm 1", note)',
+            '    if True:\n        return Result(CORRECTED, "fixed", note)'), ("cp.appA1.statement",)),
+    (Mutant("table2 comparison with the printed value removed", TAB,
+            "ok = agrees_with_printed(c.lower, c.upper, printed)", "ok = c.lower <= c.upper"),
+     ("cp.table2.beta0.05.eps0.25", "cp.table2.beta0.2.eps2.0")),
+    (Mutant("thm5 exact accepts up to 10x d", S3,
+            "if not x.upper <= lo_bound:", "if not x.upper <= 10 * lo_bound:"), ("cp.theorem5",)),
+    (Mutant("beyond accepts up to 2x d", "paper/claims/beyond.py",
+            "ok = hs.upper <= d.lower and", "ok = hs.upper <= 2 * d.lower and"),
+     ("beyond.table2.beta0.2.eps2.0",)),
+    (Mutant("sec2.2 accepts single releases leaking up to beta", S2,
+            'singles_private = out["A1"] == 0 and out["A2"] == 0 and max(eps.values()) <= eps_cap',
+            'singles_private = max(out["A1"], out["A2"]) <= beta'), ("cp.sec2.2.xor-noncomposition",)),
+    (Mutant("def3 swaps beta and 1 - beta in the mixture", S2,
+            "p.get(y, 0) - (1 - beta) * q.get(y, 0)", "p.get(y, 0) - beta * q.get(y, 0)"),
+     ("cp.def3.beta-gt-delta",)),
+    (Mutant("fig5 k>=2 threshold loosened 100x", S3,
+            "bound = Fraction(printed)", "bound = 100 * Fraction(printed)"), ("cp.fig5.k2",)),
+    (Mutant("thm6 exact check drops the Def 3 model", S3,
+            "ok &= on_sample <= bound and on_full <= bound", "ok &= on_full <= bound"), ("cp.theorem6",)),
+    (Mutant("TR Thm 2 counts any positive delta as the refutation", TR,
+            "    if dp > d1 + d2:", "    if dp > 0:"), ("tr.theorem2",)),
+    # --- more of our own
+    (Mutant("def3 identity attains 1 - beta", S2, "ok &= d0 == beta", "ok &= d0 == 1 - beta"),
+     ("cp.def3.beta-gt-delta",)),
+    (Mutant("fig4 accepts any k within 10", S3,
+            "return [abs(k - printed[b]) <= 1 for", "return [abs(k - printed[b]) <= 10 for"),
+     ("cp.fig4.k-matching",)),
+    (Mutant("TR Thm 1 strictness read as '>'", TR,
+            "pw.lower >= dc.upper * delta_scale))", "pw.lower > dc.upper * delta_scale))"),
+     ("tr.theorem1.strict",)),
+    (Mutant("Smith for every beta ignores the margin 3 - E", TAB,
+            "if lower_ok and mono and margin.a > 0:", "if lower_ok and mono:"),
+     ("cp.sec2.4.smith-every-beta",)),
+    (Mutant("crowd of k ignores the size of the group", S3,
+            "if not (c == same and same >= k):", "if not (c == same):"), ("cp.sec3.2.crowd-of-k",)),
+    (Mutant("Thm 5 vs Def 3 counts any delta as inadmissible", S3,
+            "no_admissible = x.lower >= bb", "no_admissible = x.lower >= 0"),
+     ("cp.theorem5.beta-gt-delta",)),
+    (Mutant("CP §1 factor check reads the corrected form as printed", S2,
+            'lit_ok &= this_lit if printed_form == "eps-1" else this_cor', "lit_ok &= this_cor"),
+     ("cp.intro.factor-beta",)),
+    (Mutant("leaks-r ignores which predicate the pair determines", S2,
+            "s_determined = all(v == 0 or ((x ^ y) == s) for (x, y, s), v in law.items())",
+            "s_determined = True"), ("cp.sec2.2.leaks-r",)),
+    (Mutant("Thm 1 exact check drops tightness", S2, "    ok = ok and tight\n", "    ok = ok\n"),
+     ("cp.theorem1",)),
+    (Mutant("table1 epsilon compared one-sided", TAB,
+            "ok = agrees_with_printed(e2.a, e2.b, printed)", "ok = e2.b <= printed_interval(printed)[1]"),
+     ("cp.table1.one.beta0.1.eps",)),
+]
+
+
+def _check(ids: tuple[str, ...]) -> str:
+    return (
+        "from dps_verify.paper.claims import REGISTRY\n"
+        "from dps_verify.paper.claims.runner import run_claims\n"
+        f"ids = {list(ids)!r}\n"
+        "sel = [c for c in REGISTRY if c.id in ids]\n"
+        "assert len(sel) == len(ids), sorted(set(ids) - {c.id for c in sel})\n"
+        "out = run_claims(sel, parallel_proofs=False)\n"
+        "bad = [(o.claim.id, o.result.verdict, o.control and o.control.verdict) for o in out if not o.ok]\n"
+        "assert not bad, bad\n"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _no_proofs(monkeypatch):
+    monkeypatch.setenv("DPS_VERIFY_CLAIMS_NO_PROOFS", "1")
+
+
+def test_unmutated_package_passes_every_check():
+    ids = tuple(sorted({i for _, ids in MUTANTS for i in ids}))
+    noop = Mutant("no-op", "paper/claims/base.py", "NMC = \"NOT-MACHINE-CHECKABLE\"",
+                  "NMC = \"NOT-MACHINE-CHECKABLE\"")
+    res = run_mutant(noop, _check(ids), timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+
+
+def test_every_claim_mutant_is_caught():
+    assert os.environ["DPS_VERIFY_CLAIMS_NO_PROOFS"] == "1"
+
+    def one(item):
+        mutant, ids = item
+        return mutant.name, run_mutant(mutant, _check(ids), timeout=300)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(one, MUTANTS))
+    survivors = [name for name, res in results if res.returncode == 0]
+    assert not survivors, f"mutants not caught: {survivors}"
+    # a crash of the check snippet itself (rather than a failed assertion) would hide a survivor
+    assert all("AssertionError" in res.stderr or "StaleMutant" in res.stderr
+               for _, res in results), [n for n, r in results if "AssertionError" not in r.stderr]
