@@ -13,10 +13,13 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
-CONFIRMED = "CONFIRMED"
-REFUTED = "REFUTED"
-CORRECTED = "CONFIRMED-WITH-CORRECTION"
-NMC = "NOT-MACHINE-CHECKABLE"
+from dps_verify.core.types import ClaimVerdict
+
+# The claim verdicts are :class:`dps_verify.core.types.ClaimVerdict` members (str-valued).
+CONFIRMED = ClaimVerdict.CONFIRMED
+REFUTED = ClaimVerdict.REFUTED
+CORRECTED = ClaimVerdict.CORRECTED
+NMC = ClaimVerdict.NOT_MACHINE_CHECKABLE
 VERDICTS = (CONFIRMED, REFUTED, CORRECTED, NMC)
 
 

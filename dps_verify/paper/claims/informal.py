@@ -16,6 +16,12 @@ _INFORMAL: tuple[tuple[str, str, str, str], ...] = (
      "Safe k-anonymization after sampling is (ε, δ)-DP; sampling amplifies DP; uncertainty-based "
      "notions do not compose.",
      "a summary; its formal content is checked under cp.theorem1, cp.theorem5, cp.theorem6, cp.sec2.2.*"),
+    ("cp.sec2.1.definitions", "CP §2.1 Defs 1–2, §3.1 Def 4, §3.2 Def 5, §3.4 Def 6",
+     "ε-DP, (ε, δ)-DP (hockey-stick form), k-anonymity, strongly-safe and ε-safe anonymization.",
+     "definitions: implemented (definition='hockey-stick', StronglySafeKAnonymizer, "
+     "EpsilonSafeKAnonymizer), nothing to verify; their consequences have their own entries"),
+    ("cp.fig1.illustration", "CP §3.3 Fig 1 (also TR §4 Fig 1)",
+     "A binomial curve with βn and γn marked.", "an illustration, no data"),
     ("cp.intro.first-link", "CP §1 and §3.5 (also TR abstract, §1, §4, §8)",
      "The result is the first to link k-anonymization with differential privacy.",
      "a priority claim about the literature, not a mathematical statement"),
@@ -103,6 +109,10 @@ _INFORMAL: tuple[tuple[str, str, str, str], ...] = (
      "Summary; open question whether other sources of uncertainty tolerate ε-DP queries.",
      "a summary and an open question"),
     # ---------------------------------------------------------------- TR
+    ("tr.definitions", "TR §3.1 Def 3 (k-anonymity), §5 Def 4 (UDP), Algs 2–4 (CLR, k-DGS, SDGS)",
+     "The TR's definitions and algorithm descriptions.",
+     "definitions; UDP is CP's DPS without β > δ, k-DGS/SDGS are CP's strongly-safe anonymizer "
+     "without/with sampling (checked as cp.proposition4, cp.theorem5, cp.sec3.2.crowd-of-k)"),
     ("tr.sec1.microdata-needed", "TR §1",
      "Interactive query answering cannot replace microdata publishing (budgets, many users, "
      "exploration, test data).", "an argument about practice"),
