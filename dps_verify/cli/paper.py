@@ -113,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
             flag = "" if o.ok else f"   <-- expected {o.claim.expected}"
             print(f"{o.claim.id:<34} {o.result.verdict:<26} {o.result.figure[:70]:<70} "
                   f"{o.seconds:5.2f}s{flag}")
+    from dps_verify.paper.claims.runner import findings
+    found = findings(outcomes)
+    if found:
+        print(f"findings ({len(found)}):")
+        for line in found:
+            print(f"  {line[:160]}")
     print(summary_line(outcomes, total))
     sys.stdout.flush()
 

@@ -61,3 +61,12 @@ def run_claims(claims: Sequence[Claim], progress: Callable[[Outcome], None] | No
     finally:
         proofbridge.shutdown()
     return out
+
+
+def findings(outcomes: Sequence[Outcome]) -> list[str]:
+    """One line per finding — every claim found false (REFUTED) or true only after a correction
+    (CONFIRMED-WITH-CORRECTION) — for the summary of ``dps-verify paper``."""
+    from dps_verify.paper.claims.base import CORRECTED, REFUTED
+
+    return [f"{o.result.verdict:<26} {o.claim.id}: {o.result.figure}"
+            for o in outcomes if o.result.verdict in (REFUTED, CORRECTED)]
