@@ -108,7 +108,8 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
     Certified by :func:`dps_verify.core.search.least_integer`: δ(k) ≤ delta and δ(k−1) > delta,
     both from certified enclosures.  Monotone in k: d because n_m grows with k and thresholds do
     not depend on k; hockey-stick because threshold k+1 is a post-processing of threshold k
-    (data processing); pointwise equals d inside CP Thm 5's regime.  A float guess from TR Thm 6's
+    (data processing); pointwise equals d inside CP Thm 5's regime.  Outside it the pointwise δ
+    is not monotone, so every smaller k is checked as well (global minimum, up to k = 5000).  A float guess from TR Thm 6's
     exponent starts the search near the answer.
     """
     import math
@@ -138,7 +139,20 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
                 guess = max(1, guess + int((lv - math.log(float(dl))) / rate))
         except CertificationError:
             guess = None
-    return least_integer(ok, lo=1, guess=guess, limit=1 << 24, what="k")
+    k_found = least_integer(ok, lo=1, guess=guess, limit=1 << 24, what="k")
+    if bound == "pointwise" and not in_paper_regime(b, eps):
+        # Outside CP Thm 5's regime the pointwise δ is NOT monotone in k (merging outcome k into
+        # the suppressed outcome can make a good outcome bad), e.g. β = 0.7, ε = 0.5: δ(5) = 0.449
+        # < δ(6) = 0.506.  Every smaller k is therefore checked, certified, one by one.
+        if k_found > 5000:
+            raise CertificationError(
+                "min_k, pointwise, outside CP Thm 5's regime: the measure is not monotone in k and "
+                f"checking all k < {k_found} exceeds the limit of 5000 evaluations"
+            )
+        for kk in range(1, k_found):
+            if ok(kk):
+                return kk
+    return k_found
 
 
 def min_epsilon(
