@@ -86,6 +86,8 @@ class ProofVerdict(StrEnum):
     BOUNDED = "CHECKED-BOUNDED"
     REFUTED = "REFUTED"
     OPEN = "OPEN"
+    #: the proof machinery failed: vacuous hypotheses or two solvers contradicting each other.
+    ERROR = "ERROR"
 
 
 class AuditVerdict(StrEnum):

@@ -21,26 +21,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 import sympy as sp
 import z3
 
+from dps_verify.core.types import ProofVerdict
 from dps_verify.paper.proofs import smt
 from dps_verify.paper.proofs.smt import Z3_TIMEOUT_MS, Query
 
-
-class Verdict(StrEnum):
-    """Outcome of one step or of a whole theorem."""
-
-    PROVED = "PROVED"
-    #: every instance in a stated finite range was checked exactly -- not a proof.
-    BOUNDED = "CHECKED-BOUNDED"
-    REFUTED = "REFUTED"
-    OPEN = "OPEN"
-    #: the machinery itself failed: vacuous hypotheses or two solvers contradicting each other.
-    ERROR = "ERROR"
+#: Outcome of one step or of a whole theorem (PROVED, CHECKED-BOUNDED, REFUTED, OPEN, and ERROR
+#: for a vacuous step or a solver disagreement): the proof vocabulary of
+#: :mod:`dps_verify.core.types`.
+Verdict = ProofVerdict
 
 
 @dataclass

@@ -20,6 +20,11 @@ n, k = sp.symbols("n k", integer=True)
 E, d = sp.symbols("E delta", real=True)
 
 
+#: the proposition's parameter region and the inequality that fails there (one definition).
+REGION = [E >= 1, d >= 0, d < 1]
+BROKEN = sp.Not(1 <= E * 0 + d)
+
+
 def _kept(c: sp.Expr) -> sp.Expr:
     return sp.Piecewise((c, c >= k), (0, True))
 
@@ -32,7 +37,11 @@ def steps() -> list[Step]:
         prove_sym("probability-one event breaks (eps, delta)",
                   "O = {A(D)}: Pr[A(D) in O] = 1, Pr[A(D') in O] = 0, and 1 <= E*0 + delta "
                   "fails for every E >= 1 and delta < 1.",
-                  sp.Not(1 <= E * 0 + d), [E >= 1, d >= 0, d < 1]),
+                  BROKEN, REGION),
+        prove_sym("pin: delta < 1 is exactly the region",
+                  "Outside the region (delta >= 1) the same event no longer breaks "
+                  "(eps, delta)-DP, so the proof assumes nothing stronger than the paper.",
+                  sp.Not(BROKEN), [E >= 1, d >= 0, sp.Not(sp.And(*REGION))]),
     ]
 
 

@@ -12,7 +12,14 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, sympy_step, timed
+from dps_verify.paper.proofs.core import (
+    Step,
+    Verdict,
+    exists_sym,
+    prove_sym,
+    sympy_step,
+    timed,
+)
 
 CLAIM = ("Sampling with rate beta2 < beta1 turns (beta1, eps1, delta1)-DPS into "
          "(beta2, ln(1 + beta2/beta1 (e^eps1 - 1)), beta2/beta1 delta1)-DPS.")
@@ -27,7 +34,9 @@ m, s = sp.symbols("m s", integer=True, nonnegative=True)
 
 BASE = [b > 0, b < 1, E >= 1, X >= 0, X <= 1, Y >= 0, Y <= 1, d1 >= 0,
         sp.Eq(Z, (1 - b) * X + b * Y)]
+#: the conclusion of CP Thm 1 (one definition for the steps, the pins and the text):
 E2 = 1 + b * (E - 1)  # e^{eps2}
+D2 = b * d1  # delta2
 
 
 def steps() -> list[Step]:
@@ -44,8 +53,13 @@ def steps() -> list[Step]:
         b ** s * (1 - b) ** ((m + 1) - s), (1 - b) * (b ** s * (1 - b) ** (m - s))))
     out.append(prove_sym(
         "upper direction",
-        "Z = (1-b)X + bY and Y <= E X + delta1 give Z <= (1 - b + b E) X + b delta1.",
-        Z <= (1 - b + b * E) * X + b * d1, BASE + [Y <= E * X + d1]))
+        "Z = (1-b)X + bY and Y <= E X + delta1 give Z <= e^eps2 X + delta2.",
+        Z <= E2 * X + D2, BASE + [Y <= E * X + d1]))
+    out.append(exists_sym(
+        "pin: the upper bound is attained",
+        "With 0 < b < 1, E > 1, X > 0, delta1 > 0, Z = e^eps2 X + delta2 happens "
+        "(Y = E X + delta1): neither e^eps2 nor delta2 can be replaced by a larger value.",
+        sp.Eq(Z, E2 * X + D2), BASE + [Y <= E * X + d1, E > 1, X > 0, d1 > 0]))
     out.append(prove_sym(
         "lower direction (rearranged)",
         "X <= E Y + delta1 gives X <= Z/(1 - b + b/E) + (b/E)/(1 - b + b/E) delta1.",
@@ -66,11 +80,11 @@ def steps() -> list[Step]:
     out.append(prove_sym(
         "delta part",
         "(b/E)/(1 - b + b/E) * delta1 <= b delta1 = delta2.",
-        (b / E) / (1 - b + b / E) * d1 <= b * d1, [b > 0, b < 1, E >= 1, d1 >= 0]))
+        (b / E) / (1 - b + b / E) * d1 <= D2, [b > 0, b < 1, E >= 1, d1 >= 0]))
     out.append(prove_sym(
         "lower direction (final)",
         "X <= e^eps2 Z + delta2 under the DPS hypothesis on D_-t vs D.",
-        X <= E2 * Z + b * d1, BASE + [X <= E * Y + d1]))
+        X <= E2 * Z + D2, BASE + [X <= E * Y + d1]))
     eps1 = sp.Symbol("epsilon1", positive=True)
     out.append(sympy_step(
         "equivalent form",
@@ -102,6 +116,9 @@ def _typo_witness() -> tuple[Verdict, dict[str, str] | None, str]:
         "typo: eps2 < 0 is impossible for any algorithm; §2.4 has e^eps1")
 
 
+_a, _c = sp.symbols("a c", real=True)
+
+
 def negative_controls() -> list[Step]:
     ref = Verdict.REFUTED
     return [
@@ -112,6 +129,11 @@ def negative_controls() -> list[Step]:
         prove_sym("control: wrong constant", "1/(1 - b + b/E) <= 1 + b(E - 1)/2.",
                   1 / (1 - b + b / E) <= 1 + b * (E - 1) / 2, [b > 0, b < 1, E >= 1],
                   expected=ref),
+        sympy_step("control: sqrt(a c) = sqrt(a) sqrt(c) for real a, c",
+                   "A false identity (a = c = -1) that a forced power simplification would "
+                   "'prove'; the sympy back end must reject it.",
+                   sp.sqrt(_a * _c), sp.sqrt(_a) * sp.sqrt(_c), expected=ref,
+                   at={_a: -1, _c: -1}),
         sympy_step("control: wrong factorisation",
                    "(E + 1/E - 2)(b - b^2) = (E - 1)^2 b (1 - b) (missing 1/E).",
                    (E + 1 / E - 2) * (b - b ** 2), (E - 1) ** 2 * b * (1 - b), expected=ref,

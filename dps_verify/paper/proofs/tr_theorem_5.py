@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym
+from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, prove_sym
 
 CLAIM = ("(A1; A2) is max(f1, f2)-smooth (eps1 + eps2, delta1 + delta2)-DP (statement corrected "
          "from the printed (eps1, delta1) twice).")
@@ -23,6 +23,8 @@ SUMMARY = ("The corrected statement is proved (independent randomness, no shared
 r1, r2, E1, E2 = sp.symbols("r1 r2 E1 E2", positive=True)
 a, bb, d1, d2, f1, f2, F = sp.symbols("a b delta1 delta2 f1 f2 F", real=True)
 RD = [E1 >= 1, E2 >= 1, r1 >= 1 / E1, r1 <= E1, r2 >= 1 / E2, r2 <= E2]
+#: the conclusion's ratio bound e^{eps1 + eps2} at level x (one definition).
+E_TARGET = E1 * E2
 MD = [a >= 0, bb >= 0, a < d1 * f1, bb < d2 * f2, d1 >= 0, d2 >= 0, f1 >= 0, f2 >= 0,
       F >= f1, F >= f2]
 
@@ -31,7 +33,10 @@ def steps() -> list[Step]:
     return [
         prove_sym("good x good is good",
                   "Ratios within [1/E1, E1] and [1/E2, E2] multiply to within [1/(E1 E2), E1 E2].",
-                  sp.And(r1 * r2 <= E1 * E2, r1 * r2 * E1 * E2 >= 1), RD),
+                  sp.And(r1 * r2 <= E_TARGET, r1 * r2 * E_TARGET >= 1), RD),
+        exists_sym("pin: the ratio bound is attained",
+                   "r1 = E1 > 1, r2 = E2 gives r1 r2 = e^{eps1 + eps2}: the conclusion cannot "
+                   "carry a larger constant.", sp.Eq(r1 * r2, E_TARGET), RD + [E1 > 1, E2 > 1]),
         prove_sym("union bound", "1 - (1 - a)(1 - b) <= a + b < d1 f1 + d2 f2 <= (d1 + d2) max(f1, f2).",
                   sp.And(1 - (1 - a) * (1 - bb) <= a + bb, a + bb < (d1 + d2) * F),
                   MD + [a <= 1, bb <= 1]),

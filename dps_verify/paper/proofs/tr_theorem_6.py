@@ -26,16 +26,31 @@ SUMMARY = ("The final bound is proved (given the Chernoff lemma): at n = n_m < k
 u, gm, bt, nn, kk = sp.symbols("u gamma beta n k", positive=True)
 
 
-def _phi_positive() -> tuple[Verdict, dict[str, str] | None, str]:
-    """h(u) = u ln u - u + 1 > 0 for u > 0, u != 1: h(1) = 0, h' = ln u, sign of ln u."""
+#: the 'WolframAlpha' fact of TR §6 as displayed and as checked (one definition).
+PHI_CLAIM = sp.Gt(gm * sp.log(gm / bt) - (gm - bt), 0)
+
+
+def _phi_positive(claim: sp.Basic = PHI_CLAIM) -> tuple[Verdict, dict[str, str] | None, str]:
+    """Reads ``claim`` (lhs > 0 with lhs = beta h(gamma/beta), h(u) = u ln u - u + 1) and
+    proves it for gamma != beta: h(1) = 0, h' = ln u, so h > 0 off u = 1.  A flipped or
+    altered display is checked as displayed (and refuted at gamma = 1/2, beta = 1/4)."""
     h = u * sp.log(u) - u + 1
     d1 = sp.simplify(sp.diff(h, u))
     v, w = sp.symbols("v w", positive=True)
-    ok = (h.subs(u, 1) == 0 and d1 == sp.log(u)
-          and sp.log(1 + v).is_positive and sp.log(1 / (1 + w)).is_negative)
-    return (Verdict.PROVED if ok else Verdict.OPEN), None, (
-        "gamma ln(gamma/beta) - (gamma - beta) = beta h(gamma/beta); h strictly decreasing "
-        "on (0,1), increasing on (1,inf), h(1) = 0")
+    shape = sp.expand(sp.expand_log(claim.lhs - claim.rhs - bt * h.subs(u, gm / bt), force=False))
+    calculus = (h.subs(u, 1) == 0 and d1 == sp.log(u)
+                and sp.log(1 + v).is_positive and sp.log(1 / (1 + w)).is_negative)
+    if isinstance(claim, sp.StrictGreaterThan) and shape == 0 and calculus:
+        return Verdict.PROVED, None, (
+            "gamma ln(gamma/beta) - (gamma - beta) = beta h(gamma/beta) (sympy expand, positive "
+            "symbols); h strictly decreasing on (0,1), increasing on (1,inf), h(1) = 0")
+    pt = {gm: sp.Rational(1, 2), bt: sp.Rational(1, 4)}
+    with mp.workdps(30):
+        value = bool(claim.subs(pt).evalf(30))
+    if not value:
+        return Verdict.REFUTED, {"gamma": "1/2", "beta": "1/4",
+                                 "claim at the point": str(claim.subs(pt))}, "false as displayed"
+    return Verdict.OPEN, None, "the displayed claim is not the form this check proves"
 
 
 def _f(j: int, n: int, b: Fraction) -> Fraction:
@@ -89,8 +104,7 @@ def steps() -> list[Step]:
     return [
         timed("gamma ln(gamma/beta) - (gamma - beta) > 0 (gamma != beta)",
               "The 'WolframAlpha' fact, via h(u) = u ln u - u + 1 with u = gamma/beta.",
-              "sympy (derivative + sign)", _phi_positive,
-              expr=sp.Gt(gm * sp.log(gm / bt) - (gm - bt), 0)),
+              "sympy (derivative + sign)", _phi_positive, expr=PHI_CLAIM),
         sympy_step("Chernoff rewriting",
                    "beta n((g/b) ln(g/b) - (g/b - 1)) = n(g ln(g/b) - (g - b)).",
                    bt * nn * ((gm / bt) * sp.log(gm / bt) - (gm / bt - 1)),
