@@ -230,3 +230,13 @@ def test_min_k_grid_at_the_regime_edge():
         assert in_paper_regime(b, Fraction(e)) and not in_paper_regime(b + Fraction(1, 10**39), Fraction(e))
         k = bounds.min_k(b, e, "1e-6")
         assert bounds.d(k, b, e) <= 1e-6 < bounds.d(k - 1, b, e)
+
+
+def test_beta_edge_in_every_closed_form():
+    from dps_verify.core.params import beta_edge
+
+    b = beta_edge(Fraction(1))
+    assert bounds.d(20, "edge", 1) == bounds.d(20, b, 1)
+    assert bounds.d_safe(20, "edge", "1.5", "0.5") == bounds.d(20, b, 1)
+    assert bounds.chernoff_delta(20, "edge", 1) == bounds.chernoff_delta(20, b, 1)
+    assert bounds.chernoff_delta(20, "edge", 1) >= bounds.d(20, "edge", 1)

@@ -70,7 +70,7 @@ def d_safe(k: Number, beta: Number, epsilon: Number, epsilon1: Number) -> mpmath
     ε ≥ −ln(1−β) + ε₁."""
     eps = epsilon_param(epsilon)
     e1 = epsilon_param(epsilon1, "epsilon1")
-    b = beta_param(beta)
+    b = resolve_beta(beta, eps - e1) if eps > e1 else beta_param(beta)
     if eps < e1 or not in_paper_regime(b, eps - e1):
         raise ValueError(
             "epsilon must satisfy epsilon >= -ln(1-beta) + epsilon1 (CP Thm 6); "

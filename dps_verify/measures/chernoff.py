@@ -14,10 +14,10 @@ from dps_verify.core.numbers import (
     iv_upper_mpf,
 )
 from dps_verify.core.params import (
-    beta_param,
     epsilon_param,
     k_param,
     require_paper_regime,
+    resolve_beta,
 )
 
 
@@ -28,8 +28,8 @@ def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
     ``proofs`` for whether it really dominates d(k, β, ε).
     """
     kk = k_param(k)
-    b = beta_param(beta)
     eps = epsilon_param(epsilon)
+    b = resolve_beta(beta, eps)
     require_paper_regime(b, eps, "TR Thm 6")
     if eps >= 4096:  # γ = 1 − (1−β)e^{−ε} ≥ 1 − 2^−5900: use γ_lo (the bound decreases in γ)
         eps = Fraction(4096)
