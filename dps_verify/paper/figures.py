@@ -219,7 +219,7 @@ def draw(name: str, outdir: Path) -> Path:
         ax.set_xlabel("k")
         ax.set_ylabel("smallest ε with δ ≤ 1e-6")
         ax.set_title("CP Fig. 6: ε needed for δ ≤ 10⁻⁶")
-    elif name == "beta-gt-delta":
+    elif name == "fig-beta-gt-delta":
         bs = [float(b) for b in BETA_GT_DELTA_BETAS]
         ax.plot(bs, [edge(b) for b in BETA_GT_DELTA_BETAS], color="black", lw=1,
                 label="−ln(1−β): Thm 5's regime edge")
@@ -242,7 +242,7 @@ def draw(name: str, outdir: Path) -> Path:
     else:
         plt.close(fig)
         raise ValueError(f"unknown figure {name!r}")
-    if name not in ("fig6", "fig7", "beta-gt-delta"):
+    if name not in ("fig6", "fig7", "fig-beta-gt-delta"):
         ax.set_xlabel("ε")
         ax.set_ylabel("1/δ")
     ax.grid(True, which="major", alpha=0.3)
@@ -254,4 +254,4 @@ def draw(name: str, outdir: Path) -> Path:
     return path
 
 
-FIGURES = ("fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "beta-gt-delta")
+FIGURES = ("fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig-beta-gt-delta")

@@ -28,6 +28,7 @@ TITLES = {
     "table2": "CP Table 2 — δ = d(20, β, ε), printed vs recomputed, and the exact δ (beyond the paper)",
     "fig2": "CP Figure 2", "fig3": "CP Figure 3", "fig4": "CP Figure 4", "fig5": "CP Figure 5",
     "fig6": "CP Figure 6", "fig7": "TR Figure 7",
+    "fig-beta-gt-delta": "CP Thm 5 versus Def 3 (β > δ): where d(k, β, ε) ≥ β (beyond the paper)",
 }
 FIGURE_CAPTION = "Solid: the paper's bound d; dashed: exact δ (beyond the paper)."
 T1_HEAD = ("algorithm", "β", "quantity", "printed", "recomputed", "verdict")

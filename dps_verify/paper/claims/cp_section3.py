@@ -317,7 +317,7 @@ def check_thm5_def3(k: int = 1, cases: tuple[tuple[str, str], ...] = (
                       "at every ε tried (" + ", ".join(f"β={r[0]}, ε={r[1]}: {r[2].lower}" for r in rows)
                       + "), so it is (β, ε, δ)-DPS for no δ < β, and Def 3 requires β > δ; d(1, β, ε) ≥ β "
                       f"as well. Also near the edge: {edge_txt or 'none'}. Correction: require k ≥ 2 "
-                      "and d(k, β, ε) < β (see the beta-gt-delta figure)",
+                      "and d(k, β, ε) < β (see figure fig-beta-gt-delta)",
                       {"rows": [{"beta": r[0], "epsilon": r[1], "exact": str(r[2].lower), "d_lower": str(r[3].lower)}
                                 for r in rows]})
     return Result(CONFIRMED, f"k={k}: exact δ < β at every case", "; ".join(
@@ -422,7 +422,7 @@ def claims() -> list[Claim]:
           "Thm 5's (β, ε, d)-DPS is a DPS statement, so Def 3's requirement β > δ must hold too; "
           "it fails at k = 1 for every ε (exact δ = β) and near the regime edge for small k (d ≥ β).",
           "exact worst-case δ at k = 1 + certified d near the edge; region charted", REFUTED,
-          check_thm5_def3, artefact="beta-gt-delta",
+          check_thm5_def3, artefact="fig-beta-gt-delta",
           control=lambda: check_thm5_def3(2, (("0.05", "1"), ("0.2", "2"))), control_expected=CONFIRMED),
         C("cp.sec3.2.crowd-of-k", "CP §3.2 (after Def 5; = TR §3.3 on k-DGS)",
           "If a tuple is published by a strongly-safe k-anonymizer, at least k − 1 other input "
