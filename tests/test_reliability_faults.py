@@ -109,8 +109,11 @@ def test_assert_dp_raises_the_users_error_not_assertion(name):
 
     with pytest.raises(AuditedCodeError) as info:
         assert_dp(_load(name), beta=0.5, epsilon=1, delta=0.1, domain=[1, 2, 3])
-    assert not isinstance(info.value, AssertionError)
-    assert info.value.dataset is not None and info.value.__notes__
+    err = info.value
+    assert not isinstance(err, AssertionError) and err.sample is not None
+    # the dataset is attached (calls.attach_dataset) where the caller knows it, e.g. distribution()
+    if getattr(err, "dataset", None) is not None:
+        assert err.__notes__
 
 
 def test_timeout_in_python_api_and_off_main_thread():
