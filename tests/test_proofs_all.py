@@ -199,3 +199,13 @@ def test_smtlib_printer_quotes_and_unary_sums():
     s = z3.Solver()
     s.from_string(text)
     assert s.check() == z3.unsat
+
+
+def test_readme_proof_table_is_generated(results):
+    from pathlib import Path
+
+    from dps_verify.paper.proofs.table import readme_block
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert readme_block(results[i] for i in IDS) in readme, (
+        "README's proof table is stale: python -m dps_verify.paper.proofs.table")
