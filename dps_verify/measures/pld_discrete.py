@@ -25,8 +25,8 @@ the exact one-release law) leaves mass ≤ ``tail_mass``; that bound is *added* 
 
 Floating point is accounted for, not ignored.  The grid indices come from interval logarithms
 (mpmath, 128 bits).  Each vector carries a bound on the 2-norm of its error; an FFT convolution
-adds at most (3ℓ + 4)·η·(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), ℓ = log₂ n, with η = 16u (u = 2⁻⁵³) — a
-generous form of Higham's bound for the radix-2 FFT (*Accuracy and Stability of Numerical
+adds at most (3ℓ + 4)·η·(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), ℓ = log₂ n, with η = 8u (u = 2⁻⁵³) — a
+form of Higham's bound (the derivation gives about (2ℓ + 1)η) for the radix-2 FFT (*Accuracy and Stability of Numerical
 Algorithms*, 2nd ed., Thm 24.2, η = μ + γ₄(√2 + μ) with twiddle-factor error μ of a few ulp), and
 errors propagate through later convolutions by Young's inequality ‖e * b‖₂ ≤ ‖e‖₂‖b‖₁.  The final
 sum Σ c_j f(x_j) is evaluated in floats with a relative margin of 2⁻⁴⁰ per weight (covering the
@@ -56,7 +56,7 @@ from dps_verify.core.params import epsilon_param
 from dps_verify.measures.pld import PrivacyLossDistribution
 
 U = 2.0**-53
-ETA = 16 * U
+ETA = 8 * U  # ≥ Higham's η = μ + γ₄(√2 + μ) ≈ 6.7u for twiddles accurate to μ ≤ u (pocketfft)
 WEIGHT_MARGIN = 2.0**-40
 #: cost (ratio products, see :func:`exact_compose_cost`) up to which the exact PLD is used
 EXACT_COST_BUDGET = 20_000
@@ -92,9 +92,16 @@ class _Vec:
 
     def norm2(self) -> float:
         """Upper bound on the 2-norm of the true vector."""
-        n = len(self.data)
-        s = float(np.sqrt(np.dot(self.data, self.data) * (1 + 1.01 * (n + 2) * U)))
-        return _round_up(s * (1 + 4 * U) + self.err2)
+        return _round_up(_norm2_upper(self.data) + self.err2)
+
+
+def _norm2_upper(x: np.ndarray) -> float:
+    """Upper bound on ‖x‖₂ (x ≥ 0): entries below 1e-150 are bounded by √n·1e-150 instead of
+    being squared (their squares would be subnormal, which makes numpy crawl)."""
+    n = len(x)
+    big = x[x >= 1e-150]
+    s = float(np.sqrt(np.dot(big, big) * (1 + 1.01 * (n + 2) * U))) * (1 + 4 * U)
+    return _round_up(s + math.sqrt(n) * 1e-150)
 
 
 def _convolve(a: _Vec, b: _Vec, upper: bool) -> _Vec:
@@ -109,7 +116,10 @@ def _convolve(a: _Vec, b: _Vec, upper: bool) -> _Vec:
         ell = math.log2(size)
         fft_err = (3 * ell + 4) * ETA * (a2 * b1 + a1 * b2)
     np.maximum(c, 0.0, out=c)  # true entries are >= 0: clipping never increases the error
-    err = a.err2 * b1 + a1 * b.err2 + a.err2 * b.err2 + fft_err
+    # flush tiny entries (subnormals make numpy arithmetic crawl): changes the vector by at most
+    # 1e-290 per entry, added to the error bound (2-norm ≤ √n·1e-290)
+    c[c < 1e-290] = 0.0
+    err = a.err2 * b1 + a1 * b.err2 + a.err2 * b.err2 + fft_err + math.sqrt(n) * 1e-290
     extra = 1 - (1 - a.extra) * (1 - b.extra) if upper else 0.0
     return _Vec(c, a.offset + b.offset, _round_up(err * (1 + 8 * U)), _round_up(extra + 4 * U * extra))
 
@@ -136,6 +146,20 @@ class _Tails:
                 m = x.max()
                 self._logm[sgn * lam] = float(m + np.log(np.dot(pf, np.exp(x - m))))
 
+    def _log_mgf(self, lam: float):
+        """(λh, ln M(λ)) as 128-bit intervals (cached; call inside workprec(128))."""
+        if not hasattr(self, "_iv_cache"):
+            self._iv_cache: dict = {}
+        if lam not in self._iv_cache:
+            lh = mpmath.iv.mpf(lam) * mpmath.iv.mpf(self.h)
+            m = sum(
+                (mpmath.iv.mpf(p.numerator) / p.denominator * mpmath.iv.exp(lh * j)
+                 for p, j in zip(self.probs, self.idx)),
+                mpmath.iv.mpf(0),
+            )
+            self._iv_cache[lam] = (lh, mpmath.iv.log(m))
+        return self._iv_cache[lam]
+
     def cut(self, n: int, tau: float) -> tuple[int, int]:
         """Index range [lo, hi] outside which each tail has (float-estimated) mass ≤ τ."""
         lt = math.log(tau)
@@ -152,13 +176,8 @@ class _Tails:
         with mpmath.workprec(128):
             for lam in self.LAMBDAS:
                 for sgn, t in sides:
-                    lh = mpmath.iv.mpf(sgn * lam) * mpmath.iv.mpf(self.h)
-                    m = sum(
-                        (mpmath.iv.mpf(p.numerator) / p.denominator * mpmath.iv.exp(lh * j)
-                         for p, j in zip(self.probs, self.idx)),
-                        mpmath.iv.mpf(0),
-                    )
-                    b = mpmath.iv.exp(n * mpmath.iv.log(m) - lh * t).b
+                    lh, logm = self._log_mgf(sgn * lam)
+                    b = mpmath.iv.exp(n * logm - lh * t).b
                     if sgn == 1:
                         best_hi = min(best_hi, b)
                     else:
@@ -273,7 +292,7 @@ def _final(vec: _Vec, times: int, anchor_loss: mpmath.mpf, eps: Fraction, h: flo
     w = _weights(len(vec.data), vec.offset, h, e_shift)
     n = len(w)
     s = float(np.dot(vec.data, w))
-    wn = float(np.sqrt(np.dot(w, w))) * (1 + (n + 4) * U) * (1 + WEIGHT_MARGIN)
+    wn = _norm2_upper(w) * (1 + WEIGHT_MARGIN)
     slack = 1.01 * (n + 2) * U + 2 * WEIGHT_MARGIN
     if upper:
         return _round_up(s * (1 + slack) + vec.err2 * wn + vec.extra)
