@@ -7,7 +7,10 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any
 
-VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
+from dps_verify.core.types import AuditVerdict
+
+#: the audit verdicts (:class:`dps_verify.core.types.AuditVerdict`), as plain strings
+VERDICTS = tuple(v.value for v in AuditVerdict)
 #: CLI exit codes per verdict (2 is reserved for bad usage).
 EXIT_CODES = {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 3}
 

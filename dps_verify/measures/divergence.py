@@ -29,9 +29,11 @@ from dps_verify.core.numbers import (
     to_fraction,
 )
 from dps_verify.core.params import epsilon_param
+from dps_verify.core.types import Definition
 from dps_verify.engine.distribution import ExactDistribution
 
-DEFINITIONS = ("hockey-stick", "pointwise")
+#: the (ε, δ) definitions (:class:`dps_verify.core.types.Definition`), as plain strings
+DEFINITIONS = tuple(d.value for d in Definition)
 
 
 #: Slack allowed on the total mass of a law given with inexact (binary floating-point) values:
@@ -156,7 +158,9 @@ def pointwise_delta(p: Mapping, q: Mapping, epsilon: Number) -> mpmath.mpf:
     return fraction_to_mpf(pointwise_delta_exact(p, q, epsilon), "u")
 
 
-def measure(p: Mapping, q: Mapping, epsilon: Number, definition: str = "hockey-stick") -> Certified:
+def measure(
+    p: Mapping, q: Mapping, epsilon: Number, definition: Definition | str = Definition.HOCKEY_STICK
+) -> Certified:
     """δ of (p, q) at ε under the named definition, as an enclosure."""
     if definition == "hockey-stick":
         return delta_certified(p, q, epsilon)
