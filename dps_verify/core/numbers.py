@@ -259,7 +259,10 @@ def fraction_from_ints(num: int, den: int) -> Fraction:
     """``Fraction(num, den)`` with the gcd done by GMP (gmpy2) when the integers are large."""
     if den.bit_length() < 2000:
         return Fraction(int(num), int(den))
-    import gmpy2
+    try:
+        import gmpy2
+    except ImportError:  # pragma: no cover
+        return Fraction(int(num), int(den))
 
     g = gmpy2.gcd(num, den)
     n, d = int(gmpy2.mpz(num) // g), int(gmpy2.mpz(den) // g)
