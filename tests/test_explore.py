@@ -138,3 +138,17 @@ def test_cli_non_tty_stdin_does_not_prompt() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "[0.1]:" not in proc.stdout and "Try:" in proc.stdout
+
+
+def test_steps_come_from_the_proof_module() -> None:
+    from dps_verify.paper.proofs import run
+
+    text, _, _ = _run("cp-theorem-1", ["q"])
+    for s in run("cp-theorem-1").steps:
+        assert s.statement in text and s.name in text
+
+
+def test_theorem6_says_open() -> None:
+    text, _, _ = _run("cp-theorem-6", ["q"])
+    assert "Verdict of `dps-verify prove cp-theorem-6`: OPEN" in text
+    assert "This theorem is OPEN" in text and "theorem OPEN" in text

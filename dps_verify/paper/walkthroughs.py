@@ -1,6 +1,7 @@
 """Terminal walkthroughs of the paper's theorems, for readers without Jupyter (issue #7).
 
-A :class:`Walkthrough` is a numbered list of proof steps plus a ``compute`` function that turns a
+A :class:`Walkthrough` shows the steps of the machine-checked proof (:mod:`dps_verify.paper.proofs`,
+with their verdicts; an OPEN theorem is announced as OPEN) plus a ``compute`` function that turns a
 set of parameters into lines of numbers: the bound, the exact quantity it bounds, and the
 inequality the proof discharges, evaluated at those parameters.  :func:`session` prints the
 walkthrough, then (interactively) prompts for new parameters and shows how every number moved.
@@ -11,6 +12,7 @@ Everything is computed with the public API (:mod:`dps_verify.bounds`, :mod:`dps_
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -19,7 +21,9 @@ from fractions import Fraction
 from dps_verify import bounds, exact
 from dps_verify.core.numbers import to_fraction
 from dps_verify.core.params import beta_param, epsilon_param, in_paper_regime, k_param
+from dps_verify.core.types import ProofVerdict
 from dps_verify.measures import sdgs
+from dps_verify.paper.proofs.core import ProofResult
 
 #: What a user types at a prompt to leave the session.
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
@@ -42,7 +46,6 @@ class Walkthrough:
     theorem_id: str
     title: str
     reference: str
-    steps: tuple[str, ...]
     params: tuple[Param, ...]
     compute: Callable[[dict[str, str]], list[tuple[str, str]]]
     hint: str = ""
@@ -110,21 +113,6 @@ THEOREM_1 = Walkthrough(
     theorem_id="cp-theorem-1",
     title="Amplification by sampling",
     reference="CP Thm 1, §2.4; proof CP App. A.1",
-    steps=(
-        "Claim: if sampling at rate beta1 then running A is (eps1, delta1)-DP, then sampling at "
-        "the smaller rate beta2 is (eps2, delta2)-DP with e^eps2 - 1 = (beta2/beta1)(e^eps1 - 1) "
-        "and delta2 = (beta2/beta1) delta1.",
-        "View rate beta2 as two rounds: first keep each record with probability b = beta2/beta1, "
-        "then run the beta1-sampled algorithm.",
-        "Split on whether the extra record t survives the first round: Z = (1 - b) X + b Y, "
-        "where X is the probability of an event without t and Y the same with t forced in.",
-        "The hypothesis bounds Y by e^eps1 X + delta1, hence Z <= (1 - b + b e^eps1) X + b delta1 "
-        "and the factor is exactly e^eps2.",
-        "Other direction: X <= e^eps1 Y + delta1 gives X <= Z / (1 - b + b e^-eps1) + ..., and "
-        "1/(1 - b + b e^-eps1) <= 1 + b(e^eps1 - 1) because their difference factors as "
-        "(e^eps1 - 1)^2 b (1 - b) / e^eps1 >= 0.",
-        "Tightness: randomized response on the presence of t reaches the bound with equality.",
-    ),
     params=(
         Param("epsilon1", "1", "epsilon of the beta1-sampled algorithm", lambda s: epsilon_param(s, "epsilon1")),
         Param("delta1", "0", "delta of the beta1-sampled algorithm", lambda s: to_fraction(s, "delta1")),
@@ -176,21 +164,6 @@ THEOREM_5 = Walkthrough(
     theorem_id="cp-theorem-5",
     title="Sampling + strongly-safe k-anonymization is (eps, delta)-DP",
     reference="CP Thm 5, §3.3; proof CP App. A.2 (TR Thm 1)",
-    steps=(
-        "Claim: keep each record with probability beta, recode with a fixed map g, suppress values "
-        "seen fewer than k times. For eps >= -ln(1 - beta) this is (eps, d(k, beta, eps))-DP.",
-        "Only the group of records that g sends to g(t) matters; say it has n records with t. "
-        "Its published count j is Bin(n, beta) under D and Bin(n-1, beta) under D - t, "
-        "or 0 when fewer than k survive.",
-        "Suppressed outcome (j = 0): the likelihood ratio lies between 1 - beta and 1, which "
-        "eps >= -ln(1 - beta) makes safe.",
-        "Published outcome (k <= j <= n): the ratio is n(1 - beta)/(n - j); it exceeds e^eps "
-        "exactly when j > gamma n with gamma = 1 - (1 - beta) e^-eps.",
-        "So the bad mass at group size n is the binomial tail above gamma n, and d maximises it "
-        "over n >= n_m = ceil(k/gamma - 1). The maximum need not sit at n_m: the floor of gamma n "
-        "jumps, so the tail saw-tooths.",
-        "The exact worst case (hockey-stick or pointwise) is computed beside d for comparison.",
-    ),
     params=(
         Param("k", "20", "suppression threshold", k_param),
         Param("beta", "0.1", "sampling probability", beta_param),
@@ -213,7 +186,7 @@ def _thm6(v: dict[str, str]) -> list[tuple[str, str]]:
     if eps < e1:
         raise ValueError("epsilon must be >= epsilon1 (CP Thm 6)")
     d6 = bounds.d_safe(k, b, eps, e1)
-    rows = [("Thm 6 delta = d(k, beta, eps - eps1)", _fmt(d6))]
+    rows = [("Thm 6 delta = d(k, beta, eps - eps1) [claimed; theorem OPEN]", _fmt(d6))]
     if in_paper_regime(b, eps):
         rows.append(("Thm 5 delta at the same eps (eps1 = 0)", _fmt(bounds.d(k, b, eps))))
     rows += _thm5_core(k, b, eps - e1, label="[eps - eps1] ")
@@ -224,14 +197,6 @@ THEOREM_6 = Walkthrough(
     theorem_id="cp-theorem-6",
     title="Sampling + eps1-safe k-anonymization",
     reference="CP Thm 6, §3.4; proof CP App. A.3",
-    steps=(
-        "Claim: if the recoding is chosen by an eps1-DP procedure, the sampled algorithm is "
-        "(eps, d(k, beta, eps - eps1))-DP for eps >= -ln(1 - beta) + eps1.",
-        "Condition on the chosen recoding g: each fixed g is the strongly-safe case of Thm 5.",
-        "The choice of g changes by at most a factor e^eps1 between D and D - t, so the ratio "
-        "for the mixture is within e^eps1 of the per-g ratio.",
-        "The per-g ratio must therefore stay within e^(eps - eps1): Thm 5's d at eps - eps1.",
-    ),
     params=(
         Param("k", "20", "suppression threshold", k_param),
         Param("beta", "0.1", "sampling probability", beta_param),
@@ -255,11 +220,27 @@ def get(theorem_id: str) -> Walkthrough:
     return WALKTHROUGHS[key]
 
 
+@functools.cache
+def proof(theorem_id: str) -> ProofResult:
+    """The machine-checked proof of ``theorem_id`` (:mod:`dps_verify.paper.proofs`), run once
+    per process: the walkthrough's steps are the proof's steps, with their verdicts."""
+    from dps_verify.paper.proofs import run
+
+    return run(theorem_id)
+
+
 def render_intro(w: Walkthrough) -> list[str]:
-    """Title, reference and numbered steps."""
-    lines = [f"{w.theorem_id}: {w.title}  ({w.reference})", ""]
-    for i, s in enumerate(w.steps, 1):
-        lines.append(f"  {i}. {s}")
+    """Title, reference, the proof's verdict and its numbered steps (taken from the proof
+    module, not re-narrated), remarks marked; an OPEN theorem says so first."""
+    r = proof(w.theorem_id)
+    lines = [f"{w.theorem_id}: {w.title}  ({w.reference})",
+             f"Verdict of `dps-verify prove {w.theorem_id}`: {r.verdict.value}"]
+    if r.verdict is not ProofVerdict.PROVED:
+        lines.append(f"  This theorem is {r.verdict.value}: {r.summary}")
+    lines += ["", f"  1. Claim: {r.claim}"]
+    for i, s in enumerate(r.steps, 2):
+        tag = "remark, " if s.role == "remark" else ""
+        lines.append(f"  {i}. {s.name} [{tag}{s.verdict.value}]: {s.statement}")
     return lines
 
 
