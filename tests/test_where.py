@@ -109,7 +109,8 @@ def test_every_proof_module_and_walkthrough_id_is_indexed():
 def test_every_claim_is_about_an_indexed_item():
     from dps_verify.paper.claims import REGISTRY
 
-    unmapped = [c.id for c in REGISTRY if refs.ref_of_claim(c.id) is None]
+    unmapped = [c.id for c in REGISTRY
+                if refs.ref_of_claim(c.id) is None and c.id not in refs.GROUPS]
     assert unmapped == []
     for c in REGISTRY:
         for pid in c.proofs:

@@ -164,6 +164,13 @@ MISSING: dict[str, str] = {
 }
 
 
+#: Claim ids about a whole family of items rather than one (no single id fits them).
+GROUPS: dict[str, str] = {
+    "cp.definitions": "the definitions of CP taken together (Defs 1–6)",
+    "tr.definitions": "the definitions and algorithms of TR taken together (Defs 1–5, Algs 1–5)",
+}
+
+
 class UnknownRef(KeyError):
     """An id that names no item of CP or TR."""
 
@@ -246,5 +253,5 @@ def proof_id(ref_id: str) -> str:
     return f"{r.id.split('.')[0]}-{r.kind}-{r.number}"
 
 
-__all__ = ["BY_ID", "KINDS", "MISSING", "REFS", "Ref", "UnknownRef", "canonical", "get", "parse",
+__all__ = ["BY_ID", "GROUPS", "KINDS", "MISSING", "REFS", "Ref", "UnknownRef", "canonical", "get", "parse",
            "proof_id", "ref_of_claim"]
