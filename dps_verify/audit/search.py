@@ -180,7 +180,12 @@ def candidates(
                     yield from emit((t,) + (v,) * (n - 1), t, "beside-bulk")
     if len(recs) >= 3:
         for t in ext:
-            others = [r for r in partners[t] if r not in ext][:2] or [r for r in recs if r != t][:2]
+            # Two bulk partners: non-extreme ones first, topped up from the other partners and
+            # the rest of the domain (a target with exactly one non-extreme partner keeps the
+            # shape instead of dropping it).
+            pool = [r for r in partners[t] if r not in ext] + [r for r in partners[t] if r in ext]
+            pool += [r for r in recs if r != t and r not in pool]
+            others = pool[:2]
             if len(others) < 2:
                 continue
             v1, v2 = others

@@ -129,6 +129,14 @@ def _decide_float(P: np.ndarray, Q: np.ndarray, b_grp: np.ndarray, B: int, e: fl
         dh = np.maximum(_per(b_grp, B, np.maximum(P - e * Q, 0.0)),
                         _per(b_grp, B, np.maximum(Q - e * P, 0.0)))
         er = 2.0 * (G + L_b + 8) * U * (1.0 + e)
+        # No output can be on the bad side of e^ε (relative errors ≤ r per probability, e^ε
+        # within 2u of e): then δ = 0 exactly, which settles claims with δ = 0.
+        r = (2.0 * G * U)[b_grp]
+        lo_e = e * (1 - 4 * U)
+        poss = (P * (1 + r) >= lo_e * Q * (1 - r)) | (Q * (1 + r) >= lo_e * P * (1 - r))
+        zero = _per(b_grp, B, poss.astype(float)) == 0
+        dh = np.where(zero, 0.0, dh)
+        er = np.where(zero, 0.0, er)
     else:
         r = (2.0 * G * U)[b_grp]
         lo_e, hi_e = e * (1 - 2 * U), e * (1 + 2 * U)
