@@ -123,21 +123,47 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
         raise ValueError("delta must be > 0: no finite k gives delta = 0 (CP Prop. 4 / Thm 5)")
     if bound == "paper":
         require_paper_regime(b, eps, "CP Thm 5")
-    f = _delta_fn(bound)
+    f_raw = _delta_fn(bound)
+    memo: dict[int, Certified] = {}
+
+    def f(kk: int, b: Fraction, e: Fraction) -> Certified:
+        if kk not in memo:
+            memo[kk] = f_raw(kk, b, e)
+        return memo[kk]
 
     def ok(k: int) -> bool:
         return f(k, b, eps).upper <= dl
 
     rate = _chernoff_rate(b, eps)
     guess = None
-    if rate > 0 and dl < 1:
-        guess = max(1, int(math.log(1 / float(dl)) / rate) if float(dl) > 0 else 1)
-        try:  # one correction step on log δ (float screen of a certified value)
-            v = f(guess, b, eps).upper
-            if v > 0:
-                lv = math.log(float(v)) if float(v) > 0 else (v.numerator.bit_length() - v.denominator.bit_length()) * math.log(2)
-                guess = max(1, guess + int((lv - math.log(float(dl))) / rate))
-        except CertificationError:
+    if rate > 0 and 0 < dl < 1:
+        # Float screen for the starting point only (the certified search below decides): log δ(k)
+        # is close to linear in k, so two secant steps from TR Thm 6's exponent land within a
+        # few units of the answer.
+        def logv(kk: int) -> float:
+            v = f(kk, b, eps).upper
+            if v <= 0:
+                return -math.inf
+            fv = float(v)
+            return math.log(fv) if fv > 0 else (v.numerator.bit_length() - v.denominator.bit_length()) * math.log(2)
+
+        try:
+            lt = math.log(float(dl))
+            x0 = max(2, int(-lt / rate / 3))  # TR Thm 6's k overshoots d's by ~2-4x
+            x1 = max(1, x0 * 3 // 4)
+            y0, y1 = logv(x0), logv(x1)
+            for _ in range(2):
+                if not (math.isfinite(y0) and math.isfinite(y1)) or x0 == x1 or y0 == y1:
+                    break
+                slope = (y0 - y1) / (x0 - x1)
+                if slope >= 0:
+                    break
+                x2 = max(1, min(1 << 22, round(x1 + (lt - y1) / slope)))
+                if x2 in (x0, x1):
+                    break
+                x1, y1, x0, y0 = x0, y0, x2, logv(x2)
+            guess = x0
+        except (CertificationError, OverflowError, ValueError):
             guess = None
     k_found = least_integer(ok, lo=1, guess=guess, limit=1 << 24, what="k")
     if bound == "pointwise" and not in_paper_regime(b, eps):
