@@ -13,8 +13,7 @@ import math
 import time
 from fractions import Fraction
 
-from dps_verify.measures.pld import PrivacyLossDistribution
-from dps_verify.measures.pld_discrete import pair_delta_enclosure
+from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
 from dps_verify.measures.releases import group_pair
 
 K, BETA, N = 5, Fraction(1, 10), 13

@@ -11,7 +11,7 @@ from dps_verify import exact
 from dps_verify import mechanisms as M
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.measures import pld_discrete as D
-from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta
+from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta, pair_delta_enclosure
 
 P = {"a": Fraction(1, 2), "b": Fraction(3, 8), "c": Fraction(1, 8)}
 Q = {"a": Fraction(1, 4), "b": Fraction(1, 2), "c": Fraction(1, 4), "d": Fraction(0)}
@@ -58,10 +58,10 @@ def test_group_output_of_sampled_k_anonymization(times):
 
 def test_pair_enclosure_auto_mode_and_tightness():
     p, q = _group_laws(9, 3, Fraction(1, 4))
-    small = D.pair_delta_enclosure(p, q, 1, times=2)
+    small = pair_delta_enclosure(p, q, 1, times=2)
     assert small.details["mode"] == "exact"
     assert small.upper == exact.delta_certified(*_product2(p, q), 1).upper
-    big = D.pair_delta_enclosure(p, q, 3, times=60)
+    big = pair_delta_enclosure(p, q, 3, times=60)
     assert big.details["mode"] == "discretised"
     assert big.upper <= big.lower * Fraction(101, 100)
     assert "width" in big.how

@@ -45,6 +45,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -53,7 +54,10 @@ from scipy import fft as sfft
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import epsilon_param
-from dps_verify.measures.pld import PrivacyLossDistribution
+
+#: an exact PLD (:class:`dps_verify.measures.pld.PrivacyLossDistribution`; duck-typed here so
+#: that this module does not import pld, which calls into it)
+PLD = Any
 
 U = 2.0**-53
 ETA = 8 * U  # ≥ Higham's η = μ + γ₄(√2 + μ) ≈ 6.7u for twiddles accurate to μ ≤ u (pocketfft)
@@ -205,7 +209,7 @@ def _trim(v: _Vec, n: int, tails: _Tails, tau: float, upper: bool) -> _Vec:
     return _Vec(v.data[a:b].copy(), v.offset + a, v.err2, extra)
 
 
-def _indices(pld: PrivacyLossDistribution, h_exp: int) -> tuple[Fraction, dict[Fraction, tuple[int, int]]]:
+def _indices(pld: PLD, h_exp: int) -> tuple[Fraction, dict[Fraction, tuple[int, int]]]:
     """Anchor ratio r0 (heaviest atom) and, per ratio r, (floor, ceil) of ln(r/r0)/h, h = 2^h_exp,
     from a 128-bit interval logarithm (outward rounded)."""
     r0 = max(pld.ratios, key=lambda r: (pld.ratios[r], r))
@@ -222,7 +226,7 @@ def _indices(pld: PrivacyLossDistribution, h_exp: int) -> tuple[Fraction, dict[F
     return r0, out
 
 
-def _base_vector(pld: PrivacyLossDistribution, idx: dict, which: int) -> _Vec:
+def _base_vector(pld: PLD, idx: dict, which: int) -> _Vec:
     js = [idx[r][which] for r in pld.ratios]
     lo = min(js)
     data = np.zeros(max(js) - lo + 1)
@@ -299,7 +303,7 @@ def _final(vec: _Vec, times: int, anchor_loss: mpmath.mpf, eps: Fraction, h: flo
     return max(0.0, _round_down(s * (1 - slack) - vec.err2 * wn))
 
 
-def exact_support_estimate(pld: PrivacyLossDistribution, times: int) -> int:
+def exact_support_estimate(pld: PLD, times: int) -> int:
     """Upper bound on the composed exact support: C(T + m − 1, m − 1) for m distinct ratios."""
     m = len(pld.ratios)
     if m <= 1:
@@ -307,8 +311,8 @@ def exact_support_estimate(pld: PrivacyLossDistribution, times: int) -> int:
     return comb(times + m - 1, m - 1)
 
 
-def exact_compose_cost(pld: PrivacyLossDistribution, times: int) -> int:
-    """Upper bound on the ratio products :meth:`PrivacyLossDistribution.self_compose` performs
+def exact_compose_cost(pld: PLD, times: int) -> int:
+    """Upper bound on the ratio products :meth:`~dps_verify.measures.pld.PrivacyLossDistribution.self_compose` performs
     (repeated squaring; each step costs |A|·|B| with |A| bounded by the support estimate)."""
     m = max(len(pld.ratios), 1)
 
@@ -331,7 +335,7 @@ def exact_compose_cost(pld: PrivacyLossDistribution, times: int) -> int:
 
 
 def discretised_delta(
-    pld: PrivacyLossDistribution,
+    pld: PLD,
     epsilon: Number,
     times: int,
     h_exp: int,
@@ -378,7 +382,7 @@ def _times_param(times: int) -> int:
     return times
 
 
-def _loss_span(pld: PrivacyLossDistribution) -> float:
+def _loss_span(pld: PLD) -> float:
     ls = [math.log(r.numerator) - math.log(r.denominator) for r in pld.ratios]
     return max(ls) - min(ls) if ls else 0.0
 
@@ -395,7 +399,7 @@ def _tail_for(lower: Fraction, rtol: float, times: int) -> float:
 
 
 def enclose_deltas(
-    plds: list[PrivacyLossDistribution],
+    plds: list[PLD],
     epsilon: Number,
     times: int = 1,
     *,
@@ -453,34 +457,16 @@ def enclose_deltas(
                 results[i] = Certified(c.lower, c.upper, c.how, dict(c.details, bins=max_bins))
 
 
-def _discrete(pld: PrivacyLossDistribution, eps: Fraction, times: int, h_exp: int, tail: float,
+def _discrete(pld: PLD, eps: Fraction, times: int, h_exp: int, tail: float,
               max_bins: int) -> Certified:
     c = discretised_delta(pld, eps, times, h_exp, tail_mass=tail, max_bins=max_bins)
     return Certified(c.lower, c.upper, c.how, dict(c.details, mode="discretised"))
 
 
-def enclose_delta(pld: PrivacyLossDistribution, epsilon: Number, times: int = 1, **kw) -> Certified:
+def enclose_delta(pld: PLD, epsilon: Number, times: int = 1, **kw) -> Certified:
     """δ at ε of ``times`` independent releases (one direction), as an enclosure (exact when
     cheap, else discretised; see :func:`enclose_deltas`)."""
     return enclose_deltas([pld], epsilon, times, **kw)[0]
-
-
-def pair_delta_enclosure(p, q, epsilon: Number, times: int = 1, **kw) -> Certified:
-    """Enclosure of δ at ε of ``times`` releases of (p, q), worst of both directions (CP Def. 2
-    under add/remove neighbours needs both).  ``details['mode']`` is ``'exact'`` or
-    ``'discretised'``."""
-    fwd, bwd = enclose_deltas(
-        [PrivacyLossDistribution.from_pair(p, q), PrivacyLossDistribution.from_pair(q, p)],
-        epsilon, times, **kw,
-    )
-    lo, hi = max(fwd.lower, bwd.lower), max(fwd.upper, bwd.upper)
-    worst = fwd if fwd.upper >= bwd.upper else bwd
-    modes = {fwd.details.get("mode"), bwd.details.get("mode")}
-    mode = "exact" if modes == {"exact"} else "discretised"
-    how = worst.how if mode == "discretised" else fwd.how
-    if mode == "discretised":
-        how = how.rsplit("; width", 1)[0] + f"; width {float(hi - lo):.3g}"
-    return Certified(lo, hi, how, dict(worst.details, mode=mode))
 
 
 __all__ = [
@@ -491,5 +477,4 @@ __all__ = [
     "enclose_delta",
     "enclose_deltas",
     "exact_support_estimate",
-    "pair_delta_enclosure",
 ]

@@ -17,7 +17,8 @@ from fractions import Fraction
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import beta_param, epsilon_param, k_param
 from dps_verify.engine.protocol import thresholded_count_law
-from dps_verify.measures.pld_discrete import _times_param, pair_delta_enclosure
+from dps_verify.measures.pld import pair_delta_enclosure
+from dps_verify.measures.pld_discrete import _times_param
 
 
 @dataclass(frozen=True)
