@@ -88,7 +88,9 @@ class RandomizedResponse(randomized):
         return {c: pr for c, pr in law.items() if pr}
 
 
-def xor_pair(target: Hashable) -> tuple[Callable, Callable, Callable]:
+def xor_pair(
+    target: Hashable,
+) -> tuple[Callable[[tuple], bool], Callable[[tuple], bool], Callable[[tuple], tuple[bool, bool]]]:
     """CP §2.2: A₁ publishes whether the dataset size is odd; A₂ publishes that bit XOR "the
     target record is present".  Returns (A₁, A₂, A₁ and A₂ published together)."""
 
