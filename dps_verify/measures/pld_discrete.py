@@ -355,9 +355,11 @@ def discretised_delta(
         anchor = mpmath.iv.log(mpmath.iv.mpf(r0.numerator) / r0.denominator)
     try:
         chains = []
-        for which, upper in ((1, True), (0, False)):
+        for which, is_upper in ((1, True), (0, False)):
             tails = _Tails([idx[r][which] for r in pld.ratios], list(pld.ratios.values()), h)
-            chains.append(_power(_base_vector(pld, idx, which), times, tails, tail_mass, upper, max_bins))
+            chains.append(
+                _power(_base_vector(pld, idx, which), times, tails, tail_mass, is_upper, max_bins)
+            )
         up, lo = chains
     except _TooBig:
         raise CertificationError(
