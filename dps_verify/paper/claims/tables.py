@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 import mpmath
 
@@ -153,6 +154,7 @@ def _ln11_check(printed: str = "2.40") -> Result:
                   "interval arithmetic at 120 bits against the printed two decimals")
 
 
+@cache
 def smith_for_every_beta(e_eps1: str = "e") -> Result:
     """Is ln(1 + β(E − 1)) ≤ 2β for every β ∈ (0, 1]?  (E = e^ε1; Smith's lemma is E = e.)
 
