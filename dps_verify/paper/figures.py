@@ -141,9 +141,11 @@ def d_reaches_beta(k: int, beta: str, eps: Fraction) -> bool | None:
 
 
 def beta_gt_delta_boundary(k: int, beta: str, top: Fraction = Fraction(3), steps: int = 12) -> tuple[float, float]:
-    """A certified bracket [lo, hi] of the ε where d(k, β, ε) drops below β (CP Thm 5 versus the
-    β > δ of CP Def 3): d ≥ β is certified at lo (or lo is the regime edge), d < β at hi.
-    Bisection on rationals in [−ln(1−β), ``top``]; d is non-increasing in ε."""
+    """A certified bracket [lo, hi] of an ε where d(k, β, ε) drops below β (CP Thm 5 versus the
+    β > δ of CP Def 3): d ≥ β is certified at lo (or it is undecided there, or lo is the regime
+    edge) and d < β is certified at hi.  Bisection on rationals in [−ln(1−β), ``top``].  d is
+    not proven monotone in ε (its maximum jumps between group sizes), so this locates one
+    crossing — used for the chart only; the claim rests on the exact witnesses."""
     lo = Fraction(edge(beta)).limit_denominator(10**9) + Fraction(1, 10**6)
     hi = top
     if d_reaches_beta(k, beta, hi):
