@@ -16,30 +16,24 @@ can refute a claim but never prove it, so without a witness it returns INCONCLUS
 from __future__ import annotations
 
 import inspect
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scipy.stats import beta as beta_dist
-
 from dps_verify.engine.distribution import randomized
+from dps_verify.verdict.montecarlo import clopper_pearson, exp_upper_float
 
 
 def clopper_pearson_lower(hits: int, n: int, alpha: float) -> float:
-    """One-sided (1 − α) lower confidence bound for a binomial proportion."""
-    if hits == 0:
-        return 0.0
-    return float(beta_dist.ppf(alpha, hits, n - hits + 1))
+    """One-sided (1 − α) lower confidence bound (the shared engine's Clopper–Pearson)."""
+    return clopper_pearson(hits, n, alpha)[0]
 
 
 def clopper_pearson_upper(hits: int, n: int, alpha: float) -> float:
-    """One-sided (1 − α) upper confidence bound for a binomial proportion."""
-    if hits == n:
-        return 1.0
-    return float(beta_dist.ppf(1 - alpha, hits + 1, n - hits))
+    """One-sided (1 − α) upper confidence bound (the shared engine's Clopper–Pearson)."""
+    return clopper_pearson(hits, n, alpha)[1]
 
 
 def is_black_box(fn: Callable) -> bool:
@@ -135,5 +129,5 @@ def confirm(
 
 
 def epsilon_float_upper(eps: Fraction) -> float:
-    """e^ε as a float rounded up a little (conservative for the δ lower bound)."""
-    return math.exp(float(eps)) * (1 + 1e-12)
+    """e^ε rounded up (:func:`dps_verify.verdict.montecarlo.exp_upper_float`)."""
+    return exp_upper_float(eps)

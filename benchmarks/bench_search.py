@@ -1,0 +1,94 @@
+"""The exact search of issue #16 on the 8-value domain (records 0..7, recoding x // 2), β = 1/5,
+ε = 1, δ = sdgs_delta(3, β, ε) (the exact worst case of strongly-safe 3-anonymization).
+
+Targets: every FAIL whose smallest witness has ≤ 6 records in < 2 s at max_size = 12; a full
+exhaustive PASS for strongly-safe 3-anonymization in < 30 s; baseline: the previous per-pair
+search (``find_witness`` over ``all_pairs``, every law recomputed) at a size it can finish,
+run in the same process.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from fractions import Fraction
+
+DOM = list(range(8))
+BETA, EPS = Fraction(1, 5), Fraction(1)
+
+
+def _groups(s, keep):
+    c = Counter(x // 2 for x in s)
+    return tuple(sorted((g, n) for g, n in c.items() if keep(n, len(s))))
+
+
+def raw_values(s):
+    return tuple(sorted(s))
+
+
+def total_size_check(s):  # suppression decided on the sample size, not per group
+    return _groups(s, lambda n, tot: tot >= 3)
+
+
+def threshold_two(s):  # off by one: k = 3 but groups of 2 published
+    return _groups(s, lambda n, tot: n >= 2)
+
+
+def raw_when_five(s):  # raw values once the sample holds 5 records
+    return tuple(sorted(s)) if len(s) >= 5 else ()
+
+
+def safe_plain(s):  # strongly-safe 3-anonymization written as a plain function
+    return _groups(s, lambda n, tot: n >= 3)
+
+
+FAULTY = [raw_values, total_size_check, threshold_two, raw_when_five]
+
+
+def run() -> dict:
+    from dps_verify.core.numbers import to_fraction
+    from dps_verify.exact import sdgs_delta
+    from dps_verify.mechanisms import StronglySafeKAnonymizer
+    from dps_verify.testing import find_witness
+    from dps_verify.testing import strategies as S
+    from dps_verify.verdict import exhaustive_search
+
+    d = to_fraction(sdgs_delta(3, BETA, EPS))  # the mpf, read exactly (rounded up)
+    out: dict = {"delta": float(d), "fail": {}}
+    for f in FAULTY:
+        t0 = time.perf_counter()
+        r = exhaustive_search(f, DOM, beta=BETA, epsilon=EPS, delta=d, max_size=12)
+        w = r.witness
+        out["fail"][f.__name__] = {
+            "seconds": round(time.perf_counter() - t0, 3),
+            "witness_records": len(w.dataset) + len(w.neighbour) if w else None,
+            "D": list(w.dataset) if w else None,
+        }
+    t0 = time.perf_counter()
+    A = StronglySafeKAnonymizer(lambda x: x // 2, 3)
+    r = exhaustive_search(A, DOM, beta=BETA, epsilon=EPS, delta=d, max_size=12)
+    out["pass_strongly_safe"] = {"seconds": round(time.perf_counter() - t0, 3),
+                                 "verdict": "PASS" if r.witness is None else "FAIL",
+                                 "coverage": r.coverage()}
+    t0 = time.perf_counter()
+    r = exhaustive_search(safe_plain, DOM, beta=BETA, epsilon=EPS, delta=d, max_size=9)
+    out["pass_plain_function_size9"] = {"seconds": round(time.perf_counter() - t0, 3),
+                                        "verdict": "PASS" if r.witness is None else "FAIL",
+                                        "coverage": r.coverage()}
+    # baseline vs new, same process, same question (every pair up to 5 records, plain function)
+    t0 = time.perf_counter()
+    old = find_witness(safe_plain, S.all_pairs(DOM, 5), beta=BETA, epsilon=EPS, delta=d)
+    t_old = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    new = exhaustive_search(safe_plain, DOM, beta=BETA, epsilon=EPS, delta=d, max_size=5)
+    t_new = time.perf_counter() - t0
+    assert (old is None) == (new.witness is None)
+    out["baseline_pass_size5"] = {"old_seconds": round(t_old, 3), "new_seconds": round(t_new, 3),
+                                  "speedup": round(t_old / t_new, 1)}
+    return out
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2, default=str))
