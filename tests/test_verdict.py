@@ -215,3 +215,16 @@ def test_new_search_agrees_with_brute_force(anon, beta, eps, d, definition):
         # the new witness is minimal: no old witness is smaller
         assert len(new.witness.dataset) + len(new.witness.neighbour) <= \
             len(old.dataset) + len(old.neighbour)
+
+
+def test_hypothesis_leak_shapes_strategy_finds_the_two_bulk_leak():
+    from hypothesis import find
+
+    from dps_verify.testing import LawCache, pair_witness
+
+    laws = LawCache(two_bulk, BETA)
+    d = claim()
+    pair = find(S.leak_shapes(DOM, max_records=24),
+                lambda p: pair_witness(laws, p[0], p[1], EPS).implied_delta > d,
+                settings=settings(max_examples=400, database=None, derandomize=True))
+    assert len(set(pair[0])) >= 3

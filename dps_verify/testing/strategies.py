@@ -435,6 +435,33 @@ def mixtures(
     return p, a1, a2
 
 
+def leak_shapes(
+    domain: Sequence[Hashable],
+    *,
+    ks: Sequence[int] = (2, 3, 4, 5),
+    beta: Fraction = Fraction(1, 2),
+    epsilon: Fraction = Fraction(1),
+    max_records: int = 96,
+) -> st.SearchStrategy[tuple[Dataset, Dataset]]:
+    """Neighbouring pairs (D, D − t) of the shapes that leak (issue #16): a target beside one,
+    two or three bulks, rank/median movers, geometric sizes up to ``max_records``, groups around
+    n_m — the same list :func:`dps_verify.testing.assert_dp` and the audit search
+    (:func:`dps_verify.verdict.shapes.leak_shapes`).  Built once, when the strategy is made;
+    shrinks towards the first (smallest) shapes."""
+    from dps_verify.verdict.shapes import leak_shapes as _shapes
+
+    values = sorted(set(domain), key=repr)
+    if not values:
+        raise ValueError("domain must not be empty")
+    items = []
+    for _shape, counts, t in _shapes(values, ks=ks, beta=Fraction(beta), eps=Fraction(epsilon),
+                                     max_records=max_records):
+        D = canonical([values[i] for i, c in counts.items() for _ in range(c)])
+        items.append((D, _remove_one(D, values[t])))
+    items.sort(key=lambda p: (len(p[0]), repr(p[0])))
+    return st.sampled_from(items)
+
+
 __all__ = [
     "RELATIONS",
     "SHAPES",
@@ -447,6 +474,7 @@ __all__ = [
     "all_pairs",
     "betas",
     "canonical",
+    "leak_shapes",
     "datasets",
     "domains",
     "epsilon1_upper",
