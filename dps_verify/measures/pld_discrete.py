@@ -198,13 +198,12 @@ def _trim(v: _Vec, n: int, tails: _Tails, tau: float, upper: bool) -> _Vec:
     a, b = max(lo - v.offset, 0), min(hi - v.offset + 1, len(v.data))
     if a == 0 and b == len(v.data):
         return v
-    if a >= b:
-        a, b = 0, 1
+    cut_lo = lo if a > 0 else None  # mass below index lo was cut
+    cut_hi = hi if b < len(v.data) else None  # mass above index hi was cut
+    if a >= b:  # the whole vector lies outside the range: keep one entry, bound both tails
+        a, b, cut_lo, cut_hi = 0, 1, lo, hi
     extra = v.extra
     if upper:
-        # mass below index lo (if anything was cut there) and above hi (likewise)
-        cut_lo = lo if a > 0 else None
-        cut_hi = hi if b < len(v.data) else None
         extra = _round_up(extra + tails.bound(n, cut_lo, cut_hi))
     return _Vec(v.data[a:b].copy(), v.offset + a, v.err2, extra)
 
