@@ -220,11 +220,12 @@ def test_new_search_agrees_with_brute_force(anon, beta, eps, d, definition):
 def test_hypothesis_leak_shapes_strategy_finds_the_two_bulk_leak():
     from hypothesis import find
 
+    from dps_verify.core.numbers import to_fraction
     from dps_verify.testing import LawCache, pair_witness
 
     laws = LawCache(two_bulk, BETA)
-    d = claim()
-    pair = find(S.leak_shapes(DOM, max_records=24),
+    d = to_fraction(claim())
+    pair = find(S.leak_shapes(DOM, max_records=32),
                 lambda p: pair_witness(laws, p[0], p[1], EPS).implied_delta > d,
-                settings=settings(max_examples=400, database=None, derandomize=True))
+                settings=settings(max_examples=3000, database=None, derandomize=True))
     assert len(set(pair[0])) >= 3
