@@ -78,6 +78,32 @@ def steps() -> list[Step]:
                    "over i <= k-1: F(k-1; n) = F(k-1; n-1) - b f(k-1; n-1).",
                    sp.binomial(n, j), sp.binomial(n - 1, j) + sp.binomial(n - 1, j - 1)),
     ]
+    bp = sp.Symbol("beta", positive=True)
+    ip, npos = sp.symbols("i n", integer=True, positive=True)
+
+    def pmf(jj: sp.Expr, mm: sp.Expr) -> sp.Expr:
+        return sp.binomial(mm, jj) * bp ** jj * (1 - bp) ** (mm - jj)
+
+    scale = bp ** ip * (1 - bp) ** (npos - ip)
+    out.append(sympy_step(
+        "Pascal's rule for the pmf",
+        "f(i; n) = (1-b) f(i; n-1) + b f(i-1; n-1), both sides divided by the factor "
+        "b^i (1-b)^(n-i), positive for 0 < b < 1.",
+        pmf(ip, npos) / scale, ((1 - bp) * pmf(ip, npos - 1) + bp * pmf(ip - 1, npos - 1)) / scale))
+    out.append(sympy_step(
+        "summed Pascal, base K = 0",
+        "F(0; n) = f(0; n) = (1-b)^n = (1-b) F(0; n-1) + b F(-1; n-1) with F(-1) = 0.",
+        (1 - bp) ** npos, (1 - bp) * (1 - bp) ** (npos - 1)))
+    FK, FKm, FKm1, fK1, fK1m, fKm, FK1, FK1m = sp.symbols(
+        "F_K_n F_K_n1 F_Km1_n1 f_K1_n f_K1_n1 f_K_n1 F_K1_n F_K1_n1", real=True)
+    out.append(prove_sym(
+        "summed Pascal, induction step K -> K + 1",
+        "F(K; n) = (1-b) F(K; n-1) + b F(K-1; n-1) and Pascal's rule for f(K+1; n) give "
+        "F(K+1; n) = (1-b) F(K+1; n-1) + b F(K; n-1): the identity the j = 0 step uses.",
+        sp.Eq(FK1, (1 - b) * FK1m + b * FKm),
+        [b > 0, b < 1, sp.Eq(FK, (1 - b) * FKm + b * FKm1),
+         sp.Eq(fK1, (1 - b) * fK1m + b * fKm),
+         sp.Eq(FK1, FK + fK1), sp.Eq(FK1m, FKm + fK1m), sp.Eq(FKm, FKm1 + fKm)]))
     out.append(prove_sym(
         "j = 0 ratio in [1 - beta, 1]",
         "F(k-1;n) = (1-b) F(k-1;n-1) + b F(k-2;n-1) with 0 <= F(k-2;n-1) <= F(k-1;n-1): "
@@ -109,6 +135,12 @@ def steps() -> list[Step]:
         "P[Bin(n+1) >= k] - P[Bin(n) >= k] = b f(k-1; n) >= 0 (from Pascal's rule).",
         sp.Symbol("T_n1") >= sp.Symbol("T_n"),
         [b > 0, b < 1, fk >= 0, sp.Eq(sp.Symbol("T_n1"), sp.Symbol("T_n") + b * fk)]))
+    Tn, Tn1, Tnm = sp.symbols("T_n T_n1 T_nm", real=True)
+    out.append(prove_sym(
+        "max over n: induction down from n_m",
+        "T(n+1) = T(n) + b f(k-1; n) >= T(n) and T(n+1) <= T(n_m) give T(n) <= T(n_m): for every "
+        "n <= n_m the bad mass is at most the n_m term of d's max (induction on n_m - n).",
+        Tn <= Tnm, [b > 0, b < 1, fk >= 0, sp.Eq(Tn1, Tn + b * fk), Tn1 <= Tnm]))
     out.append(prove_sym(
         "D_-t side is dominated",
         "Bad j for D_-t (j > gamma n) are bad at n - 1 too (j > gamma (n-1)): its mass is a "
