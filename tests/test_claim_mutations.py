@@ -74,6 +74,8 @@ MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
     (Mutant("table1 epsilon compared one-sided", TAB,
             "ok = agrees_with_printed(e2.a, e2.b, printed)", "ok = e2.b <= printed_interval(printed)[1]"),
      ("cp.table1.one.beta0.1.eps",)),
+    (Mutant("TR Thm 5 printed reading given A2's own epsilon", TR,
+            "literal_ok = worst <= e1 * 1", "literal_ok = worst <= e1 * e1"), ("tr.theorem5",)),
 ]
 
 

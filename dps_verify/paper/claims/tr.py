@@ -128,12 +128,39 @@ def check_open_question() -> Result:
                   + r.detail)
 
 
+def _thm5_exact(printed: str = "as-printed") -> Result:
+    """TR Thm 5 as printed gives A2 the parameters (ε1, δ1) and concludes (ε1 + ε2, δ1 + δ2), so
+    ε2, δ2 are unconstrained.  Exact instance, no sampling: A1 = A2 = randomized response on the
+    target's presence (truth probability 3/4, e^ε = 3, δ = 0).  As printed, A2 meets (ε1, δ1) =
+    (ln 3, 0), and choosing ε2 = δ2 = 0 the conclusion says the pair is (ln 3, 0)-DP — false (its
+    worst ratio is 9).  With A2's own (ε2, δ2) = (ln 3, 0) the conclusion (2 ln 3, 0) holds and is
+    attained.  ``printed="corrected"`` is the negative control and must be CONFIRMED."""
+    from dps_verify.engine.distribution import randomized
+    from dps_verify.paper.claims.cp_section2 import _presence_rr
+    rr = _presence_rr("t")
+    pair = randomized(lambda smp: {(y1, y2): v1 * v2 for y1, v1 in rr.law(smp).items()
+                                   for y2, v2 in rr.law(smp).items()})
+    p = exact.distribution(pair, ["a", "t"], 1).exact
+    q = exact.distribution(pair, ["a"], 1).exact
+    worst = max(max(p[y] / q[y], q[y] / p[y]) for y in p)
+    e1 = Fraction(3)  # e^ε1 of each part
+    corrected_ok = worst == e1 * e1
+    literal_ok = worst <= e1 * 1  # ε2 = 0 is allowed by the printed hypotheses
+    if printed == "corrected":
+        literal_ok = corrected_ok
+    if literal_ok:
+        return Result(CONFIRMED, f"pair's worst ratio {worst} within the conclusion", "exact, no sampling")
+    if corrected_ok:
+        return Result(CORRECTED, f"pair's worst ratio {worst} > e^ε1 = 3 (ε2 = 0 allowed as printed)",
+                      "correction: the statement gives A2 the parameters (ε1, δ1); (ε2, δ2) is meant, "
+                      "as the conclusion (ε1+ε2, δ1+δ2) shows. As printed, ε2 = 0 is allowed and the "
+                      "pair of two ln 3-DP randomized responses would be ln 3-DP, but its worst ratio "
+                      "is 9 = e^(ln 3 + ln 3), exactly the corrected conclusion")
+    return Result(REFUTED, f"worst ratio {worst}", "")
+
+
 def check_thm5() -> Result:
-    def fb() -> Result:
-        return Result(CORRECTED, "not re-derived", "no exact fallback")
-    return from_proof("tr-theorem-5", fb, None,
-                      corrected_if=lambda res: "the statement gives A2 the parameters (ε1, δ1); "
-                      "(ε2, δ2) is meant, as the conclusion (ε1+ε2, δ1+δ2) shows")
+    return from_proof("tr-theorem-5", _thm5_exact, _thm5_exact)
 
 
 def _thm6_exact() -> Result:
@@ -376,7 +403,9 @@ def claims() -> list[Claim]:
           "proofs.cp-theorem-1", CONFIRMED, check_open_question, source="TR", proofs=("cp-theorem-1",)),
         C("tr.theorem5", "TR §6, Thm 5",
           "f-smooth (ε, δ)-DP composes: parameters add and the smoothing function is the max.",
-          "proofs.tr-theorem-5", CORRECTED, check_thm5, source="TR", proofs=("tr-theorem-5",)),
+          "proofs.tr-theorem-5 + exact instance of the printed and the corrected reading", CORRECTED,
+          check_thm5, source="TR", proofs=("tr-theorem-5",),
+          control=lambda: _thm5_exact("corrected"), control_expected=CONFIRMED),
         C("tr.theorem6", "TR §6, Thm 6",
           "SDGS is f-smooth with δ0 = exp(−k(ln(γ/β) − (γ−β)/γ)) from the Chernoff bound.",
           "proofs.tr-theorem-6 + exact d versus the closed form", CORRECTED, check_thm6,
