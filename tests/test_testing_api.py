@@ -208,3 +208,30 @@ def test_blackbox_report_describes_witness():
     assert "Clopper-Pearson" in text and "dataset" in text and rep.delta_lower > 0
     rng = random.Random(0)
     assert size_publisher((1, 2), rng) == 2
+
+
+def test_plugin_profiles_are_namespaced_with_aliases():
+    from hypothesis import settings
+
+    from dps_verify.testing import plugin
+
+    plugin.register_profiles()
+    assert settings.get_profile("dps-ci").derandomize
+    assert settings.get_profile("dps-deep").max_examples == plugin.DEEP_MAX_EXAMPLES
+    assert plugin.profile_name("ci") == "dps-ci" and plugin.profile_name("deep") == "dps-deep"
+    assert plugin.PROFILES == ("dps-ci", "dps-deep")
+
+
+def test_assert_dp_blackbox_accepts_string_beta():
+    from dps_verify.testing import assert_dp_blackbox
+
+    with pytest.raises(AssertionError, match="beta = 1/5"):
+        assert_dp_blackbox(lambda s, rng: len(s), beta="1/5", epsilon=1, delta=0.001,
+                           pairs=[((0,), ())], n_select=300, n_confirm=600)
+
+
+def test_assert_dp_pass_report_words_a_finite_search():
+    rep = assert_dp(lambda s: "constant", beta=Fraction(1, 4), epsilon=1, delta=0,
+                    domain=DOMAIN, max_size=3, max_examples=0)
+    text = rep.summary()
+    assert "every dataset of 1..3 records" in text and "not a proof" in text
