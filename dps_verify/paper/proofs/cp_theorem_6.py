@@ -124,7 +124,12 @@ def steps() -> list[Step]:
         timed("theorem under CP Def 3 (A_m on the sample)",
               "The DPS guarantee when A_m sees the sample.", "none (proof gap)",
               lambda: (Verdict.OPEN, None, "tried: the appendix argument (needs the refuted "
-                       "factorisation); no counterexample searched for"),
+                       "factorisation); an exact search (issue #12, EpsilonSafeKAnonymizer with "
+                       "w = 2, 3 recodings, 4 score families, k in 1..3, beta in {1/2,1/3,1/5}, "
+                       "3 eps values >= -ln(1-beta) + eps1, all datasets of <= 5 records over "
+                       "4 values, 24,080 neighbouring pairs) found no pair with exact "
+                       "hockey-stick delta above d(k, beta, eps - eps1); no proof by coupling "
+                       "yet"),
               expected=Verdict.OPEN),
         timed("appendix pointwise step",
               "A mixture (weights eps1-close) of pointwise-(eps', delta) components is "
