@@ -544,3 +544,14 @@ def as_mpf(x) -> mpmath.mpf:
         return x
     with mpmath.workdps(DPS):
         return _mp(Fraction(x)) if not isinstance(x, float) else mpmath.mpf(x)
+
+
+def example_budget(ci: int, profile_budget: int) -> int:
+    """Examples per fuzz property: ``$DPS_FUZZ_EXAMPLES`` if set, else ``ci`` under the ci
+    profile (budget ≤ 100), else the profile's own budget (deep)."""
+    import os
+
+    env = os.environ.get("DPS_FUZZ_EXAMPLES")
+    if env:
+        return int(env)
+    return ci if profile_budget <= 100 else profile_budget

@@ -29,9 +29,9 @@ ABS = mpmath.mpf(10) ** -60  # slack for the reference's own rounding
 
 
 def examples(ci: int) -> int:
-    """``ci`` examples under the ci profile, the profile's own budget under deep."""
-    n = settings.default.max_examples
-    return ci if n <= 100 else n
+    """``ci`` examples under the ci profile; $DPS_FUZZ_EXAMPLES or the deep profile's budget
+    otherwise (see benchmarks/bench_fuzz_deep.py)."""
+    return R.example_budget(ci, settings.default.max_examples)
 
 
 # --- strategies ----------------------------------------------------------------------------

@@ -31,8 +31,9 @@ SECONDS = 10.0
 
 
 def examples(ci: int) -> int:
-    n = settings.default.max_examples
-    return ci if n <= 100 else n
+    """``ci`` examples under the ci profile; $DPS_FUZZ_EXAMPLES or the deep profile's budget
+    otherwise (see benchmarks/bench_fuzz_deep.py)."""
+    return R.example_budget(ci, settings.default.max_examples)
 
 
 def log_fraction(lo: int, hi: int) -> st.SearchStrategy[Fraction]:
