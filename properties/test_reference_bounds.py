@@ -352,3 +352,10 @@ def test_negative_control_rejects_wrong_values():
             _check_safe(ref * (1 - mpmath.mpf(10) ** -20), ref)
         with pytest.raises(AssertionError):
             _check_safe(ref * (1 + mpmath.mpf(10) ** -6), ref)
+
+
+@pytest.mark.xfail(strict=True, reason="#17 repro: d(10**6, 999/1000, 1.1*(-ln(1-beta))) exceeds "
+                   "5 s without a CertificationError (found by the deep fuzz run), owner H1")
+def test_issue17_d_huge_k_near_edge_bounded_time():
+    eps = Fraction(7598530806880350757259371800458401885083634912474950820909983, 10**60)
+    R.call_limited(bounds.d, 10**6, Fraction(999, 1000), eps, seconds=5)
