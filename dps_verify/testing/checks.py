@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from dps_verify import exact
 from dps_verify.core.numbers import Number, to_fraction
@@ -114,7 +115,7 @@ def assert_dp(
     relation: str = "add-remove",
     shapes: bool = True,
     exact_fractions: bool = False,
-    executor: object = None,
+    executor: Any = None,
     work_budget: int = 40_000_000,
 ) -> DPCheckReport:
     """Assert that ``anonymizer`` preceded by β-sampling is (ε, δ)-DP on datasets over ``domain``

@@ -427,17 +427,17 @@ def shape_search(
     ex = choose_executor(spent, executor)
     chk = PairChecker(table, b, eps, d, definition, ex)
     witness = None
-    sizes = []
+    sizes: list[int] = []
     n_ds = 0
     try:
         for n in sorted(by_size):
-            rows = by_size[n]
-            counts = np.array([r for r, _ in rows], dtype=np.int64)
-            cand = chk.screen(counts)
-            n_ds += len(rows)
+            level = by_size[n]
+            arr = np.array([r for r, _ in level], dtype=np.int64)
+            found = chk.screen(arr)
+            n_ds += len(level)
             sizes.append(n)
-            for c in cand:
-                w = chk.first_violation(counts, [c], shape=rows[c[2]][1])
+            for pick in found:
+                w = chk.first_violation(arr, [pick], shape=level[pick[2]][1])
                 if w is not None:
                     witness = w
                     break

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
+from typing import Any
 
 GEOMETRIC = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192)
 
@@ -42,19 +43,22 @@ def threshold_sizes(ks: Sequence[int], beta: Fraction, eps: Fraction) -> list[in
     return sorted({n for n in out if n >= 1})
 
 
-def _order_keys(values: Sequence[Hashable]) -> list[list[int]]:
+def _order_keys(values: Sequence[Any]) -> list[list[int]]:
     """Orders of the atoms by each numeric attribute (or by repr when none is numeric)."""
     def num(v: object) -> bool:
         return isinstance(v, int | float) and not isinstance(v, bool)
 
     orders = []
     if all(num(v) for v in values):
-        orders.append(sorted(range(len(values)), key=lambda i: values[i]))  # type: ignore[index]
+        orders.append(sorted(range(len(values)), key=lambda i: values[i]))
     elif all(isinstance(v, tuple) for v in values) and values:
-        width = min(len(v) for v in values)  # type: ignore[arg-type]
+        width = min(len(v) for v in values)
         for a in range(width):
-            if all(num(v[a]) for v in values):  # type: ignore[index]
-                orders.append(sorted(range(len(values)), key=lambda i, a=a: values[i][a]))  # type: ignore[index]
+            if all(num(v[a]) for v in values):
+                def attr(i: int, a: int = a) -> Any:
+                    return values[i][a]
+
+                orders.append(sorted(range(len(values)), key=attr))
     if not orders:
         orders.append(sorted(range(len(values)), key=lambda i: repr(values[i])))
     return orders
