@@ -20,8 +20,8 @@ from functools import cache
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dps_verify import bounds
 from dps_verify.core.binomial import cdf
-from dps_verify.measures import bounds
 from dps_verify.mechanisms import ClusterLocalRecoding, Mondrian, StronglySafeKAnonymizer
 from dps_verify.testing import strategies as S
 from dps_verify.testing.checks import LawCache, pair_witness

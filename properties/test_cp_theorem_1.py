@@ -19,9 +19,8 @@ from fractions import Fraction
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from dps_verify import exact
+from dps_verify import bounds, exact
 from dps_verify.core.numbers import to_fraction
-from dps_verify.measures import bounds
 from dps_verify.testing import strategies as S
 from dps_verify.testing.checks import LawCache
 

@@ -21,8 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dps_verify import exact
-from dps_verify.measures import bounds
+from dps_verify import bounds, exact
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.testing import strategies as S
 from dps_verify.testing.checks import LawCache, pair_witness

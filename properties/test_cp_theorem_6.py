@@ -20,7 +20,7 @@ from functools import cache
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from dps_verify.measures import bounds
+from dps_verify import bounds
 from dps_verify.mechanisms import EpsilonSafeKAnonymizer
 from dps_verify.testing import strategies as S
 from dps_verify.testing.checks import LawCache, witness_from_laws

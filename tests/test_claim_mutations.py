@@ -76,6 +76,9 @@ MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
      ("cp.table1.one.beta0.1.eps",)),
     (Mutant("TR Thm 5 printed reading given A2's own epsilon", TR,
             "literal_ok = worst <= e1 * 1", "literal_ok = worst <= e1 * e1"), ("tr.theorem5",)),
+    (Mutant("TR Thm 6 delta0 check reads the corrected term as printed", TR,
+            '(g1 * (1 - b) / g1 if printed == "as-printed" else (g1 - b) / g1)', "((g1 - b) / g1)"),
+     ("tr.theorem6",)),
 ]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
+
 from dps_verify import bounds, exact, mechanisms
 from dps_verify.paper import figures
 from dps_verify.paper.claims.base import (
@@ -180,11 +182,32 @@ def _thm6_exact() -> Result:
                   "β ∈ {0.05,0.1,0.2,0.4}, ε ∈ {0.5,1,2}")
 
 
+def _thm6_delta0_typo(printed: str = "as-printed") -> Result:
+    """TR Thm 6 prints δ0 = exp(−k(ln(γ(1)/β) − γ(1−β)/γ(1))) while f(z) uses (γ(z) − β)/γ(z);
+    Def 5 needs f(1) = 1, i.e. δ0 must equal f's numerator at z = 1.  Interval arithmetic (120
+    bits) at k = 20, β = 0.1, ε0 = 1: as printed f(1) ≠ 1 (certified); with (γ(1) − β)/γ(1) it is
+    1.  Together with the exact check (d below the corrected closed form) that is the
+    correction.  ``printed="corrected"`` is the negative control (CONFIRMED)."""
+    from dps_verify.core.numbers import iv_precision
+    with iv_precision(120):
+        iv = mpmath.iv
+        k, b, e0 = 20, iv.mpf(1) / 10, iv.mpf(1)
+        g1 = (iv.exp(e0) - 1 + b) / iv.exp(e0)
+        numerator = iv.exp(-k * (iv.log(g1 / b) - (g1 - b) / g1))
+        d0 = iv.exp(-k * (iv.log(g1 / b) - (g1 * (1 - b) / g1 if printed == "as-printed" else (g1 - b) / g1)))
+        f1 = numerator / d0
+    exact_ok = _thm6_exact().verdict == CONFIRMED
+    if f1.a > 1 or f1.b < 1:
+        return Result(CORRECTED if exact_ok else REFUTED, f"as printed f(1) ∈ [{fmt(f1.a, 5)}, {fmt(f1.b, 5)}] ≠ 1",
+                      "correction: δ0 must use (γ(1) − β)/γ(1) (then f(1) = 1, as Def 5 requires); the "
+                      "proof's '≈' step (n ≥ k/γ) is not an inequality, but the bound still holds "
+                      "because Pr[Bin(n,β) ≥ k] at n ≤ k/γ is below its value at n = k/γ (exact d "
+                      f"never exceeds the corrected closed form: {exact_ok})")
+    return Result(CONFIRMED if exact_ok else REFUTED, "f(1) = 1", "interval arithmetic")
+
+
 def check_thm6() -> Result:
-    return from_proof("tr-theorem-6", _thm6_exact, _thm6_exact,
-                      corrected_if=lambda res: "the proof's '≈' step (n ≥ k/γ) is not an inequality "
-                      "and the printed δ0 reads γ(1−β)/γ(1) for (γ(1)−β)/γ(1); the bound still holds "
-                      "because Pr[Bin(n,β) ≥ k] at n ≤ k/γ is below its value at n = k/γ")
+    return from_proof("tr-theorem-6", _thm6_delta0_typo, _thm6_delta0_typo)
 
 
 def check_fig7() -> Result:
@@ -408,8 +431,9 @@ def claims() -> list[Claim]:
           control=lambda: _thm5_exact("corrected"), control_expected=CONFIRMED),
         C("tr.theorem6", "TR §6, Thm 6",
           "SDGS is f-smooth with δ0 = exp(−k(ln(γ/β) − (γ−β)/γ)) from the Chernoff bound.",
-          "proofs.tr-theorem-6 + exact d versus the closed form", CORRECTED, check_thm6,
-          source="TR", proofs=("tr-theorem-6",)),
+          "proofs.tr-theorem-6 + exact d versus the closed form + interval check of f(1)", CORRECTED,
+          check_thm6, source="TR", proofs=("tr-theorem-6",),
+          control=lambda: _thm6_delta0_typo("corrected"), control_expected=CONFIRMED),
         C("tr.figure7", "TR §6, Fig 7",
           "f(z) decays fast for z > 1, more slowly for larger ε0 (ε0 > 0.5); the ε0 = 0.25 curve "
           "cuts through the others.", "closed form, interval arithmetic", CONFIRMED, check_fig7,
