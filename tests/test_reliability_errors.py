@@ -48,7 +48,7 @@ def _raising_run(exc):
     (errors.AuditedCodeError("anonymizer raised RuntimeError: boom on sample ()"), 4),
     (errors.ParameterError("beta must be in (0, 1] (CP Def. 3)"), 2),
     (ValueError("bad option"), 2),
-    (RuntimeError("a bug in dps_verify"), 1),
+    (RuntimeError("a bug in dps_verify"), 70),
     (KeyboardInterrupt(), 130),
 ])
 def test_exit_code_table(monkeypatch, capsys, exc, code):
@@ -77,3 +77,20 @@ def test_traceback_option_shows_the_chain(monkeypatch, capsys, where):
     err = capsys.readouterr().err
     assert "Traceback" in err and "ZeroDivisionError: user division" in err
     assert err.rstrip().splitlines()[-1].startswith("dps-verify delta: error: anonymizer raised")
+
+
+def test_internal_bug_has_its_own_exit_code(monkeypatch, capsys):
+    """A bug inside dps_verify is exit 70, distinct from FAIL (1) and bad usage (2)."""
+    from dps_verify import cli
+    from dps_verify.core.errors import EXIT_FAIL, EXIT_INTERNAL, EXIT_USAGE
+
+    mod = cli.load_command("delta")
+
+    def boom(args):
+        raise KeyError("simulated bug")
+
+    monkeypatch.setattr(mod, "run", boom)
+    rc = cli.main(["delta", "--k", "5", "--beta", "0.1", "--epsilon", "1"])
+    err = capsys.readouterr().err
+    assert rc == EXIT_INTERNAL and rc not in (EXIT_FAIL, EXIT_USAGE)
+    assert "internal error: KeyError" in err

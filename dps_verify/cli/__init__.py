@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from dps_verify import __version__
-from dps_verify.core.errors import EXIT_FAIL, EXIT_USAGE, DPSVerifyError, UsageError
+from dps_verify.core.errors import EXIT_INTERNAL, EXIT_USAGE, DPSVerifyError, UsageError
 
 #: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         caught, code = exc, EXIT_INTERRUPTED
         msg = "interrupted (outputs are written atomically: nothing half-written is left)"
     except Exception as exc:  # a bug in dps_verify: never mistaken for a verdict or for bad usage
-        caught, code = exc, EXIT_FAIL
+        caught, code = exc, EXIT_INTERNAL
         msg = f"internal error: {type(exc).__name__}: {_one_line(exc)}{hint}"
     if show_tb:
         traceback.print_exception(caught)

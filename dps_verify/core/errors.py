@@ -10,6 +10,7 @@ code   meaning
 4      the code under audit raised, or broke the anonymizer contract
        (:class:`AuditedCodeError`)
 5      an internal certification limit was reached (:class:`CertificationError`)
+70     an internal error of dps_verify itself (a bug), never a verdict
 =====  ==========================================================================
 
 :class:`UsageError` subclasses :class:`ValueError` so that callers who catch ``ValueError`` for
@@ -26,6 +27,7 @@ EXIT_USAGE = 2
 EXIT_INCONCLUSIVE = 3
 EXIT_AUDITED_CODE = 4
 EXIT_CERTIFICATION = 5
+EXIT_INTERNAL = 70  # a bug in dps_verify itself (BSD EX_SOFTWARE); never a verdict
 
 EXIT_CODES: dict[int, str] = {
     EXIT_OK: "PASS / as expected",
@@ -34,6 +36,7 @@ EXIT_CODES: dict[int, str] = {
     EXIT_INCONCLUSIVE: "INCONCLUSIVE",
     EXIT_AUDITED_CODE: "error in the code under audit",
     EXIT_CERTIFICATION: "internal certification limit reached",
+    EXIT_INTERNAL: "internal error of dps_verify (a bug; please report it)",
 }
 
 
@@ -79,6 +82,7 @@ __all__ = [
     "EXIT_CODES",
     "EXIT_FAIL",
     "EXIT_INCONCLUSIVE",
+    "EXIT_INTERNAL",
     "EXIT_OK",
     "EXIT_USAGE",
     "AuditedCodeError",
