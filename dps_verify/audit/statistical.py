@@ -99,7 +99,7 @@ class Selected:
 
 def select_event(p: Counter, q: Counter, n: int, e_eps: float) -> tuple[bool, frozenset, float]:
     """Empirical best hockey-stick event and direction for one pair."""
-    best = (True, frozenset(), 0.0)
+    best: tuple[bool, frozenset, float] = (True, frozenset(), 0.0)
     for forward in (True, False):
         a, b = (p, q) if forward else (q, p)
         ev = frozenset(y for y, c in a.items() if c > e_eps * b.get(y, 0))

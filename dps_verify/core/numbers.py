@@ -268,7 +268,8 @@ def fraction_from_ints(num: int, den: int) -> Fraction:
     n, d = int(gmpy2.mpz(num) // g), int(gmpy2.mpz(den) // g)
     if d < 0:
         n, d = -n, -d
-    return Fraction(n, d, _normalize=False)
+    # private CPython 3.11 fast path; n/d are already reduced with d > 0
+    return Fraction(n, d, _normalize=False)  # type: ignore[call-overload]
 
 
 def round_outward(num_lo: int, num_hi: int, den: int, bits: int = 256) -> tuple[Fraction, Fraction]:

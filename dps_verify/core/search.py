@@ -44,6 +44,7 @@ def least_integer(
             cache[v] = bool(pred(v))
         return cache[v]
 
+    good: int | None
     if p(x):
         good, step = x, 1
         while True:
@@ -69,6 +70,7 @@ def least_integer(
                 good = cand
             else:
                 bad, step = cand, step * 2
+        assert good is not None  # the loop above only exits with good set (or raises)
     while good - bad > 1:
         mid = (good + bad) // 2
         if p(mid):

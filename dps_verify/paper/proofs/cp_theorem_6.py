@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
+from typing import cast
 
 import mpmath as mp
 import sympy as sp
@@ -81,15 +82,16 @@ def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
     Q = [[F(3, 10), F(7, 10)], [F(0), F(1)]]
     w, w2 = [F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]
 
-    def bad(p: F, q: F, e: F) -> bool:
+    def bad(p: Fraction, q: Fraction, e: Fraction) -> bool:
         return p > e * q or q > e * p
 
     comp_ok = all(sum(P[g][s] for s in range(2) if bad(P[g][s], Q[g][s], e2)) < d
                   and sum(Q[g][s] for s in range(2) if bad(P[g][s], Q[g][s], e2)) < d
                   for g in range(2))
     am_ok = all(w[g] <= e1 * w2[g] and w2[g] <= e1 * w[g] for g in range(2))
-    mixP = [sum(w[g] * P[g][s] for g in range(2)) for s in range(2)]
-    mixQ = [sum(w2[g] * Q[g][s] for g in range(2)) for s in range(2)]
+    # sums of two Fractions are Fractions (sum's int start only matters when empty)
+    mixP = [cast(Fraction, sum(w[g] * P[g][s] for g in range(2))) for s in range(2)]
+    mixQ = [cast(Fraction, sum(w2[g] * Q[g][s] for g in range(2))) for s in range(2)]
     mix_bad = sum(mixP[s] for s in range(2) if bad(mixP[s], mixQ[s], e1 * e2))
     with mp.workdps(30):
         recheck = mp.mpf(mix_bad.numerator) / mix_bad.denominator >= mp.mpf(1) / 10

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
+from typing import cast
 
 import mpmath as mp
 
@@ -46,10 +47,11 @@ def _dist(dataset: tuple[str, ...], shared: bool) -> dict[tuple[int, int], Fract
     law: dict[tuple[int, int], Fraction] = {}
     for o1, o2 in product((0, 1), repeat=2):
         if shared:
-            law[(o1, o2)] = sum(pr * _rr(h, o1) * _rr(h, o2) for pr, h in samples())
+            # samples() is never empty, so each sum is a Fraction
+            law[(o1, o2)] = cast(Fraction, sum(pr * _rr(h, o1) * _rr(h, o2) for pr, h in samples()))
         else:
-            m1 = sum(pr * _rr(h, o1) for pr, h in samples())
-            m2 = sum(pr * _rr(h, o2) for pr, h in samples())
+            m1 = cast(Fraction, sum(pr * _rr(h, o1) for pr, h in samples()))
+            m2 = cast(Fraction, sum(pr * _rr(h, o2) for pr, h in samples()))
             law[(o1, o2)] = m1 * m2
     return law
 
@@ -60,7 +62,7 @@ def _single_udp_eps() -> Fraction:
     for ds, dm in ((("t", "a"), ("a",)),):
         for o in (0, 1):
             def law(dset: tuple[str, ...], o: int = o) -> Fraction:
-                return sum(v for (o1, _), v in _dist(dset, True).items() if o1 == o)
+                return cast(Fraction, sum(v for (o1, _), v in _dist(dset, True).items() if o1 == o))
             a, b = law(ds), law(dm)
             worst = max(worst, a / b, b / a)
     return worst
