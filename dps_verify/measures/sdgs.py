@@ -361,7 +361,8 @@ class _Best:
             self.hi_num, self.hi_den = hi, den
 
 
-_SLOP = gmpy2.mpfr(2) ** -40 if _HAVE_GMP else None
+# an untyped gmpy2 mpfr when _HAVE_GMP (the only case in which _cmp reads it), else None
+_SLOP: Any = gmpy2.mpfr(2) ** -40 if _HAVE_GMP else None
 
 
 def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
@@ -499,7 +500,7 @@ def _scan_from(
             "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
             f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
         )
-    gp_hi = None
+    gp_hi: Fraction | None = None
     if backward:
         gp_hi = 1 - (1 - beta) * Fraction(int(E.lo), 1 << E.s)  # γ' ≤ this (e^ε ≥ lo/2^s)
     best = _Best()
@@ -563,6 +564,7 @@ def _scan_from(
                         )
                         break
                     if N >= next_bwd_check:
+                        assert gp_hi is not None  # set above whenever backward
                         c = max(Fraction(k), max(gp_hi, Fraction(0)) * N) / (N - 1)
                         if c < beta and (N - 1) * kl_lower_below(c, beta) >= need:
                             stop_note = (
@@ -798,7 +800,8 @@ def scan_generic(
             break
     upper = best.upper
     if stop_note is None:
-        upper = max(upper, min(_generic_tail_bound(max_n + 1, k, beta, eps, definition), 1))
+        # min(..., 1) may yield the int 1 (== Fraction(1)) when the bound exceeds 1
+        upper = max(upper, min(_generic_tail_bound(max_n + 1, k, beta, eps, definition), 1))  # type: ignore[assignment]
         stop_note = f"scan capped at n = {max_n}; enclosure includes a bound for larger n"
     return Certified(
         lower=max(best.lower, Fraction(0)),
