@@ -228,9 +228,9 @@ def draw(name: str, outdir: Path) -> Path:
         for i, k in enumerate(BETA_GT_DELTA_KS):
             if k == 1:
                 continue  # d(1, β, ε) ≥ β for every ε: the whole regime is in the region
-            ys = [beta_gt_delta_boundary(k, b)[1] for b in BETA_GT_DELTA_BETAS]
-            ax.plot(bs, ys, color=colors[i], marker="o", label=f"k={k}: d ≥ β below this ε")
-            ax.fill_between(bs, [edge(b) for b in BETA_GT_DELTA_BETAS], ys, color=colors[i], alpha=0.12)
+            edge_ys = [beta_gt_delta_boundary(k, b)[1] for b in BETA_GT_DELTA_BETAS]
+            ax.plot(bs, edge_ys, color=colors[i], marker="o", label=f"k={k}: d ≥ β below this ε")
+            ax.fill_between(bs, [edge(b) for b in BETA_GT_DELTA_BETAS], edge_ys, color=colors[i], alpha=0.12)
         ax.set_xlabel("β")
         ax.set_ylabel("ε")
         ax.set_title("CP Thm 5 vs Def 3: where d(k, β, ε) ≥ β (k = 1: everywhere)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 
@@ -22,6 +23,7 @@ def check_a1_statement(printed_form: str = "eps1-1") -> Result:
     (interval arithmetic).  ``printed_form="exp"`` (the corrected text) is the negative control
     and must be CONFIRMED."""
     cases = [("0.5", "0.5"), ("1", "0.1"), ("2", "0.25")]
+    wit: tuple[str, str, Any, Any] | None
     printed_ok, corrected_ok, wit = True, True, None
     with mpmath.workdps(40):
         for e1s, bs in cases:
@@ -38,6 +40,7 @@ def check_a1_statement(printed_form: str = "eps1-1") -> Result:
     if printed_ok:
         return Result(CONFIRMED, "printed form agrees with Thm 1", note)
     if corrected_ok:
+        assert wit is not None  # printed_ok is false: some case failed the printed form
         e1s, bs, arg, thm1 = wit
         return Result(CORRECTED, f"printed: ln({fmt(arg)}) at ε1 = {e1s}, β2/β1 = {bs}; with e^ε1: {fmt(thm1, 4)}",
                       "correction: read e^{ε1} for ε1 (the proof itself and Thm 1 in §2.4 use "

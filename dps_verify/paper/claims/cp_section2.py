@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, cast
 
 import mpmath
 
@@ -24,6 +25,9 @@ from dps_verify.paper.claims.base import (
 )
 from dps_verify.paper.claims.common import from_proof
 
+if TYPE_CHECKING:
+    from dps_verify.core.types import AnonymizerLike
+
 _HALF = Fraction(1, 2)
 
 
@@ -41,7 +45,7 @@ def check_def3(bound_factor: Fraction = Fraction(1)) -> Result:
     violates)."""
     rows = []
     ok = True
-    mechs = {
+    mechs: dict[str, AnonymizerLike] = {
         "publish the sample": mechanisms.as_multiset,
         "k-duplication (k=2)": mechanisms.KDuplication(2),
         "CLR (k=2)": mechanisms.ClusterLocalRecoding(2),
@@ -125,6 +129,7 @@ def check_intro_factor(printed_form: str = "eps-1") -> Result:
     scale e^ε − 1 and δ by β.  ``printed_form`` = "eps-1" is the text as printed; "exp-1" is the
     corrected text (the negative control must then be CONFIRMED)."""
     cases = [(mpmath.log(2), Fraction(1, 10)), (mpmath.mpf(1), Fraction(1, 2)), (mpmath.log(11), Fraction(1, 100))]
+    wit: tuple[Any, Fraction, Any, Any] | None
     lit_ok, corr_ok, wit = True, True, None
     with mpmath.workdps(40):
         for e1, b in cases:
@@ -142,6 +147,7 @@ def check_intro_factor(printed_form: str = "eps-1") -> Result:
     if lit_ok and delta_ok:
         return Result(CONFIRMED, "e^ε − 1 and δ scale by β", "Thm 1 at three (ε, β) pairs, 40 digits")
     if corr_ok and delta_ok:
+        assert wit is not None  # corr_ok with lit_ok false: some case failed the printed form
         e1, b, lhs, rhs = wit
         return Result(CORRECTED, "read e^ε − 1 for ε − 1",
                       f"correction: the factor β applies to e^ε − 1 (CP Thm 1, §2.4), not ε − 1; "
@@ -305,7 +311,7 @@ def check_xor_leaks_what(variant: str = "paper") -> Result:
     ds = [f"r{i}" for i in range(6)]
     pair = randomized(lambda smp: {(a1(smp), a2(smp), "t" in smp): Fraction(1)})
     law = exact.distribution(pair, [*ds, "t"], beta).exact
-    s_determined = all(v == 0 or ((x ^ y) == s) for (x, y, s), v in law.items())
+    s_determined = all(v == 0 or ((x ^ y) == s) for (x, y, s), v in cast("dict[tuple[bool, bool, bool], Fraction]", law).items())
     p1 = exact.distribution(a1, [*ds, "t"], beta).exact
     q1 = exact.distribution(a1, ds, beta).exact
     r_alone_private = exact.delta_certified(p1, q1, 1).upper == 0

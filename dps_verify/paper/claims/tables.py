@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
+from typing import cast
 
 import mpmath
 
@@ -78,8 +80,8 @@ def table2_claims() -> list[Claim]:
                       "to three significant digits.",
             method="exact rational arithmetic, proven Chernoff stopping rule; two-sided "
                    "half-unit tolerance of the printed digits",
-            expected=CONFIRMED, check=lambda b=beta, e=eps: _table2_check(b, e), artefact="table2",
-            control=lambda b=beta, e=eps, p=printed: _table2_check(b, e, off_by_one_digit(p)),
+            expected=CONFIRMED, check=cast("Callable[[], Result]", lambda b=beta, e=eps: _table2_check(b, e)), artefact="table2",
+            control=cast("Callable[[], Result]", lambda b=beta, e=eps, p=printed: _table2_check(b, e, off_by_one_digit(p))),
             control_expected=REFUTED))
     return out
 
@@ -208,9 +210,9 @@ def table1_claims() -> list[Claim]:
             id=f"cp.table1.{which}.beta{beta}.{what}", where="CP §2.4, Table 1",
             statement=f"A {start} algorithm run on a {beta}-sample has {q} = {printed} by Thm 1.",
             method="CP Thm 1 formula, interval/exact arithmetic, two-sided printed tolerance",
-            expected=CONFIRMED, check=lambda w=which, b=beta, x=what: _table1_check(w, b, x),
+            expected=CONFIRMED, check=cast("Callable[[], Result]", lambda w=which, b=beta, x=what: _table1_check(w, b, x)),
             artefact="table1", control_expected=REFUTED,
-            control=lambda w=which, b=beta, x=what, p=wrong: _table1_check(w, b, x, p)))
+            control=cast("Callable[[], Result]", lambda w=which, b=beta, x=what, p=wrong: _table1_check(w, b, x, p))))
     out.append(Claim(
         "cp.table1.ln11-value", "CP §2.4, Table 1 (row β = 1)",
         "The starting algorithm's ε = ln 11 is printed as ≈ 2.40.",

@@ -4,6 +4,7 @@ composition), Thm 3 / Cor 4, the §5 open question, Thms 5–6 and Figure 7."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, cast
 
 import mpmath
 
@@ -19,6 +20,9 @@ from dps_verify.paper.claims.base import (
     fmt,
 )
 from dps_verify.paper.claims.common import from_proof
+
+if TYPE_CHECKING:
+    from dps_verify.core.types import AnonymizerLike
 
 
 def _def2_exact() -> Result:
@@ -42,7 +46,7 @@ def check_alg1() -> Result:
     beta = Fraction(1, 2)
     p = exact.distribution(m, [*ds, "t"], beta).exact
     q = exact.distribution(m, ds, beta).exact
-    kanon = all(all(c >= 2 for _, c in y) for y in p)  # outputs are ((record, count), ...)
+    kanon = all(all(c >= 2 for _, c in cast("tuple[tuple[str, int], ...]", y)) for y in p)  # outputs are ((record, count), ...)
     reveal = sum(v for y, v in p.items() if "'t'" in repr(y))
     d = exact.delta_certified(p, q, 10).lower
     ok = kanon and d >= reveal > 0
@@ -77,6 +81,9 @@ def _thm2_exact(variant: str = "xor") -> Result:
     δ1 > 0) and A2 constant; the pair is A1 again, δ_pair = δ1, and the theorem holds there."""
     beta = Fraction(1, 2)
     ds = [f"r{i}" for i in range(6)]
+    a1: AnonymizerLike
+    a2: AnonymizerLike
+    both: AnonymizerLike
     if variant == "xor":
         a1, a2, both = mechanisms.xor_pair("t")
         e1 = e2 = Fraction(1)
@@ -215,7 +222,7 @@ def check_fig7() -> Result:
     for beta in ("0.05", "0.1", "0.2"):
         f = {e0: [figures.fig7_f(e0, z, beta=beta) for z in figures.FIG7_Z] for e0 in figures.FIG7_EPS0}
         decays = all(all(a > b for a, b in zip(v, v[1:])) for v in f.values())
-        big = ("1", "1.5", "2")  # TR: 'only for ε > 0.5'
+        big: tuple[str, ...] = ("1", "1.5", "2")  # TR: 'only for ε > 0.5'
         ordered = all(all(f[a][i] <= f[b][i] for i in range(1, len(figures.FIG7_Z)))
                       for a, b in zip(big, big[1:]))
         big = ("0.5", *big)
