@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from dps_verify import exact
 from dps_verify.audit import statistical as st
@@ -160,7 +160,8 @@ def audit(
 
     kind = closed_form_kind(anonymizer) if b < 1 else None
     if kind and method in ("auto", "exact"):
-        rep = _closed_form(anonymizer, b, eps, d, definition, dom, claim, cov)
+        # closed_form_kind is non-None only for a StronglySafeKAnonymizer
+        rep = _closed_form(cast(StronglySafeKAnonymizer, anonymizer), b, eps, d, definition, dom, claim, cov)
         rep.seconds = time.perf_counter() - t0
         return rep
 
@@ -332,7 +333,7 @@ def _closed_form(
     worst = {"lower": cert.lower, "upper": cert.upper,
              "where": f"any dataset whose target's recoding group holds n = {n} records",
              "certified": cert.how}
-    reasons = []
+    reasons: list[str] = []
     if cert.upper <= d:
         return AuditReport("PASS", claim, "closed-form", None, worst, cov, reasons)
     if cert.lower <= d:
@@ -369,7 +370,7 @@ def _statistical(
             selected.append((est, cand, fwd, ev))
     selected.sort(key=lambda s: -s[0])
     top = selected[:3]
-    worst = None
+    worst: dict[str, Any] | None = None
     witness = None
     m = max(len(top), 1)
     alpha_each = alpha / (2 * m)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -98,7 +98,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"dps_verify: hypothesis max_examples={settings.default.max_examples}"
+    # Hypothesis loads its "default" profile at import, so settings.default is never None here
+    return f"dps_verify: hypothesis max_examples={cast(settings, settings.default).max_examples}"
 
 
 @pytest.fixture
