@@ -268,7 +268,11 @@ def fraction_from_ints(num: int, den: int) -> Fraction:
     n, d = int(gmpy2.mpz(num) // g), int(gmpy2.mpz(den) // g)
     if d < 0:
         n, d = -n, -d
-    # private CPython 3.11 fast path; n/d are already reduced with d > 0
+    # n/d are already reduced with d > 0: skip Fraction's own gcd.  CPython >= 3.12 has the
+    # classmethod _from_coprime_ints; 3.11 has the _normalize keyword instead.
+    make = getattr(Fraction, "_from_coprime_ints", None)
+    if make is not None:  # pragma: no cover - Python >= 3.12
+        return make(n, d)
     return Fraction(n, d, _normalize=False)  # type: ignore[call-overload]
 
 
