@@ -67,7 +67,8 @@ MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
             'lit_ok &= this_lit if printed_form == "eps-1" else this_cor', "lit_ok &= this_cor"),
      ("cp.intro.factor-beta",)),
     (Mutant("leaks-r ignores which predicate the pair determines", S2,
-            "s_determined = all(v == 0 or ((x ^ y) == s) for (x, y, s), v in law.items())",
+            "s_determined = all(v == 0 or ((x ^ y) == s) for (x, y, s), v in cast("
+            "\"dict[tuple[bool, bool, bool], Fraction]\", law).items())",
             "s_determined = True"), ("cp.sec2.2.leaks-r",)),
     (Mutant("Thm 1 exact check drops tightness", S2, "    ok = ok and tight\n", "    ok = ok\n"),
      ("cp.theorem1",)),
