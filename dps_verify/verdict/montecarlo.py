@@ -67,15 +67,26 @@ def run_sampled(
 
 
 def select_event(p: Counter, q: Counter, e_eps: float) -> tuple[bool, tuple, float]:
-    """The empirical best hockey-stick event: (forward?, event, estimated δ per run)."""
+    """The empirical best hockey-stick event: ``(forward, event, estimate)``.
+
+    In each direction the event is the empirical bad set O = {y : p̂(y) > e^ε q̂(y)}
+    (``forward`` compares ``p`` against ``q``, otherwise ``q`` against ``p``); ``estimate`` is
+    p̂(O) − e^ε q̂(O) per run.  The direction with the larger estimate wins, the forward one on
+    a tie.  Every output in a non-empty event contributes a positive term, so ``estimate > 0``
+    exactly when the event is non-empty; when neither direction has one the result is
+    ``(True, (), 0.0)``.  Events are tuples sorted by ``repr`` (deterministic across runs,
+    unlike set order).  With equal run counts the comparison is on raw counts,
+    ``count_p(y) > e^ε count_q(y)``, so no division rounds it.
+    """
     n_p = max(sum(p.values()), 1)
     n_q = max(sum(q.values()), 1)
     best: tuple[bool, tuple, float] = (True, (), 0.0)
     for forward in (True, False):
         a, b, na, nb = (p, q, n_p, n_q) if forward else (q, p, n_q, n_p)
-        ev = tuple(sorted((y for y, c in a.items() if c / na > e_eps * b.get(y, 0) / nb), key=repr))
-        est = sum(a[y] for y in ev) / na - e_eps * sum(b.get(y, 0) for y in ev) / nb
-        if est > best[2] or not best[1]:
+        scale = e_eps * (na / nb)  # e^ε exactly when both sides ran equally often
+        ev = tuple(sorted((y for y, c in a.items() if c > scale * b.get(y, 0)), key=repr))
+        est = (sum(a[y] for y in ev) - scale * sum(b.get(y, 0) for y in ev)) / na
+        if ev and est > best[2]:
             best = (forward, ev, est)
     return best
 
