@@ -17,6 +17,7 @@ from dps_verify.core.errors import AuditedCodeError
 from dps_verify.core.numbers import Certified, Number, exp_compare, exp_interval, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
 from dps_verify.mechanisms import StronglySafeKAnonymizer
+from dps_verify.verdict import montecarlo as mc
 
 METHODS = ("auto", "exact", "statistical")
 #: Largest count-vector enumeration (Π(c_i+1)) done exactly for one dataset.
@@ -353,17 +354,18 @@ def _statistical(
     anon: Callable, cands: list[Candidate], b: Fraction, eps: Fraction, d: Fraction,
     seed: int | None, alpha: float, n_select: int, n_confirm: int, max_pairs: int, cov: dict,
 ) -> tuple[Witness | None, dict | None, int]:
-    """Select-then-confirm over the first ``max_pairs`` candidates (see :mod:`.statistical`)."""
+    """Select-then-confirm over the first ``max_pairs`` candidates (the one Monte-Carlo engine,
+    :mod:`dps_verify.verdict.montecarlo`)."""
     run = st.as_sampler(anon)
     rng = random.Random(seed)
     bf = float(b)
-    e_eps = st.epsilon_float_upper(eps)
+    e_eps = mc.exp_upper_float(eps)  # e^ε rounded up: the δ lower bound stays safe
     pool = cands[:max_pairs]
-    selected: list[tuple[float, Candidate, bool, frozenset]] = []
+    selected: list[tuple[float, Candidate, bool, tuple]] = []
     for cand in pool:
-        p = st.draw(run, cand.dataset, bf, n_select, rng)
-        q = st.draw(run, cand.neighbour, bf, n_select, rng)
-        fwd, ev, est = st.select_event(p, q, n_select, e_eps)
+        p = mc.run_sampled(run, cand.dataset, bf, n_select, rng)
+        q = mc.run_sampled(run, cand.neighbour, bf, n_select, rng)
+        fwd, ev, est = mc.select_event(p, q, e_eps)
         cov["shapes"][cand.shape + " (statistical)"] = cov["shapes"].get(cand.shape + " (statistical)", 0) + 1
         cov["max_size_used"] = max(cov["max_size_used"], len(cand.dataset))
         if est > 0:
@@ -376,7 +378,7 @@ def _statistical(
     alpha_each = alpha / (2 * m)
     for _est, cand, fwd, ev in top:
         first, second = (cand.dataset, cand.neighbour) if fwd else (cand.neighbour, cand.dataset)
-        ph, qh, p_lo, q_hi, dlo = st.confirm(run, first, second, ev, bf, e_eps, n_confirm, alpha_each, rng)
+        ph, qh, p_lo, q_hi, dlo = mc.confirm_event(run, first, second, ev, bf, e_eps, n_confirm, alpha_each, rng)
         if worst is None or dlo > worst["lower"]:
             worst = {"lower": max(dlo, 0.0), "upper": max(ph - e_eps * qh, 0.0),
                      "where": f"{cand.shape}: |D| = {len(cand.dataset)}, target {cand.target!r}",
