@@ -11,19 +11,21 @@ over all confirmations together,
 
 and a witness is reported only if that lower bound exceeds the claimed δ.  A statistical audit
 can refute a claim but never prove it, so without a witness it returns INCONCLUSIVE.
+
+The engine itself (sampling runs, event selection, confirmation, Clopper–Pearson, e^ε rounded
+up) is the one shared with :mod:`dps_verify.testing`: :mod:`dps_verify.verdict.montecarlo`.
+This module only adapts the audit's anonymizers to it (:func:`as_sampler`).
 """
 
 from __future__ import annotations
 
 import inspect
 import random
-from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 
 from dps_verify.engine.distribution import randomized
-from dps_verify.verdict.montecarlo import clopper_pearson, exp_upper_float
+from dps_verify.verdict.montecarlo import clopper_pearson
 
 
 def clopper_pearson_lower(hits: int, n: int, alpha: float) -> float:
@@ -70,64 +72,3 @@ def as_sampler(anonymizer: Callable) -> Callable[[tuple, random.Random], Hashabl
     if is_black_box(anonymizer):
         return anonymizer  # type: ignore[return-value]
     return lambda sample, rng: anonymizer(sample)
-
-
-def _key(y: object) -> Hashable:
-    try:
-        hash(y)
-        return y  # type: ignore[return-value]
-    except TypeError:
-        return repr(y)
-
-
-def draw(run: Callable, dataset: Sequence, beta: float, n: int, rng: random.Random) -> Counter:
-    """Outputs of n independent runs of "sample D at β, then run the anonymizer"."""
-    c: Counter = Counter()
-    for _ in range(n):
-        sample = tuple(r for r in dataset if rng.random() < beta)
-        c[_key(run(sample, rng))] += 1
-    return c
-
-
-@dataclass
-class Selected:
-    index: int
-    forward: bool
-    event: frozenset
-    estimate: float
-
-
-def select_event(p: Counter, q: Counter, n: int, e_eps: float) -> tuple[bool, frozenset, float]:
-    """Empirical best hockey-stick event and direction for one pair."""
-    best: tuple[bool, frozenset, float] = (True, frozenset(), 0.0)
-    for forward in (True, False):
-        a, b = (p, q) if forward else (q, p)
-        ev = frozenset(y for y, c in a.items() if c > e_eps * b.get(y, 0))
-        est = (sum(a[y] for y in ev) - e_eps * sum(b.get(y, 0) for y in ev)) / n
-        if est > best[2]:
-            best = (forward, ev, est)
-    return best
-
-
-def confirm(
-    run: Callable,
-    first: Sequence,
-    second: Sequence,
-    event: frozenset,
-    beta: float,
-    e_eps: float,
-    n: int,
-    alpha_each: float,
-    rng: random.Random,
-) -> tuple[float, float, float, float, float]:
-    """Fresh runs: (P̂(E), Q̂(E), P_lower, Q_upper, δ lower bound)."""
-    hp = sum(c for y, c in draw(run, first, beta, n, rng).items() if y in event)
-    hq = sum(c for y, c in draw(run, second, beta, n, rng).items() if y in event)
-    p_lo = clopper_pearson_lower(hp, n, alpha_each)
-    q_hi = clopper_pearson_upper(hq, n, alpha_each)
-    return hp / n, hq / n, p_lo, q_hi, p_lo - e_eps * q_hi
-
-
-def epsilon_float_upper(eps: Fraction) -> float:
-    """e^ε rounded up (:func:`dps_verify.verdict.montecarlo.exp_upper_float`)."""
-    return exp_upper_float(eps)
