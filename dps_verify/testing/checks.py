@@ -80,6 +80,10 @@ class DPCheckReport:
     hypothesis_examples: int
     closed_form: str | None
     notes: list = field(default_factory=list)
+    #: :class:`dps_verify.verdict.recognise.Recognition` when the function behaved as
+    #: strongly-safe k-anonymization on every sample of the exhaustive sizes (item 8 of #16)
+    recognised: object | None = None
+    recognised_text: str | None = None
 
     def summary(self) -> str:
         ex = self.exhaustive
@@ -95,6 +99,8 @@ class DPCheckReport:
         if self.closed_form:
             lines.append("  closed form: " + self.closed_form)
         else:
+            if self.recognised_text:
+                lines.append("  recognised: " + self.recognised_text)
             lines.append(f"  no violation up to size {ex.max_size} (every dataset) and on the shapes "  # type: ignore[attr-defined]
                          "above; this is a finite search, not a proof for all datasets")
         lines.extend("  note: " + n for n in self.notes)
@@ -165,23 +171,35 @@ def assert_dp(
     if ex.witness is not None:
         fail(ex.witness, f"exhaustive search, every dataset of 1..{ex.max_size} records; minimal")
     _raise_undecided(ex)
+    from dps_verify.audit.core import closed_form_kind
+    from dps_verify.verdict.recognise import recognise_table
+
+    kind = closed_form_kind(anonymizer) if b < 1 else None
+    rec = None
+    if not kind and ex.table is not None:
+        rec = recognise_table(ex.table, ex.max_size)
+    ex.table = None  # the sample memo is not kept in the report
     sh = None
     if shapes:
+        ks = None
+        if rec is not None:  # aim the n_m groups at the recognised k too
+            ks = sorted({rec.k, 2, 3, 4, 5} | {v for name in ("k", "threshold") for v in
+                        [getattr(anonymizer, name, None)] if isinstance(v, int) and v >= 1})
         sh = shape_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
-                          executor=executor)
+                          executor=executor, ks=ks)
         if sh.witness is not None:
             fail(sh.witness, f"leak shape '{sh.witness.shape}', the smallest violating shape tried")
         _raise_undecided(sh)
     n = _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail)
-    from dps_verify.audit.core import closed_form_kind
-
-    kind = closed_form_kind(anonymizer) if b < 1 else None
     cf = None
     if kind:
         cf = ("recognised as StronglySafeKAnonymizer with threshold = k (CP Def. 5): its worst case "
               "over ALL datasets is the exact sdgs_delta (CP App. A.2); compare the claim with "
               "dps_verify.exact.sdgs_delta for a proof")
-    return DPCheckReport(label, claim, ex, sh, n, cf, list(ex.notes))
+    rec_text = None
+    if rec is not None:
+        rec_text = rec.closed_form(b, eps, d, definition) if b < 1 else rec.describe()
+    return DPCheckReport(label, claim, ex, sh, n, cf, list(ex.notes), rec, rec_text)
 
 
 def _raise_undecided(res: object) -> None:

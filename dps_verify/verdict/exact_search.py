@@ -91,6 +91,8 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     workers: int = 1
+    #: the memo of every sample anonymized (for :mod:`.recognise`); not part of the verdict
+    table: SampleTable | None = field(default=None, repr=False, compare=False)
 
     def coverage(self) -> str:
         red = f" ({self.reduction})" if self.reduction else ""
@@ -324,6 +326,7 @@ def exhaustive_search(
         (f"records grouped by the anonymizer's sufficient_statistic into {m} classes"
          if atoms.statistic is not None else None),
         chk.worst, chk.undecided, notes, time.perf_counter() - t0, getattr(ex, "workers", 1),
+        table,
     )
 
 

@@ -1,0 +1,212 @@
+"""Recognise code that is not ours as strongly-safe k-anonymization (issue #16 item 8).
+
+CP Def. 5 / §3.2: a strongly-safe k-anonymizer recodes every record with a fixed,
+data-independent map g and then suppresses every generalized value seen fewer than k times.
+For that mechanism CP Thm 5 bounds δ by d(k, β, ε) and CP App. A.2 reduces the exact worst case
+over *all* datasets to one recoding group (:func:`dps_verify.exact.sdgs_delta`).
+
+A user's function is a black box, so the proof cannot be applied to it directly.  What can be
+checked is a finite statement: on every sample of at most N records over the domain, the
+function's output and the output of the reference mechanism
+:class:`~dps_verify.mechanisms.StronglySafeKAnonymizer` (with an inferred recoding and k)
+determine each other (equal up to a one-to-one renaming of outputs, which changes no
+probability, so every pair of datasets of ≤ N records has the same δ under both).
+
+Inference (a proposal, then checked exhaustively):
+
+- k is the smallest n such that some crowd {r × n} produces an output different from the empty
+  sample's ("the smallest published group");
+- two records r, r' are in the same recoding group iff the crowds {r × k} and {r' × k} give the
+  same output (each publishes its own group with count k).
+
+Then every sample of ≤ N records is compared; one disagreement (say on a rare combination of
+records, or because the grouping depends on the data) means "not recognised".  Nothing is
+claimed beyond N: a function that departs from the reference only on larger samples is
+recognised up to N and the wording says exactly that.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from dps_verify.verdict.samples import Atoms, SampleTable
+
+#: Largest number of samples the audit anonymizes for a recognition check of its own.
+DEFAULT_SAMPLE_BUDGET = 100_000
+
+
+@dataclass
+class Recognition:
+    """A function found to behave as strongly-safe k-anonymization on every sample of at most
+    ``max_size`` records (``samples`` of them) over the atoms of the search.
+
+    ``groups`` lists the recoding groups (records of the domain, one list per generalized value);
+    ``by_statistic`` says the atoms were the classes of a declared ``sufficient_statistic`` (one
+    representative record per class was anonymized; the statistic itself is taken on trust).
+    """
+
+    k: int
+    groups: list[list]
+    max_size: int
+    samples: int
+    by_statistic: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def recoding_text(self, limit: int = 6) -> str:
+        parts = []
+        for g in self.groups[:limit]:
+            shown = ", ".join(repr(r) for r in g[:4]) + (", ..." if len(g) > 4 else "")
+            parts.append("{" + shown + "}")
+        more = f", ... ({len(self.groups) - limit} more groups)" if len(self.groups) > limit else ""
+        return f"{len(self.groups)} groups " + " ".join(parts) + more
+
+    def describe(self) -> str:
+        over = ("one representative record per class of the declared sufficient_statistic"
+                if self.by_statistic else "the domain")
+        return (f"behaves as strongly-safe k-anonymization (CP Def. 5) with the data-independent "
+                f"recoding into {self.recoding_text()} and k = {self.k} on all {self.samples} "
+                f"samples of size <= {self.max_size} over {over} (checked exhaustively: its "
+                "output and StronglySafeKAnonymizer's determine each other on every one of them)")
+
+    def closed_form(self, beta: Fraction, eps: Fraction, delta: Fraction,
+                    definition: str = "hockey-stick") -> str:
+        """The closed-form statement for the reference mechanism, compared with the claim."""
+        from dps_verify import exact
+        from dps_verify.core.params import in_paper_regime
+
+        text = self.describe() + "; "
+        if in_paper_regime(beta, eps) and definition == "hockey-stick":
+            from dps_verify.bounds import d_certified
+
+            dc = d_certified(self.k, beta, eps)
+            text += (f"CP Thm 5 then gives delta <= d(k, beta, eps) <= {float(dc.upper):.6g} for "
+                     "such a mechanism; ")
+        cert = exact.sdgs_delta_certified(self.k, beta, eps, definition)
+        n = cert.details.get("argmax_n")
+        text += (f"its exact worst case over ALL datasets is delta = {float(cert.upper):.6g} "
+                 f"(CP App. A.2, sdgs_delta, attained by a group of n = {n} records). ")
+        if cert.upper <= delta:
+            text += ("The claimed delta covers it, so the proof applies to the reference mechanism; "
+                     f"this function agreed with it on every sample of <= {self.max_size} records "
+                     "checked, not beyond")
+        elif cert.lower > delta:
+            text += ("The claimed delta is BELOW it: the reference mechanism breaks the claim on a "
+                     f"group of {n} records; this function was only compared up to "
+                     f"{self.max_size} records")
+        else:
+            text += "Its certified enclosure straddles the claimed delta"
+        return text
+
+
+def recognise_table(table: SampleTable, max_size: int) -> Recognition | None:
+    """Recognise from a sample table that holds every count vector of total ≤ ``max_size``
+    (as left by :func:`dps_verify.verdict.exact_search.exhaustive_search`).  None when the
+    anonymizer is randomized, the table is incomplete, or some sample disagrees."""
+    atoms = table.atoms
+    m = atoms.m
+    if table.is_randomized or max_size < 1:
+        return None
+    if len(table.row_law) < math.comb(max_size + m, m):
+        return None  # not every sample of size <= max_size was anonymized
+    if any(len(r) != 1 for r in table.row_law):
+        return None
+
+    def out(counts: Sequence[int]) -> int | None:
+        r = table.row_of_key.get(table.key(counts))
+        return None if r is None else table.row_law[r][0][0]
+
+    empty = out([0] * m)
+    k = None
+    for n in range(1, max_size + 1):
+        for i in range(m):
+            c = [0] * m
+            c[i] = n
+            if out(c) != empty:
+                k = n
+                break
+        if k is not None:
+            break
+    if k is None:
+        return None
+    crowd: dict[int, list[int]] = {}
+    for i in range(m):
+        c = [0] * m
+        c[i] = k
+        o = out(c)
+        assert o is not None
+        crowd.setdefault(o, []).append(i)
+    blocks = list(crowd.values())
+    block_of = [0] * m
+    for b, members in enumerate(blocks):
+        for i in members:
+            block_of[i] = b
+    ref_of: dict[int, tuple] = {}
+    user_of: dict[tuple, int] = {}
+    for key, row in table.row_of_key.items():
+        counts = _decode(key, table.radix, m)
+        if sum(counts) > max_size:
+            continue
+        g = [0] * len(blocks)
+        for i, ci in enumerate(counts):
+            g[block_of[i]] += ci
+        ref = tuple((b, gb) for b, gb in enumerate(g) if gb >= k)
+        o = table.row_law[row][0][0]
+        if ref_of.setdefault(o, ref) != ref or user_of.setdefault(ref, o) != o:
+            return None
+    groups = [[atoms.values[i] for i in members] for members in blocks]
+    return Recognition(k, groups, max_size, math.comb(max_size + m, m),
+                       by_statistic=atoms.statistic is not None)
+
+
+def _decode(key: int, radix: int, m: int) -> list[int]:
+    out = []
+    for _ in range(m):
+        key, r = divmod(key, radix)
+        out.append(r)
+    return out
+
+
+def largest_checkable_size(m: int, budget: int = DEFAULT_SAMPLE_BUDGET) -> int:
+    """Largest N with C(N + m, m) ≤ ``budget`` samples (0 if none)."""
+    n = 0
+    while math.comb(n + 1 + m, m) <= budget:
+        n += 1
+    return n
+
+
+def recognise(
+    anonymizer: Callable | Any, domain: Sequence[Hashable], *, max_size: int | None = None,
+    sample_budget: int = DEFAULT_SAMPLE_BUDGET,
+) -> Recognition | None:
+    """Anonymize every sample of at most ``max_size`` records over ``domain`` (default: the
+    largest size within ``sample_budget`` samples) and recognise strongly-safe k-anonymization.
+    Each call goes through :mod:`dps_verify.engine.calls` (a user fault is an
+    :class:`~dps_verify.core.errors.AuditedCodeError`)."""
+    atoms = Atoms(anonymizer, domain)
+    m = atoms.m
+    n = largest_checkable_size(m, sample_budget) if max_size is None else max_size
+    if n < 1 or math.comb(n + m, m) > sample_budget:
+        return None
+    table = SampleTable(anonymizer, atoms, radix=n + 1)
+    if table.is_randomized:
+        return None
+    for size in range(n + 1):
+        table.ensure(list(_level(m, size)))
+    return recognise_table(table, n)
+
+
+def _level(m: int, n: int) -> Iterator[list[int]]:
+    for combo in itertools.combinations_with_replacement(range(m), n):
+        c = [0] * m
+        for i in combo:
+            c[i] += 1
+        yield c
+
+
+__all__ = ["DEFAULT_SAMPLE_BUDGET", "Recognition", "largest_checkable_size", "recognise",
+           "recognise_table"]

@@ -1,0 +1,120 @@
+"""Issue #16 item 8: a user's function recognised as strongly-safe k-anonymization by exhaustive
+comparison with StronglySafeKAnonymizer on every small sample, with negative controls."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from dps_verify import exact
+from dps_verify.core.numbers import to_fraction
+from dps_verify.testing import assert_dp
+from dps_verify.verdict import exhaustive_search
+from dps_verify.verdict.recognise import recognise, recognise_table
+
+DOM = list(range(6))
+BETA, EPS = Fraction(1, 5), Fraction(1)
+N = 6
+
+
+def safe_plain(s):
+    c = Counter(x // 2 for x in s)
+    return tuple(sorted((g, n) for g, n in c.items() if n >= 3))
+
+
+def renamed(s):
+    """The same mechanism with another output encoding (a one-to-one renaming)."""
+    c = Counter(x // 2 for x in s)
+    return "|".join(f"{g}:{n}" for g, n in sorted(c.items()) if n >= 3)
+
+
+def differs_above_n(s):
+    return ("size",) if len(s) == N + 1 else safe_plain(s)
+
+
+def rare_input(s):
+    return ("rare",) if Counter(s) == Counter([5, 5, 5, 0]) else safe_plain(s)
+
+
+def median_recoding(s):
+    """Groups by 'below the sample median': the recoding depends on the data."""
+    if not s:
+        return ()
+    med = sorted(s)[len(s) // 2]
+    c = Counter(x < med for x in s)
+    return tuple(sorted((g, n) for g, n in c.items() if n >= 3))
+
+
+def threshold_two(s):
+    c = Counter(x // 2 for x in s)
+    return tuple(sorted((g, n) for g, n in c.items() if n >= 2))
+
+
+def _recognised(anon, size=N):
+    res = exhaustive_search(anon, DOM, beta=BETA, epsilon=EPS, delta=1, max_size=size,
+                            executor="serial")
+    assert res.witness is None and res.table is not None
+    return recognise_table(res.table, res.max_size)
+
+
+@pytest.mark.parametrize("anon", [safe_plain, renamed], ids=lambda f: f.__name__)
+def test_recognises_strongly_safe_written_by_hand(anon):
+    rec = _recognised(anon)
+    assert rec is not None and rec.k == 3
+    assert sorted(map(sorted, rec.groups)) == [[0, 1], [2, 3], [4, 5]]
+    assert rec.samples == 924  # C(6 + 6, 6): every sample of <= 6 records
+    text = rec.describe()
+    assert "k = 3" in text and "size <= 6" in text and "checked exhaustively" in text
+
+
+def test_function_differing_only_above_n_is_recognised_up_to_n_only():
+    rec = _recognised(differs_above_n, N)
+    assert rec is not None and rec.max_size == N and f"size <= {N}" in rec.describe()
+    assert _recognised(differs_above_n, N + 1) is None
+
+
+@pytest.mark.parametrize("anon", [rare_input, median_recoding], ids=lambda f: f.__name__)
+def test_rare_difference_and_data_dependent_recoding_are_not_recognised(anon):
+    assert _recognised(anon) is None
+
+
+def test_randomized_and_constant_are_not_recognised():
+    coin = exact.randomized(lambda s: {len(s) % 2: Fraction(1, 2), 2: Fraction(1, 2)})
+    assert _recognised(coin) is None
+    assert _recognised(lambda s: "nothing") is None
+
+
+def test_off_by_one_threshold_is_recognised_with_its_own_k_and_the_claim_is_flagged():
+    rec = _recognised(threshold_two)
+    assert rec is not None and rec.k == 2
+    d3 = to_fraction(exact.sdgs_delta(3, BETA, EPS))
+    text = rec.closed_form(BETA, EPS, d3)
+    assert "BELOW" in text and "CP Thm 5" in text
+
+
+def test_closed_form_statement_covers_the_claim_for_k3():
+    rec = _recognised(safe_plain)
+    d3 = exact.sdgs_delta_certified(3, BETA, EPS).upper
+    text = rec.closed_form(BETA, EPS, d3)
+    assert "proof applies to the reference mechanism" in text and "not beyond" in text
+    assert "d(k, beta, eps)" in text
+
+
+def test_assert_dp_report_says_recognised_and_keeps_finite_wording():
+    d3 = exact.sdgs_delta_certified(3, BETA, EPS).upper
+    rep = assert_dp(safe_plain, beta=BETA, epsilon=EPS, delta=d3, domain=DOM, max_size=N,
+                    max_examples=0)
+    text = rep.summary()
+    assert "recognised: behaves as strongly-safe k-anonymization" in text
+    assert "not a proof for all datasets" in text
+    rep2 = assert_dp(median_recoding, beta=BETA, epsilon=EPS, delta=1, domain=DOM, max_size=N,
+                     max_examples=0, shapes=False)
+    assert rep2.recognised is None and "recognised" not in rep2.summary()
+
+
+def test_recognise_builds_its_own_table_within_a_budget():
+    rec = recognise(safe_plain, DOM, sample_budget=2000)
+    assert rec is not None and rec.max_size == 7  # C(7 + 6, 6) = 1716 <= 2000 < C(8 + 6, 6)
+    assert recognise(rare_input, DOM, sample_budget=2000) is None
