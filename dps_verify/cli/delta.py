@@ -12,7 +12,7 @@ import mpmath
 
 from dps_verify import bounds, exact
 from dps_verify.core.numbers import format_down, format_up
-from dps_verify.core.params import epsilon_param, resolve_beta
+from dps_verify.core.params import beta_edge_note, epsilon_param, resolve_beta
 
 NAME = "delta"
 HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions."
@@ -21,7 +21,7 @@ HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; invers
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, help="suppression threshold k >= 1")
     p.add_argument("--beta", type=str, help='sampling probability, 0 < beta < 1, or "edge" (1-e^-epsilon rounded down)')
-    p.add_argument("--epsilon", type=str, help="epsilon >= -ln(1-beta)")
+    p.add_argument("--epsilon", type=str, help="epsilon >= -ln(1-beta); a decimal, p/q, or an exact log such as 'ln(11)'")
     p.add_argument("--delta", type=str, help="target delta (for --min-k/--min-epsilon/--max-beta)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--min-k", action="store_true", help="smallest k reaching --delta")
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    edge_note = f"\n  beta = edge = 1-e^-epsilon rounded down to 40 digits = {format_down(beta, 40)}" if out["beta_is_edge"] else ""
+    edge_note = f"\n  beta = edge = {beta_edge_note(eps, beta)}" if out["beta_is_edge"] else ""
     print(f"k = {args.k}, beta = {args.beta}, epsilon = {args.epsilon}  (CP Thm 5){edge_note}")
     labels = {
         "paper_d": "paper d(k,beta,eps)",

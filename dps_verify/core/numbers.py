@@ -6,7 +6,8 @@ by its shortest decimal representation (``0.1`` means 1/10, the number a person 
 
 Quantities involving e^ε (which is irrational for every rational ε ≠ 0, by Lindemann's theorem)
 are handled as ``mpmath.iv`` intervals; :class:`Certified` carries the enclosure together with a
-sentence saying how it was obtained.  Public functions that return a single ``mpf`` return the
+sentence saying how it was obtained.  The exception is an exact-log ε (:class:`ExactLog`,
+written ``"ln(11)"``): then e^ε is rational and every comparison with it is exact.  Public functions that return a single ``mpf`` return the
 end of the enclosure that is safe for a privacy claim (δ and ε rounded up).
 """
 
@@ -80,14 +81,170 @@ def to_fraction(x: Number, name: str = "value") -> Fraction:
     raise ValueError(f"{name} must be a number, got {type(x).__name__}")
 
 
+class ExactLog:
+    """An exact-log ε: the real number ``a + ln(r)`` for rationals ``a`` and ``r > 0``, r ≠ 1.
+
+    Written by a person as ``"ln(11)"`` (CP §2.4 Table 1 starts from ε = ln 11).  Then
+    e^ε = e^a·r, which is the *rational* ``r`` when ``a == 0``, so every comparison with e^ε
+    (:func:`exp_compare`, :func:`exp_interval`, :func:`exp_dyadic`,
+    :func:`exp_affine_enclosure`) is exact.  The rational part ``a`` appears only through
+    arithmetic such as ε − ε₁ (CP Thm 6); ε₁ = ``"ln(2)"`` keeps the difference a pure log.
+
+    Supported: comparisons and ``==`` with ints, Fractions and ExactLogs (decided exactly:
+    a + ln r is never rational, by Lindemann's theorem, so the representation is unique and
+    never equals a rational); ``+``/``-`` with those; unary minus; ``float``; ``hash``; ``str``
+    (``"ln(11)"``).  Everything else, in particular ``.numerator``, raises ``AttributeError`` or
+    ``TypeError``: an exact-log ε is never silently replaced by a rational approximation.
+    Interval code encloses it through :func:`iv_from_fraction`.
+    """
+
+    __slots__ = ("r", "a")
+    r: Fraction
+    a: Fraction
+
+    def __init__(self, r: Fraction, a: Fraction = Fraction(0)) -> None:
+        r, a = Fraction(r), Fraction(a)
+        if r <= 0 or r == 1:
+            raise ValueError("ExactLog needs r > 0 and r != 1 (use exact_log to normalise)")
+        object.__setattr__(self, "r", r)
+        object.__setattr__(self, "a", a)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("ExactLog is immutable")
+
+    # -- exact facts -----------------------------------------------------------------------
+    @property
+    def exp_exact(self) -> Fraction | None:
+        """e^ε as an exact rational when it is one (``a == 0``), else None."""
+        return self.r if self.a == 0 else None
+
+    def _sign_minus(self, other: object) -> int | None:
+        """Sign of self − other, exactly; None for an unsupported ``other``."""
+        if isinstance(other, ExactLog):
+            d = exact_log(self.r / other.r, self.a - other.a)
+        elif isinstance(other, (int, Fraction)) and not isinstance(other, bool):
+            d = exact_log(self.r, self.a - other)
+        else:
+            return None
+        if isinstance(d, Fraction):
+            return (d > 0) - (d < 0)
+        # sign(a + ln r) = sign(r − e^(−a))
+        return -exp_compare(-d.a, d.r)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ExactLog):
+            return self.r == other.r and self.a == other.a
+        if isinstance(other, (int, Fraction, float)):
+            return False  # a + ln r (r ≠ 1) is irrational
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(("ExactLog", self.r, self.a))
+
+    def _cmp(self, other: object) -> int:
+        s = self._sign_minus(other)
+        if s is None:
+            raise TypeError(f"cannot compare an exact-log epsilon with {type(other).__name__}")
+        return s
+
+    def __lt__(self, other: object) -> bool:
+        return self._cmp(other) < 0
+
+    def __le__(self, other: object) -> bool:
+        return self._cmp(other) <= 0
+
+    def __gt__(self, other: object) -> bool:
+        return self._cmp(other) > 0
+
+    def __ge__(self, other: object) -> bool:
+        return self._cmp(other) >= 0
+
+    def __bool__(self) -> bool:
+        return True  # never 0
+
+    # -- arithmetic closed over "rational + ln(rational)" ------------------------------------
+    def __add__(self, other: object) -> Fraction | ExactLog:
+        if isinstance(other, ExactLog):
+            return exact_log(self.r * other.r, self.a + other.a)
+        if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
+            return exact_log(self.r, self.a + other)
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __neg__(self) -> ExactLog:
+        return ExactLog(1 / self.r, -self.a)
+
+    def __pos__(self) -> ExactLog:
+        return self
+
+    def __abs__(self) -> ExactLog:
+        return -self if self < 0 else self
+
+    def __sub__(self, other: object) -> Fraction | ExactLog:
+        if isinstance(other, (ExactLog, int, Fraction)) and not isinstance(other, bool):
+            return self + (-other)
+        return NotImplemented
+
+    def __rsub__(self, other: object) -> Fraction | ExactLog:
+        if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
+            return (-self) + other
+        return NotImplemented
+
+    def __float__(self) -> float:
+        r = self.r
+        return float(self.a) + math.log(r.numerator) - math.log(r.denominator)
+
+    def __str__(self) -> str:
+        log = f"ln({self.r})"
+        if self.a == 0:
+            return log
+        return f"{log} + {self.a}" if self.a > 0 else f"{log} - {-self.a}"
+
+    def __repr__(self) -> str:
+        return f"ExactLog({str(self)!r})"
+
+    def __reduce__(self) -> tuple:
+        return (ExactLog, (self.r, self.a))
+
+    def interval(self) -> Any:
+        """An ``mpmath.iv`` enclosure of a + ln r at the current ``iv.prec``."""
+        v = mpmath.iv.log(iv_from_fraction(self.r))
+        return v + iv_from_fraction(self.a) if self.a else v
+
+
+def exact_log(r: Fraction | int, a: Fraction | int = 0) -> Fraction | ExactLog:
+    """The number a + ln(r) (r > 0 rational): a plain Fraction when r == 1, else an
+    :class:`ExactLog`."""
+    r, a = Fraction(r), Fraction(a)
+    if r == 1:
+        return a
+    return ExactLog(r, a)
+
+
 def fraction_to_mpf(x: Fraction, rounding: str = "n", prec: int | None = None) -> mpmath.mpf:
-    """``x`` as an ``mpf`` rounded in direction ``rounding`` ('u' up, 'd' down, 'n' nearest)."""
+    """``x`` as an ``mpf`` rounded in direction ``rounding`` ('u' up, 'd' down, 'n' nearest).
+
+    An :class:`ExactLog` is enclosed with interval arithmetic and the end for ``rounding`` taken
+    ('n': the lower end, within one unit of the last place)."""
     prec = prec or mpmath.mp.prec
+    if isinstance(x, ExactLog):
+        with iv_precision(prec + 20):
+            v = x.interval()
+            end = iv_upper(v) if rounding in ("u", "c") else iv_lower(v)
+        return fraction_to_mpf(end, rounding, prec)
     return mpmath.mp.make_mpf(libmp.from_rational(x.numerator, x.denominator, prec, rounding))
 
 
 def iv_from_fraction(x: Fraction) -> Any:
-    """An ``mpmath.iv`` interval enclosing ``x`` at the current ``iv.prec``."""
+    """An ``mpmath.iv`` interval enclosing ``x`` at the current ``iv.prec`` (an
+    :class:`ExactLog` by interval logarithms)."""
+    if isinstance(x, ExactLog):
+        return x.interval()
     prec = mpmath.iv.prec
     lo = libmp.from_rational(x.numerator, x.denominator, prec, "f")
     hi = libmp.from_rational(x.numerator, x.denominator, prec, "c")
@@ -181,6 +338,9 @@ def exp_interval(eps: Fraction, prec: int = BASE_PREC) -> tuple[Fraction, Fracti
     """Rational bounds ``lo <= e^eps <= hi`` computed with outward rounding at ``prec`` bits."""
     if eps == 0:
         return Fraction(1), Fraction(1)
+    if isinstance(eps, ExactLog):  # e^(a + ln r) = e^a·r: exact when a == 0
+        lo, hi = exp_interval(eps.a, prec)
+        return lo * eps.r, hi * eps.r
     with iv_precision(prec):
         e = mpmath.iv.exp(iv_from_fraction(eps))
         lo, hi = iv_lower(e), iv_upper(e)
@@ -197,6 +357,8 @@ def exp_compare(eps: Fraction, r: Fraction) -> int:
         return (1 > r) - (1 < r)
     if r <= 0:
         return 1
+    if isinstance(eps, ExactLog):  # e^a·s vs r  ⇔  e^a vs r/s (exact when a == 0)
+        return exp_compare(eps.a, r / eps.r)
     # e^ε > 2^ε ≥ 2^⌊ε⌋ and r < 2^(bits(num) − bits(den) + 1): decides huge ε without exp().
     if eps >= 1 and r.numerator.bit_length() - r.denominator.bit_length() + 1 <= math.floor(eps):
         return 1
@@ -248,11 +410,22 @@ def exp_dyadic(eps: Fraction, prec: int = BASE_PREC) -> tuple[int, int | None, i
     if eps >= EXP_HUGE:
         return 1 << EXP_HUGE_BITS, None, 0
     lo, hi = exp_interval(eps, prec)
-    s = max(lo.denominator.bit_length(), hi.denominator.bit_length()) - 1
-    s = max(s, 0)
-    lo_n = lo.numerator * ((1 << s) // lo.denominator)
-    hi_n = hi.numerator * ((1 << s) // hi.denominator)
+    if _is_pow2(lo.denominator) and _is_pow2(hi.denominator):  # dyadic ends: exact
+        s = max(lo.denominator.bit_length(), hi.denominator.bit_length()) - 1
+        s = max(s, 0)
+        lo_n = lo.numerator * ((1 << s) // lo.denominator)
+        hi_n = hi.numerator * ((1 << s) // hi.denominator)
+        return lo_n, hi_n, s
+    # e^ε = e^a·r with r = p/q, q not a power of 2 (exact-log ε): round outward to prec + 2
+    # bits after the point (e^ε ≥ e^0 = 1 for ε ≥ 0, so that is a relative 2^−prec).
+    s = prec + 2
+    lo_n = (lo.numerator << s) // lo.denominator
+    hi_n = -((-(hi.numerator << s)) // hi.denominator)
     return lo_n, hi_n, s
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
 
 
 def fraction_from_ints(num: int, den: int) -> Fraction:
@@ -300,6 +473,8 @@ def round_outward(num_lo: int, num_hi: int, den: int, bits: int = 256) -> tuple[
 def format_up(x: Fraction, digits: int = 4) -> str:
     """``x`` in scientific notation with ``digits`` significant digits, rounded UP (toward +∞),
     at any magnitude (3.468e-613 stays positive; no float underflow)."""
+    if isinstance(x, ExactLog):
+        return str(x)
     x = Fraction(x)
     if x == 0:
         return "0"
@@ -316,6 +491,8 @@ def format_up(x: Fraction, digits: int = 4) -> str:
 
 def format_down(x: Fraction, digits: int = 4) -> str:
     """Like :func:`format_up` but rounded toward zero (for β, which rounds down)."""
+    if isinstance(x, ExactLog):
+        return str(x)
     x = Fraction(x)
     if x <= 0:
         return "0" if x == 0 else "-" + format_up(-x, digits)

@@ -7,9 +7,12 @@ k ≥ 1 of CP §3.2.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from typing import cast
 
-from dps_verify.core.numbers import Number, exp_compare, to_fraction  # noqa: F401
+from dps_verify.core.errors import ParameterError
+from dps_verify.core.numbers import ExactLog, Number, exact_log, exp_compare, to_fraction  # noqa: F401
 
 
 def beta_param(beta: Number, *, allow_one: bool = False, ref: str = "CP Thm 5") -> Fraction:
@@ -23,11 +26,44 @@ def beta_param(beta: Number, *, allow_one: bool = False, ref: str = "CP Thm 5") 
     return b
 
 
-def epsilon_param(epsilon: Number, name: str = "epsilon") -> Fraction:
-    e = to_fraction(epsilon, name)
+_LN = re.compile(r"^\s*ln\s*\(\s*([^()]*?)\s*\)\s*$", re.IGNORECASE)
+
+
+def epsilon_param(epsilon: Number | ExactLog, name: str = "epsilon") -> Fraction:
+    """ε ≥ 0 read exactly.  Besides every :data:`Number`, the string ``"ln(x)"`` (x a positive
+    decimal or ``p/q`` literal, x ≥ 1) gives the exact-log ε = ln x, an :class:`ExactLog`
+    whose e^ε = x is rational, so every comparison with e^ε downstream is exact (CP §2.4
+    Table 1 uses ε = ln 11).  ``"ln(1)"`` is the rational 0.
+
+    The return type says ``Fraction`` for the type checker; an :class:`ExactLog` implements the
+    operations the engine applies to ε (exact comparisons, ±, float, the e^ε functions of
+    :mod:`~dps_verify.core.numbers`) and raises on any other, so it is never silently rounded.
+    """
+    if isinstance(epsilon, ExactLog):
+        e: Fraction | ExactLog = epsilon
+    elif isinstance(epsilon, str) and _LN.match(epsilon):
+        e = _parse_ln(epsilon, name)
+    else:
+        e = to_fraction(epsilon, name)  # type: ignore[arg-type]
     if e < 0:
-        raise ValueError(f"{name} must be >= 0, got {epsilon}")
-    return e
+        raise ParameterError(f"{name} must be >= 0, got {epsilon}")
+    return cast(Fraction, e)
+
+
+def _parse_ln(text: str, name: str) -> Fraction | ExactLog:
+    m = _LN.match(text)
+    assert m is not None
+    try:
+        x = to_fraction(m.group(1), name)
+    except ValueError:
+        raise ParameterError(
+            f"{name} = {text.strip()!r}: the argument of ln must be a decimal or p/q literal"
+        ) from None
+    if x <= 0:
+        raise ParameterError(f"{name} = {text.strip()}: ln(x) needs x > 0")
+    if x < 1:
+        raise ParameterError(f"{name} must be >= 0, got {text.strip()} < 0 (ln(x) < 0 for x < 1)")
+    return exact_log(x)
 
 
 def delta_param(delta: Number) -> Fraction:
@@ -66,7 +102,7 @@ def require_paper_regime(beta: Fraction, eps: Fraction, ref: str = "CP Thm 5") -
         edge = beta_edge(eps)
         raise ParameterError(
             f"epsilon must satisfy epsilon >= -ln(1-beta) ({ref}); got beta = {format_up(beta, 20)}, "
-            f"epsilon = {format_down(eps, 20) if eps > 0 else 0}: the largest beta allowed is "
+            f"epsilon = {format_epsilon(eps)}: the largest beta allowed is "
             f"1-e^-epsilon = {format_down(edge, 20)}...; beta is above it by {format_up(beta - edge, 3)}. "
             'Pass beta="edge" (CLI: --beta edge) for that largest beta'
         )
@@ -84,6 +120,24 @@ def resolve_beta(beta: Number, eps: Fraction) -> Fraction:
     return beta_param(beta)
 
 
+def format_epsilon(eps: Fraction) -> str:
+    """ε for messages: ``ln(11)`` for an exact log, else 20 significant digits rounded down."""
+    from dps_verify.core.numbers import format_down
+
+    if isinstance(eps, ExactLog):
+        return str(eps)
+    return format_down(eps, 20) if eps > 0 else "0"
+
+
+def beta_edge_note(eps: Fraction, beta: Fraction) -> str:
+    """How ``beta="edge"`` was resolved, for printing beside a result."""
+    from dps_verify.core.numbers import format_down
+
+    if isinstance(eps, ExactLog) and eps.exp_exact is not None:
+        return f"1-e^-epsilon = 1-1/{eps.exp_exact} = {beta} exactly"
+    return f"1-e^-epsilon rounded down to 40 digits = {format_down(beta, 40)}"
+
+
 def _neg_log1m(beta: Fraction) -> str:
     import math
 
@@ -94,11 +148,16 @@ def beta_edge(eps: Fraction, *, grid_bits: int | None = None, digits: int = 40) 
     """The regime edge of CP Thm 5 as a β: the largest β with ε ≥ −ln(1−β) is 1 − e^(−ε);
     returned rounded DOWN (to ``digits`` significant decimal digits, or to a multiple of
     2^−grid_bits), so the result is always inside the regime.  This is the one place the edge
-    ε = −ln(1−β) ⇔ β = 1 − e^(−ε) is computed."""
+    ε = −ln(1−β) ⇔ β = 1 − e^(−ε) is computed.
+
+    For an exact-log ε = ln x (:class:`ExactLog`) the edge 1 − 1/x is rational and returned
+    exactly, without rounding (ε = ln 11 gives 10/11)."""
     from dps_verify.core.numbers import exp_interval
 
     if eps <= 0:
         return Fraction(0)
+    if isinstance(eps, ExactLog) and eps.exp_exact is not None:
+        return 1 - 1 / eps.exp_exact
     if eps >= 4096:
         x_lo = 1 - Fraction(1, 2**5900)
     else:
