@@ -9,11 +9,16 @@ imported only by :func:`draw`, which the report writers call.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
 from dps_verify import bounds
+from dps_verify.core.errors import CertificationError
+from dps_verify.core.params import in_paper_regime, neg_log1m_float
+from dps_verify.core.search import boundary_rational
+from dps_verify.measures.bounds import neg_log1m_upper
 from dps_verify.measures.sdgs import sdgs_delta_certified
 
 FIG2_KS = (5, 10, 20, 30, 50)
@@ -31,19 +36,18 @@ FIG7_Z = tuple(Fraction(z, 20) for z in range(20, 61, 2))  # z ∈ [1, 3]
 
 
 def edge(beta: str | Fraction) -> float:
-    """−ln(1 − β): the smallest ε CP Thm 5 allows."""
-    return -math.log(1 - float(Fraction(beta)))
+    """−ln(1 − β), the smallest ε CP Thm 5 allows, as a float — for drawing only
+    (:func:`dps_verify.core.params.neg_log1m_float`).  Which ε are inside the regime is decided
+    exactly by :func:`dps_verify.core.params.in_paper_regime`."""
+    return neg_log1m_float(Fraction(beta))
 
 
-def eps_grid(beta: str, top: float = 2.0, step: Fraction = Fraction(1, 20)) -> list[Fraction]:
-    """ε from just above −ln(1−β) to ``top`` in steps of ``step`` (exact rationals)."""
-    lo = edge(beta)
-    out, e = [], step
-    while e <= top + 1e-12:
-        if float(e) > lo + 1e-9:
-            out.append(e)
-        e += step
-    return out
+def eps_grid(beta: str, top: Fraction | float | str = 2, step: Fraction = Fraction(1, 20)) -> list[Fraction]:
+    """ε ∈ {step, 2·step, …, ≤ top} inside CP Thm 5's regime ε ≥ −ln(1−β) (exact rationals;
+    membership decided exactly by :func:`dps_verify.core.params.in_paper_regime` — the edge is
+    irrational for rational β, so every selected ε lies strictly above it)."""
+    b, t = Fraction(beta), Fraction(top)
+    return [step * i for i in range(1, int(t / step) + 1) if in_paper_regime(b, step * i)]
 
 
 @cache
@@ -54,7 +58,7 @@ def delta(k: int, beta: str, eps: Fraction, measure: str = "paper") -> float:
     return float(sdgs_delta_certified(k, beta, eps, measure).upper)
 
 
-def curve(k: int, beta: str, measure: str = "paper", top: float = 2.0) -> list[tuple[float, float]]:
+def curve(k: int, beta: str, measure: str = "paper", top: Fraction | float | str = 2) -> list[tuple[float, float]]:
     return [(float(e), delta(k, beta, e, measure)) for e in eps_grid(beta, top)]
 
 
@@ -140,26 +144,69 @@ def d_reaches_beta(k: int, beta: str, eps: Fraction) -> bool | None:
     return None
 
 
-def beta_gt_delta_boundary(k: int, beta: str, top: Fraction = Fraction(3), steps: int = 12) -> tuple[float, float]:
-    """A certified bracket [lo, hi] of an ε where d(k, β, ε) drops below β (CP Thm 5 versus the
-    β > δ of CP Def 3): d ≥ β is certified at lo (or it is undecided there, or lo is the regime
-    edge) and d < β is certified at hi.  Bisection on rationals in [−ln(1−β), ``top``].  d is
-    not proven monotone in ε (its maximum jumps between group sizes), so this locates one
-    crossing — used for the chart only; the claim rests on the exact witnesses."""
-    lo = Fraction(edge(beta)).limit_denominator(10**9) + Fraction(1, 10**6)
-    hi = top
-    if d_reaches_beta(k, beta, hi):
-        return float(hi), math.inf
-    if d_reaches_beta(k, beta, lo) is False:
-        return float(lo), float(lo)
-    for _ in range(steps):
-        mid = ((lo + hi) / 2).limit_denominator(10**6)
-        r = d_reaches_beta(k, beta, mid)
-        if r is False:
-            hi = mid
-        else:
-            lo = mid
-    return float(lo), float(hi)
+def _is(decide: Callable[[Fraction], bool | None], value: bool) -> Callable[[Fraction], bool]:
+    """The certified predicate "decide(x) is certified to be ``value``"."""
+    return lambda x: decide(x) is value
+
+
+def sign_changes(decide: Callable[[Fraction], bool | None], grid: list[Fraction],
+                 tol: Fraction = Fraction(1, 10**4)) -> list[tuple[Fraction, Fraction, bool]]:
+    """Every certified change of a certified predicate along ``grid`` (increasing rationals),
+    each refined by :func:`dps_verify.core.search.boundary_rational` to a bracket
+    ``(a, b, value_before)`` with b − a ≤ ``tol`` (wider only when undecided points sit next to
+    the crossing): ``decide`` is certified to give ``value_before`` at a and ``not value_before`` at b.
+    ``decide`` returns True/False when it is certified and None when undecided; undecided grid
+    points are skipped (a change across them is still reported, with the wider bracket).
+    Changes between two grid points with the same value are invisible to a grid scan — callers
+    either prove monotonicity or choose the grid accordingly."""
+    known = [(x, v) for x in grid if (v := decide(x)) is not None]
+    out = []
+    for (a, va), (b, vb) in zip(known, known[1:]):
+        if va == vb:
+            continue
+        hi = boundary_rational(_is(decide, vb), a, b, tol, want="least", what="crossing")
+        lo = boundary_rational(_is(decide, va), a, hi, tol, want="greatest", what="crossing")
+        out.append((lo, hi, va))
+    return out
+
+
+def beta_gt_delta_crossings(k: int, beta: str, top: Fraction = Fraction(3), points: int = 24,
+                            tol: Fraction = Fraction(1, 10**4)) -> list[tuple[Fraction, Fraction, bool]]:
+    """All certified crossings of d(k, β, ε) = β for ε between the regime edge −ln(1−β) (a
+    certified rational within 2^−64 above it) and ``top``, from a grid of ``points`` + 1 values
+    refined to ``tol`` (see :func:`sign_changes`); (a, b, True) means d ≥ β is certified at a and
+    d < β at b.
+
+    There is exactly one crossing at most: d(k, β, ·) is non-increasing in ε.  Proof: write
+    U_n(ε) = Pr[Bin(n, β) ≥ max(k, ⌊γn⌋ + 1)] with γ = 1 − (1 − β)e^(−ε).  γ increases with ε, so
+    each U_n does not increase.  For n ≥ n_m every j > γn is ≥ k (γn ≥ γn_m ≥ k − γ > k − 1), so
+    U_n is CP Thm 5's term for n; for n < n_m, U_n ≤ Pr[Bin(n, β) ≥ k] ≤ Pr[Bin(n_m, β) ≥ k], which
+    is the n_m term (⌊γn_m⌋ = k − 1 since k − γ ≤ γn_m < k).  Hence d(ε) = sup_n U_n(ε), a
+    supremum of non-increasing functions over a set that does not depend on ε.
+    tests/test_claims.py checks this on grids with certified enclosures (no certified increase)."""
+    b = Fraction(beta)
+    lo = neg_log1m_upper(b)
+    step = (top - lo) / points
+    grid = [lo + i * step for i in range(points + 1)]
+    return sign_changes(lambda e: d_reaches_beta(k, beta, e), grid, tol)
+
+
+def beta_gt_delta_boundary(k: int, beta: str, top: Fraction = Fraction(3)) -> tuple[float, float]:
+    """The ε-bracket [lo, hi] where d(k, β, ε) drops below β (CP Thm 5 versus the β > δ of CP
+    Def 3), for the chart: d ≥ β is certified at lo and d < β at hi; the region d ≥ β is
+    (−ln(1−β), lo] (d is non-increasing in ε, see :func:`beta_gt_delta_crossings`).  Returns
+    (edge, edge) when d < β already just above the edge, and (top, inf) when d ≥ β at ``top``.
+    More than one crossing would contradict the monotonicity proof and raises
+    :class:`CertificationError`."""
+    cs = beta_gt_delta_crossings(k, beta, top)
+    if len(cs) > 1 or (cs and cs[0][2] is not True):
+        raise CertificationError(f"d({k}, {beta}, ε) crosses β {len(cs)} times or upwards: {cs}; "
+                                 "the region chart assumes one downward crossing")
+    if cs:
+        return float(cs[0][0]), float(cs[0][1])
+    if d_reaches_beta(k, beta, top):
+        return float(top), math.inf
+    return edge(beta), edge(beta)
 
 
 BETA_GT_DELTA_KS = (1, 2, 3, 4)

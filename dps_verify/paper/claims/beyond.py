@@ -9,33 +9,24 @@ from fractions import Fraction
 from typing import cast
 
 from dps_verify import bounds, exact
+from dps_verify.core.numbers import format_down, to_fraction
+from dps_verify.core.params import beta_edge
 from dps_verify.paper.claims.base import CONFIRMED, REFUTED, Claim, Result, fmt
 from dps_verify.paper.claims.tables import TABLE2_PRINTED
 
+#: Tolerance of the β search of :func:`max_beta_exact` (the answer is rounded down to it).
+BETA_TOL = Fraction(1, 10**5)
 
-def max_beta_exact(beta: str, eps: str, target: Fraction, k: int = 20, tol: Fraction = Fraction(1, 1000)) -> float:
-    """Largest β (to ``tol``, rounded down) with exact hockey-stick δ(k, β, ε) ≤ target, searched
-    in [β, min(4β, 0.9)] by bisection (δ is increasing in β; the start β qualifies)."""
-    import math
 
-    lo = Fraction(beta)
-    # Stay inside CP Thm 5's regime ε ≥ −ln(1 − β), i.e. β ≤ 1 − e^{−ε}, with a small margin.
-    edge = Fraction(1 - math.exp(-float(Fraction(eps))) - 0.002).limit_denominator(10**6)
-    hi = min(4 * lo, Fraction(9, 10), edge)
-    if hi <= lo:
-        return float(lo)
-
-    def ok(b: Fraction) -> bool:
-        return exact.sdgs_delta_certified(k, b, eps, "hockey-stick").upper <= target
-    if ok(hi):
-        return float(hi)
-    while hi - lo > tol:
-        mid = (lo + hi) / 2
-        if ok(mid):
-            lo = mid
-        else:
-            hi = mid
-    return float(lo)
+def max_beta_exact(beta: str, eps: str, target: Fraction, k: int = 20, tol: Fraction = BETA_TOL) -> Fraction:
+    """Largest β (to ``tol``, rounded down) with exact hockey-stick δ(k, β, ε) ≤ target, inside
+    CP Thm 5's regime β ≤ 1 − e^−ε: the library's one certified inverse
+    :func:`dps_verify.bounds.max_beta` (bisection by :func:`dps_verify.core.search.boundary_rational`
+    on dyadic rationals).  δ ≤ target is certified at the returned β, and a β within ``tol``
+    above it is certified to exceed the target (or the returned β is the regime edge).  That
+    it is the largest such β assumes the exact δ increases with β — not proven; the claim's
+    grid checks agree (``beta`` itself qualifies, see :func:`check_cell`)."""
+    return to_fraction(bounds.max_beta(k, eps, target, bound="hockey-stick", tol=tol), "beta")
 
 
 def check_cell(beta: str, eps: str, paper_bound: str = "d") -> Result:
@@ -49,12 +40,16 @@ def check_cell(beta: str, eps: str, paper_bound: str = "d") -> Result:
         d = replace(d, lower=hs.lower * (1 - Fraction(1, 2**20)), upper=hs.lower * (1 - Fraction(1, 2**20)))
     k_exact = bounds.min_k(beta, eps, target, bound="hockey-stick")
     b_exact = max_beta_exact(beta, eps, target)
-    ok = hs.upper <= d.lower and k_exact <= 20 and b_exact >= float(beta) - 1e-4
+    # β itself meets δ ≤ d (first test), so the certified largest β is at least β − tol.
+    ok = hs.upper <= d.lower and k_exact <= 20 and b_exact >= Fraction(beta) - BETA_TOL
+    b_shown = fmt(Fraction(format_down(b_exact, 4)))  # β is shown rounded down
+    at_edge = " — the regime edge itself" if b_exact == beta_edge(Fraction(eps), grid_bits=48) else ""
     return Result(CONFIRMED if ok else REFUTED,
-                  f"exact {fmt(hs.upper, 3)} vs d {fmt(d.upper, 3)}; k {k_exact} (vs 20), β ≤ {fmt(b_exact, 4)}",
+                  f"exact {fmt(hs.upper, 3)} vs d {fmt(d.upper, 3)}; k {k_exact} (vs 20), β ≤ {b_shown}",
                   f"exact hockey-stick δ is {fmt(float(d.upper / hs.upper) if hs.upper else 0, 3)}× smaller; "
                   f"for the same (ε, δ = d) the exact δ allows k = {k_exact} at β = {beta}, or "
-                  f"β up to {fmt(b_exact, 4)} at k = 20 (searched inside CP Thm 5's regime β < 1 − e^−ε)",
+                  f"β up to {b_shown} at k = 20{at_edge} (certified inverse bounds.max_beta, "
+                  "within 1e-5 below the boundary, inside CP Thm 5's regime β ≤ 1 − e^−ε)",
                   {"exact": float(hs.upper), "paper": float(d.upper), "k_exact": k_exact,
                    "beta_exact": float(b_exact)})
 

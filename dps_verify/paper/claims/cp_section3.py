@@ -6,7 +6,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
+
 from dps_verify import bounds, exact, mechanisms
+from dps_verify.core.numbers import exp_compare
 from dps_verify.core.params import in_paper_regime
 from dps_verify.measures import sdgs
 from dps_verify.paper import figures
@@ -114,7 +117,7 @@ def check_argmax() -> Result:
         for b in ("0.05", "0.1", "0.2", "0.3", "0.4"):
             for e in ("0.5", "0.75", "1", "1.5", "2"):
                 bb, ee = Fraction(b), Fraction(e)
-                if math.exp(float(ee)) * (1 - float(bb)) <= 1:
+                if not in_paper_regime(bb, ee):  # exact: ε < −ln(1−β) is outside Thm 5
                     continue
                 c = bounds.d_certified(k, b, e)
                 n += 1
@@ -214,21 +217,49 @@ def check_fig4(printed: dict[str, int] | None = None) -> Result:
                   {"sequences": seqs, "printed": printed, "reproducing": reproducing})
 
 
-def check_fig5_k1() -> Result:
-    beta = Fraction(1, 40)
-    grid = figures.eps_grid("0.025")
-    ratios = [(e, Fraction(bounds.d_certified(1, beta, e).lower) / beta) for e in grid]
-    below = [e for e, r in ratios if r < 1]
-    above = [e for e, r in ratios if r > 1]
-    # d(1, β, ε) = β exactly once γ ≥ 1/2, i.e. ε ≥ ln(2(1 − β)) = ln 1.95.
-    thr = math.log(2 * (1 - 0.025))
-    eq_ok = all(r == 1 for e, r in ratios if float(e) > thr + 1e-9)
-    verdict = CORRECTED if not below and above and eq_ok else REFUTED
-    return Result(verdict, f"d(1, 0.025, ε) ≥ β on the grid; = β for ε ≥ ln 1.95 ≈ {thr:.3f}",
+def fig5_k1_d_is_beta(eps: Fraction, beta: Fraction = Fraction(1, 40), split: Fraction | None = None) -> bool:
+    """Whether ε is past the point where d(1, β, ε) = β exactly: γ ≥ 1/2, i.e. e^ε ≥ 2(1 − β)
+    (then n_m = 1 and the n = 1 term β is the maximum).  Decided exactly
+    (:func:`dps_verify.core.numbers.exp_compare`), never by a float threshold.  ``split``
+    replaces 2(1 − β) (negative control)."""
+    return exp_compare(eps, 2 * (1 - beta) if split is None else split) >= 0
+
+
+def log_bracket(r: Fraction, width: Fraction = Fraction(1, 10**15)) -> tuple[Fraction, Fraction]:
+    """Rationals a < ln r < b with b − a ≤ 2·``width``, certified by exact comparisons
+    (e^a < r ≤ e^b via :func:`dps_verify.core.numbers.exp_compare`); r > 0, r ≠ 1."""
+    with mpmath.workprec(128):
+        man, ex = mpmath.log(mpmath.mpf(r.numerator) / r.denominator).man_exp
+    mid = Fraction(man) * Fraction(2) ** ex
+    a, b = mid - width, mid + width
+    if not (exp_compare(a, r) < 0 <= exp_compare(b, r)):  # pragma: no cover - 128 bits is ample
+        raise AssertionError(f"log bracket of {r} not certified")
+    return a, b
+
+
+def check_fig5_k1(beta: Fraction = Fraction(1, 40), split: Fraction | None = None) -> Result:
+    """CP §3.3 on Fig 5 says that for k = 1 δ is below β.  Exact d(1, β, ε) on the figure's grid
+    plus the two rationals within 10^-15 either side of ln 2(1 − β), split exactly at
+    e^ε = 2(1 − β) (:func:`fig5_k1_d_is_beta`): on one side d must equal β exactly, on the
+    other be certified above β, and both sides must be non-empty.  Any point with d < β (the
+    printed reading) or a side that does not behave makes it REFUTED; so does a wrong
+    ``split`` (the negative control reads γ ≥ 1/2 as e^ε ≥ 2)."""
+    r = 2 * (1 - beta)
+    grid = sorted({*figures.eps_grid(str(beta)), *log_bracket(r)})
+    cs = [(e, fig5_k1_d_is_beta(e, beta, split), bounds.d_certified(1, beta, e)) for e in grid]
+    equal = [e for e, past, c in cs if past]
+    larger = [e for e, past, c in cs if not past]
+    equal_ok = all(c.lower == beta == c.upper for _, past, c in cs if past)
+    larger_ok = all(c.lower > beta for _, past, c in cs if not past)
+    verdict = CORRECTED if equal and larger and equal_ok and larger_ok else REFUTED
+    thr = math.log(float(r))  # display only; the split above is exact
+    first = cs[0]
+    return Result(verdict, f"d(1, {fmt(beta)}, ε) ≥ β on the grid; = β for ε ≥ ln {fmt(r)} ≈ {thr:.3f}",
                   "correction: for k = 1 the text says δ is less than β; in fact d ≥ β for every ε "
-                  f"(equal to β above ε ≈ {thr:.3f}, larger below, e.g. {fmt(ratios[0][1], 3)}·β at "
-                  f"ε = {float(ratios[0][0])}). The point — with k = 1 all protection comes from "
-                  "sampling — stands")
+                  f"(exactly β at the {len(equal)} points with e^ε ≥ 2(1 − β), certified larger at the "
+                  f"{len(larger)} below, including ε within 10^-15 of ln {fmt(r)} on each side; e.g. "
+                  f"{fmt(first[2].lower / beta, 3)}·β at ε = {float(first[0])}). The point — with k = 1 "
+                  "all protection comes from sampling — stands")
 
 
 def check_fig5_k2(printed: str = "0.001") -> Result:
@@ -450,7 +481,8 @@ def claims() -> list[Claim]:
           control_expected=REFUTED),
         C("cp.fig5.k1", "CP §3.3, Fig 5",
           "At β = 0.025 and k = 1, δ is below β (protection only from sampling).",
-          "exact d", CORRECTED, check_fig5_k1, artefact="fig5"),
+          "exact d", CORRECTED, check_fig5_k1, artefact="fig5",
+          control=lambda: check_fig5_k1(split=Fraction(2)), control_expected=REFUTED),
         C("cp.fig5.k2", "CP §3.3, Fig 5",
           "At β = 0.025, every k ≥ 2 gives δ < 0.001 at ε = 2.", "exact d, bound and its decade",
           CONFIRMED, check_fig5_k2, artefact="fig5",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, cast
 import mpmath
 
 from dps_verify import bounds, exact, mechanisms
+from dps_verify.core.params import in_paper_regime
 from dps_verify.paper import figures
 from dps_verify.paper.claims.base import (
     CONFIRMED,
@@ -176,7 +177,7 @@ def _thm6_exact() -> Result:
     worst = 0.0
     for b in ("0.05", "0.1", "0.2", "0.4"):
         for e in ("0.5", "1", "2"):
-            if float(e) < -__import__("math").log(1 - float(b)):
+            if not in_paper_regime(Fraction(b), Fraction(e)):  # ε < −ln(1−β): outside Thm 5
                 continue
             for k in (5, 20, 50):
                 c = bounds.chernoff_delta(k, b, e)
