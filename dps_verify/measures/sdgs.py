@@ -115,6 +115,9 @@ def n_min(k: int, beta: Fraction, eps: Fraction) -> int:
 #: Work budget of one scan, in "bit-steps" (group sizes scanned × bits of q^n).  About one
 #: nanosecond each with GMP integers; past it a :class:`CertificationError` names the parameter.
 WORK_BUDGET = 6 * 10**10
+#: CP Thm 5's d switches from the exact walk over n to runs of equal threshold in ball
+#: arithmetic (:mod:`dps_verify.measures.long_range`) past this estimated work (≈ 0.2 s).
+EXACT_D_WORK = 2 * 10**8
 #: Tails are summed to the last term (exact) when (terms × bits) is below this.
 EXACT_TAIL_WORK = 10**8
 #: Relative bits kept by truncated geometric tail sums (see :func:`tail_enclosure`).
@@ -433,6 +436,18 @@ def scan(
         require_paper_regime(beta, eps, "CP Thm 5")
     backward = measure != "paper-d" and not regime
     est = _estimate(k, beta, eps, measure, backward)
+    if measure == "paper-d" and max_n is None and est["work"] > EXACT_D_WORK:
+        # Too many group sizes (or too large ones) for the exact walk over n: CP Thm 5's d by
+        # runs of equal threshold, in ball arithmetic (proof in measures/long_range.py).
+        from dps_verify.measures.long_range import d_by_runs
+
+        kl = kl_lower(beta, eps)
+        if kl <= 0:
+            raise CertificationError(
+                "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
+                f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
+            )
+        return d_by_runs(k, beta, eps, E, kl)
     if max_n is None and est["work"] > budget:
         raise _budget_error(k, beta, eps, est, budget)
     if est["n0"] > 1e9:

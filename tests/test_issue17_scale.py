@@ -1,0 +1,132 @@
+"""#17 repros that used to stop at the work budget: values now, checked against the independent
+reference (properties/reference.py), and the long-range paths against the exact walk over n."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
+import reference as R  # noqa: E402
+
+from dps_verify import bounds  # noqa: E402
+from dps_verify.core.errors import CertificationError  # noqa: E402
+from dps_verify.core.params import in_paper_regime  # noqa: E402
+from dps_verify.measures import sdgs  # noqa: E402
+from dps_verify.measures.ball_binomial import BallBinomial, arb_to_fractions  # noqa: E402
+from dps_verify.measures.long_range import d_by_runs  # noqa: E402
+
+F = Fraction
+
+
+def _close_and_safe(got, ref, rel=None):
+    with mpmath.workdps(R.DPS):
+        rel = mpmath.mpf(10) ** -13 if rel is None else rel
+        v = R.as_mpf(got)
+        assert v >= ref * (1 - mpmath.mpf(10) ** -40), f"unsafe: {v} < {ref}"
+        assert v <= ref * (1 + rel), f"loose: {v} > {ref}"
+
+
+@pytest.mark.parametrize("args", [(5, F("1e-40"), F("2e-40")), (5, F("1e-12"), F("2e-12"))])
+def test_d_tiny_beta_is_a_value(args):
+    got = R.call_limited(bounds.d, *args, seconds=20)
+    ref = R.d(*args)
+    _close_and_safe(got, ref)
+    # the issue's "≈ 0.19" is wrong: Poisson limit Pr[Poi(5/3) ≥ 5] ≈ 0.0273, reference 0.02754
+    assert abs(float(got) - 0.02754) < 1e-5
+
+
+def test_d_tiny_beta_says_how():
+    c = bounds.d_certified(5, F("1e-40"), F("2e-40"))
+    assert "runs of equal threshold" in c.how and c.details["argmax_n"] > 10**39
+    assert c.relative_width() < 1e-18
+
+
+def test_max_beta_large_epsilon_is_extremal():
+    got = R.call_limited(bounds.max_beta, 20, 100, F("1e-6"), seconds=20)
+    man, exp = got.man_exp
+    b = F(int(man)) * F(2) ** int(exp)
+    assert R.d(20, b, F(100)) <= R._mp(F("1e-6"))
+    nb = b + F(1, 10**9) + F(1, 2**40)
+    assert R.d(20, nb, F(100)) > R._mp(F("1e-6"))
+
+
+def test_d_huge_k_near_edge_is_fast_enough():
+    eps = F(7598530806880350757259371800458401885083634912474950820909983, 10**60)
+    c = R.call_limited(bounds.d_certified, 10**6, F(999, 1000), eps, seconds=20)
+    # U(k) = β^k: N_k = k here (k(1−γ)/γ < 1), and later runs are smaller
+    with mpmath.workdps(60):
+        ref = mpmath.mpf(999) ** 10**6 / mpmath.mpf(1000) ** 10**6
+        assert abs(mpmath.mpf(c.upper.numerator) / c.upper.denominator / ref - 1) < mpmath.mpf(10) ** -15
+
+
+def test_runs_budget_error_names_the_parameter():
+    """Past the run budget (estimated after the first run, before the loop) the error names
+    what made the count large and the estimate."""
+    beta = F(999, 1000)
+    eps = F(7598530806880350757259371800458401885083634912474950820909983, 10**60)
+    with pytest.raises(CertificationError, match=r"RUN_BUDGET = 100 threshold runs, estimated 4\.\d+e\+03.*epsilon"):
+        d_by_runs(10**6, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps), budget=100)
+
+
+# --- ball binomial tails against exact rationals -------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 300), t=st.integers(0, 301), num=st.integers(1, 99))
+def test_ball_tails_enclose_exact(n, t, num):
+    from dps_verify.core.binomial import cdf, upper_tail
+
+    beta = F(num, 100)
+    B = BallBinomial(beta, 64)
+    lo, hi = arb_to_fractions(B.upper_tail(t, n))
+    assert lo <= upper_tail(t, n, beta) <= hi
+    lo, hi = arb_to_fractions(B.lower_cdf(t, n))
+    assert lo <= cdf(t, n, beta) <= hi
+
+
+def test_ball_tail_negative_control():
+    """The enclosure check can fail: a shifted threshold is not enclosed."""
+    from dps_verify.core.binomial import upper_tail
+
+    lo, hi = arb_to_fractions(BallBinomial(F(1, 10), 64).upper_tail(31, 100))
+    assert not lo <= upper_tail(30, 100, F(1, 10)) <= hi
+
+
+# --- runs of equal threshold == the exact walk over n --------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    k=st.integers(1, 40),
+    beta=st.sampled_from([F(1, 20), F(1, 10), F(1, 5), F(1, 3), F(1, 2), F(7, 10), F(9, 10)]),
+    extra=st.sampled_from([F(1, 100), F(1, 10), F(1, 4), F(1, 2), F(1), F(2), F(5)]),
+)
+def test_runs_equal_exact_scan(k, beta, extra):
+    eps = sdgs.neg_log_upper(1 - beta) + extra
+    assert in_paper_regime(beta, eps)
+    exact_c = sdgs.scan(k, beta, eps, measure="paper-d", budget=10**12)
+    runs_c = d_by_runs(k, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps))
+    assert runs_c.lower <= exact_c.upper and exact_c.lower <= runs_c.upper
+    assert runs_c.relative_width() < 2.0**-60
+    assert runs_c.details["argmax_n"] == exact_c.details["argmax_n"] or (
+        exact_c.upper == exact_c.lower and runs_c.lower <= exact_c.upper <= runs_c.upper
+    )
+
+
+def test_runs_negative_control():
+    """A wrong variant (each run evaluated at its first group size instead of its last) gives a
+    value the certified enclosure rejects."""
+    from dps_verify.core.binomial import upper_tail
+
+    beta, eps = F(1, 10), F(1, 4)
+    c = d_by_runs(20, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps))
+    assert c.details["argmax_n"] == sdgs.n_min(20, beta, eps)
+    run_start = sdgs.n_min(19, beta, eps) + 1  # first n whose threshold is 20
+    assert upper_tail(20, run_start, beta) < c.lower
