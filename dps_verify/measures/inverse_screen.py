@@ -1,0 +1,173 @@
+"""Float screens and one-group-size certificates for the inverse question min k (CP Thm 5).
+
+Floats never decide an answer here.  :func:`min_k_screen` *guesses* the smallest k with
+δ(k) ≤ target from double-precision binomial tails (``scipy.special.bdtrc``, imported lazily), so
+that :func:`dps_verify.core.search.least_integer` needs only the two neighbours k − 1 and k.
+:meth:`MinKScreen.refutes` then certifies "δ(k) > target" *exactly* from a single group size
+(the screen's argmax), so only the answer k itself needs the full certified scan of
+:func:`dps_verify.measures.sdgs.scan`.
+
+Certificate (exact integer tails, no floats).  For any group size n, let J_n be the least
+j > γn, γ = 1 − (1−β)e^(−ε) (decided exactly by :func:`~dps_verify.measures.sdgs.first_bad`),
+and F = {published j ≥ T}, T = max(k, J_n).  Every j ∈ F has likelihood ratio
+f(j; n)/f(j; n−1) = n(1−β)/(n−j) > e^ε (module docstring of :mod:`~dps_verify.measures.sdgs`).
+
+* paper (CP Thm 5): d(k) = max over n ≥ n_m(k) of Pr[Bin(n, β) ≥ J_n] ≥ that term at any one
+  n ≥ n_m(k) (checked exactly with :func:`~dps_verify.measures.sdgs.n_min`);
+* pointwise (TR Def. 2): F lies in the bad set, so δ(k) ≥ P_n(F) = Pr[Bin(n, β) ≥ T];
+* hockey-stick (CP Def. 2): δ(k) ≥ P_n(F) − e^ε·Q_n(F) = Pr[Bin(n, β) ≥ T] − e^ε·Pr[Bin(n−1, β) ≥ T]
+  (the hockey-stick divergence is a supremum over output sets), with e^ε rounded up.
+
+A lower bound above the target proves δ(k) > target; when it does not (a poor float guess),
+the caller falls back to the full scan, so a bad screen costs time, never soundness.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+#: Largest number of group sizes the float screen evaluates (beyond it: no screen).
+MAX_SCREEN_N = 400_000
+
+
+def _gamma_kl(beta: float, eps: float) -> tuple[float, float]:
+    """γ = 1 − (1−β)e^(−ε) and KL(γ‖β) in floats (screen only)."""
+    gm = (1 - beta) * (-math.expm1(-min(eps, 700.0)))  # γ − β without cancellation
+    g = beta + gm
+    if gm <= 0:
+        return g, 0.0
+    if g >= 1:
+        return g, -math.log(beta)
+    kl = g * math.log1p(gm / beta) + (1 - g) * math.log1p(-gm / (1 - beta))
+    return g, kl
+
+
+@dataclass
+class MinKScreen:
+    """A float guess for min k and the certificate :meth:`refutes` (module docstring)."""
+
+    beta: Fraction
+    eps: Fraction
+    delta: Fraction
+    measure: str
+    guess: int
+    _argmax: Any = field(repr=False)
+
+    def refutes(self, k: int) -> bool:
+        """True only when δ(k) > delta is certified exactly from one group size (the float
+        argmax for k); False means "not shown" (the caller then runs the full scan)."""
+        n = self._argmax(k)
+        if n is None or k < 1:
+            return False
+        return certified_value_above(k, n, self.beta, self.eps, self.delta, self.measure)
+
+
+def certified_value_above(k: int, n: int, beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> bool:
+    """Whether the exact lower bound on δ(k) from group size ``n`` (module docstring) exceeds
+    ``delta``.  Exact integer tails over q^n; e^ε rounded up (exact for an exact-log ε)."""
+    from dps_verify.core.numbers import exp_interval
+    from dps_verify.measures.sdgs import first_bad, n_min, tail_enclosure
+
+    if n < 1 or (measure == "paper" and n < n_min(k, beta, eps)):
+        return False
+    J = first_bad(n, beta, eps)
+    T = J if measure == "paper" else max(k, J)
+    if T > n:
+        return False
+    p, q = beta.numerator, beta.denominator
+    lo_p, _ = tail_enclosure(n, T, p, q)  # Pr[X_n ≥ T]·q^n, lower end
+    if measure != "hockey-stick":
+        return int(lo_p) * delta.denominator > delta.numerator * q**n
+    _, hi_q = tail_enclosure(n - 1, T, p, q)  # Pr[X_{n−1} ≥ T]·q^(n−1), upper end
+    e_hi = exp_interval(eps)[1] if eps else Fraction(1)
+    # value_lo = lo_p/q^n − e_hi·hi_q/q^(n−1) > delta, cross-multiplied (all denominators > 0)
+    lhs = (int(lo_p) * e_hi.denominator - e_hi.numerator * int(hi_q) * q) * delta.denominator
+    return lhs > delta.numerator * e_hi.denominator * q**n
+
+
+def min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
+    """Float screen for the least k with δ(k, β, ε) ≤ delta, inside CP Thm 5's regime
+    (ε ≥ −ln(1−β); the caller checks), for ``measure`` "paper", "pointwise" (equal to the
+    paper's d in the regime) or "hockey-stick".  None when the screen does not apply (δ outside
+    (0, 1), ε = 0, more than :data:`MAX_SCREEN_N` group sizes, or float trouble).
+
+    Per group size n the value is, in doubles, t(n) = Pr[X_n ≥ J_n] (paper/pointwise) or
+    h(n) = Pr[X_n ≥ J_n] − e^ε Pr[X_{n−1} ≥ J_n] (hockey-stick), J_n = ⌊γn⌋ + 1; for
+    n ≥ n_m(k) = ⌈k/γ − 1⌉ it does not depend on k (J_n ≥ k there), so δ(k) is a suffix maximum
+    at n_m(k); the hockey-stick also takes k ≤ n < n_m(k), where the bad set is [k, n].
+    Past N = (ln(1/δ) + 8)/KL(γ‖β) every term is below δ·e^−8 (Chernoff–Hoeffding), so the
+    screen stops there.
+    """
+    try:
+        return _min_k_screen(beta, eps, delta, measure)
+    except (OverflowError, ValueError, ZeroDivisionError, FloatingPointError, MemoryError):
+        return None
+
+
+def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
+    if not 0 < delta < 1 or not eps > 0 or measure not in ("paper", "pointwise", "hockey-stick"):
+        return None
+    b, e, dl = float(beta), float(eps), float(delta)
+    if not (0 < b < 1 and dl > 0 and math.isfinite(e)):
+        return None
+    g, kl = _gamma_kl(b, e)
+    if kl <= 0 or g <= b:
+        return None
+    L = -math.log(dl)
+    N = int((L + 8) / kl) + 2
+    if N > MAX_SCREEN_N:
+        return None
+    import numpy as np
+    from scipy.special import bdtrc  # bdtrc(m, n, p) = Pr[Bin(n, p) > m]
+
+    ee = math.exp(min(e, 700.0))
+    hockey = measure == "hockey-stick"
+    with np.errstate(all="ignore"):
+        n = np.arange(N + 1, dtype=np.int64)
+        J = np.floor(g * n).astype(np.int64) + 1  # least j > γn (floats)
+        t = bdtrc(J - 1, n, b)
+        if hockey:
+            t = t - ee * bdtrc(J - 1, np.maximum(n - 1, 0), b)
+        t[0] = 0.0
+        t[np.isnan(t)] = 0.0
+        suffix_max = np.maximum.accumulate(t[::-1])[::-1]
+
+    def n_m(k: int) -> int:
+        return max(math.ceil(k / g - 1), 1)
+
+    def value(k: int) -> tuple[float, int | None]:
+        nm = n_m(k)
+        v, arg = (float(suffix_max[nm]), nm + int(np.argmax(t[nm:]))) if nm <= N else (0.0, None)
+        if hockey and k < nm:  # k ≤ n < n_m(k): bad set [k, n]
+            lo_n, hi_n = k, min(nm, N + 1)
+            if lo_n < hi_n:
+                m = np.arange(lo_n, hi_n, dtype=np.int64)
+                with np.errstate(all="ignore"):
+                    h = bdtrc(k - 1, m, b) - ee * bdtrc(k - 1, m - 1, b)
+                h[np.isnan(h)] = 0.0
+                i = int(np.argmax(h))
+                if h[i] > v:
+                    v, arg = float(h[i]), lo_n + i
+        return v, arg
+
+    # least k with value(k) ≤ δ: value is non-increasing in k (see bounds.min_k)
+    hi = 1
+    while value(hi)[0] > dl:
+        hi *= 2
+        if hi > 1 << 24:
+            return None
+    lo = 0  # value(0) treated as > δ
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if value(mid)[0] > dl:
+            lo = mid
+        else:
+            hi = mid
+
+    def argmax(k: int) -> int | None:
+        return value(k)[1] if k >= 1 else None
+
+    return MinKScreen(beta, eps, delta, measure, hi, argmax)
