@@ -131,12 +131,20 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
             memo[kk] = f_raw(kk, b, e)
         return memo[kk]
 
+    screen = None
+    if in_paper_regime(b, eps):  # float guess + exact one-group-size refutation (inverse_screen)
+        from dps_verify.measures.inverse_screen import min_k_screen
+
+        screen = min_k_screen(b, eps, dl, bound)
+
     def ok(k: int) -> bool:
+        if screen is not None and screen.refutes(k):  # δ(k) > delta certified from one n
+            return False
         return f(k, b, eps).upper <= dl
 
     rate = _chernoff_rate(b, eps)
-    guess = None
-    if rate > 0 and 0 < dl < 1:
+    guess = screen.guess if screen is not None else None
+    if guess is None and rate > 0 and 0 < dl < 1:
         # Float screen for the starting point only (the certified search below decides): log δ(k)
         # is close to linear in k, so two secant steps from TR Thm 6's exponent land within a
         # few units of the answer.
