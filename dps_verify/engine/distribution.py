@@ -94,7 +94,9 @@ def distribution(
     Two paths (issue #15, see docs/accounting.md):
 
     - *factorised* — when the anonymizer declares the group protocol of
-      :mod:`dps_verify.engine.protocol` (strongly-safe k-anonymization does), the law is the
+      :mod:`dps_verify.engine.protocol` and is one of the project's own mechanisms
+      (strongly-safe k-anonymization is; a user's class is used this way only with
+      ``factorised=True``, since its declaration cannot be checked), the law is the
       product of per-group laws, one per distinct group size; expanding it costs the number of
       joint outputs Π|law_g| (a group that never reaches the threshold is a point mass);
     - *generic* — any other anonymizer: the count-vector enumeration, Π(c_i + 1) terms.

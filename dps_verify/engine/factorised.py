@@ -39,7 +39,7 @@ from math import lcm, prod
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number
 from dps_verify.core.params import beta_param
-from dps_verify.engine.protocol import GroupFactorisedAnonymizer, is_group_factorised
+from dps_verify.engine.protocol import GroupFactorisedAnonymizer, declares_group_protocol
 
 #: Default budget on expanded terms (joint outputs or count vectors) for one distribution.
 DEFAULT_MAX_TERMS = 2_000_000
@@ -118,7 +118,7 @@ def product_law(
 
     Costs one ``group_key`` call per record and one ``group_law`` per distinct group size.
     """
-    if not is_group_factorised(anonymizer):
+    if not declares_group_protocol(anonymizer):
         raise ParameterError(
             f"{anonymizer!r} does not declare group_key/group_law/assemble "
             "(engine.protocol.GroupFactorisedAnonymizer)"

@@ -11,8 +11,18 @@ output law is the product of per-group laws.  A mechanism declares this by provi
   output when the group holds ``size`` records and each is kept with probability β.  It must
   not depend on the key, so the engine computes it once per distinct size;
 - ``assemble(parts) -> output`` — the output from ``{key: part}`` for every group.  It must be
-  *injective* (different part vectors give different outputs); the cancellation theorem of
-  :mod:`dps_verify.engine.factorised` relies on it.
+  *injective* on part vectors that differ in a non-suppressed part, and a group whose part is
+  :data:`SUPPRESSED` must be indistinguishable from an absent group (``assemble`` gives the same
+  output with or without it; in particular ``group_law(0, β)`` is the point mass on
+  ``SUPPRESSED``).  The cancellation theorem of :mod:`dps_verify.engine.factorised` relies on
+  both, and so does the agreement of the declared law with what ``__call__`` publishes.
+
+Nothing here can check those conditions for arbitrary code, so the declaration is **trusted
+only for the project's own mechanisms** (classes defined in :mod:`dps_verify`, e.g.
+:class:`~dps_verify.mechanisms.StronglySafeKAnonymizer`).  A user's class that declares the
+three methods takes the generic path (which calls the anonymizer on every sample) unless the
+caller opts in with ``distribution(..., factorised=True)`` — code under audit is never taken at
+its word.
 
 A group that can never reach the threshold simply has a one-point ``group_law``.  This protocol
 is deliberately minimal and structural: any object with these three methods qualifies; H8's
@@ -44,12 +54,24 @@ class GroupFactorisedAnonymizer(Protocol):
     def assemble(self, parts: Mapping[Hashable, Hashable], /) -> Hashable: ...
 
 
-def is_group_factorised(anonymizer: object) -> bool:
-    """True if ``anonymizer`` declares the group-factorisation protocol (and does not opt out
-    with ``group_factorised = False``)."""
+def declares_group_protocol(anonymizer: object) -> bool:
+    """True if ``anonymizer`` has the three methods of the protocol (and does not opt out with
+    ``group_factorised = False``); says nothing about whether the declaration is true."""
     if getattr(anonymizer, "group_factorised", True) is False:
         return False
     return isinstance(anonymizer, GroupFactorisedAnonymizer)
+
+
+def is_group_factorised(anonymizer: object) -> bool:
+    """True if the engine may take the factorised path *by default*: the anonymizer declares
+    the protocol and is one of the project's own mechanisms (its class is defined inside the
+    ``dps_verify`` package, so the declaration is covered by this project's tests).  A user's
+    class, including a subclass of a built-in that might override ``__call__``, is not trusted
+    (see the module docstring)."""
+    module = type(anonymizer).__module__ or ""
+    return (module == "dps_verify" or module.startswith("dps_verify.")) and declares_group_protocol(
+        anonymizer
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -78,6 +100,7 @@ def thresholded_count_law(size: int, beta: Fraction, threshold: int) -> dict[Has
 __all__ = [
     "SUPPRESSED",
     "GroupFactorisedAnonymizer",
+    "declares_group_protocol",
     "is_group_factorised",
     "sampled_count_law",
     "thresholded_count_law",
