@@ -16,6 +16,7 @@ from pathlib import Path
 
 from dps_verify import bounds
 from dps_verify.core.errors import CertificationError
+from dps_verify.core.numbers import Certified
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.core.search import boundary_rational
 from dps_verify.measures.bounds import neg_log1m_upper
@@ -51,11 +52,17 @@ def eps_grid(beta: str, top: Fraction | float | str = 2, step: Fraction = Fracti
 
 
 @cache
-def delta(k: int, beta: str, eps: Fraction, measure: str = "paper") -> float:
-    """Certified upper end of δ as a float: CP's d ("paper") or the exact "hockey-stick" δ."""
+def delta_certified(k: int, beta: str, eps: Fraction, measure: str = "paper") -> Certified:
+    """The certified enclosure of δ: CP's d ("paper") or the exact "hockey-stick"/"pointwise" δ.
+    Claims compare these enclosures (lower vs upper ends), never the floats of :func:`delta`."""
     if measure == "paper":
-        return float(bounds.d_certified(k, beta, eps).upper)
-    return float(sdgs_delta_certified(k, beta, eps, measure).upper)
+        return bounds.d_certified(k, beta, eps)
+    return sdgs_delta_certified(k, beta, eps, measure)
+
+
+def delta(k: int, beta: str, eps: Fraction, measure: str = "paper") -> float:
+    """Certified upper end of δ as a float, for drawing and distances between curves."""
+    return float(delta_certified(k, beta, eps, measure).upper)
 
 
 def curve(k: int, beta: str, measure: str = "paper", top: Fraction | float | str = 2) -> list[tuple[float, float]]:

@@ -40,10 +40,15 @@ def check_cell(beta: str, eps: str, paper_bound: str = "d") -> Result:
         d = replace(d, lower=hs.lower * (1 - Fraction(1, 2**20)), upper=hs.lower * (1 - Fraction(1, 2**20)))
     k_exact = bounds.min_k(beta, eps, target, bound="hockey-stick")
     b_exact = max_beta_exact(beta, eps, target)
-    # β itself meets δ ≤ d (first test), so the certified largest β is at least β − tol.
-    ok = hs.upper <= d.lower and k_exact <= 20 and b_exact >= Fraction(beta) - BETA_TOL
+    # Two-sided on β: the answer meets δ ≤ d (certified) and β + tol does not (or it is the
+    # regime edge); β itself meets δ ≤ d (first test), so the answer is at least β − tol.
+    edge = beta_edge(Fraction(eps), grid_bits=48)
+    b_ok = (exact.sdgs_delta_certified(20, b_exact, eps, "hockey-stick").upper <= target
+            and (b_exact == edge or exact.sdgs_delta_certified(
+                20, min(b_exact + BETA_TOL, edge), eps, "hockey-stick").lower > target))
+    ok = hs.upper <= d.lower and k_exact <= 20 and b_exact >= Fraction(beta) - BETA_TOL and b_ok
     b_shown = fmt(Fraction(format_down(b_exact, 4)))  # β is shown rounded down
-    at_edge = " — the regime edge itself" if b_exact == beta_edge(Fraction(eps), grid_bits=48) else ""
+    at_edge = " — the regime edge itself" if b_exact == edge else ""
     return Result(CONFIRMED if ok else REFUTED,
                   f"exact {fmt(hs.upper, 3)} vs d {fmt(d.upper, 3)}; k {k_exact} (vs 20), β ≤ {b_shown}",
                   f"exact hockey-stick δ is {fmt(float(d.upper / hs.upper) if hs.upper else 0, 3)}× smaller; "

@@ -9,7 +9,7 @@ from fractions import Fraction
 import mpmath
 
 from dps_verify import bounds, exact, mechanisms
-from dps_verify.core.numbers import exp_compare
+from dps_verify.core.numbers import Certified, exp_compare
 from dps_verify.core.params import in_paper_regime
 from dps_verify.measures import sdgs
 from dps_verify.paper import figures
@@ -139,15 +139,29 @@ def check_argmax() -> Result:
 
 
 # --------------------------------------------------------------------------- figures
-def check_fig2_trend() -> Result:
-    ok = True
+def _strictly_below(x: Certified, y: Certified) -> bool:
+    """x < y certified: x's upper end below y's lower end."""
+    return x.upper < y.lower
+
+
+def check_fig2_trend(order: int = 1) -> Result:
+    """CP Fig 2 (β = 0.2): 1/δ grows with ε and with k.  Certified on CP's d over the figure's ε
+    grid: d(k, ε') ≤ d(k, ε) for ε' > ε (upper end of one below the lower end of the other) and
+    d(k2, ε) < d(k1, ε) strictly for k2 > k1.  ``order=-1`` asks for δ falling as k decreases
+    (the reverse trend) — the negative control, REFUTED by the same data."""
+    grid = figures.eps_grid("0.2")
+    ok_eps = True
     for k in figures.FIG2_KS:
-        ys = [y for _, y in figures.curve(k, "0.2")]
-        ok &= all(a >= b for a, b in zip(ys, ys[1:]))
-    for k1, k2 in zip(figures.FIG2_KS, figures.FIG2_KS[1:]):
-        ok &= all(figures.delta(k2, "0.2", e) < figures.delta(k1, "0.2", e) for e in figures.eps_grid("0.2"))
+        cs = [figures.delta_certified(k, "0.2", e) for e in grid]
+        ok_eps &= all(nxt.upper <= prev.lower for prev, nxt in zip(cs, cs[1:]))
+    ks = figures.FIG2_KS if order == 1 else figures.FIG2_KS[::-1]
+    ok_k = all(_strictly_below(figures.delta_certified(k2, "0.2", e), figures.delta_certified(k1, "0.2", e))
+               for k1, k2 in zip(ks, ks[1:]) for e in grid)
+    ok = ok_eps and ok_k
     return Result(CONFIRMED if ok else REFUTED, "1/δ increases with ε and with k on the grid",
-                  "paper d on ε ∈ (−ln 0.8, 2] in steps of 0.05 for k ∈ {5,10,20,30,50}",
+                  "paper d on ε ∈ (−ln 0.8, 2] in steps of 0.05 for k ∈ {5,10,20,30,50}; every "
+                  f"comparison certified on the enclosures: non-increasing in ε {ok_eps}, strictly "
+                  f"{'decreasing' if order == 1 else 'increasing'} in k {ok_k}",
                   artefact_data("fig2"))
 
 
@@ -155,26 +169,47 @@ def artefact_data(name: str) -> dict:
     return {"artefact": name}
 
 
-def check_fig2_k10() -> Result:
-    ratios = [figures.delta(k, "0.2", Fraction(2)) / figures.delta(k + 10, "0.2", Fraction(2))
-              for k in range(5, 45)]
-    lo, hi = min(ratios), max(ratios)
-    gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    ok = 10**4 < lo and hi < 10**6
+def check_fig2_k10(decade: int = 5) -> Result:
+    """CP §3.3 on Fig 2: adding 10 to k lowers δ 'by 10^-5'.  Certified ratios d(k)/d(k + 10) at
+    ε = 2, β = 0.2 for k = 5…44 (lower end from d(k).lower / d(k+10).upper, upper end the
+    other way) must all lie in (10^(decade−1), 10^(decade+1)) — a factor ~10^5, so the text's
+    "by 10^-5" is read as "multiplied by ~10^-5" (CORRECTED).  ``decade=3`` is the negative
+    control (REFUTED)."""
+    cs = {k: figures.delta_certified(k, "0.2", Fraction(2)) for k in range(5, 55)}
+    lows = [cs[k].lower / cs[k + 10].upper for k in range(5, 45)]
+    highs = [cs[k].upper / cs[k + 10].lower for k in range(5, 45)]
+    lo, hi = min(lows), max(highs)
+    gm = math.exp(sum(math.log(r) for r in lows) / len(lows))  # display only
+    ok = Fraction(10) ** (decade - 1) < lo and hi < Fraction(10) ** (decade + 1)
     return Result(CORRECTED if ok else REFUTED,
                   f"δ(k)/δ(k+10) ∈ [{fmt(lo, 2)}, {fmt(hi, 2)}], geometric mean {fmt(gm, 2)}",
                   "correction: the text says δ decreases 'by 10^-5'; it is divided by about 10^5 "
-                  "(multiplied by ~10^-5). Exact d at ε = 2, β = 0.2 for k = 5…44 vs k + 10",
-                  {"ratios": ratios})
+                  "(multiplied by ~10^-5). Exact d at ε = 2, β = 0.2 for k = 5…44 vs k + 10; "
+                  f"every ratio certified inside (10^{decade - 1}, 10^{decade + 1})",
+                  {"ratios": [float(r) for r in lows]})
 
 
-def check_fig3() -> Result:
-    ok = True
-    for b1, b2 in zip(figures.FIG3_BETAS, figures.FIG3_BETAS[1:]):
-        ok &= all(figures.delta(20, b1, e) < figures.delta(20, b2, e) for e in figures.eps_grid(b2))
+def check_fig2_k10_wrong_decades() -> Result:
+    """Negative control of cp.fig2.k-plus-10: a factor of ~10^3 and of ~10^7 must each be
+    REFUTED, so both ends of the certified band are live."""
+    rs = {dec: check_fig2_k10(dec) for dec in (3, 7)}
+    live = [dec for dec, r in rs.items() if r.verdict != REFUTED]
+    if not live:
+        return Result(REFUTED, "factors 10^3 and 10^7 both refuted", "")
+    return Result(rs[live[0]].verdict, f"factor 10^{live[0]} not refuted", "")
+
+
+def check_fig3(order: int = 1) -> Result:
+    """CP Fig 3 (k = 20): δ strictly increases with β at every ε of the grid, certified on
+    the enclosures of d.  ``order=-1`` asks for the reverse (negative control, REFUTED)."""
+    betas = figures.FIG3_BETAS if order == 1 else figures.FIG3_BETAS[::-1]
+    ok = all(_strictly_below(figures.delta_certified(20, b1, e), figures.delta_certified(20, b2, e))
+             for b1, b2 in zip(betas, betas[1:])
+             for e in figures.eps_grid(max(b1, b2, key=Fraction)))
     span = figures.delta(20, "0.4", Fraction(1)) / figures.delta(20, "0.05", Fraction(1))
     return Result(CONFIRMED if ok else REFUTED, f"δ(β=0.4)/δ(β=0.05) at ε=1: {fmt(span, 3)}",
-                  "paper d at k = 20: for every ε on the grid, δ strictly increases with β")
+                  "paper d at k = 20: for every ε on the grid, δ strictly "
+                  f"{'increases' if order == 1 else 'decreases'} with β (certified on the enclosures)")
 
 
 def check_fig4(printed: dict[str, int] | None = None) -> Result:
@@ -260,6 +295,17 @@ def check_fig5_k1(beta: Fraction = Fraction(1, 40), split: Fraction | None = Non
                   f"{len(larger)} below, including ε within 10^-15 of ln {fmt(r)} on each side; e.g. "
                   f"{fmt(first[2].lower / beta, 3)}·β at ε = {float(first[0])}). The point — with k = 1 "
                   "all protection comes from sampling — stands")
+
+
+def check_fig5_k1_wrong_splits() -> Result:
+    """Negative control of cp.fig5.k1: the split moved to either side of ln 1.95 — e^ε ≥ 2
+    (γ ≥ 1/2 read without β) and e^ε ≥ 1.9 — must each be REFUTED by the same check, so both
+    the "equal β" side and the "above β" side are live."""
+    rs = {s: check_fig5_k1(split=s) for s in (Fraction(2), Fraction(19, 10))}
+    live = [s for s, r in rs.items() if r.verdict != REFUTED]
+    if not live:
+        return Result(REFUTED, "both wrong splits refuted", "split at e^ε = 2 and at e^ε = 1.9")
+    return Result(rs[live[0]].verdict, f"wrong split e^ε ≥ {live[0]} not refuted", "")
 
 
 def check_fig5_k2(printed: str = "0.001") -> Result:
@@ -467,13 +513,16 @@ def claims() -> list[Claim]:
           "⌈(k+i)/γ − 1⌉.", "exact d with its maximising n on a grid", CONFIRMED, check_argmax),
         C("cp.fig2.trend", "CP §3.3, Fig 2",
           "At β = 0.2, 1/δ grows with ε and (close to exponentially) with k.",
-          "exact d series", CONFIRMED, check_fig2_trend, artefact="fig2"),
+          "exact d series", CONFIRMED, check_fig2_trend, artefact="fig2",
+          control=lambda: check_fig2_trend(-1), control_expected=REFUTED),
         C("cp.fig2.k-plus-10", "CP §3.3, Fig 2",
           "At ε = 2 (β = 0.2), adding 10 to k lowers δ by a factor of about 10^5.",
-          "exact d ratios for k = 5…44", CORRECTED, check_fig2_k10, artefact="fig2"),
+          "exact d ratios for k = 5…44", CORRECTED, check_fig2_k10, artefact="fig2",
+          control=check_fig2_k10_wrong_decades, control_expected=REFUTED),
         C("cp.fig3.beta", "CP §3.3, Fig 3",
           "At k = 20, smaller β gives much smaller δ for every ε.", "exact d series",
-          CONFIRMED, check_fig3, artefact="fig3"),
+          CONFIRMED, check_fig3, artefact="fig3",
+          control=lambda: check_fig3(-1), control_expected=REFUTED),
         C("cp.fig4.k-matching", "CP §3.3, Fig 4",
           "Starting from (k, β) = (15, 0.05), doubling β needs k = 22, 35, 60 for similar δ.",
           "exact d under three explicit matching criteria (one shared rule)", CORRECTED, check_fig4,
@@ -482,7 +531,7 @@ def claims() -> list[Claim]:
         C("cp.fig5.k1", "CP §3.3, Fig 5",
           "At β = 0.025 and k = 1, δ is below β (protection only from sampling).",
           "exact d", CORRECTED, check_fig5_k1, artefact="fig5",
-          control=lambda: check_fig5_k1(split=Fraction(2)), control_expected=REFUTED),
+          control=check_fig5_k1_wrong_splits, control_expected=REFUTED),
         C("cp.fig5.k2", "CP §3.3, Fig 5",
           "At β = 0.025, every k ≥ 2 gives δ < 0.001 at ε = 2.", "exact d, bound and its decade",
           CONFIRMED, check_fig5_k2, artefact="fig5",
