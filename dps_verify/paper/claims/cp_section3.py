@@ -9,7 +9,7 @@ from fractions import Fraction
 import mpmath
 
 from dps_verify import bounds, exact, mechanisms
-from dps_verify.core.numbers import Certified, exp_compare
+from dps_verify.core.numbers import Certified, exp_compare, log_upper_mpf
 from dps_verify.core.params import in_paper_regime
 from dps_verify.measures import sdgs
 from dps_verify.paper import figures
@@ -440,15 +440,14 @@ def _thm6_exact(bound_scale: Fraction = Fraction(1)) -> Result:
     def scores(s):
         return [sum(1 for r in s if r < 2), sum(1 for r in s if r >= 2)]
     m = mechanisms.EpsilonSafeKAnonymizer(recodings, scores, 2, weight_base=Fraction(3, 2))
-    e1 = 2 * math.log(1.5)
+    e1 = exact_rational(log_upper_mpf(Fraction(9, 4)))  # ≥ 2 ln 1.5, the scheme's ε1 (certified)
     beta = Fraction(1, 5)
     ds = [0, 1, 1, 2, 3, 3]
     rows = []
     ok = True
     models_differ = False
     for eps in (Fraction(3, 2), Fraction(2)):
-        bound = exact_rational(bounds.d_safe(2, beta, eps, Fraction(e1).limit_denominator(10**9)
-                                             + Fraction(1, 10**8))) * bound_scale
+        bound = exact_rational(bounds.d_safe(2, beta, eps, e1)) * bound_scale
         for t in (1, 3):
             p = exact.distribution(m, [*ds, t], beta).exact
             q = exact.distribution(m, ds, beta).exact

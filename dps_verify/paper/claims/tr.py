@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, cast
 import mpmath
 
 from dps_verify import bounds, exact, mechanisms
+from dps_verify.core.numbers import log_upper_mpf
 from dps_verify.core.params import in_paper_regime
 from dps_verify.paper import figures
 from dps_verify.paper.claims.base import (
@@ -309,14 +310,13 @@ def check_towards_practical(bound_scale: Fraction = Fraction(1)) -> Result:
     full data D, then sample, apply and suppress, and says Thm 1's proof extends to (ε, δ)-DP.
     That is exactly App. A.3's model (CP Thm 6 with A_m on D).  Exact δ of a small instance
     against d(k, β, ε − ε1); ``bound_scale`` = 1/100 is the negative control (REFUTED)."""
-    import math
     recodings = [lambda r: r // 2, lambda r: r % 2]
 
     def scores(smp):
         return [sum(1 for r in smp if r < 2), sum(1 for r in smp if r >= 2)]
     m = mechanisms.EpsilonSafeKAnonymizer(recodings, scores, 2, weight_base=Fraction(3, 2))
     beta, ds = Fraction(1, 5), [0, 1, 1, 2, 3, 3]
-    e1 = Fraction(2 * math.log(1.5)).limit_denominator(10**9) + Fraction(1, 10**8)
+    e1 = exact_rational(log_upper_mpf(Fraction(9, 4)))  # ≥ 2 ln 1.5, the scheme's ε1 (certified)
     rows, ok = [], True
     for eps in (Fraction(3, 2), Fraction(2)):
         bound = exact_rational(bounds.d_safe(2, beta, eps, e1)) * bound_scale
