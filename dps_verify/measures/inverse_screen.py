@@ -107,18 +107,16 @@ def min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -
         return None
 
 
-def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
-    if not 0 < delta < 1 or not eps > 0 or measure not in ("paper", "pointwise", "hockey-stick"):
-        return None
-    b, e, dl = float(beta), float(eps), float(delta)
-    if not (0 < b < 1 and dl > 0 and math.isfinite(e)):
+def _value_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
+    """value(k) -> (δ(k) in doubles, float argmax n or None) at fixed (β, ε), or None when the
+    screen does not apply (see :func:`min_k_screen`)."""
+    if not (0 < b < 1 and 0 < dl < 1 and e > 0 and math.isfinite(e)):
         return None
     g, kl = _gamma_kl(b, e)
     if kl <= 0 or g <= b:
         return None
-    L = -math.log(dl)
-    N = int((L + 8) / kl) + 2
-    if N > MAX_SCREEN_N:
+    N = int((-math.log(dl) + 8) / kl) + 2
+    if N > max_n:
         return None
     import numpy as np
     from scipy.special import bdtrc  # bdtrc(m, n, p) = Pr[Bin(n, p) > m]
@@ -153,6 +151,17 @@ def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) 
                     v, arg = float(h[i]), lo_n + i
         return v, arg
 
+    return value
+
+
+def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
+    if not 0 < delta < 1 or not eps > 0 or measure not in ("paper", "pointwise", "hockey-stick"):
+        return None
+    dl = float(delta)
+    value = _value_fn(float(beta), float(eps), dl, measure, MAX_SCREEN_N)
+    if value is None:
+        return None
+
     # least k with value(k) ≤ δ: value is non-increasing in k (see bounds.min_k)
     hi = 1
     while value(hi)[0] > dl:
@@ -171,3 +180,60 @@ def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) 
         return value(k)[1] if k >= 1 else None
 
     return MinKScreen(beta, eps, delta, measure, hi, argmax)
+
+
+#: Largest number of group sizes per evaluation in the ε and β screens (about 50 evaluations).
+MAX_BISECT_N = 40_000
+
+
+def _float_boundary(f: Any, lo: float, hi: float, want: str) -> float | None:
+    """Float bisection for the boundary of the predicate ``f`` on [lo, hi] (screen only)."""
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        ok = f(mid)
+        if ok is None:
+            return None
+        if (want == "least") == ok:
+            hi = mid
+        else:
+            lo = mid
+    return hi if want == "least" else lo
+
+
+def min_epsilon_guess(k: int, beta: Fraction, delta: Fraction, measure: str, lo: Fraction, hi: Fraction) -> Fraction | None:
+    """A float guess of the least ε in [lo, hi] with δ(k, β, ε) ≤ delta, for
+    :func:`~dps_verify.core.search.boundary_rational`; None unless the answer lies inside CP
+    Thm 5's regime (ε ≥ −ln(1−β)), where the screen's per-n values are the measure's."""
+    try:
+        b, dl = float(beta), float(delta)
+        edge = -math.log1p(-b)
+        a = max(float(lo), edge * (1 + 1e-12))
+
+        def f(e: float) -> bool | None:
+            value = _value_fn(b, e, dl, measure, MAX_BISECT_N)
+            return None if value is None else value(k)[0] <= dl
+
+        if f(a) is not False:  # answer at or below the regime edge (or no screen): no guess
+            return None
+        x = _float_boundary(f, a, float(hi), "least")
+        return None if x is None else Fraction(x)
+    except (OverflowError, ValueError, ZeroDivisionError, FloatingPointError, MemoryError):
+        return None
+
+
+def max_beta_guess(k: int, eps: Fraction, delta: Fraction, measure: str, lo: Fraction, hi: Fraction) -> Fraction | None:
+    """A float guess of the largest β in [lo, hi] (inside CP Thm 5's regime) with
+    δ(k, β, ε) ≤ delta, for :func:`~dps_verify.core.search.boundary_rational`."""
+    try:
+        e, dl = float(eps), float(delta)
+
+        def f(b: float) -> bool | None:
+            value = _value_fn(b, e, dl, measure, MAX_BISECT_N)
+            return None if value is None else value(k)[0] <= dl
+
+        x = _float_boundary(f, float(lo), float(hi), "greatest")
+        return None if x is None else Fraction(x)
+    except (OverflowError, ValueError, ZeroDivisionError, FloatingPointError, MemoryError):
+        return None
