@@ -221,7 +221,10 @@ def min_epsilon(
         lo, hi = hi, hi * 2
         if hi > 1 << 12:
             raise CertificationError("no epsilon <= 4096 reaches that delta (search limit)")
-    e = boundary_rational(ok, lo, hi, t, want="least", what="epsilon")
+    from dps_verify.measures.inverse_screen import min_epsilon_guess
+
+    guess = min_epsilon_guess(kk, b, dl, bound, lo, hi)  # float screen: a start, never a verdict
+    e = boundary_rational(ok, lo, hi, t, want="least", what="epsilon", guess=guess)
     return fraction_to_mpf(e, "u")
 
 
@@ -259,7 +262,10 @@ def max_beta(
         lo = Fraction(int(lo * grid) // 16, grid) if lo * grid >= 16 else Fraction(0)
         if lo == 0:
             raise ValueError("no beta > 0 reaches that delta (beta < 2^-44 searched)")
-    b = boundary_rational(ok, lo, top, t, want="greatest", grid_bits=48, what="beta")
+    from dps_verify.measures.inverse_screen import max_beta_guess
+
+    guess = max_beta_guess(kk, eps, dl, bound, lo, top)  # float screen: a start, never a verdict
+    b = boundary_rational(ok, lo, top, t, want="greatest", grid_bits=48, what="beta", guess=guess)
     return fraction_to_mpf(b, "d")
 
 
