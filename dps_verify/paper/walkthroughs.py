@@ -20,7 +20,13 @@ from fractions import Fraction
 
 from dps_verify import bounds, exact
 from dps_verify.core.numbers import to_fraction
-from dps_verify.core.params import beta_param, epsilon_param, in_paper_regime, k_param
+from dps_verify.core.params import (
+    beta_param,
+    epsilon_param,
+    in_paper_regime,
+    k_param,
+    require_paper_regime,
+)
 from dps_verify.core.types import ProofVerdict
 from dps_verify.measures import sdgs
 from dps_verify.paper.proofs.core import ProofResult
@@ -128,11 +134,7 @@ THEOREM_1 = Walkthrough(
 
 
 def _thm5_core(k: int, b: Fraction, eps: Fraction, label: str = "") -> list[tuple[str, str]]:
-    if not in_paper_regime(b, eps):
-        edge = -math.log1p(-float(b))
-        raise ValueError(
-            f"epsilon must satisfy epsilon >= -ln(1-beta) = {edge:.6g} (CP Thm 5); got {float(eps):g}"
-        )
+    require_paper_regime(b, eps)  # the one regime-edge check (core.params), CP Thm 5
     gamma = 1 - float(1 - b) * math.exp(-float(eps))
     nm = sdgs.n_min(k, b, eps)
     paper = bounds.d_certified(k, b, eps)
