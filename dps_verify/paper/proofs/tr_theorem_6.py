@@ -13,7 +13,9 @@ from math import ceil, comb, floor
 import mpmath as mp
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, sympy_step, timed
+from dps_verify.core.params import in_paper_regime
+from dps_verify.measures.sdgs import n_min
+from dps_verify.paper.proofs.core import Step, Verdict, given, prove_sym, sympy_step, timed
 
 CLAIM = "d(k, beta, eps) <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (f-smooth SDGS)."
 REFERENCE = "TR Thm 6, §6"
@@ -62,6 +64,8 @@ def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
     n >= k/gamma has tail_{j >= gamma n} <= 0.00856 (exact up to n = 40, Chernoff beyond)."""
     k, b, e = 2, Fraction(1, 10), Fraction(2)
     g = (e - 1 + b) / e
+    # n_m = ceil(k/gamma - 1) in the E = e^eps form: E is rational here, so eps = ln E is not and
+    # measures.sdgs.n_min (which takes a rational eps) cannot serve; gamma is an exact Fraction.
     n_m = ceil(k / g - 1)
     d_low = sum(_f(j, n_m, b) for j in range(floor(g * n_m) + 1, n_m + 1))
     lo = ceil(k / g)
@@ -80,13 +84,15 @@ def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
 def _grid() -> tuple[Verdict, dict[str, str] | None, str]:
     with mp.workdps(30):
         for k in range(1, 11):
-            for b in (mp.mpf(1) / 20, mp.mpf(1) / 5, mp.mpf(1) / 2):
-                for eps in (mp.mpf(x) / 4 for x in range(1, 13)):
-                    e = mp.e ** eps
-                    if e * (1 - b) < 1:
+            for bq in (Fraction(1, 20), Fraction(1, 5), Fraction(1, 2)):
+                b = mp.mpf(bq.numerator) / bq.denominator
+                for eq in (Fraction(x, 4) for x in range(1, 13)):
+                    if not in_paper_regime(bq, eq):  # the one regime-edge check (core.params)
                         continue
+                    eps = mp.mpf(eq.numerator) / eq.denominator
+                    e = mp.e ** eps
                     g = (e - 1 + b) / e
-                    n_m = int(mp.ceil(k / g - 1))
+                    n_m = n_min(k, bq, eq)  # the one n_m (measures.sdgs), exact
                     bound = mp.e ** (-k * (mp.log(g / b) - (g - b) / g))
                     for n in range(n_m, n_m + 8):
                         j0 = int(mp.floor(g * n)) + 1
@@ -98,9 +104,20 @@ def _grid() -> tuple[Verdict, dict[str, str] | None, str]:
     return Verdict.BOUNDED, None, "k <= 10, beta in {1/20,1/5,1/2}, eps in {1/4..3}, n = n_m..n_m+7"
 
 
+g_ = sp.Symbol("gamma", real=True)
+n_, k_, nm_, c_ = sp.symbols("n k n_m c", real=True)
+#: the repair's defining inequalities of n_m (CP Thm 5's n_m step) and its setting.
+NM_DEF = [g_ * nm_ < k_, k_ <= g_ * (nm_ + 1)]
+#: what the theorem takes as given (checked by the chaining check of proofs.core).
+GIVEN = (given("setting", "0 < gamma < 1, k >= 1, n_m >= 1", g_ > 0, g_ < 1, k_ >= 1, k_ > 0,
+               nm_ >= 1)
+         + given("definition", "n_m = ceil(k/gamma - 1): gamma n_m < k <= gamma (n_m + 1) "
+                 "(cp-theorem-5, step 'n_m = ceil(k/gamma - 1)')", *NM_DEF)
+         + given("definition", "c = gamma ln(gamma/beta) - (gamma - beta), positive by step 1",
+                 c_ > 0))
+
+
 def steps() -> list[Step]:
-    g_, b_, E = sp.symbols("gamma beta E", real=True)
-    n_, k_, nm = sp.symbols("n k n_m", real=True)
     return [
         timed("gamma ln(gamma/beta) - (gamma - beta) > 0 (gamma != beta)",
               "The 'WolframAlpha' fact, via h(u) = u ln u - u + 1 with u = gamma/beta.",
@@ -120,16 +137,16 @@ def steps() -> list[Step]:
         prove_sym("repair: n_m tail is P[X >= k]",
                   "gamma n_m < k and gamma n_m >= k - gamma >= k - 1: the first j > gamma n_m "
                   "is k, so the n_m term is P[X >= k] with threshold ratio k/n_m > gamma.",
-                  sp.And(g_ * nm >= k_ - 1, k_ / nm > g_),
-                  [g_ > 0, g_ < 1, k_ >= 1, nm >= 1, g_ * nm < k_, k_ <= g_ * (nm + 1)]),
+                  sp.And(g_ * nm_ >= k_ - 1, k_ / nm_ > g_),
+                  [g_ > 0, g_ < 1, k_ >= 1, nm_ >= 1, *NM_DEF]),
         sympy_step("repair: exponent increasing in the threshold",
                    "d/dg [ln(g/b) - (g - b)/g] = (g - b)/g^2 > 0 for g > b, so a larger "
                    "threshold k/n_m only shrinks the Chernoff bound below exp(-k phi(gamma)).",
                    sp.diff(sp.log(gm / bt) - (gm - bt) / gm, gm), (gm - bt) / gm ** 2),
         prove_sym("repair: n >= k/gamma",
                   "For n >= k/gamma: exp(-n c) <= exp(-(k/gamma) c) as c > 0 (on exponents).",
-                  n_ * sp.Symbol("c") >= (k_ / g_) * sp.Symbol("c"),
-                  [g_ > 0, k_ > 0, n_ >= k_ / g_, sp.Symbol("c") > 0]),
+                  n_ * c_ >= (k_ / g_) * c_, [g_ > 0, k_ > 0, c_ > 0],
+                  premises=[n_ >= k_ / g_]),
         timed("numeric cross-check", "exact d terms vs the bound on a grid.",
               "mpmath grid", _grid, expected=Verdict.BOUNDED, role="remark"),
     ]
