@@ -33,7 +33,7 @@ import mpmath
 from hypothesis import strategies as st
 
 from dps_verify.core.numbers import BASE_PREC, iv_from_fraction, iv_precision, iv_upper
-from dps_verify.core.params import in_paper_regime
+from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.engine.distribution import randomized
 from dps_verify.mechanisms import EpsilonSafeKAnonymizer, StronglySafeKAnonymizer
 
@@ -201,7 +201,7 @@ def epsilons(max_epsilon: int = 3, step: int = 8) -> st.SearchStrategy[Fraction]
 def regime_floor(beta: Fraction, step: int = 8) -> Fraction:
     """The least multiple of 1/``step`` that is ≥ −ln(1−β) (the edge of CP Thm 5's regime),
     decided exactly."""
-    i = max(0, math.floor(-math.log1p(-float(beta)) * step) - 1)
+    i = max(0, math.floor(neg_log1m_float(beta) * step) - 1)  # float start; exact below
     while not in_paper_regime(beta, Fraction(i, step)):
         i += 1
     return Fraction(i, step)
