@@ -209,3 +209,73 @@ def test_readme_proof_table_is_generated(results):
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert readme_block(results[i] for i in IDS) in readme, (
         "README's proof table is stale: python -m dps_verify.paper.proofs.table")
+
+
+# ------------------------------------------------------------ chaining (issue #12, item 4)
+
+
+def test_every_claim_step_is_chained(results):
+    """Every SMT claim step states its assumptions, and each is linked to a given formula or
+    to an earlier PROVED step (none UNLINKED); CP Thm 5's j = 0 step uses the induction."""
+    for r in results.values():
+        for s in r.steps:
+            if s.role != "claim" or s.solvers is None or s.lemma:
+                continue
+            assert s.links is not None, (r.theorem_id, s.name)
+            assert all(ln["from"] != "UNLINKED" for ln in s.links), (r.theorem_id, s.name)
+    j0 = next(s for s in results["cp-theorem-5"].steps if s.name.startswith("j = 0"))
+    sources = {ln["from"] for ln in j0.links}
+    assert any(src.startswith("step") and "summed Pascal for every K" in src for src in sources)
+    assert not any("summed" in src and src.startswith("given") for src in sources)
+
+
+def test_chain_rejects_unproved_assumption():
+    from dps_verify.paper.proofs.core import Fact, chain_control, check_chain
+
+    x, y = sp.symbols("x y", real=True)
+    facts = [Fact(x >= 1, "toy hypothesis")]
+    lone = prove_sym("uses y >= x", "", y >= 1, [x >= 1, y >= x])
+    assert check_chain([lone], facts) and lone.verdict == Verdict.ERROR
+    assert "unlinked" in lone.note
+    first = prove_sym("y >= x from x >= 1", "", y >= x, [x >= 1], premises=[sp.Eq(y, 2 * x)])
+    then = prove_sym("uses it", "", y >= 1, [x >= 1, y >= x])
+    # first's conclusion is an implication (premise y = 2x), not y >= x: still unlinked
+    assert check_chain([first, then], facts) and then.verdict == Verdict.ERROR
+    good = prove_sym("y >= x", "", y >= x, [x >= 1], extra_z3=[z3.Real("y") == 2 * z3.Real("x")])
+    use = prove_sym("uses it", "", y >= 1, [x >= 1, y >= x])
+    assert not check_chain([good, use], facts) and use.verdict == Verdict.PROVED
+    # order matters: a step may only use *earlier* conclusions
+    good2 = prove_sym("y >= x", "", y >= x, [x >= 1], extra_z3=[z3.Real("y") == 2 * z3.Real("x")])
+    use2 = prove_sym("uses it", "", y >= 1, [x >= 1, y >= x])
+    assert check_chain([use2, good2], facts) and use2.verdict == Verdict.ERROR
+    ctl = chain_control("ctl", "", [prove_sym("lone", "", y >= 1, [x >= 1, y >= x])], facts)
+    assert ctl.verdict == Verdict.ERROR and ctl.ok
+
+
+def test_chain_instances_respect_ranges():
+    from dps_verify.paper.proofs.core import instance_of
+
+    F = sp.Function("F")
+    K = sp.Symbol("K", integer=True, nonnegative=True)
+    k = sp.Symbol("k", integer=True, positive=True)
+    fact = F(K - 1) >= 0
+    assert instance_of(fact, (K,), F(k - 2) >= 0) == {"K": "k - 1"}
+    assert instance_of(fact, (K,), F(k - 3) >= 0) is None  # K = k - 2 may be negative
+    assert instance_of(fact, (), F(k - 2) >= 0) is None
+    assert instance_of(fact, (K,), F(k - 2) > 0) is None
+
+
+def test_induction_needs_fitting_parts():
+    from dps_verify.paper.proofs.core import induction
+
+    T = sp.Function("T")
+    n = sp.Symbol("n", integer=True, nonnegative=True)
+
+    def P(x):
+        return T(x) >= 0
+
+    base = prove_sym("base", "", P(0), [T(0) >= 0])
+    step = prove_sym("step", "", P(n + 1), [P(n), T(n + 1) >= T(n)], local=[P(n)])
+    assert induction("ok", "", P, n, 0, base, step).verdict == Verdict.PROVED
+    wrong = prove_sym("step'", "", P(n + 2), [P(n), T(n + 2) >= T(n)], local=[P(n)])
+    assert induction("bad", "", P, n, 0, base, wrong).verdict == Verdict.ERROR

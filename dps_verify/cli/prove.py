@@ -99,6 +99,11 @@ def _print_result(r: Any, *, latex: bool, controls: bool) -> None:
           f"in {r.seconds:.2f} s")
     if r.summary:
         print(f"   {r.summary}")
+    if r.given:
+        print(f"   given ({len(r.given)} formulas; every claim step may assume only these and "
+              "conclusions of earlier PROVED steps):")
+        for g in r.given:
+            print(f"      [{g.kind}] {sp.sstr(g.formula)}  -- {g.why}")
     groups = [("step", r.steps)] + ([("negative control", r.negative_controls)] if controls else [])
     for label, items in groups:
         for i, s in enumerate(items, 1):
@@ -116,6 +121,13 @@ def _print_result(r: Any, *, latex: bool, controls: bool) -> None:
                       f"hypotheses: z3 {s.vacuity['z3'] if s.vacuity else '-'}")
             if s.certificate and s.solvers is None:
                 print(f"   certificate: {s.certificate}")
+            if s.links:
+                steps_used = sorted({ln["from"] for ln in s.links if ln["from"].startswith("step")})
+                n_given = sum(1 for ln in s.links if ln["from"].startswith("given"))
+                other = [ln["from"] for ln in s.links
+                         if not ln["from"].startswith(("step", "given"))]
+                parts = steps_used + ([f"{n_given} given"] if n_given else []) + other
+                print(f"   chained from: {'; '.join(parts)}")
             if s.counterexample:
                 cex = ", ".join(f"{k}={v}" for k, v in s.counterexample.items())
                 print(f"   counterexample: {cex}")

@@ -21,10 +21,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 import sympy as sp
 import z3
+from sympy.core.function import AppliedUndef
 
 from dps_verify.core.types import ProofVerdict
 from dps_verify.paper.proofs import smt
@@ -34,6 +36,27 @@ from dps_verify.paper.proofs.smt import Z3_TIMEOUT_MS, Query
 #: for a vacuous step or a solver disagreement): the proof vocabulary of
 #: :mod:`dps_verify.core.types`.
 Verdict = ProofVerdict
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A formula a theorem takes as given: one of its stated hypotheses, a definition of the
+    encoding's symbols, or a fact of the setting (kind ``hypothesis``, ``definition`` or
+    ``setting``).  ``over`` lists index variables the fact holds for every value of (their
+    sympy assumptions give the range), so a step may use an instance of it."""
+
+    formula: Any
+    why: str
+    kind: str = "hypothesis"
+    over: tuple[sp.Symbol, ...] = ()
+
+    def to_dict(self) -> dict[str, str]:
+        return {"formula": sp.sstr(self.formula), "kind": self.kind, "why": self.why}
+
+
+def given(kind: str, why: str, *formulas: Any, over: tuple[sp.Symbol, ...] = ()) -> list[Fact]:
+    """Several :class:`Fact` s with one justification."""
+    return [Fact(f, why, kind, over) for f in formulas]
 
 
 @dataclass
@@ -61,6 +84,20 @@ class Step:
     #: the finite range a CHECKED-BOUNDED step covers ("" when general).
     bound: str = ""
     queries: list[Query] = field(default_factory=list, repr=False)
+    #: chaining (see :func:`check_chain`): the formulas the step takes as established facts,
+    #: its conclusion (``Implies(premises, claim)`` when it has premises), the induction
+    #: hypotheses it leaves to an :func:`induction` step, and the index variables over which
+    #: its conclusion holds for every value (so a later step may instantiate them).
+    assumes: tuple[Any, ...] | None = None
+    concludes: Any = None
+    local: tuple[Any, ...] = ()
+    over: tuple[sp.Symbol, ...] = ()
+    #: a general arithmetic lemma whose premises are its own (e.g. :func:`sum_assembly`).
+    lemma: bool = False
+    #: where each assumed formula comes from ("given: ..." or "step N: ..."), set by the check.
+    links: list[dict[str, str]] | None = None
+    #: names of the steps whose induction hypotheses (``local``) this induction step discharges.
+    discharges: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -88,6 +125,10 @@ class Step:
             out["certificate"] = self.certificate
         if self.bound:
             out["bound"] = self.bound
+        if self.concludes is not None:
+            out["concludes"] = sp.sstr(self.concludes)
+        if self.links is not None:
+            out["assumes"] = self.links
         return out
 
 
@@ -104,6 +145,7 @@ class ProofResult:
     negative_controls: list[Step] = field(default_factory=list)
     seconds: float = 0.0
     summary: str = ""
+    given: list[Fact] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -124,6 +166,7 @@ class ProofResult:
             "ok": self.ok,
             "seconds": round(self.seconds, 4),
             "summary": self.summary,
+            "given": [g.to_dict() for g in self.given],
             "steps": [s.to_dict() for s in self.steps],
             "negative_controls": [c.to_dict() for c in self.negative_controls],
         }
@@ -243,6 +286,11 @@ def to_z3(expr: Any, env: dict[str, z3.ExprRef] | None = None) -> Any:
     def tr(e: Any) -> Any:
         if isinstance(e, bool) or e is sp.true or e is sp.false:
             return z3.BoolVal(bool(e))
+        if isinstance(e, AppliedUndef):  # F(k - 1, n): an opaque real named by its text
+            key = sp.sstr(e)
+            if key not in env:
+                env[key] = z3.Real(key)
+            return env[key]
         if isinstance(e, sp.Symbol):
             if e.name not in env:
                 env[e.name] = z3.Int(e.name) if e.is_integer else z3.Real(e.name)
@@ -297,6 +345,10 @@ def prove_sym(
     claim: Any,
     assumptions: Sequence[Any] = (),
     *,
+    premises: Sequence[Any] = (),
+    local: Sequence[Any] = (),
+    over: Sequence[sp.Symbol] = (),
+    lemma: bool = False,
     expected: Verdict = Verdict.PROVED,
     note: str = "",
     role: str = "claim",
@@ -304,15 +356,28 @@ def prove_sym(
     env: dict[str, z3.ExprRef] | None = None,
     bound: str = "",
 ) -> Step:
-    """SMT step stated in sympy: proves ``And(assumptions) => claim`` (both sympy relations).
-    The printed expression is built from the same objects, so the text cannot drift from the
-    checked formula."""
+    """SMT step stated in sympy: proves ``And(assumptions, premises) => claim`` (sympy
+    relations).  The printed expression is built from the same objects, so the text cannot
+    drift from the checked formula.
+
+    For the chaining check (:func:`check_chain`) the ``assumptions`` are facts the step takes
+    as established (each must be given or an earlier step's conclusion), ``premises`` are the
+    antecedent of what it proves (its conclusion is ``Implies(And(premises), claim)``), and
+    ``local`` (a subset of ``assumptions``) are induction hypotheses a later
+    :func:`induction` step discharges."""
     env = {} if env is None else env
+    hyps = [*assumptions, *premises]
     zc = to_z3(claim, env)
-    za = [to_z3(a, env) for a in assumptions] + list(extra_z3)
-    expr = sp.Implies(sp.And(*assumptions), claim, evaluate=False) if assumptions else claim
-    return smt_step(name, statement, [Query(za, zc)], expr=expr, expected=expected, note=note,
+    za = [to_z3(a, env) for a in hyps] + list(extra_z3)
+    expr = sp.Implies(sp.And(*hyps), claim, evaluate=False) if hyps else claim
+    step = smt_step(name, statement, [Query(za, zc)], expr=expr, expected=expected, note=note,
                     role=role, bound=bound)
+    step.assumes = tuple(assumptions)
+    step.concludes = sp.Implies(sp.And(*premises), claim, evaluate=False) if premises else claim
+    step.local = tuple(local)
+    step.over = tuple(over)
+    step.lemma = lemma
+    return step
 
 
 def exists_sym(
@@ -332,8 +397,10 @@ def exists_sym(
     zc = to_z3(claim, env)
     za = [to_z3(a, env) for a in assumptions]
     expr = sp.And(*assumptions, claim, evaluate=False)
-    return smt_step(name, statement, [Query(za, zc, kind="exists")], expr=expr,
+    step = smt_step(name, statement, [Query(za, zc, kind="exists")], expr=expr,
                     expected=expected, note=note, role=role)
+    step.assumes = ()  # a point to exhibit, not facts taken as established
+    return step
 
 
 def z3_all(
@@ -380,7 +447,7 @@ def sum_assembly(what: str, statement: str = "") -> Step:
         f"assembly: sum over {what}",
         statement or (f"Summing the termwise bounds over {what}: by induction on the number of "
                       "terms (empty sums 0 <= 0; S_m <= T_m and a <= b give S_m + a <= T_m + b)."),
-        S + a <= T + bb, [S <= T, a <= bb])
+        S + a <= T + bb, premises=[S <= T, a <= bb], lemma=True)
 
 
 # -------------------------------------------------------------------------- sympy
@@ -434,18 +501,24 @@ def sympy_step(
     note: str = "",
     role: str = "claim",
     at: dict[sp.Symbol, Any] | None = None,
+    concludes: Any = None,
+    over: Sequence[sp.Symbol] = (),
 ) -> Step:
     """Build a :class:`Step` discharged by :func:`sympy_identity`; a non-identity is
     REFUTED when a point (in the symbols' declared domain) where both sides differ is found
-    and re-checked exactly.  ``at`` gives a point to try first."""
+    and re-checked exactly.  ``at`` gives a point to try first.  ``concludes`` is the formula
+    the chaining check records (default ``Eq(lhs, rhs)``) when ``lhs``/``rhs`` were derived
+    from it (e.g. by substituting a closed form)."""
     verdict, secs, cert = sympy_identity(lhs, rhs)
     cex = None
     if verdict is not Verdict.PROVED:
         cex = _sympy_witness(lhs, rhs, at)
         if cex is not None:
             verdict = Verdict.REFUTED
-    return Step(name, statement, sp.Eq(lhs, rhs, evaluate=False), "sympy", verdict,
-                expected, secs, cex, note, role, certificate=cert)
+    eq = sp.Eq(lhs, rhs, evaluate=False)
+    return Step(name, statement, eq, "sympy", verdict, expected, secs, cex, note, role,
+                certificate=cert, assumes=(), concludes=eq if concludes is None else concludes,
+                over=tuple(over))
 
 
 def _in_domain(s: sp.Symbol, v: Any) -> bool:
@@ -500,7 +573,9 @@ def run_module(theorem_id: str, module: Any) -> ProofResult:
     """Run one theorem module (``CLAIM``, ``REFERENCE``, ``EXPECTED``, ``steps()``,
     ``negative_controls()``) and aggregate."""
     t0 = time.perf_counter()
+    facts = list(getattr(module, "GIVEN", ()))
     steps = list(module.steps())
+    check_chain(steps, facts)
     controls = list(module.negative_controls())
     return ProofResult(
         theorem_id=theorem_id,
@@ -512,4 +587,173 @@ def run_module(theorem_id: str, module: Any) -> ProofResult:
         negative_controls=controls,
         seconds=time.perf_counter() - t0,
         summary=getattr(module, "SUMMARY", ""),
+        given=facts,
     )
+
+
+# ------------------------------------------------------------------------ chaining
+
+
+def _conjuncts(f: Any) -> list[Any]:
+    if isinstance(f, sp.And):
+        return [c for a in f.args for c in _conjuncts(a)]
+    return [f]
+
+
+def _fits(var: sp.Symbol, value: Any) -> bool:
+    """``value`` lies in ``var``'s declared range (sympy must *know* it, not merely allow it)."""
+    flags = ("integer", "nonnegative", "positive", "real")
+    return all(getattr(sp.sympify(value), f"is_{f}") is True
+               for f in flags if var.assumptions0.get(f))
+
+
+def _solve_linear(pattern: Any, v: sp.Symbol, target: Any) -> Any:
+    """``x`` with ``pattern.subs(v, x) == target`` when ``pattern = a v + c`` (``a != 0``
+    constant), else ``None``."""
+    a = sp.diff(pattern, v)
+    if not a.is_number or a == 0:
+        return None
+    c = sp.expand(pattern - a * v)
+    return None if c.has(v) else sp.expand((target - c) / a)
+
+
+def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, str] | None:
+    """The substitution of the index variables ``over`` turning ``fact`` into exactly
+    ``target`` (sympy's structural equality: the same formula object), each value inside its
+    variable's declared range; ``None`` when there is none.  Candidate values are read off the
+    arguments of the applied functions (``F(K - 1, m)`` against ``F(k - 2, n - 1)``)."""
+    if fact == target:
+        return {}
+    if not over or type(fact) is not type(target):
+        return None
+    pats = [e for e in sp.preorder_traversal(fact) if isinstance(e, AppliedUndef)]
+    tgts = [e for e in sp.preorder_traversal(target) if isinstance(e, AppliedUndef)]
+    if not pats or {e.func for e in pats} != {e.func for e in tgts}:
+        return None
+    cands: dict[sp.Symbol, set[Any]] = {v: {v} for v in over}
+    for pe in pats:
+        for te in tgts:
+            if pe.func != te.func or len(pe.args) != len(te.args):
+                continue
+            for pa, ta in zip(pe.args, te.args):
+                for v in over:
+                    if pa.has(v):
+                        x = _solve_linear(pa, v, ta)
+                        if x is not None:
+                            cands[v].add(x)
+    for combo in product(*[sorted(cands[v], key=sp.default_sort_key) for v in over]):
+        sub = dict(zip(over, combo))
+        if all(_fits(v, x) for v, x in sub.items()) and fact.subs(sub, simultaneous=True) == target:
+            return {v.name: sp.sstr(x) for v, x in sub.items() if x != v}
+    return None
+
+
+def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
+    """Theorem assembly, checked: every *claim* step may assume only formulas that are the
+    theorem's given facts or conclusions of *earlier* PROVED claim steps (the same formula, or
+    an instance over the index variables the fact/conclusion is stated for), plus induction
+    hypotheses that a later :func:`induction` step discharges.  A step assuming anything else
+    becomes an ERROR (never PROVED).  An SMT claim step must state its assumptions as
+    formulas.  Records each step's ``links``; returns the problems found."""
+    known: list[tuple[Any, tuple[sp.Symbol, ...], str]] = [
+        (f.formula, f.over, f"given ({f.kind}): {f.why}") for f in facts]
+    problems: list[str] = []
+    for idx, s in enumerate(steps, 1):
+        if s.role != "claim":
+            continue
+        missing: list[str] = []
+        for name in s.discharges:  # an induction step: its inductive step must still stand
+            done = [t for t in steps[:idx - 1] if t.name == name]
+            if not done or done[-1].verdict is not Verdict.PROVED:
+                missing.append(f"(the inductive step '{name}' is not an earlier PROVED step)")
+        if s.assumes is None and s.solvers is not None:
+            missing.append("(hypotheses not stated as formulas)")
+        elif s.assumes is not None and not s.lemma:
+            links: list[dict[str, str]] = []
+            for a in s.assumes:
+                if a in s.local:
+                    ok = any(s.name in t.discharges for t in steps[idx:])
+                    links.append({"formula": sp.sstr(a), "from": "induction hypothesis, "
+                                  + ("discharged by a later induction step" if ok
+                                     else "NOT DISCHARGED")})
+                    if not ok:
+                        missing.append(sp.sstr(a))
+                    continue
+                src = None
+                # a step stated for every value of its index variables may only use facts
+                # that hold for every value too (a fact or conclusion with index variables)
+                schematic = any(a.has(v) for v in s.over)
+                for formula, over, label in known:
+                    if schematic and not over:
+                        continue
+                    sub = instance_of(formula, over, a)
+                    if sub is not None:
+                        src = label + (f" at {sub}" if sub else "")
+                        break
+                links.append({"formula": sp.sstr(a), "from": src or "UNLINKED"})
+                if src is None:
+                    missing.append(sp.sstr(a))
+            s.links = links
+        if missing:
+            msg = ("unlinked: assumes " + "; ".join(missing) + ", which is neither a stated "
+                   "hypothesis of the theorem nor the conclusion of an earlier PROVED step")
+            problems.append(f"step {idx} ({s.name}): {msg}")
+            s.verdict = Verdict.ERROR
+            s.note = msg + (f" [{s.note}]" if s.note else "")
+            continue
+        if s.verdict is Verdict.PROVED and s.concludes is not None and not s.local:
+            known += [(c, s.over, f"step {idx}: {s.name}") for c in _conjuncts(s.concludes)]
+    return problems
+
+
+def induction(
+    name: str,
+    statement: str,
+    formula: Callable[[Any], Any],
+    var: sp.Symbol,
+    start: Any,
+    base: Step,
+    step: Step,
+    *,
+    direction: int = 1,
+    concludes: Any = None,
+    over: Sequence[sp.Symbol] = (),
+) -> Step:
+    """The induction rule as a step: from ``base`` proving ``formula(start)`` and ``step``
+    proving ``formula(var + direction)`` under the induction hypothesis ``formula(var)``
+    (one of its ``local`` assumptions), conclude ``formula(var)`` for every ``var`` on that
+    side of ``start`` (``concludes`` overrides the recorded conclusion, e.g. with the range).
+    The formula objects are compared, not the text; PROVED only if both steps are."""
+    t0 = time.perf_counter()
+    wanted = [("base proves P(start)", base.concludes == formula(start)),
+              ("inductive step proves P(next)", step.concludes == formula(var + direction)),
+              ("inductive step assumes P(var) as its induction hypothesis",
+               formula(var) in step.local)]
+    bad = [w for w, ok in wanted if not ok]
+    if bad:
+        verdict, note = Verdict.ERROR, "induction does not fit: " + "; ".join(bad)
+    elif base.verdict is Verdict.PROVED and step.verdict is Verdict.PROVED:
+        verdict, note = Verdict.PROVED, (
+            f"induction on {var} ({'up' if direction > 0 else 'down'} from {start}): base "
+            f"'{base.name}' and inductive step '{step.name}' both PROVED (formula objects "
+            "compared)")
+    else:
+        verdict, note = Verdict.OPEN, "base or inductive step not PROVED"
+    concl = formula(var) if concludes is None else concludes
+    return Step(name, statement, concl, "induction rule", verdict, Verdict.PROVED,
+                time.perf_counter() - t0, None, note,
+                certificate=note if verdict is Verdict.PROVED else None,
+                assumes=(formula(start),), concludes=concl, over=tuple(over),
+                discharges=(step.name,))
+
+
+def chain_control(name: str, statement: str, steps: Sequence[Step],
+                  facts: Sequence[Fact]) -> Step:
+    """Negative control of :func:`check_chain`: ``steps`` assume something unproved, so the
+    check must turn one into an ERROR (the control's verdict; PROVED if it let them pass)."""
+    t0 = time.perf_counter()
+    problems = check_chain(steps, facts)
+    verdict = Verdict.ERROR if problems else Verdict.PROVED
+    note = problems[0] if problems else "the chaining check accepted an unproved assumption"
+    return Step(name, statement, None, "chaining check", verdict, Verdict.ERROR,
+                time.perf_counter() - t0, None, note)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym
+from dps_verify.paper.proofs.core import Step, Verdict, given, prove_sym
 
 CLAIM = "A strongly-safe k-anonymizer violates (eps, delta)-DP for every eps and delta < 1."
 REFERENCE = "CP Prop 4, §3.2"
@@ -23,6 +23,11 @@ E, d = sp.symbols("E delta", real=True)
 #: the proposition's parameter region and the inequality that fails there (one definition).
 REGION = [E >= 1, d >= 0, d < 1]
 BROKEN = sp.Not(1 <= E * 0 + d)
+#: what the proposition takes as given (checked by the chaining check of proofs.core).
+GIVEN = (given("setting", "the proof's choice: k >= 1 and n > k copies of g(t) in D", k >= 1, n > k)
+         + given("setting", "e^eps >= 1, delta >= 0 (any DP parameters)", E >= 1, d >= 0)
+         + given("hypothesis", "the (eps, delta)-DP region the proposition speaks of: "
+                 "e^eps >= 1, 0 <= delta < 1", *REGION))
 
 
 def _kept(c: sp.Expr) -> sp.Expr:
@@ -41,7 +46,7 @@ def steps() -> list[Step]:
         prove_sym("pin: delta < 1 is exactly the region",
                   "Outside the region (delta >= 1) the same event no longer breaks "
                   "(eps, delta)-DP, so the proof assumes nothing stronger than the paper.",
-                  sp.Not(BROKEN), [E >= 1, d >= 0, sp.Not(sp.And(*REGION))]),
+                  sp.Not(BROKEN), [E >= 1, d >= 0], premises=[sp.Not(sp.And(*REGION))]),
     ]
 
 

@@ -16,6 +16,7 @@ from dps_verify.paper.proofs.core import (
     Step,
     Verdict,
     exists_sym,
+    given,
     prove_sym,
     sympy_step,
     timed,
@@ -34,6 +35,15 @@ m, s = sp.symbols("m s", integer=True, nonnegative=True)
 
 BASE = [b > 0, b < 1, E >= 1, X >= 0, X <= 1, Y >= 0, Y <= 1, d1 >= 0,
         sp.Eq(Z, (1 - b) * X + b * Y)]
+#: what the theorem takes as given (checked by the chaining check of proofs.core):
+GIVEN = (
+    given("setting", "0 < beta2/beta1 < 1, e^eps1 >= 1, probabilities in [0, 1], delta1 >= 0",
+          *BASE[:8])
+    + given("definition", "CP App. A.1's decomposition of Pr[A^beta2(D) in O] over whether t "
+            "is sampled (the sampling split, steps 1-2)", BASE[8])
+    + given("hypothesis", "A is (beta1, eps1, delta1)-DPS (CP Def 2, both directions)",
+            Y <= E * X + d1, X <= E * Y + d1)
+)
 #: the conclusion of CP Thm 1 (one definition for the steps, the pins and the text):
 E2 = 1 + b * (E - 1)  # e^{eps2}
 D2 = b * d1  # delta2

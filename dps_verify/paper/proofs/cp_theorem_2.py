@@ -16,10 +16,10 @@ from dps_verify.paper.proofs.core import (
     Step,
     Verdict,
     exists_sym,
+    given,
     prove_sym,
     sum_assembly,
     z3_all,
-    z3_step,
 )
 from dps_verify.paper.proofs.finite import hockey, mass, prob_vector, subsets  # noqa: F401
 
@@ -67,16 +67,24 @@ Pq, Ppq, pS1, ppS1, M = sp.symbols("Sum_pq Sum_ppq p_S1 pp_S1 M", real=True)
 TARGET = E * Ppq + d
 FINAL_HYPS = [E >= 1, d >= 0, Pq >= 0, Ppq >= 0, pS1 >= 0, ppS1 >= 0,
               Pq - E * Ppq <= M, sp.Eq(M, pS1 - E * ppS1), pS1 <= E * ppS1 + d]
+#: the termwise lemma: (P - E Q) q <= max(0, P - E Q) for a kernel value 0 <= q <= 1.
+TERMWISE = sp.Le((P - E * Q) * qq, sp.Max(0, P - E * Q))
+#: what the theorem takes as given (checked by the chaining check of proofs.core).
+GIVEN = (
+    given("setting", "e^eps >= 1, delta >= 0, probabilities and kernel values in [0, 1]",
+          E >= 1, d >= 0, qq >= 0, qq <= 1, Pq >= 0, Ppq >= 0, pS1 >= 0, ppS1 >= 0)
+    + given("definition", "S1 = {i : p_i > E p'_i} and M its hockey-stick mass; M bounds the "
+            "summed termwise lemma (steps 1-2)", FINAL_HYPS[6], FINAL_HYPS[7])
+    + given("hypothesis", "A1 is (beta, eps, delta)-DPS: CP Def 2 at the event S1",
+            FINAL_HYPS[8])
+)
 
 
 def steps() -> list[Step]:
-    out = [z3_step(
+    out = [prove_sym(
         "termwise lemma",
         "For 0 <= q <= 1: (P - E Q) q <= max(0, P - E Q) (P = p_i, Q = p'_i, q = K_i(O)).",
-        (lambda pz, qz, ez, xz: xz * (pz - ez * qz) <= z3.If(pz - ez * qz > 0, pz - ez * qz, 0))(
-            z3.Real("P"), z3.Real("Q"), z3.Real("E"), z3.Real("q")),
-        [z3.Real("q") >= 0, z3.Real("q") <= 1],
-        expr=sp.Le((P - E * Q) * qq, sp.Max(0, P - E * Q)))]
+        TERMWISE, [qq >= 0, qq <= 1])]
     out.append(sum_assembly("the outputs i of A1",
                             "Summing the termwise bounds over the finitely many outputs of A1 "
                             "(induction on their number): sum_i p_i q_i - E sum_i p'_i q_i <= "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, prove_sym, z3_all
+from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, given, prove_sym, z3_all
 from dps_verify.paper.proofs.finite import hockey_both, prob_vector
 
 CLAIM = "A_p = A1 w.p. p, A2 w.p. 1 - p is (beta, eps, delta)-DPS when A1, A2 are."
@@ -41,6 +41,11 @@ HYPS = [p >= 0, p <= 1, E >= 1, d >= 0, a >= 0, a2 >= 0, c >= 0, c2 >= 0,
 #: Pr[A_p^beta(D) in O] and CP Def 2's right-hand side for D' (the conclusion of CP Thm 3).
 MIX = p * a + (1 - p) * c
 TARGET = E * (p * a2 + (1 - p) * c2) + d
+#: what the theorem takes as given (checked by the chaining check of proofs.core).
+GIVEN = (given("setting", "coin weight p in [0, 1], e^eps >= 1, delta >= 0, probabilities "
+               "in [0, 1]", *HYPS[:12])
+         + given("hypothesis", "A1 and A2 are (beta, eps, delta)-DPS (CP Def 2 at the event O)",
+                 *HYPS[12:]))
 
 
 def steps() -> list[Step]:

@@ -17,7 +17,15 @@ import mpmath as mp
 import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, sum_assembly, timed, z3_all
+from dps_verify.paper.proofs.core import (
+    Step,
+    Verdict,
+    given,
+    prove_sym,
+    sum_assembly,
+    timed,
+    z3_all,
+)
 
 CLAIM = "eps1-safe k-anonymization is (beta, eps, d(k, beta, eps - eps1))-DPS."
 REFERENCE = "CP Thm 6, §3.4 and App. A.3"
@@ -47,11 +55,19 @@ def _hockey_queries(G: int, *, with_e1: bool = True, delta: bool = True) -> list
     return [(mp_ <= big * mq + dd, hyp), (mq <= big * mp_ + dd, hyp)]
 
 
-def _termwise() -> list:
-    e1, e2, d, w, w2, P, Q = z3.Reals("E1 Eprime delta w w' P Q")
-    hyp = [e1 >= 1, e2 >= 1, d >= 0, w >= 0, w2 >= 0, w <= e1 * w2, P >= 0, Q >= 0,
-           P <= e2 * Q + d]
-    return [(w * P <= e1 * e2 * w2 * Q + w * d, hyp)]
+S, T, W, E1, E2, d = sp.symbols("S T W E1 Eprime delta", real=True)
+wg, wg2, Pg, Qg = sp.symbols("w w' P Q", real=True)
+#: what the theorem (in the appendix's reading) takes as given (chaining check, proofs.core).
+GIVEN = (
+    given("setting", "e^eps1, e^eps' >= 1, delta >= 0, probabilities non-negative",
+          E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, Pg >= 0, Qg >= 0, S >= 0, T >= 0)
+    + given("hypothesis", "A_m is eps1-DP (CP Def 6), run on the unsampled D (App. A.3)",
+            wg <= E1 * wg2)
+    + given("hypothesis", "for a fixed recoding g, CP Thm 5 with eps' = eps - eps1",
+            Pg <= E2 * Qg + d)
+    + given("definition", "W = sum_g w_g = 1 and the summed termwise bound (steps 1-2)",
+            sp.Eq(W, 1), S <= E1 * E2 * T + W * d)
+)
 
 
 def _factorisation() -> tuple[Verdict, dict[str, str] | None, str]:
@@ -105,11 +121,12 @@ def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
 
 
 def steps() -> list[Step]:
-    S, T, W, E1, E2, d = sp.symbols("S T W E1 Eprime delta", real=True)
     return [
-        z3_all("termwise lemma (A_m on unsampled D)",
-               "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for each recoding g.",
-               _termwise()),
+        prove_sym("termwise lemma (A_m on unsampled D)",
+                  "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for each recoding g.",
+                  wg * Pg <= E1 * E2 * wg2 * Qg + wg * d,
+                  [E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, wg <= E1 * wg2, Pg >= 0,
+                   Qg >= 0, Pg <= E2 * Qg + d]),
         sum_assembly("the recodings g",
                      "Summing over the finitely many g (induction): S = sum w P <= "
                      "e^eps1 e^eps' sum w' Q + (sum w) delta."),

@@ -10,7 +10,15 @@ from itertools import product
 import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, sum_assembly, timed, z3_all
+from dps_verify.paper.proofs.core import (
+    Step,
+    Verdict,
+    given,
+    prove_sym,
+    sum_assembly,
+    timed,
+    z3_all,
+)
 from dps_verify.paper.proofs.finite import hockey_both, pointwise, prob_vector
 
 CLAIM = "TR Def 2 (pointwise) implies CP Def 2 (hockey-stick) with the same (eps, delta)."
@@ -57,13 +65,24 @@ HYPS = [E >= 1, d >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0, pOB <= pB, pB < 
         pOG <= E * qOG]
 #: CP Def 2's inequality for the event O (the conclusion).
 CONCLUSION = pOB + pOG <= E * (qOB + qOG) + d
+#: an output i off the bad set B: its ratio lies in [1/E, E] (TR Def 2), or both masses are 0.
+OFF_B = sp.Or(sp.And(qi > 0, pi / qi <= E, pi / qi >= 1 / E), sp.And(sp.Eq(pi, 0), sp.Eq(qi, 0)))
+#: what the equivalence takes as given (checked by the chaining check of proofs.core).
+GIVEN = (given("setting", "e^eps >= 1, delta >= 0, probabilities non-negative",
+               E >= 1, d >= 0, pi >= 0, qi >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0)
+         + given("definition", "O and B is inside B", pOB <= pB)
+         + given("hypothesis", "TR Def 2: the bad set B has mass < delta", pB < d)
+         + given("definition", "the summed termwise bound over O minus B (steps 1-2)",
+                 pOG <= E * qOG))
 
 
 def steps() -> list[Step]:
     out = [
         prove_sym("termwise: outputs off the bad set",
-                  "An output i outside B has ratio in [1/E, E]; in particular p_i <= E q_i.",
-                  pi <= E * qi, [E >= 1, qi >= 0, pi >= 0, pi <= E * qi, qi <= E * pi]),
+                  "An output i outside B has ratio p_i/q_i in [1/E, E] (or p_i = q_i = 0); "
+                  "so p_i <= E q_i and q_i <= E p_i.",
+                  sp.And(pi <= E * qi, qi <= E * pi), [E >= 1, qi >= 0, pi >= 0],
+                  premises=[OFF_B]),
         sum_assembly("the outputs of O outside B",
                      "Summing p_i <= E q_i over O minus B (induction on its size): "
                      "p(O minus B) <= E q(O minus B)."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, prove_sym, sympy_step
+from dps_verify.paper.proofs.core import Step, Verdict, given, prove_sym, sympy_step
 
 CLAIM = "(beta1, eps)-UDP implies (beta2, ln(1 + beta2/beta1 (e^eps - 1)))-UDP; Cor 4 for eps-DP."
 REFERENCE = "TR Thm 3 and Cor 4, §5"
@@ -17,6 +17,10 @@ SUMMARY = ("Ratio bounds and the max() simplification are proved; Cor 4 is the c
 b, E, r = sp.symbols("beta E r", real=True)
 DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= E]
 RATIO = (1 - b) + b * r  # Z/X
+#: what the theorem takes as given (checked by the chaining check of proofs.core).
+GIVEN = (given("setting", "0 < beta2/beta1 < 1, e^eps >= 1", *DOM[:3])
+         + given("hypothesis", "(beta1, eps)-UDP: the ratio r = Y/X lies in [e^-eps, e^eps]",
+                 *DOM[3:]))
 
 
 def steps() -> list[Step]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, prove_sym
+from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, given, prove_sym
 
 CLAIM = ("(A1; A2) is max(f1, f2)-smooth (eps1 + eps2, delta1 + delta2)-DP (statement corrected "
          "from the printed (eps1, delta1) twice).")
@@ -27,6 +27,14 @@ RD = [E1 >= 1, E2 >= 1, r1 >= 1 / E1, r1 <= E1, r2 >= 1 / E2, r2 <= E2]
 E_TARGET = E1 * E2
 MD = [a >= 0, bb >= 0, a < d1 * f1, bb < d2 * f2, d1 >= 0, d2 >= 0, f1 >= 0, f2 >= 0,
       F >= f1, F >= f2]
+f1x, f2x, f1y, f2y = sp.symbols("f1x f2x f1y f2y", real=True)
+#: what the theorem takes as given (checked by the chaining check of proofs.core).
+GIVEN = (given("hypothesis", "A1, A2 are f_i-smooth (eps_i, delta_i)-DP at level x: ratios "
+               "off the bad sets within e^{x eps_i}", *RD)
+         + given("hypothesis", "bad-set masses a < delta1 f1, b < delta2 f2; F = max(f1, f2)",
+                 *MD, a <= 1, bb <= 1)
+         + given("hypothesis", "f1, f2 non-increasing (TR Def 5), at points x <= y",
+                 f1x >= f1y, f2x >= f2y))
 
 
 def steps() -> list[Step]:
@@ -42,9 +50,7 @@ def steps() -> list[Step]:
                   MD + [a <= 1, bb <= 1]),
         prove_sym("max(f1, f2) is admissible",
                   "max(f1, f2)(1) = 1 and it is non-increasing when f1, f2 are (at points x <= y).",
-                  sp.Ge(sp.Max(sp.Symbol("f1x"), sp.Symbol("f2x")), sp.Max(
-                      sp.Symbol("f1y"), sp.Symbol("f2y"))),
-                  [sp.Symbol("f1x") >= sp.Symbol("f1y"), sp.Symbol("f2x") >= sp.Symbol("f2y")]),
+                  sp.Ge(sp.Max(f1x, f2x), sp.Max(f1y, f2y)), [f1x >= f1y, f2x >= f2y]),
     ]
 
 
