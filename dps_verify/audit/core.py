@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, cast
 
@@ -14,16 +15,21 @@ from dps_verify.audit.domain import Domain
 from dps_verify.audit.report import AuditReport, Witness
 from dps_verify.audit.search import Candidate, candidates, enumeration_cost, plausible_ks
 from dps_verify.core.errors import AuditedCodeError
-from dps_verify.core.numbers import Certified, Number, exp_compare, exp_interval, to_fraction
+from dps_verify.core.numbers import Certified, Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.verdict import montecarlo as mc
+from dps_verify.verdict.witness import witness_from_laws
 
 METHODS = ("auto", "exact", "statistical")
 #: Largest count-vector enumeration (Π(c_i+1)) done exactly for one dataset.
 DEFAULT_EXACT_BUDGET = 20_000
 #: Total enumeration terms over the whole exact search before it stops (coverage says so).
 DEFAULT_TOTAL_BUDGET = 2_000_000
+#: The crowd and beside-bulk leak shapes grow geometrically up to this many records, beyond the
+#: domain's ``max_size`` if need be (a DP claim covers datasets of every size; issue #16 item 7);
+#: the multi-bulk shapes stay within ``max_size``.
+SHAPE_MAX_RECORDS = 96
 
 
 def closed_form_kind(anonymizer: Any) -> str | None:
@@ -53,60 +59,24 @@ def _claim(beta: Fraction, eps: Fraction, delta: Fraction, definition: str) -> d
     }
 
 
-def _event_sample(ev: Iterable, limit: int = 5) -> list[str]:
-    out = []
-    for y in ev:
-        s = repr(y)
-        out.append(s if len(s) <= 160 else s[:157] + "...")
-        if len(out) >= limit:
-            break
-    return out
-
-
-def _bad(P: dict, Q: dict, eps: Fraction) -> list:
-    return [
-        y for y, pv in P.items()
-        if pv > 0 and (Q.get(y, 0) == 0 or exp_compare(eps, pv / Q[y]) < 0)
-    ]
+#: How each definition's witness event is chosen (shown with the witness).
+_NOTES = {
+    "hockey-stick": "hockey-stick (CP Def. 2): E = {y : Pr[first = y] > e^eps Pr[second = y]}",
+    "pointwise": "pointwise (TR Def. 2): E is the set of outputs with |ln P/Q| > epsilon; "
+                 "implied delta is its mass",
+}
 
 
 def exact_witness(
     P: dict, Q: dict, eps: Fraction, definition: str, cand: Candidate
 ) -> tuple[Certified, Witness]:
-    """δ of the pair under ``definition`` and the event that attains it."""
+    """δ of the pair under ``definition`` and the event that attains it (the one witness builder,
+    :func:`dps_verify.verdict.witness.witness_from_laws`, on the one bad-set function)."""
+    w = witness_from_laws(P, Q, eps, tuple(cand.dataset), tuple(cand.neighbour), definition,
+                          target=cand.target, shape=cand.shape, note=_NOTES.get(definition, ""))
     if definition == "pointwise":
-        bad = set(_bad(P, Q, eps)) | set(_bad(Q, P, eps))
-        pm = sum((P.get(y, Fraction(0)) for y in bad), Fraction(0))
-        qm = sum((Q.get(y, Fraction(0)) for y in bad), Fraction(0))
-        fwd = pm >= qm
-        val = max(pm, qm)
-        cert = Certified(val, val, "exact rational arithmetic")
-        w = Witness(
-            list(cand.dataset), list(cand.neighbour), cand.target, cand.shape,
-            "D vs D'" if fwd else "D' vs D", len(bad), _event_sample(bad),
-            pm if fwd else qm, qm if fwd else pm, val,
-            note="pointwise (TR Def. 2): E is the set of outputs with |ln P/Q| > epsilon; "
-                 "implied delta is its mass",
-        )
-        return cert, w
-    cert = exact.delta_certified(P, Q, eps)
-    best = None
-    for fwd, (A, B) in ((True, (P, Q)), (False, (Q, P))):
-        ev = _bad(A, B, eps)
-        a = sum((A[y] for y in ev), Fraction(0))
-        b = sum((B.get(y, Fraction(0)) for y in ev), Fraction(0))
-        lo_e, hi_e = exp_interval(eps) if eps else (Fraction(1), Fraction(1))
-        lower = a - hi_e * b
-        if best is None or lower > best[0]:
-            best = (lower, fwd, ev, a, b)
-    assert best is not None
-    lower, fwd, ev, a, b = best
-    w = Witness(
-        list(cand.dataset), list(cand.neighbour), cand.target, cand.shape,
-        "D vs D'" if fwd else "D' vs D", len(ev), _event_sample(ev), a, b, max(lower, Fraction(0)),
-        note="hockey-stick (CP Def. 2): E = {y : Pr[first = y] > e^eps Pr[second = y]}",
-    )
-    return cert, w
+        return Certified(w.implied_delta, w.implied_delta, "exact rational arithmetic"), w
+    return exact.delta_certified(P, Q, eps), w
 
 
 def audit(
@@ -221,7 +191,7 @@ def audit(
             elif cert.upper > d:
                 undecided += 1
         used_method = "exact"
-        if witness is None and not black_box and not leftovers:
+        if witness is None and not black_box:
             witness = _shape_search(anonymizer, dom, b, eps, d, definition, cov)
     else:
         leftovers = cands
@@ -297,25 +267,22 @@ def _shape_search(
     cov: dict,
 ) -> Witness | None:
     """The leak shapes of :mod:`dps_verify.verdict.shapes` (multi-bulk, median movers, geometric
-    sizes), checked with the shared exact engine; a witness in the audit's format or None."""
+    sizes), checked with the shared exact engine; its witness (with the audit's note) or None."""
     from dps_verify.verdict.exact_search import shape_search
 
+    # Beyond max_size only for deterministic code: a randomized anonymizer's law on a large
+    # sample is costly, and its pairs tie with a tight claim (each one decided exactly).
+    beyond = not isinstance(anonymizer, exact.randomized)
+    top = max(SHAPE_MAX_RECORDS, dom.max_size) if beyond else dom.max_size
     res = shape_search(anonymizer, dom.records, beta=b, epsilon=eps, delta=d, definition=definition,
-                       max_records=min(96, dom.max_size))
+                       max_records=top, max_multi=dom.max_size)
     cov["pairs_exact"] += res.pairs
     cov["shapes"]["leak shapes (verdict.shapes)"] = res.datasets
     cov["max_size_used"] = max(cov["max_size_used"], res.max_size)
     w = res.witness
     if w is None:
         return None
-    first, second = list(w.dataset), list(w.neighbour)
-    fwd = len(first) > len(second)
-    D, D2 = (first, second) if fwd else (second, first)
-    return Witness(
-        D, D2, w.target, w.shape, "D vs D'" if fwd else "D' vs D", len(w.event),
-        _event_sample(w.event), w.p_event, w.q_event, w.implied_delta,
-        note="hockey-stick (CP Def. 2)" if definition == "hockey-stick" else "pointwise (TR Def. 2)",
-    )
+    return replace(w, note=_NOTES.get(definition, ""))
 
 
 def _closed_form(
@@ -387,9 +354,8 @@ def _statistical(
                              f"{1 - alpha:.0%}-confidence lower bound"}
         if dlo > d and (witness is None or dlo > witness.implied_delta):
             witness = Witness(
-                list(cand.dataset), list(cand.neighbour), cand.target, cand.shape,
-                "D vs D'" if fwd else "D' vs D", len(ev), _event_sample(ev), ph, qh, dlo,
-                method="statistical", confidence=1 - alpha,
+                tuple(first), tuple(second), tuple(ev), ph, qh, eps, dlo, "hockey-stick",
+                target=cand.target, shape=cand.shape, method="statistical", confidence=1 - alpha,
                 note=(f"event selected on {n_select} runs, confirmed on {n_confirm} fresh runs; "
                       f"implied delta is the Clopper-Pearson lower bound P_lo - e^eps Q_hi = "
                       f"{p_lo:.4g} - e^eps*{q_hi:.4g} (Bonferroni, overall level {alpha})"),

@@ -109,6 +109,12 @@ class ExactLaws:
         self.p, self.q = beta.numerator, beta.denominator
 
     def law(self, counts: Sequence[int]) -> dict[Hashable, Fraction]:
+        acc, den = self.weights(counts)
+        return {self.table.outputs[o]: Fraction(v) / den for o, v in acc.items()}
+
+    def weights(self, counts: Sequence[int]) -> tuple[dict[int, Fraction | int], int]:
+        """``(acc, q^n)``: Pr[A^β(counts) = output o] = acc[o] / q^n (integers for a
+        deterministic anonymizer)."""
         counts = [int(c) for c in counts]
         sup = [i for i, c in enumerate(counts) if c]
         p, q = self.p, self.q
@@ -132,19 +138,57 @@ class ExactLaws:
                 row = self.table.row(s_full)
             for oid, pr in self.table.row_law[row]:
                 acc[oid] = acc.get(oid, 0) + (w * pr if rand else w)
-        den = q ** sum(counts)
-        return {self.table.outputs[o]: Fraction(v) / den for o, v in acc.items()}
+        return acc, q ** sum(counts)
+
+
+def _decide_integer(laws: ExactLaws, c: list[int], c2: list[int], eps: Fraction,
+                    d: Fraction) -> str | None:
+    """Hockey-stick decision for a deterministic anonymizer in integer arithmetic:
+    "violation" / "ok" when every output's side of the bad set is decided by the rational
+    enclosure of e^ε and the δ enclosure is on one side of the claim; else None (the Fraction
+    path decides)."""
+    A, den = laws.weights(c)
+    B0, den2 = laws.weights(c2)
+    q = laws.q
+    B = {o: v * q for o, v in B0.items()}  # both over q^n
+    lo_e, hi_e = exp_interval(eps) if eps else (Fraction(1), Fraction(1))
+    ln, ld, hn, hd = lo_e.numerator, lo_e.denominator, hi_e.numerator, hi_e.denominator
+    lower = upper = Fraction(0)
+    for X, Y in ((A, B), (B, A)):
+        sx = sy = 0
+        for o, xv in X.items():
+            if not xv:
+                continue
+            yv = int(Y.get(o, 0))
+            xv = int(xv)
+            if yv == 0 or xv * hd > hn * yv:
+                sx += xv
+                sy += yv
+            elif not xv * ld <= ln * yv:
+                return None  # e^ε not separated from this output's ratio
+        lower = max(lower, Fraction(sx, 1) - hi_e * sy)
+        upper = max(upper, Fraction(sx, 1) - lo_e * sy)
+    if lower > d * den:
+        return "violation"
+    if upper <= d * den:
+        return "ok"
+    return None
 
 
 def decide_pair(
     laws: ExactLaws, counts: Sequence[int], x: int, eps: Fraction, d: Fraction, definition: str,
     **info: Any,
-) -> tuple[str, Witness]:
-    """Decide the pair (D, D − x) exactly: ("violation" | "ok" | "undecided", witness)."""
+) -> tuple[str, Witness | None]:
+    """Decide the pair (D, D − x) exactly: ("violation" | "ok" | "undecided", witness); the
+    witness is None for a pair settled "ok" in integer arithmetic."""
     atoms = laws.table.atoms
     c = [int(v) for v in counts]
     c2 = list(c)
     c2[x] -= 1
+    if definition == "hockey-stick" and not laws.table.is_randomized:
+        quick = _decide_integer(laws, c, c2, eps, d)
+        if quick == "ok":
+            return "ok", None
     P, Q = laws.law(c), laws.law(c2)
     D, D2 = atoms.records(c), atoms.records(c2)
     w = witness_from_laws(P, Q, eps, D, D2, definition, target=atoms.values[x], **info)
@@ -202,13 +246,19 @@ class PairChecker:
         }
         return self._pmf[key], ex
 
-    def screen(self, counts: np.ndarray, bar: Any = None) -> list[tuple[int, float, int, int]]:
+    def screen(self, counts: np.ndarray, bar: Any = None,
+               complete: bool = False) -> list[tuple[int, float, int, int]]:
         """Screen every pair (D, D − x) of ``counts`` (datasets of one size); returns the pairs
-        the screen cannot clear as (status, −δ̂, dataset row, atom), certain violations first."""
+        the screen cannot clear as (status, −δ̂, dataset row, atom), certain violations first.
+        ``complete``: every proper sub-sample is already in the table (the exhaustive search
+        goes level by level); otherwise they are anonymized first."""
         if len(counts) == 0:
             return []
         n = int(counts[0].sum())
-        self.table.ensure(counts)
+        if complete:
+            self.table.ensure(counts)
+        else:
+            self.table.ensure_subsamples(counts)
         tab = self.table.arrays()
         pmf, ex = self._setup(n)
         m = counts.shape[1]
@@ -247,7 +297,7 @@ class PairChecker:
                                     **info)
             if status == "violation":
                 return w
-            if status == "undecided":
+            if status == "undecided" and w is not None:
                 self.undecided.append(w)
         return None
 
@@ -308,7 +358,7 @@ def exhaustive_search(
         table.ensure([[0] * m])
         for n in range(1, size + 1):
             counts = level_counts(m, n)
-            cand = chk.screen(counts, bar)
+            cand = chk.screen(counts, bar, complete=True)
             datasets += len(counts)
             sizes.append(n)
             witness = chk.first_violation(counts, cand, shape="exhaustive",
@@ -391,10 +441,12 @@ def shape_search(
     max_records: int = 96,
     work_budget: int = 4_000_000,
     executor: Executor | str | None = None,
+    max_multi: int | None = None,
 ) -> SearchResult:
     """Check the pairs of :func:`dps_verify.verdict.shapes.leak_shapes` (datasets beyond the
     exhaustive sizes), smallest datasets first, with the same screen and exact confirmation;
-    the witness is the smallest violating shape tried (not proven minimal)."""
+    the witness is the smallest violating shape tried (not proven minimal).  ``max_multi``
+    caps the multi-bulk shapes (crowds and a target beside one bulk go up to ``max_records``)."""
     from collections import defaultdict
 
     from dps_verify.verdict.shapes import leak_shapes
@@ -416,7 +468,8 @@ def shape_search(
     spent = 0
     notes: list[str] = []
     for shape, counts, _t in leak_shapes(atoms.values, ks=ks, beta=b, eps=eps,
-                                         max_records=min(max_records, radix - 1)):
+                                         max_records=min(max_records, radix - 1),
+                                         max_multi=max_multi):
         cost = math.prod(c + 1 for c in counts.values()) * (len(counts) + 1)
         if spent + cost > work_budget:
             notes.append(f"shape search stopped at its work budget ({work_budget:,} terms)")

@@ -25,6 +25,8 @@ from dps_verify.core.errors import AuditedCodeError
 from dps_verify.engine.calls import call_anonymizer, call_law
 from dps_verify.engine.distribution import randomized
 
+_ONE = Fraction(1)
+
 
 def canonical_records(records: Sequence[Hashable]) -> list:
     """Distinct records in canonical (repr) order."""
@@ -88,6 +90,11 @@ class SampleTable:
         self.row_law: list[list[tuple[int, Fraction]]] = []  # per row: (output id, exact prob)
         self._checked = False
         self._arrays: dict | None = None
+        # flat copies of the table, grown with it (the screen's arrays are built from these)
+        self._keys: list[int] = []
+        self._lens: list[int] = []
+        self._flat_ids: list[int] = []
+        self._flat_p: list[float] = []
         self.calls = 0
 
     def key(self, counts: Sequence[int]) -> int:
@@ -107,15 +114,16 @@ class SampleTable:
             assert self.atoms.keys is not None
             arg = {k: int(c) for k, c in zip(self.atoms.keys, counts) if c}
             law = {call_anonymizer(self.from_counts, arg, recheck=recheck,
-                                   what="anonymizer's from_counts"): Fraction(1)}
+                                   what="anonymizer's from_counts"): _ONE}
         else:
             sample = self.atoms.records(counts)
             if self.is_randomized:
                 law = call_law(self.anonymizer, sample, recheck=recheck)
             else:
-                law = {call_anonymizer(self.anonymizer, sample, recheck=recheck): Fraction(1)}
+                law = {call_anonymizer(self.anonymizer, sample, recheck=recheck): _ONE}
         self.calls += 1
-        return [(self._intern(y), Fraction(p)) for y, p in law.items() if p]
+        return [(self._intern(y), p if type(p) is Fraction else Fraction(p))
+                for y, p in law.items() if p]
 
     def row(self, counts: Sequence[int]) -> int:
         """Table row of a count vector, anonymizing it first if needed."""
@@ -133,11 +141,50 @@ class SampleTable:
             k = self.key(c)
             if k in self.row_of_key:
                 continue
+            law = self._evaluate(c)
             self.row_of_key[k] = len(self.row_law)
-            self.row_law.append(self._evaluate(c))
+            self.row_law.append(law)
+            self._keys.append(k)
+            self._lens.append(len(law))
+            for i, pr in law:
+                self._flat_ids.append(i)
+                self._flat_p.append(1.0 if pr == 1 else float(pr))
             new += 1
         if new:
             self._arrays = None
+        return new
+
+    def ensure_subsamples(self, counts_rows: np.ndarray | Sequence[Sequence[int]]) -> int:
+        """Anonymize every sub-sample s ≤ c of every count vector c (what the law of A^β(c)
+        needs), in canonical key order; returns the number of new calls."""
+        C = np.asarray(counts_rows, dtype=np.int64).reshape(-1, self.atoms.m)
+        if len(C) == 0:
+            return 0
+        if not self.vector_keys:
+            return self.ensure([s for c in C.tolist() for s in _grid(c)])
+        pw = np.array(self.pow, dtype=np.int64)
+        radix = C + 1
+        K = radix.prod(axis=1)
+        new = 0
+        # chunks of datasets whose grids hold at most ~2M sub-samples
+        start = 0
+        while start < len(C):
+            stop, tot = start, 0
+            while stop < len(C) and (stop == start or tot + K[stop] <= 2_000_000):
+                tot += int(K[stop])
+                stop += 1
+            Cb, Kb = C[start:stop], K[start:stop]
+            strides = np.cumprod(np.hstack([np.ones((len(Cb), 1), dtype=np.int64),
+                                            radix[start:stop, :-1]]), axis=1)
+            b_row = np.repeat(np.arange(len(Cb)), Kb)
+            local = np.arange(int(Kb.sum())) - np.repeat(np.cumsum(Kb) - Kb, Kb)
+            S = (local[:, None] // strides[b_row]) % (Cb[b_row] + 1)
+            keys = np.unique(S @ pw)
+            have = np.fromiter(self._keys, dtype=np.int64, count=len(self._keys))
+            missing = keys[~np.isin(keys, have)]
+            digits = (missing[:, None] // pw[None, :]) % self.radix
+            new += self.ensure(digits.tolist())
+            start = stop
         return new
 
     def law_of_row(self, row: int) -> list[tuple[Hashable, Fraction]]:
@@ -146,15 +193,12 @@ class SampleTable:
     def arrays(self) -> dict:
         """Plain numpy arrays for the float screen (picklable, no user code)."""
         if self._arrays is None:
-            keys = np.fromiter(self.row_of_key.keys(), dtype=np.int64, count=len(self.row_of_key)) \
-                if self.vector_keys else None
-            rows = np.fromiter(self.row_of_key.values(), dtype=np.int64, count=len(self.row_of_key))
-            lens = np.fromiter((len(r) for r in self.row_law), dtype=np.int64, count=len(self.row_law))
+            keys = np.array(self._keys, dtype=np.int64) if self.vector_keys else None
+            rows = np.arange(len(self._keys), dtype=np.int64)
+            lens = np.array(self._lens, dtype=np.int64)
             starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
-            flat_ids = np.fromiter((i for r in self.row_law for i, _ in r), dtype=np.int64,
-                                   count=int(lens.sum()))
-            flat_p = np.fromiter((float(p) for r in self.row_law for _, p in r), dtype=np.float64,
-                                 count=int(lens.sum()))
+            flat_ids = np.array(self._flat_ids, dtype=np.int64)
+            flat_p = np.array(self._flat_p, dtype=np.float64)
             arr: dict[str, Any] = {
                 "pow": np.array(self.pow if self.vector_keys else [0] * self.atoms.m, dtype=np.int64),
                 "lens": lens, "starts": starts, "flat_ids": flat_ids, "flat_p": flat_p,
@@ -170,6 +214,13 @@ class SampleTable:
                 arr["pow_py"] = list(self.pow)
             self._arrays = arr
         return self._arrays
+
+
+def _grid(c: Sequence[int]) -> list[list[int]]:
+    """Every count vector s ≤ c."""
+    import itertools
+
+    return [list(s) for s in itertools.product(*(range(int(v) + 1) for v in c))]
 
 
 __all__ = ["Atoms", "SampleTable", "canonical_records"]

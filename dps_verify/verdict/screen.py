@@ -28,7 +28,13 @@ U = 2.0**-53
 def _keys_to_rows(tab: dict, S: np.ndarray) -> np.ndarray:
     if "keys_sorted" in tab:
         keys = S @ tab["pow"]
-        return tab["rows_sorted"][np.searchsorted(tab["keys_sorted"], keys)]
+        ks = tab["keys_sorted"]
+        pos = np.minimum(np.searchsorted(ks, keys), len(ks) - 1)
+        if not np.array_equal(ks[pos], keys):
+            # every sub-sample must have been anonymized before screening (never a silent
+            # wrong row: a missing sample would make the screen's law wrong)
+            raise RuntimeError("screen: a sub-sample is missing from the sample table")
+        return tab["rows_sorted"][pos]
     pw = tab["pow_py"]
     rk = tab["row_of_key"]
     return np.array([rk[sum(int(a) * b for a, b in zip(row, pw))] for row in S.tolist()],

@@ -72,11 +72,16 @@ def leak_shapes(
     eps: Fraction = Fraction(1),
     max_records: int = 96,
     max_targets: int = 6,
+    max_multi: int | None = None,
 ) -> Iterator[tuple[str, dict[int, int], int]]:
     """Yield ``(shape, counts {atom: count}, target atom)``, cheapest first within each family.
 
-    ``values`` are the atoms' records (used for their numeric order only).
+    ``values`` are the atoms' records (used for their numeric order only).  ``crowd`` and
+    ``beside-bulk`` grow geometrically up to ``max_records`` (cheap: a dataset of n records
+    in one or two values has at most 2n sub-samples); the multi-bulk shapes stop at
+    ``max_multi`` records (default ``max_records``).
     """
+    multi_cap = max_records if max_multi is None else min(max_multi, max_records)
     m = len(values)
     orders = _order_keys(values)
     targets: dict[int, None] = {}
@@ -93,7 +98,8 @@ def leak_shapes(
 
     def emit(shape: str, counts: dict[int, int], t: int) -> Iterator[tuple[str, dict[int, int], int]]:
         key = (tuple(sorted(counts.items())), t)
-        if key not in seen and sum(counts.values()) <= max_records:
+        cap = max_records if shape in ("crowd", "beside-bulk") else multi_cap
+        if key not in seen and sum(counts.values()) <= cap:
             seen.add(key)
             yield shape, counts, t
 
