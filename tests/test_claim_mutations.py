@@ -110,6 +110,11 @@ MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
     (Mutant("fig3 accepts any order in beta", S3,
             "ok = all(_strictly_below(figures.delta_certified(20, b1, e)",
             "ok = True or all(_strictly_below(figures.delta_certified(20, b1, e)"), ("cp.fig3.beta",)),
+    (Mutant("TR Cor 4 example compared one-sided", TR,
+            "ok = exp_compare(x - tol, printed) < 0 < exp_compare(x + tol, printed)",
+            "ok = exp_compare(x - tol, printed) < 0"), ("tr.corollary4",)),
+    (Mutant("TR Fig 7 ignores the order in eps0", TR,
+            "ok = all(all(x[1:]) for x in out)", "ok = all(x[1] and x[3] for x in out)"), ("tr.figure7",)),
 ]
 
 

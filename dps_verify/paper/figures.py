@@ -16,7 +16,7 @@ from pathlib import Path
 
 from dps_verify import bounds
 from dps_verify.core.errors import CertificationError
-from dps_verify.core.numbers import Certified
+from dps_verify.core.numbers import Certified, to_fraction
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.core.search import boundary_rational
 from dps_verify.measures.bounds import neg_log1m_upper
@@ -220,10 +220,30 @@ BETA_GT_DELTA_KS = (1, 2, 3, 4)
 BETA_GT_DELTA_BETAS = ("0.02", "0.05", "0.1", "0.15", "0.2", "0.25", "0.3", "0.4", "0.5")
 
 
-def fig7_f(eps0: str, z: Fraction, k: int = 20, beta: str = FIG7_BETA) -> float:
-    """TR Thm 6's f(z) = δ_C(ε0·z)/δ_C(ε0) with δ_C the closed-form Chernoff bound."""
+#: Relative accuracy of :func:`dps_verify.bounds.chernoff_delta` used for enclosures: it returns
+#: the upper end of an interval of relative width ≤ 2^-64 (``core.numbers.iv_adaptive``), so the
+#: true value lies in [u·(1 − 2^-60), u].
+CHERNOFF_REL = Fraction(1, 2**60)
+
+
+@cache
+def _chernoff_enclosure(k: int, beta: str, eps: Fraction) -> tuple[Fraction, Fraction]:
+    u = to_fraction(bounds.chernoff_delta(k, beta, eps))
+    return u * (1 - CHERNOFF_REL), u
+
+
+def fig7_f_certified(eps0: str, z: Fraction, k: int = 20, beta: str = FIG7_BETA) -> tuple[Fraction, Fraction]:
+    """An enclosure [lo, hi] of TR Thm 6's f(z) = δ_C(ε0·z)/δ_C(ε0), δ_C the closed-form
+    Chernoff bound (see :data:`CHERNOFF_REL`)."""
     e0 = Fraction(eps0)
-    return float(bounds.chernoff_delta(k, beta, e0 * z) / bounds.chernoff_delta(k, beta, e0))
+    n_lo, n_hi = _chernoff_enclosure(k, beta, e0 * z)
+    d_lo, d_hi = _chernoff_enclosure(k, beta, e0)
+    return n_lo / d_hi, n_hi / d_lo
+
+
+def fig7_f(eps0: str, z: Fraction, k: int = 20, beta: str = FIG7_BETA) -> float:
+    """TR Thm 6's f(z) as a float, for drawing (claims use :func:`fig7_f_certified`)."""
+    return float(fig7_f_certified(eps0, z, k, beta)[1])
 
 
 # ----------------------------------------------------------------------------- drawing

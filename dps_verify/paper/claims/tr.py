@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 import mpmath
 
 from dps_verify import bounds, exact, mechanisms
-from dps_verify.core.numbers import log_upper_mpf
+from dps_verify.core.numbers import exp_compare, log_upper_mpf
 from dps_verify.core.params import in_paper_regime
 from dps_verify.paper import figures
 from dps_verify.paper.claims.base import (
@@ -125,11 +125,17 @@ def check_thm3() -> Result:
     return from_proof("tr-theorem-3", _thm3_exact, _thm3_exact)
 
 
-def check_cor4_example() -> Result:
+def check_cor4_example(printed: Fraction = Fraction(11, 10)) -> Result:
+    """TR §5's example of Cor 4: β = 0.1 and e^ε = 2 give e^ε' = ``printed`` (1.1).  Two-sided
+    and exact: ε' from :func:`dps_verify.bounds.amplify` (ε = ln 2 to 40 digits) must satisfy
+    e^(ε' − 2^−40) < printed < e^(ε' + 2^−40), both decided by
+    :func:`dps_verify.core.numbers.exp_compare`.  ``printed`` = 1.2 is the negative control."""
     e2, _ = bounds.amplify("0.6931471805599453094172321214581765680755", 0, 1, "0.1")
-    ok = abs(float(e2) - 0.09531017980432486) < 1e-12
-    return Result(CONFIRMED if ok else REFUTED, f"e^ε' = 1.1 (ε' = {fmt(e2, 6)})",
-                  "TR §5 example: β = 0.1, e^ε = 2 gives e^ε' = 1 + 0.1·(2 − 1) = 1.1")
+    x, tol = exact_rational(e2), Fraction(1, 2**40)
+    ok = exp_compare(x - tol, printed) < 0 < exp_compare(x + tol, printed)
+    return Result(CONFIRMED if ok else REFUTED, f"e^ε' = {fmt(printed)} (ε' = {fmt(e2, 6)})",
+                  "TR §5 example: β = 0.1, e^ε = 2 gives e^ε' = 1 + 0.1·(2 − 1) = 1.1; certified: "
+                  f"ln {fmt(printed)} lies within 2^-40 of the computed ε' ({ok})")
 
 
 def check_open_question() -> Result:
@@ -219,23 +225,32 @@ def check_thm6() -> Result:
     return from_proof("tr-theorem-6", _thm6_delta0_typo, _thm6_delta0_typo)
 
 
-def check_fig7() -> Result:
+def check_fig7(order: int = 1) -> Result:
+    """TR Fig 7: f(z) decays for z > 1, more slowly for larger ε0 (ε0 > 0.5), and the ε0 = 0.25
+    curve cuts through the others.  Every comparison is certified on enclosures of f
+    (:func:`dps_verify.paper.figures.fig7_f_certified`): strictly decreasing in z, ordered in ε0
+    (upper end of the smaller ε0's f at most the lower end of the larger's), and a crossing is a
+    certified sign change of f(0.25) − f(ε0).  ``order=-1`` asks for the reverse order in ε0
+    (faster decay for larger ε0): the negative control, REFUTED."""
+    zs = figures.FIG7_Z
     out = []
     for beta in ("0.05", "0.1", "0.2"):
-        f = {e0: [figures.fig7_f(e0, z, beta=beta) for z in figures.FIG7_Z] for e0 in figures.FIG7_EPS0}
-        decays = all(all(a > b for a, b in zip(v, v[1:])) for v in f.values())
+        f = {e0: [figures.fig7_f_certified(e0, z, beta=beta) for z in zs] for e0 in figures.FIG7_EPS0}
+        decays = all(all(a[0] > b[1] for a, b in zip(v, v[1:])) for v in f.values())
         big: tuple[str, ...] = ("1", "1.5", "2")  # TR: 'only for ε > 0.5'
-        ordered = all(all(f[a][i] <= f[b][i] for i in range(1, len(figures.FIG7_Z)))
-                      for a, b in zip(big, big[1:]))
+        pairs = list(zip(big, big[1:])) if order == 1 else list(zip(big[1:], big))
+        ordered = all(all(f[a][i][1] <= f[b][i][0] for i in range(1, len(zs))) for a, b in pairs)
         big = ("0.5", *big)
-        crosses = any(any((f["0.25"][i] - f[o][i]) * (f["0.25"][j] - f[o][j]) < 0
-                          for i in range(1, len(figures.FIG7_Z)) for j in range(i + 1, len(figures.FIG7_Z)))
-                      for o in big)
+
+        def sign(i: int, o: str, fb: dict = f) -> int:  # certified sign of f(0.25) − f(o) at z_i
+            (a_lo, a_hi), (o_lo, o_hi) = fb["0.25"][i], fb[o][i]
+            return 1 if a_lo > o_hi else -1 if a_hi < o_lo else 0
+        crosses = any({sign(i, o) for i in range(1, len(zs))} >= {1, -1} for o in big)
         out.append((beta, decays, ordered, crosses))
     ok = all(all(x[1:]) for x in out)
     return Result(CONFIRMED if ok else REFUTED, "decays; slower for larger ε0 > 0.5; ε0 = 0.25 crosses",
-                  "f(z) from the closed form at k = 20 for z ∈ [1, 3]; β is not stated in TR, checked "
-                  "at β ∈ {0.05, 0.1, 0.2}: " + "; ".join(
+                  "f(z) from the closed form at k = 20 for z ∈ [1, 3], every comparison certified on "
+                  "enclosures; β is not stated in TR, checked at β ∈ {0.05, 0.1, 0.2}: " + "; ".join(
                       f"β={b}: decreasing={d}, ordered={o}, 0.25 crosses={c}" for b, d, o, c in out))
 
 
@@ -428,7 +443,8 @@ def claims() -> list[Claim]:
           CONFIRMED, check_thm3, source="TR", proofs=("tr-theorem-3",)),
         C("tr.corollary4", "TR §5, Cor 4 and example",
           "An ε-DP algorithm is (β, ln(1 + β(e^ε − 1)))-UDP; β = 0.1, e^ε = 2 gives e^ε' = 1.1.",
-          "interval arithmetic", CONFIRMED, check_cor4_example, source="TR"),
+          "interval arithmetic, exact comparison with e^ε'", CONFIRMED, check_cor4_example, source="TR",
+          control=lambda: check_cor4_example(Fraction(6, 5)), control_expected=REFUTED),
         C("tr.sec5.open-question", "TR §5 (Discussions)",
           "Amplification by sampling with δ ≠ 0 is left open in TR; CP Thm 1 settles it.",
           "proofs.cp-theorem-1", CONFIRMED, check_open_question, source="TR", proofs=("cp-theorem-1",)),
@@ -445,5 +461,5 @@ def claims() -> list[Claim]:
         C("tr.figure7", "TR §6, Fig 7",
           "f(z) decays fast for z > 1, more slowly for larger ε0 (ε0 > 0.5); the ε0 = 0.25 curve "
           "cuts through the others.", "closed form, interval arithmetic", CONFIRMED, check_fig7,
-          source="TR", artefact="fig7"),
+          source="TR", artefact="fig7", control=lambda: check_fig7(-1), control_expected=REFUTED),
     ]
