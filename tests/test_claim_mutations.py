@@ -115,6 +115,14 @@ MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
             "ok = exp_compare(x - tol, printed) < 0"), ("tr.corollary4",)),
     (Mutant("TR Fig 7 ignores the order in eps0", TR,
             "ok = all(all(x[1:]) for x in out)", "ok = all(x[1] and x[3] for x in out)"), ("tr.figure7",)),
+    (Mutant("CLR/Mondrian leak accepts any delta", S3,
+            "ok = all(expect <= c.lower and c.upper <= beta for c in rows.values())",
+            "ok = all(0 <= c.lower and c.upper <= beta for c in rows.values())"), ("cp.sec3.1.clr-mondrian",)),
+    (Mutant("A.2 j = 0 ratio checked only below 1", "paper/claims/cp_appendix.py",
+            'if not ((1 - b if lower == "1-beta" else 1 - b / 2) <= r < 1):', "if not (r < 1):"),
+     ("cp.appA2.j0-ratio",)),
+    (Mutant("A.2 steps ignore the first bad j", "paper/claims/cp_appendix.py",
+            "if sdgs.first_bad(nm + 1, b, e) != k + first:", "if False:"), ("cp.appA2.steps",)),
 ]
 
 

@@ -61,22 +61,24 @@ def check_a1_steps() -> Result:
                   "E − e^{ε2} = (1 − β)(E − 1) ≥ 0 with E = e^{ε1}; the whole proof is in proofs.cp-theorem-1")
 
 
-def check_a2_statement() -> Result:
-    """App. A.2 restates Thm 5 identically; the j = 0 ratio lies in [1 − β, 1)."""
+def check_a2_statement(lower: str = "1-beta") -> Result:
+    """App. A.2 restates Thm 5 identically; the j = 0 ratio lies in [1 − β, 1).  ``lower="1-beta/2"``
+    (a tighter lower end) is the negative control: exact ratios fall below it, REFUTED."""
     bad = []
     for k in (2, 5, 10):
         for n in range(k, 40):
             for b in (Fraction(1, 20), Fraction(1, 5), Fraction(2, 5)):
                 r = cdf(k - 1, n, b) / cdf(k - 1, n - 1, b)
-                if not (1 - b <= r < 1):
+                if not ((1 - b if lower == "1-beta" else 1 - b / 2) <= r < 1):
                     bad.append((k, n, b))
     return Result(CONFIRMED if not bad else REFUTED, f"{len(bad)} violations of 1−β ≤ F(k−1;n)/F(k−1;n−1) < 1",
                   "exact rationals for k ∈ {2,5,10}, n < 40, β ∈ {1/20,1/5,2/5}; the statement in "
                   "A.2 matches Thm 5 symbol for symbol")
 
 
-def check_a2_steps() -> Result:
-    """Monotonicity below n_m and 'at n = n_m + 1 the first bad j is k + 1'."""
+def check_a2_steps(first: int = 1) -> Result:
+    """Monotonicity below n_m and 'at n = n_m + 1 the first bad j is k + 1'.  ``first=2`` (k + 2)
+    is the negative control (REFUTED)."""
     bad_mono, bad_first, n_cases = [], [], 0
     for k in (3, 5, 10, 20):
         for b in (Fraction(1, 20), Fraction(1, 5), Fraction(2, 5)):
@@ -85,7 +87,7 @@ def check_a2_steps() -> Result:
                 tails = [1 - cdf(k - 1, n, b) for n in range(k, nm + 1)]
                 if any(x >= y for x, y in zip(tails, tails[1:])):
                     bad_mono.append((k, b, e))
-                if sdgs.first_bad(nm + 1, b, e) != k + 1:
+                if sdgs.first_bad(nm + 1, b, e) != k + first:
                     bad_first.append((k, b, e))
                 n_cases += 1
     ok = not bad_mono and not bad_first
@@ -119,10 +121,12 @@ def claims() -> list[Claim]:
           "sympy identities", CONFIRMED, check_a1_steps),
         C("cp.appA2.j0-ratio", "CP App. A.2 (Thm 5 restated, case j = 0)",
           "The suppressed-output ratio F(k−1;n,β)/F(k−1;n−1,β) lies in [1 − β, 1).",
-          "exact rationals on a grid", CONFIRMED, check_a2_statement),
+          "exact rationals on a grid", CONFIRMED, check_a2_statement,
+          control=lambda: check_a2_statement("1-beta/2"), control_expected=REFUTED),
         C("cp.appA2.steps", "CP App. A.2 (proof)",
           "The bad-outcome tail increases in n up to n_m, and at n_m + 1 the first bad j is k + 1.",
-          "exact rationals on a grid", CONFIRMED, check_a2_steps),
+          "exact rationals on a grid", CONFIRMED, check_a2_steps,
+          control=lambda: check_a2_steps(2), control_expected=REFUTED),
         C("cp.appA3.steps", "CP App. A.3 (proof of Thm 6)",
           "The proof's factorisation over the chosen recoding g and its per-outcome ratio bound.",
           "exact witnesses from proofs.cp-theorem-6", REFUTED, check_a3_steps, proofs=("cp-theorem-6",)),

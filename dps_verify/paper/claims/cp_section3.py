@@ -27,24 +27,26 @@ from dps_verify.paper.claims.common import from_proof
 
 
 # --------------------------------------------------------------------------- §3.1
-def check_clr() -> Result:
-    """An outlier's presence is visible in CLR/Mondrian output: δ at a large ε stays near β."""
+def check_clr(outlier: tuple[int, ...] = (35,)) -> Result:
+    """An outlier's presence is visible in CLR/Mondrian output: δ at a large ε stays near β.
+    Two-sided: β·Pr[another record sampled] ≤ δ(ε = 5) ≤ β (exact).  ``outlier=(4,)`` (a
+    record inside the others' range) is the negative control: its δ is far below, REFUTED."""
     beta = Fraction(1, 2)
     ds = [(v,) for v in (1, 2, 3, 4, 5, 6)]
-    outlier = (35,)
     rows = {}
     for name, m in (("CLR", mechanisms.ClusterLocalRecoding(2)), ("Mondrian", mechanisms.Mondrian(2))):
         p = exact.distribution(m, [*ds, outlier], beta).exact
         q = exact.distribution(m, ds, beta).exact
-        rows[name] = exact.delta_certified(p, q, 5).lower
+        rows[name] = exact.delta_certified(p, q, 5)
     # Pr[outlier sampled and published] = β·Pr[≥ 1 of the 6 others sampled] = (1/2)(63/64).
     expect = beta * (1 - Fraction(1, 64))
-    ok = all(v >= expect for v in rows.values())
+    ok = all(expect <= c.lower and c.upper <= beta for c in rows.values())
     return Result(CONFIRMED if ok else REFUTED,
-                  ", ".join(f"{n}: δ(ε=5) = {fmt(v, 4)}" for n, v in rows.items()) + " (β = 0.5)",
-                  "exact output laws; 6 records plus an outlier (35), k = 2: every output whose "
-                  "range reaches 35 is impossible without the outlier, so δ ≥ β·Pr[another record "
-                  f"sampled] = {expect} at every ε — not (β, ε, δ)-DPS for any δ below that")
+                  ", ".join(f"{n}: δ(ε=5) = {fmt(c.lower, 4)}" for n, c in rows.items()) + " (β = 0.5)",
+                  f"exact output laws; 6 records plus an outlier {outlier}, k = 2: every output whose "
+                  f"range reaches {outlier[0]} is impossible without the outlier, so δ ≥ β·Pr[another "
+                  f"record sampled] = {expect} at every ε (and δ ≤ β) — not (β, ε, δ)-DPS for any δ "
+                  f"below that; in [{expect}, {beta}]: {ok}")
 
 
 # --------------------------------------------------------------------------- Prop 4, Thm 5
@@ -101,11 +103,13 @@ def check_thm5() -> Result:
     return from_proof("cp-theorem-5", _thm5_exact, _thm5_exact)
 
 
-def check_gamma() -> Result:
+def check_gamma(factor: str = "1-beta") -> Result:
+    """CP §3.3: γ − β = (e^ε − 1)(1 − β)/e^ε > 0.  ``factor="beta"`` (β for 1 − β) is the
+    negative control: the same sympy identity check must REFUTE it."""
     import sympy as sp
     e, b = sp.symbols("epsilon beta", positive=True)
     g = (sp.exp(e) - 1 + b) / sp.exp(e)
-    diff = sp.simplify(g - b - (sp.exp(e) - 1) * (1 - b) / sp.exp(e))
+    diff = sp.simplify(g - b - (sp.exp(e) - 1) * ((1 - b) if factor == "1-beta" else b) / sp.exp(e))
     return Result(CONFIRMED if diff == 0 else REFUTED, "γ − β = (e^ε − 1)(1 − β)/e^ε",
                   "sympy identity; positive for ε > 0 and β < 1")
 
@@ -484,7 +488,8 @@ def claims() -> list[Claim]:
         C("cp.sec3.1.clr-mondrian", "CP §3.1 (Alg 1, CLR)",
           "Clustering-and-local-recoding algorithms such as Mondrian reveal an outlier's presence "
           "and so are not (β, ε, δ)-DPS for δ < β (up to the chance its cluster is published).",
-          "exact output laws of sampled CLR and Mondrian", CONFIRMED, check_clr),
+          "exact output laws of sampled CLR and Mondrian", CONFIRMED, check_clr,
+          control=lambda: check_clr((4,)), control_expected=REFUTED),
         C("cp.proposition4", "CP §3.2, Prop 4",
           "No strongly-safe k-anonymization is (ε, δ)-DP for any δ < 1 (without sampling).",
           "z3/sympy (proofs.cp-proposition-4) + exact instance", CONFIRMED, check_prop4,
@@ -506,7 +511,8 @@ def claims() -> list[Claim]:
           check_crowd, control=lambda: check_crowd(threshold=2), control_expected=REFUTED),
         C("cp.sec3.3.gamma-gt-beta", "CP §3.3",
           "γ − β = (e^ε − 1)(1 − β)/e^ε > 0, so the sum in d is a tail beyond the mean.",
-          "sympy", CONFIRMED, check_gamma),
+          "sympy", CONFIRMED, check_gamma,
+          control=lambda: check_gamma("beta"), control_expected=REFUTED),
         C("cp.sec3.3.argmax-not-at-nm", "CP §3.3",
           "The maximum over n in d(k, β, ε) is not always at n_m = ⌈k/γ − 1⌉ but at one of "
           "⌈(k+i)/γ − 1⌉.", "exact d with its maximising n on a grid", CONFIRMED, check_argmax),
