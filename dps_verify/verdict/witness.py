@@ -30,31 +30,119 @@ def short(x: Fraction | float, digits: int = 4) -> str:
     return f"{float(x):.{digits}g}"
 
 
+def json_number(x: Fraction | float | None) -> Any:
+    """A probability for JSON: the float, and the exact fraction when there is one."""
+    if x is None:
+        return None
+    if isinstance(x, Fraction):
+        return {"float": float(x), "exact": str(x)}
+    return {"float": float(x)}
+
+
 @dataclass(frozen=True)
 class Witness:
     """A neighbouring pair and an event that together certify δ ≥ ``implied_delta``.
 
+    The one witness class of the project: :mod:`dps_verify.testing` and :mod:`dps_verify.audit`
+    both return it, and the audit report renders it.
+
     ``dataset`` is the first dataset of the comparison (the one whose probability of ``event``
     is too large) and ``neighbour`` the second; they differ by one record (``target``).
-    ``minimal`` is True when the search proved that no smaller pair violates the claim (every
-    pair with fewer records was checked), so no record can be dropped from D and D' while
-    keeping a violation.  ``shape`` names how the pair was found (``"exhaustive"``,
-    ``"two-bulk"``, …) and ``method`` is ``"exact"`` or ``"statistical"``.
+    :attr:`direction` says whether the first one holds that record (``"D vs D'"``, D being the
+    dataset with the target) or not (``"D' vs D"``).  ``minimal`` is True when the search proved
+    that no smaller pair violates the claim (every pair with fewer records was checked), so no
+    record can be dropped from D and D' while keeping a violation.  ``shape`` names how the pair
+    was found (``"exhaustive"``, ``"two-bulk"``, ``"crowd"``, …) and ``method`` is ``"exact"``
+    or ``"statistical"``.  Exact witnesses carry fractions and ``confidence`` 1; statistical
+    ones (:mod:`dps_verify.verdict.montecarlo`) carry the confirming runs' frequencies as
+    ``p_event``/``q_event``, the Clopper–Pearson lower bound as ``implied_delta`` and
+    ``confidence`` 1 − α.  ``note`` says how the implied δ was obtained.
     """
 
     dataset: Dataset
     neighbour: Dataset
     event: tuple
-    p_event: Fraction  # Pr[A^β(dataset) ∈ event]
-    q_event: Fraction  # Pr[A^β(neighbour) ∈ event]
+    p_event: Fraction | float  # Pr[A^β(dataset) ∈ event] (an estimate if statistical)
+    q_event: Fraction | float  # Pr[A^β(neighbour) ∈ event] (an estimate if statistical)
     epsilon: Fraction
-    implied_delta: Fraction  # a certified lower bound on the δ the pair needs
+    implied_delta: Fraction | float  # a certified (or 1 − α confident) lower bound on δ
     definition: str = "hockey-stick"
     extra: dict = field(default_factory=dict, compare=False)
     target: Any = None
     shape: str = ""
     minimal: bool = False
     method: str = "exact"
+    confidence: float = 1.0
+    note: str = field(default="", compare=False)
+
+    # ---- the audit's names for the same facts (its report and JSON read these)
+    @property
+    def prob_first(self) -> Fraction | float:
+        """Pr[A^β(first dataset) ∈ event], i.e. ``p_event``."""
+        return self.p_event
+
+    @property
+    def prob_second(self) -> Fraction | float:
+        """Pr[A^β(second dataset) ∈ event], i.e. ``q_event``."""
+        return self.q_event
+
+    @property
+    def direction(self) -> str:
+        """``"D vs D'"`` when the first dataset is the one holding the target, else ``"D' vs D"``."""
+        return "D vs D'" if len(self.dataset) > len(self.neighbour) else "D' vs D"
+
+    @property
+    def with_target(self) -> Dataset:
+        """D: the dataset of the pair that holds the extra record."""
+        return self.dataset if len(self.dataset) > len(self.neighbour) else self.neighbour
+
+    @property
+    def without_target(self) -> Dataset:
+        """D': D minus one copy of the target."""
+        return self.neighbour if len(self.dataset) > len(self.neighbour) else self.dataset
+
+    @property
+    def event_size(self) -> int:
+        return len(self.event)
+
+    @property
+    def event_sample(self) -> list[str]:
+        """Up to five outputs of the event, as short reprs."""
+        out = []
+        for y in self.event[:5]:
+            r = repr(y)
+            out.append(r if len(r) <= 160 else r[:157] + "...")
+        return out
+
+    def summary(self) -> str:
+        """One line: shape, |D|, target, both probabilities, direction and the implied δ."""
+        return (
+            f"{self.shape}: |D| = {len(self.with_target)}, target {self.target!r}; "
+            f"Pr[A(first) in E] = {float(self.p_event):.6g}, "
+            f"Pr[A(second) in E] = {float(self.q_event):.6g} ({self.direction}); "
+            f"implied delta >= {float(self.implied_delta):.6g}"
+        )
+
+    def to_dict(self) -> dict:
+        """JSON-ready: datasets and outputs as reprs, probabilities as ``{"float", "exact"}``."""
+        return {
+            "dataset": [repr(r) for r in self.dataset],
+            "neighbour": [repr(r) for r in self.neighbour],
+            "target": repr(self.target),
+            "shape": self.shape,
+            "direction": self.direction,
+            "event_size": self.event_size,
+            "event_sample": self.event_sample,
+            "prob_first": json_number(self.p_event),
+            "prob_second": json_number(self.q_event),
+            "implied_delta": json_number(self.implied_delta),
+            "epsilon": str(self.epsilon),
+            "definition": self.definition,
+            "method": self.method,
+            "confidence": self.confidence,
+            "minimal": self.minimal,
+            "note": self.note,
+        }
 
     def size(self) -> tuple:
         """Sort key: smaller datasets (then shorter reprs) are smaller witnesses."""
@@ -64,7 +152,7 @@ class Witness:
         """Human-readable lines; probabilities as short decimals (``exact=True`` adds the
         exact fractions)."""
 
-        def num(x: Fraction) -> str:
+        def num(x: Fraction | float) -> str:
             return f"{short(x)}  (= {x})" if exact and isinstance(x, Fraction) else short(x)
 
         ev = list(self.event)
@@ -88,6 +176,10 @@ class Witness:
             )
         if claimed_delta is not None:
             lines.append(f"  claimed delta = {short(claimed_delta, 6)}")
+        if self.method == "statistical":
+            lines.append(f"  statistical witness, confidence {self.confidence:.4g}")
+        if self.note:
+            lines.append(f"  {self.note}")
         if self.minimal:
             lines.append(
                 f"  minimal: every pair with fewer than {len(self.dataset) + len(self.neighbour)}"
@@ -145,4 +237,4 @@ def witness_from_laws(
     raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
 
 
-__all__ = ["Dataset", "Witness", "bad_set", "short", "witness_from_laws"]
+__all__ = ["Dataset", "Witness", "bad_set", "json_number", "short", "witness_from_laws"]
