@@ -12,14 +12,14 @@ from typing import Any, cast
 from dps_verify import exact
 from dps_verify.audit import statistical as st
 from dps_verify.audit.domain import Domain
-from dps_verify.audit.report import AuditReport, Witness
+from dps_verify.audit.report import AuditReport
 from dps_verify.audit.search import Candidate, candidates, enumeration_cost, plausible_ks
 from dps_verify.core.errors import AuditedCodeError
 from dps_verify.core.numbers import Certified, Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.verdict import montecarlo as mc
-from dps_verify.verdict.witness import witness_from_laws
+from dps_verify.verdict.witness import Witness, witness_from_laws
 
 METHODS = ("auto", "exact", "statistical")
 #: Largest count-vector enumeration (Π(c_i+1)) done exactly for one dataset.
@@ -75,7 +75,8 @@ def exact_witness(
     w = witness_from_laws(P, Q, eps, tuple(cand.dataset), tuple(cand.neighbour), definition,
                           target=cand.target, shape=cand.shape, note=_NOTES.get(definition, ""))
     if definition == "pointwise":
-        return Certified(w.implied_delta, w.implied_delta, "exact rational arithmetic"), w
+        val = Fraction(w.implied_delta)  # a mass of the exact laws: a Fraction already
+        return Certified(val, val, "exact rational arithmetic"), w
     return exact.delta_certified(P, Q, eps), w
 
 
