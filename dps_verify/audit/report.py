@@ -1,68 +1,25 @@
-"""The result of an audit: verdict, witness, largest δ found, and what was covered."""
+"""The result of an audit: verdict, witness, largest δ found, and what was covered.
+
+The witness is the project's one :class:`~dps_verify.verdict.witness.Witness` (re-exported
+here as ``dps_verify.audit.Witness``); this report renders it (:meth:`AuditReport.summary`,
+:meth:`AuditReport.to_dict`).
+"""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from dps_verify.core.types import AuditVerdict
+from dps_verify.verdict.witness import Witness
+from dps_verify.verdict.witness import json_number as _num
 
 #: the audit verdicts (:class:`dps_verify.core.types.AuditVerdict`), as plain strings
 VERDICTS = tuple(v.value for v in AuditVerdict)
 #: CLI exit codes per verdict (2 is reserved for bad usage).
 EXIT_CODES = {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 3}
-
-
-def _num(x: Fraction | float | None) -> Any:
-    if x is None:
-        return None
-    if isinstance(x, Fraction):
-        return {"float": float(x), "exact": str(x)}
-    return {"float": float(x)}
-
-
-@dataclass
-class Witness:
-    """Two neighbouring datasets and an event whose probabilities break the claim.
-
-    ``direction`` is ``"D vs D'"`` when Pr[A(D) ∈ E] > e^ε Pr[A(D') ∈ E] + δ, ``"D' vs D"`` for the
-    reverse.  ``implied_delta`` is the least δ the event forces at the claimed ε (CP Def. 2):
-    Pr[first ∈ E] − e^ε Pr[second ∈ E], or, for the pointwise definition (TR Def. 2), the mass of
-    the bad set.  ``confidence`` is 1 for exact witnesses and 1 − α for statistical ones.
-    """
-
-    dataset: list
-    neighbour: list
-    target: Any
-    shape: str
-    direction: str
-    event_size: int
-    event_sample: list[str]
-    prob_first: Fraction | float
-    prob_second: Fraction | float
-    implied_delta: Fraction | float
-    method: str = "exact"
-    confidence: float = 1.0
-    note: str = ""
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["dataset"] = [repr(r) for r in self.dataset]
-        d["neighbour"] = [repr(r) for r in self.neighbour]
-        d["target"] = repr(self.target)
-        for key in ("prob_first", "prob_second", "implied_delta"):
-            d[key] = _num(getattr(self, key))
-        return d
-
-    def summary(self) -> str:
-        return (
-            f"{self.shape}: |D| = {len(self.dataset)}, target {self.target!r}; "
-            f"Pr[A(first) in E] = {float(self.prob_first):.6g}, "
-            f"Pr[A(second) in E] = {float(self.prob_second):.6g} ({self.direction}); "
-            f"implied delta >= {float(self.implied_delta):.6g}"
-        )
 
 
 @dataclass
@@ -121,8 +78,8 @@ class AuditReport:
         if self.witness is not None:
             w = self.witness
             lines.append("witness: " + w.summary())
-            lines.append(f"  D  = {_short(w.dataset)}")
-            lines.append(f"  D' = {_short(w.neighbour)}")
+            lines.append(f"  D  = {_short(w.with_target)}")
+            lines.append(f"  D' = {_short(w.without_target)}")
             lines.append(f"  event E ({w.event_size} outputs), e.g. {', '.join(w.event_sample[:3])}")
             if w.note:
                 lines.append("  " + w.note)
@@ -148,7 +105,7 @@ class AuditReport:
         return "\n".join(lines)
 
 
-def _short(recs: list, limit: int = 6) -> str:
+def _short(recs: Sequence, limit: int = 6) -> str:
     from collections import Counter
 
     c = Counter(recs)
