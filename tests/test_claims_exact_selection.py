@@ -126,3 +126,21 @@ def test_region_is_empty_when_d_is_below_beta_at_the_edge():
     lo, hi = figures.beta_gt_delta_boundary(2, "0.3")
     assert lo == hi == pytest.approx(-math.log(0.7))
     assert figures.d_reaches_beta(2, "0.3", neg_log1m_upper(Fraction(3, 10))) is False
+
+
+# ------------------------------------------------------------------ cp.fig4: certified matching
+def test_fig4_minimax_tie_at_beta_0_4_is_exact_and_goes_to_the_smaller_k():
+    start, e = figures.FIG4_START, Fraction(6, 10)
+    assert figures.delta_certified(69, "0.4", e).lower == figures.delta_certified(70, "0.4", e).upper
+    g69, g70 = figures.log_gap(69, "0.4", start), figures.log_gap(70, "0.4", start)
+    assert g69[0] == g69[1] == g70[0] == g70[1]  # the same exact rational: a true tie
+    assert figures.fig4_matching_k("0.4", "minimax")[0] == 69
+    assert figures.log_gap(68, "0.4", start)[0] > g69[1] and figures.log_gap(71, "0.4", start)[0] > g69[1]
+
+
+def test_fig4_matching_refuses_an_undecided_minimum(monkeypatch):
+    def blurred(k, beta, ref):  # every key overlaps the next: nothing can be certified
+        return Fraction(1), Fraction(2) + Fraction(abs(k - 40), 10)
+    monkeypatch.setitem(figures.FIG4_CRITERIA, "blurred", ("test", blurred, float))
+    with pytest.raises(CertificationError, match="not certified"):
+        figures.fig4_matching_k.__wrapped__("0.2", "blurred")

@@ -14,9 +14,18 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+import mpmath
+
 from dps_verify import bounds
 from dps_verify.core.errors import CertificationError
-from dps_verify.core.numbers import Certified, to_fraction
+from dps_verify.core.numbers import (
+    Certified,
+    iv_from_fraction,
+    iv_lower,
+    iv_precision,
+    iv_upper,
+    to_fraction,
+)
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.core.search import boundary_rational
 from dps_verify.measures.bounds import neg_log1m_upper
@@ -69,27 +78,52 @@ def curve(k: int, beta: str, measure: str = "paper", top: Fraction | float | str
     return [(float(e), delta(k, beta, e, measure)) for e in eps_grid(beta, top)]
 
 
-def log_gap(k: int, beta: str, ref: tuple[int, str], grid=FIG4_GRID) -> float:
-    """max over the grid of |log10 d(k, β, ε) − log10 d(ref, ε)| — the minimax criterion."""
-    return max(abs(math.log10(delta(k, beta, e)) - math.log10(delta(ref[0], ref[1], e))) for e in grid)
+Enclosure = tuple[Fraction, Fraction]
 
 
-def _gap_at_one(k: int, beta: str, ref: tuple[int, str]) -> float:
-    return abs(math.log10(delta(k, beta, Fraction(1))) - math.log10(delta(ref[0], ref[1], Fraction(1))))
+def _ratio(k: int, beta: str, ref: tuple[int, str], eps: Fraction) -> Enclosure:
+    """R = max(d/d_ref, d_ref/d) at ε, so |log10 d − log10 d_ref| = log10 R: an exact rational
+    enclosure from the certified enclosures of both d's (a point when both are exact)."""
+    a, r = delta_certified(k, beta, eps), delta_certified(ref[0], ref[1], eps)
+    return max(a.lower / r.upper, r.lower / a.upper), max(a.upper / r.lower, r.upper / a.lower)
 
 
-def _gap_l2(k: int, beta: str, ref: tuple[int, str], grid=FIG4_GRID) -> float:
-    return math.sqrt(sum((math.log10(delta(k, beta, e)) - math.log10(delta(ref[0], ref[1], e))) ** 2
-                         for e in grid) / len(grid))
+def _log10_up(x: Fraction) -> float:  # display only
+    return math.log10(x.numerator) - math.log10(x.denominator)
+
+
+def log_gap(k: int, beta: str, ref: tuple[int, str], grid: tuple[Fraction, ...] = FIG4_GRID) -> Enclosure:
+    """The minimax criterion's key: max over the grid of R (its log10 is the largest
+    |log10 d(k, β, ε) − log10 d(ref, ε)|), an exact rational enclosure."""
+    rs = [_ratio(k, beta, ref, e) for e in grid]
+    return max(r[0] for r in rs), max(r[1] for r in rs)
+
+
+def _gap_at_one(k: int, beta: str, ref: tuple[int, str]) -> Enclosure:
+    return _ratio(k, beta, ref, Fraction(1))
+
+
+def _gap_l2(k: int, beta: str, ref: tuple[int, str], grid: tuple[Fraction, ...] = FIG4_GRID) -> Enclosure:
+    """The RMS criterion's key: the mean of (log10 R)² over the grid, an enclosure from
+    outward-rounded interval arithmetic."""
+    with iv_precision(96):
+        lo = hi = mpmath.iv.mpf(0)
+        for e in grid:
+            r = _ratio(k, beta, ref, e)
+            lo += mpmath.iv.log10(iv_from_fraction(r[0])) ** 2
+            hi += mpmath.iv.log10(iv_from_fraction(r[1])) ** 2
+        return iv_lower(lo) / len(grid), iv_upper(hi) / len(grid)
 
 
 #: The reasonable readings of CP Fig 4's "a k that gives a similar level of privacy protection",
 #: each a distance between log10 d(k, β, ·) and log10 d(15, 0.05, ·) on ε ∈ [0.6, 2] (all curves
-#: are defined there).  The paper does not say which it used.
-FIG4_CRITERIA = {
-    "minimax": ("max over ε ∈ {0.6, 0.7, …, 2.0} of |Δ log10 δ|", log_gap),
-    "at-eps-1": ("|Δ log10 δ| at ε = 1 only", _gap_at_one),
-    "l2": ("root-mean-square of Δ log10 δ over ε ∈ {0.6, …, 2.0}", _gap_l2),
+#: are defined there).  The paper does not say which it used.  Each entry: (description, key,
+#: key → distance in orders of magnitude); the key orders the k's like the distance and is
+#: certified (exact rationals for the first two), so the matching is decided exactly.
+FIG4_CRITERIA: dict[str, tuple[str, Callable[..., Enclosure], Callable[[Fraction], float]]] = {
+    "minimax": ("max over ε ∈ {0.6, 0.7, …, 2.0} of |Δ log10 δ|", log_gap, _log10_up),
+    "at-eps-1": ("|Δ log10 δ| at ε = 1 only", _gap_at_one, _log10_up),
+    "l2": ("root-mean-square of Δ log10 δ over ε ∈ {0.6, …, 2.0}", _gap_l2, lambda x: math.sqrt(x)),
 }
 FIG4_DEFAULT_CRITERION = "minimax"
 
@@ -98,19 +132,33 @@ FIG4_DEFAULT_CRITERION = "minimax"
 def fig4_matching_k(beta: str, criterion: str = FIG4_DEFAULT_CRITERION, width: int = 25) -> tuple[int, float]:
     """THE rule for CP Fig 4 (used by the claim, the drawing and the notebooks): the k whose
     paper-d curve at rate ``beta`` is closest to (k, β) = (15, 0.05) under ``criterion`` (a key
-    of :data:`FIG4_CRITERIA`); returns (k, distance in orders of magnitude).
+    of :data:`FIG4_CRITERIA`); returns (k, distance in orders of magnitude, upper end).
 
-    Ties go to the smaller k.  The search window is the printed k ± ``width`` (at least k = 15);
-    a minimum on the window's edge raises instead of being silently accepted.
+    Decided on certified keys: every other k is certified farther (its key's lower end above
+    the winner's upper end) or, for a larger k, exactly tied (both keys the same exact
+    rational: ties go to the smaller k — at β = 0.4 under minimax, d(69, ·) and d(70, ·) are
+    equal at ε = 0.6, where both attain the maximum).  Anything else raises
+    :class:`CertificationError`.  The search window is the printed k ± ``width`` (at least
+    k = 15); a minimum on the window's edge raises instead of being silently accepted.
     """
     if criterion not in FIG4_CRITERIA:
         raise ValueError(f"unknown Fig 4 criterion {criterion!r}; one of {sorted(FIG4_CRITERIA)}")
-    dist = FIG4_CRITERIA[criterion][1]
+    _, key, to_distance = FIG4_CRITERIA[criterion]
     lo, hi = max(FIG4_START[0], FIG4_PRINTED[beta] - width), FIG4_PRINTED[beta] + width
-    best = min(range(lo, hi + 1), key=lambda k: (dist(k, beta, FIG4_START), k))
+    ks = {k: key(k, beta, FIG4_START) for k in range(lo, hi + 1)}
+    best = min(ks, key=lambda k: (ks[k][1], k))
     if best in (lo, hi):
         raise AssertionError(f"Figure 4 match for beta={beta} ({criterion}) on the search window's edge")
-    return best, dist(best, beta, FIG4_START)
+    b_lo, b_hi = ks[best]
+
+    def settled(k: int) -> bool:
+        k_lo, k_hi = ks[k]
+        return k_lo > b_hi or (k > best and k_lo == k_hi == b_lo == b_hi)
+    undecided = [k for k in ks if k != best and not settled(k)]
+    if undecided:
+        raise CertificationError(f"Figure 4 match for beta={beta} ({criterion}): k = {best} not certified "
+                                 f"closer than k = {undecided}")
+    return best, to_distance(b_hi)
 
 
 def fig4_sequences() -> dict[str, list[int]]:
