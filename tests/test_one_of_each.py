@@ -47,11 +47,6 @@ HOMES = {
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("regime edge -ln(1-beta)", "measures/sdgs.py", "_float_kl"):
         "KL(0 || beta) = -ln(1-beta), the rate of the float Chernoff screen, not the regime edge",
-    # Pending: owned by P6 (#13), who is replacing these with core.params calls.
-    ("regime edge -ln(1-beta)", "paper/figures.py", "edge"):
-        "pending (#14 follow-up, owner P6): should call core.params",
-    ("regime edge -ln(1-beta)", "paper/claims/tr.py", "_thm6_exact"):
-        "pending (#14 follow-up, owner P6): should call core.params.in_paper_regime",
     # Pending: float screens added this session; they should call core.params.neg_log1m_float.
     ("regime edge -ln(1-beta)", "measures/inverse_screen.py", "min_epsilon_guess"):
         "pending (#14 follow-up, owner P2): float guess only; should call core.params",
@@ -222,10 +217,10 @@ def test_planted_duplicates_are_found(tmp_path: Path) -> None:
     assert "bad-set function: audit/core.py" in text
     assert "regime edge -ln(1-beta): paper/walkthroughs.py:5 (in check)" in text
     assert "n_m = ceil(k/gamma - 1): paper/proofs/tr_theorem_6.py" in text
-    # an allowed site is allowed only under its own function name (figures.edge is pending)
-    assert ": paper/figures.py:" not in text
+    # figures.edge now calls core.params (#13): a planted copy there is reported too
+    assert "regime edge -ln(1-beta): paper/figures.py:5 (in edge)" in text
     assert ": core/params.py:" not in text and ": verdict/montecarlo.py:" not in text
-    assert len(found) == 6
+    assert len(found) == 7
 
 
 # ---------------------------------------------------------------- the shared objects at runtime
