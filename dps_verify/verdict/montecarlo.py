@@ -66,29 +66,45 @@ def run_sampled(
     return out
 
 
+def empirical_event(a: Counter, b: Counter, e_eps: float) -> tuple:
+    """The empirical bad set O = {y : â(y) > e^ε b̂(y)} of one direction, as a tuple sorted by
+    ``repr`` (deterministic across runs, unlike set order).  With equal run counts the
+    comparison is on raw counts, ``count_a(y) > e^ε count_b(y)``, so no division rounds it."""
+    na, nb = max(sum(a.values()), 1), max(sum(b.values()), 1)
+    scale = e_eps * (na / nb)  # e^ε exactly when both sides ran equally often
+    return tuple(sorted((y for y, c in a.items() if c > scale * b.get(y, 0)), key=repr))
+
+
 def select_event(p: Counter, q: Counter, e_eps: float) -> tuple[bool, tuple, float]:
     """The empirical best hockey-stick event: ``(forward, event, estimate)``.
 
-    In each direction the event is the empirical bad set O = {y : p̂(y) > e^ε q̂(y)}
-    (``forward`` compares ``p`` against ``q``, otherwise ``q`` against ``p``); ``estimate`` is
-    p̂(O) − e^ε q̂(O) per run.  The direction with the larger estimate wins, the forward one on
-    a tie.  Every output in a non-empty event contributes a positive term, so ``estimate > 0``
-    exactly when the event is non-empty; when neither direction has one the result is
-    ``(True, (), 0.0)``.  Events are tuples sorted by ``repr`` (deterministic across runs,
-    unlike set order).  With equal run counts the comparison is on raw counts,
-    ``count_p(y) > e^ε count_q(y)``, so no division rounds it.
+    In each direction the event is :func:`empirical_event` (``forward`` compares ``p`` against
+    ``q``, otherwise ``q`` against ``p``); ``estimate`` is p̂(O) − e^ε q̂(O) per run.  The
+    direction with the larger estimate wins, the forward one on a tie.  Every output in a
+    non-empty event contributes a positive term, so ``estimate > 0`` exactly when the event is
+    non-empty; when neither direction has one the result is ``(True, (), 0.0)``.
     """
     n_p = max(sum(p.values()), 1)
     n_q = max(sum(q.values()), 1)
     best: tuple[bool, tuple, float] = (True, (), 0.0)
     for forward in (True, False):
         a, b, na, nb = (p, q, n_p, n_q) if forward else (q, p, n_q, n_p)
-        scale = e_eps * (na / nb)  # e^ε exactly when both sides ran equally often
-        ev = tuple(sorted((y for y, c in a.items() if c > scale * b.get(y, 0)), key=repr))
-        est = (sum(a[y] for y in ev) - scale * sum(b.get(y, 0) for y in ev)) / na
+        ev = empirical_event(a, b, e_eps)
+        est = (sum(a[y] for y in ev) - e_eps * (na / nb) * sum(b.get(y, 0) for y in ev)) / na
         if ev and est > best[2]:
             best = (forward, ev, est)
     return best
+
+
+def event_bounds(
+    hits_first: int, hits_second: int, n: int, e_eps: float, alpha_each: float
+) -> tuple[float, float, float]:
+    """From ``n`` confirming runs per dataset: ``(p_lo, q_hi, p_lo − e^ε q_hi)``, the one-sided
+    Clopper–Pearson bounds at level ``alpha_each`` each and the δ lower bound they give
+    (CP Def. 2; ``e_eps`` must already be rounded up, :func:`exp_upper_float`)."""
+    p_lo, _ = clopper_pearson(hits_first, n, alpha_each)
+    _, q_hi = clopper_pearson(hits_second, n, alpha_each)
+    return p_lo, q_hi, p_lo - e_eps * q_hi
 
 
 def confirm_event(
@@ -102,18 +118,19 @@ def confirm_event(
     alpha_each: float,
     rng: random.Random,
 ) -> tuple[float, float, float, float, float]:
-    """Fresh runs: (P̂(O), Q̂(O), p_lo, q_hi, δ lower bound p_lo − e^ε q_hi)."""
+    """Fresh runs: (P̂(O), Q̂(O), p_lo, q_hi, δ lower bound p_lo − e^ε q_hi; 0 for O = ∅)."""
     ev = set(event)
     hp = sum(c for y, c in run_sampled(run, first, beta, n, rng).items() if y in ev)
     hq = sum(c for y, c in run_sampled(run, second, beta, n, rng).items() if y in ev)
-    p_lo, _ = clopper_pearson(hp, n, alpha_each)
-    _, q_hi = clopper_pearson(hq, n, alpha_each)
-    return hp / n, hq / n, p_lo, q_hi, (p_lo - e_eps * q_hi) if ev else 0.0
+    p_lo, q_hi, d_lo = event_bounds(hp, hq, n, e_eps, alpha_each)
+    return hp / n, hq / n, p_lo, q_hi, d_lo if ev else 0.0
 
 
 __all__ = [
     "clopper_pearson",
     "confirm_event",
+    "empirical_event",
+    "event_bounds",
     "exp_upper_float",
     "run_sampled",
     "select_event",
