@@ -24,7 +24,13 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from dps_verify.core.numbers import Number, to_fraction
-from dps_verify.verdict.montecarlo import clopper_pearson, exp_upper_float, run_sampled
+from dps_verify.verdict.montecarlo import (
+    clopper_pearson,
+    empirical_event,
+    event_bounds,
+    exp_upper_float,
+    run_sampled,
+)
 
 Dataset = tuple[Hashable, ...]
 
@@ -101,14 +107,11 @@ def estimate_delta_lower(
             ((sel_p, sel_q), (conf_p, conf_q), (D, D2)),
             ((sel_q, sel_p), (conf_q, conf_p), (D2, D)),
         ):
-            event = tuple(
-                sorted((y for y, c in A.items() if c > e_eps * B.get(y, 0)), key=repr)
-            )
+            event = empirical_event(A, B, e_eps)
             hits_a = sum(CA.get(y, 0) for y in event)
             hits_b = sum(CB.get(y, 0) for y in event)
-            p_lo, _ = clopper_pearson(hits_a, n_confirm, level)
-            _, q_hi = clopper_pearson(hits_b, n_confirm, level)
-            d_lo = max(0.0, p_lo - e_eps * q_hi) if event else 0.0
+            p_lo, q_hi, d = event_bounds(hits_a, hits_b, n_confirm, e_eps, level)
+            d_lo = max(0.0, d) if event else 0.0
             rep = BlackBoxReport(
                 d_lo, eps, 1 - alpha, m, X, Y, event, hits_a / n_confirm, hits_b / n_confirm,
                 p_lo, q_hi, n_select, n_confirm,
