@@ -31,7 +31,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dps_verify"
 
 #: Monte-Carlo engine functions: defined in verdict/montecarlo.py only.
 MC_NAMES = frozenset({"select_event", "confirm", "confirm_event", "clopper_pearson",
-                      "run_sampled", "exp_upper_float", "epsilon_float_upper"})
+                      "run_sampled", "exp_upper_float", "epsilon_float_upper",
+                      "empirical_event", "event_bounds"})
 #: Bad-set functions ({y : P(y) > e^ε Q(y)}): defined in measures/divergence.py only.
 BAD_SET_NAMES = frozenset({"_bad", "bad_set", "_bad_set", "_bad_set_forward"})
 
@@ -235,6 +236,14 @@ def test_one_witness_class_everywhere() -> None:
     assert audit_pkg.Witness is Witness
     assert testing_pkg.Witness is Witness
     assert ReportWitness is Witness
+
+
+def test_blackbox_testing_uses_the_shared_engine() -> None:
+    from dps_verify.testing import blackbox
+    from dps_verify.verdict import montecarlo
+
+    for name in ("empirical_event", "event_bounds", "run_sampled", "exp_upper_float"):
+        assert getattr(blackbox, name) is getattr(montecarlo, name), name
 
 
 def test_audit_statistical_method_uses_the_shared_engine(monkeypatch: pytest.MonkeyPatch) -> None:
