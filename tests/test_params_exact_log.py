@@ -192,3 +192,15 @@ def test_cli_accepts_and_prints_an_exact_log(capsys):
     assert main(["delta", "--k", "20", "--beta", "0.5", "--epsilon", "ln(1/2)"]) == 2
     err = capsys.readouterr().err
     assert "must be >= 0" in err and len(err.strip().splitlines()) == 1
+
+
+def test_explore_takes_beta_edge_and_an_exact_log(capsys):
+    assert main(["explore", "cp-theorem-5", "--set", "epsilon=ln(11)", "--set", "beta=edge", "--set", "k=175",
+                 "--no-input"]) == 0
+    out = capsys.readouterr().out
+    assert "10/11 exactly" in out and "beta = 10/11, epsilon = ln(11)" in out and "9.6472e-07" in out
+    assert main(["explore", "cp-theorem-6", "--set", "epsilon=1.5", "--set", "epsilon1=0.5", "--set", "beta=edge",
+                 "--no-input"]) == 0
+    assert "rounded down to 40 digits = 6.3212055882855767840" in capsys.readouterr().out
+    assert main(["explore", "cp-theorem-5", "--set", "epsilon=0", "--set", "beta=edge", "--no-input"]) == 2
+    assert 'beta="edge" needs epsilon > 0' in capsys.readouterr().err

@@ -27,7 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="start from this parameter value (repeatable), e.g. --set k=30",
+        help="start from this parameter value (repeatable), e.g. --set k=30; --set beta=edge is "
+        "the largest beta the theorem allows (1-e^-epsilon, or 1-e^-(epsilon-epsilon1) for CP Thm 6); "
+        "epsilon may be an exact log, e.g. --set 'epsilon=ln(11)'",
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--no-input", action="store_true", help="print the walkthrough once, no prompts")
@@ -42,7 +44,22 @@ def run(args: argparse.Namespace) -> int:
             print(f"{tid:<14} {w.title}  ({w.reference})")
         return 0
     w = explore.get(args.theorem)
-    values = explore.parse_assignments(w, args.set)
+    values = _resolve_edge(explore.parse_assignments(w, args.set))
     interactive = not args.no_input and (args.interactive or sys.stdin.isatty())
     explore.session(w, values, interactive=interactive)
     return 0
+
+
+def _resolve_edge(values: dict[str, str]) -> dict[str, str]:
+    """``beta=edge`` → the exact β of :func:`dps_verify.core.params.resolve_beta` at the
+    walkthrough's ε (CP Thm 5) or ε − ε₁ (CP Thm 6), written as ``p/q`` and announced."""
+    if values.get("beta", "").strip().lower() != "edge" or "epsilon" not in values:
+        return values
+    from dps_verify.core.params import beta_edge_note, epsilon_param, resolve_beta
+
+    eps = epsilon_param(values["epsilon"])
+    if "epsilon1" in values:
+        eps = eps - epsilon_param(values["epsilon1"], "epsilon1")
+    beta = resolve_beta("edge", eps)
+    print(f"beta = edge = {beta_edge_note(eps, beta)}")
+    return {**values, "beta": str(beta)}
