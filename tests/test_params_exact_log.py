@@ -204,3 +204,19 @@ def test_explore_takes_beta_edge_and_an_exact_log(capsys):
     assert "rounded down to 40 digits = 6.3212055882855767840" in capsys.readouterr().out
     assert main(["explore", "cp-theorem-5", "--set", "epsilon=0", "--set", "beta=edge", "--no-input"]) == 2
     assert 'beta="edge" needs epsilon > 0' in capsys.readouterr().err
+
+
+def test_divergences_and_assert_dp_take_an_exact_log():
+    import dps_verify as dv
+    from dps_verify import mechanisms as M
+
+    P = {0: Fraction(11, 12), 1: Fraction(1, 12)}
+    Q = {0: Fraction(1, 12), 1: Fraction(11, 12)}
+    assert exact.delta_certified(P, Q, "ln(11)").upper == 0  # ratio exactly e^ε: not bad
+    assert exact.delta_certified(P, Q, "2.3978952727983705").lower > 0  # a decimal below ln 11
+    assert exact.pointwise_delta_exact(P, Q, "ln(11)") == 0
+    assert exact.pointwise_delta_exact(P, Q, "ln(10)") == 1
+    A = M.StronglySafeKAnonymizer(lambda r: r // 100, 2)
+    with pytest.raises(AssertionError, match="not"):
+        dv.assert_dp(A, beta="0.5", epsilon="ln(11)", delta="1e-9", domain=[1, 2, 101], max_size=2,
+                     search_size=3, max_examples=3)
