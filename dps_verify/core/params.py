@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 from typing import cast
 
 from dps_verify.core.errors import ParameterError
@@ -144,6 +145,7 @@ def _neg_log1m(beta: Fraction) -> str:
     return f"{-math.log1p(-float(beta)):.6g}"
 
 
+@lru_cache(maxsize=1024)
 def beta_edge(eps: Fraction, *, grid_bits: int | None = None, digits: int = 40) -> Fraction:
     """The regime edge of CP Thm 5 as a β: the largest β with ε ≥ −ln(1−β) is 1 − e^(−ε);
     returned rounded DOWN (to ``digits`` significant decimal digits, or to a multiple of
