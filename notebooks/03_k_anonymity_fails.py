@@ -100,8 +100,11 @@ try:
                    domain=[120, 260, 35000], max_size=5, method="exact")
     w = report.witness
     print("verdict:", report.verdict)
-    print("D =", w.dataset, " D' =", w.neighbour, " event:", w.event_sample)
-    print("Pr[D in event] =", w.prob_first, " Pr[D' in event] =", w.prob_second,
+    # w.dataset is the first dataset of the comparison; w.direction says whether it is D (with
+    # the extra record) or D'
+    print("first =", w.dataset, " second =", w.neighbour, f"({w.direction})",
+          " event:", w.event_sample)
+    print("Pr[first in event] =", w.prob_first, " Pr[second in event] =", w.prob_second,
           " forces delta >=", float(w.implied_delta))
 except ImportError:
     print("dps_verify.audit is not installed in this checkout")
