@@ -48,8 +48,13 @@ def _flint() -> Any:
 
 
 def arb_fraction(x: Fraction) -> Any:
-    """A ball containing the rational x (exact when x is dyadic and short)."""
+    """A ball containing the rational x (exact when x is dyadic and short), or an exact-log
+    ε = a + ln r (:class:`~dps_verify.core.numbers.ExactLog`) enclosed by Arb's logarithm."""
+    from dps_verify.core.numbers import ExactLog
+
     flint = _flint()
+    if isinstance(x, ExactLog):
+        return flint.arb(flint.fmpq(int(x.r.numerator), int(x.r.denominator))).log() + arb_fraction(x.a)
     return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
 
 
