@@ -220,3 +220,17 @@ def test_divergences_and_assert_dp_take_an_exact_log():
     with pytest.raises(AssertionError, match="not"):
         dv.assert_dp(A, beta="0.5", epsilon="ln(11)", delta="1e-9", domain=[1, 2, 101], max_size=2,
                      search_size=3, max_examples=3)
+
+
+def test_a_tiny_exact_log_goes_through_the_ball_arithmetic_path():
+    """ε = ln(1.000001) at β = edge puts the worst group near n ≈ 10^6 (measures.long_range,
+    Arb balls): the exact log is enclosed by Arb's logarithm there, never read as a rational."""
+    lo, hi = "0.00000099999950000033333", "0.00000099999950000033334"  # around ln(1.000001)
+    assert Fraction(lo) < epsilon_param("ln(1.000001)") < Fraction(hi)
+    b = beta_edge(epsilon_param("ln(1.000001)"))
+    assert b == Fraction(1, 1000001)
+    v = bounds.d_certified(5, b, "ln(1.000001)")
+    w = bounds.d_certified(5, b, hi)  # d is right-continuous in ε: the enclosures overlap
+    assert w.lower <= v.upper and v.lower <= w.upper and v.relative_width() < 1e-15
+    with pytest.raises(ParameterError):  # just below ln(1.000001), β = 1/1000001 is past the edge
+        bounds.d(5, b, lo)
