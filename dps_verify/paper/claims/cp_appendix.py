@@ -9,8 +9,18 @@ import mpmath
 
 from dps_verify import bounds
 from dps_verify.core.binomial import cdf
+from dps_verify.core.numbers import iv_from_fraction, iv_lower, iv_precision, iv_upper
 from dps_verify.measures import sdgs
-from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, NMC, REFUTED, Claim, Result, fmt
+from dps_verify.paper.claims.base import (
+    CONFIRMED,
+    CORRECTED,
+    NMC,
+    REFUTED,
+    Claim,
+    Result,
+    exact_rational,
+    fmt,
+)
 from dps_verify.paper.claims.common import remark_verdict
 
 
@@ -23,18 +33,21 @@ def check_a1_statement(printed_form: str = "eps1-1") -> Result:
     (interval arithmetic).  ``printed_form="exp"`` (the corrected text) is the negative control
     and must be CONFIRMED."""
     cases = [("0.5", "0.5"), ("1", "0.1"), ("2", "0.25")]
+    iv, tol = mpmath.iv, Fraction(1, 10**12)
     wit: tuple[str, str, Any, Any] | None
     printed_ok, corrected_ok, wit = True, True, None
-    with mpmath.workdps(40):
+    with iv_precision(120):
         for e1s, bs in cases:
-            e1, b = mpmath.mpf(e1s), mpmath.mpf(bs)
-            thm1 = bounds.amplify(e1s, 0, 1, bs)[0]
-            arg = 1 + b * (e1 - 1) if printed_form == "eps1-1" else 1 + b * mpmath.expm1(e1)
-            this_printed = arg > 0 and abs(mpmath.log(arg) - thm1) < mpmath.mpf(10) ** -12
+            e1, b = Fraction(e1s), Fraction(bs)
+            up = iv_from_fraction(exact_rational(bounds.amplify(e1s, 0, 1, bs)[0]))  # 64 correct bits
+            thm1 = iv.mpf([(up * (1 - iv.mpf(2) ** -60)).a, up.b])
+            e_e1 = iv.exp(iv_from_fraction(e1))
+            arg = iv_from_fraction(1 + b * (e1 - 1)) if printed_form == "eps1-1" else 1 + iv_from_fraction(b) * (e_e1 - 1)
+            this_printed = iv_lower(arg) > 0 and iv_upper(abs(iv.log(arg) - thm1)) < tol
             printed_ok &= bool(this_printed)
-            corrected_ok &= abs(mpmath.log(1 + b * mpmath.expm1(e1)) - thm1) < mpmath.mpf(10) ** -12
+            corrected_ok &= iv_upper(abs(iv.log(1 + iv_from_fraction(b) * (e_e1 - 1)) - thm1)) < tol
             if not this_printed and wit is None:
-                wit = (e1s, bs, arg, thm1)
+                wit = (e1s, bs, arg.mid, thm1.mid)
     v, step = remark_verdict("cp-theorem-1", "App. A.1")
     note = f"proofs step '{step['name']}': {v}" if step else "proofs remark unavailable"
     if printed_ok:
@@ -114,7 +127,7 @@ def claims() -> list[Claim]:
     return [
         C("cp.appA1.statement", "CP App. A.1 (Thm 1 restated)",
           "The appendix restates Thm 1 with ε2 = ln(1 + (β2/β1)(ε1 − 1)).",
-          "40-digit evaluation at three points + proofs remark", CORRECTED, check_a1_statement,
+          "interval arithmetic at three points + proofs remark", CORRECTED, check_a1_statement,
           proofs=("cp-theorem-1",), control=lambda: check_a1_statement("exp"), control_expected=CONFIRMED),
         C("cp.appA1.steps", "CP App. A.1 (proof)",
           "The proof's algebra: Z = (1−β)X + βY, the factorised inequality and βe^{−ε1}e^{ε2} ≤ β.",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import mpmath
 
 from dps_verify import exact, mechanisms
-from dps_verify.core.numbers import iv_precision
+from dps_verify.core.numbers import iv_from_fraction, iv_lower, iv_precision, iv_upper
 from dps_verify.engine.distribution import randomized
 from dps_verify.measures import pld
 from dps_verify.paper.claims.base import (
@@ -124,35 +124,50 @@ def check_intro_example(printed: str = "0.095", printed_start: str = "0.69") -> 
                   "ln 2 in interval arithmetic against the printed decimals (half a unit either side)")
 
 
+def _thm1_eps2(e1: str, b: Fraction) -> tuple[Any, Any]:
+    """ε1 as an interval and Thm 1's ε2 = ln(1 + β(e^ε1 − 1)) from :func:`_amplify` (an upper
+    end with 64 correct bits) as the interval [ε2·(1 − 2^-60), ε2]."""
+    iv = mpmath.iv
+    e1_iv = iv.log(iv_from_fraction(Fraction(e1[3:-1]))) if e1.startswith("ln(") else iv_from_fraction(Fraction(e1))
+    e2 = _amplify(e1, 0, 1, b)[0]
+    up = iv_from_fraction(exact_rational(e2))
+    return e1_iv, iv.mpf([(up * (1 - iv.mpf(2) ** -60)).a, up.b])
+
+
 def check_intro_factor(printed_form: str = "eps-1") -> Result:
     """CP §1 says sampling at rate β 'reduces ε − 1 and δ by a factor β'.  Thm 1 (and CP §2.4)
-    scale e^ε − 1 and δ by β.  ``printed_form`` = "eps-1" is the text as printed; "exp-1" is the
-    corrected text (the negative control must then be CONFIRMED)."""
-    cases = [(mpmath.log(2), Fraction(1, 10)), (mpmath.mpf(1), Fraction(1, 2)), (mpmath.log(11), Fraction(1, 100))]
+    scale e^ε − 1 and δ by β.  Certified: at three (ε1, β), the corrected form must agree
+    within 10^-12 (upper end of |(e^ε2 − 1) − β(e^ε1 − 1)| in interval arithmetic) and the
+    printed form counts as wrong only where it is certified to differ by more than 10^-12.
+    ``printed_form`` = "eps-1" is the text as printed; "exp-1" is the corrected text (the
+    negative control must then be CONFIRMED)."""
+    cases = [("ln(2)", Fraction(1, 10)), ("1", Fraction(1, 2)), ("ln(11)", Fraction(1, 100))]
+    iv, tol = mpmath.iv, Fraction(1, 10**12)
     wit: tuple[Any, Fraction, Any, Any] | None
     lit_ok, corr_ok, wit = True, True, None
-    with mpmath.workdps(40):
-        for e1, b in cases:
-            e2, _ = _amplify(e1, 0, 1, b)
-            lhs_lit, rhs_lit = e2 - 1, b * (e1 - 1)
-            lhs_cor, rhs_cor = mpmath.expm1(e2), b * mpmath.expm1(e1)
-            this_lit = abs(lhs_lit - rhs_lit) < mpmath.mpf(10) ** -12
-            this_cor = abs(lhs_cor - rhs_cor) < mpmath.mpf(10) ** -12
+    with iv_precision(120):
+        for e1s, b in cases:
+            e1, e2 = _thm1_eps2(e1s, b)
+            bb = iv_from_fraction(b)
+            gap_lit = abs((e2 - 1) - bb * (e1 - 1))
+            gap_cor = abs((iv.exp(e2) - 1) - bb * (iv.exp(e1) - 1))
+            this_lit = iv_upper(gap_lit) < tol
+            this_cor = iv_upper(gap_cor) < tol
+            lit_wrong = iv_lower(gap_lit) > tol
             lit_ok &= this_lit if printed_form == "eps-1" else this_cor
             corr_ok &= this_cor
-            if not this_lit and wit is None:
-                wit = (e1, b, lhs_lit, rhs_lit)
+            if lit_wrong and wit is None:
+                wit = (e1.mid, b, (e2 - 1).mid, (bb * (e1 - 1)).mid)
     _, d2 = _amplify(mpmath.log(2), Fraction(1, 10**5), 1, Fraction(1, 10))
     delta_ok = Fraction(1, 10**6) <= exact_rational(d2) <= Fraction(1, 10**6) * (1 + Fraction(1, 2**40))
     if lit_ok and delta_ok:
-        return Result(CONFIRMED, "e^ε − 1 and δ scale by β", "Thm 1 at three (ε, β) pairs, 40 digits")
-    if corr_ok and delta_ok:
-        assert wit is not None  # corr_ok with lit_ok false: some case failed the printed form
+        return Result(CONFIRMED, "e^ε − 1 and δ scale by β", "Thm 1 at three (ε, β) pairs, interval arithmetic")
+    if corr_ok and delta_ok and wit is not None:
         e1, b, lhs, rhs = wit
         return Result(CORRECTED, "read e^ε − 1 for ε − 1",
                       f"correction: the factor β applies to e^ε − 1 (CP Thm 1, §2.4), not ε − 1; "
                       f"e.g. e^ε1 = {fmt(mpmath.exp(e1), 4)}, β = {b}: ε2 − 1 = {fmt(lhs, 5)} but "
-                      f"β(ε1 − 1) = {fmt(rhs, 5)}; δ2 = βδ1 holds exactly")
+                      f"β(ε1 − 1) = {fmt(rhs, 5)} (certified apart); δ2 = βδ1 holds exactly")
     return Result(REFUTED, "neither form holds", "Thm 1 evaluated at three (ε, β) pairs")
 
 
@@ -464,7 +479,7 @@ def claims() -> list[Claim]:
           control=lambda: check_intro_example("0.096"), control_expected=REFUTED),
         C("cp.intro.factor-beta", "CP §1 (contributions)",
           "Sampling with rate β shrinks 'ε − 1' and δ by the factor β.",
-          "CP Thm 1 at three (ε, β) pairs, 40 digits; literal and corrected forms", CORRECTED,
+          "CP Thm 1 at three (ε, β) pairs, interval arithmetic; literal and corrected forms", CORRECTED,
           check_intro_factor, control=lambda: check_intro_factor("exp-1"), control_expected=CONFIRMED),
         C("cp.def3.beta-gt-delta", "CP §2.3, Def 3 rationale",
           "Every algorithm is trivially (β, 0, δ)-DPS when β ≤ δ, because sampling leaves the "
