@@ -215,18 +215,18 @@ def witness_from_laws(
     ``info`` (target, shape, minimal, method, extra) is copied into the witness.
     """
     if definition == "hockey-stick":
-        best = None
+        best: tuple | None = None
         hi_e = exp_interval(eps)[1]
         for A, B, d1, d2 in ((P, Q, D, D2), (Q, P, D2, D)):
-            ev = sorted(bad_set(A, B, eps), key=repr)
+            ev = bad_set(A, B, eps)
             a = sum((A[y] for y in ev), Fraction(0))
             b = sum((B.get(y, Fraction(0)) for y in ev), Fraction(0))
-            lo = a - hi_e * b if b else a
-            w = Witness(d1, d2, tuple(ev), a, b, eps, max(lo, Fraction(0)), definition, **info)
-            if best is None or w.implied_delta > best.implied_delta:
-                best = w
+            lo = max(a - hi_e * b if b else a, Fraction(0))
+            if best is None or lo > best[0]:
+                best = (lo, ev, a, b, d1, d2)
         assert best is not None
-        return best
+        lo, ev, a, b, d1, d2 = best
+        return Witness(d1, d2, tuple(sorted(ev, key=repr)), a, b, eps, lo, definition, **info)
     if definition == "pointwise":
         ev = sorted(set(bad_set(P, Q, eps)) | set(bad_set(Q, P, eps)), key=repr)
         a = sum((P.get(y, Fraction(0)) for y in ev), Fraction(0))
