@@ -1,17 +1,35 @@
 """Mutation test of the proof encodings (issue #12 item 5).
 
-Each mutant changes one encoding in ``dps_verify/paper/proofs/`` (a copy of the package, never
-the working tree; see :mod:`tests.mutation`) and runs only its theorem; it is *caught* when some
-verdict differs from the one recorded (theorem, step or negative control).  The first seven are
-the survivors of the skeptical review in issue #12; the others weaken conclusions, strengthen
-hypotheses or disable parts of the machinery (vacuity check, sound sympy rewrites).
+Each mutant changes one encoding in ``dps_verify/paper/proofs/`` and runs only its theorem; it is
+*caught* when some verdict differs from the one recorded (theorem, step or negative control).
+The first seven are the survivors of the skeptical review in issue #12; the others weaken
+conclusions, strengthen hypotheses or disable parts of the machinery (vacuity check, sound
+sympy rewrites, the chaining check).
+
+Speed (the mutated source never touches the working tree):
+
+* one warm parent process has sympy, z3, cvc5 and the proofs imported; each mutant runs in a
+  ``fork`` of it, where the proof modules (``smt``, ``finite``, ``core`` and the mutant's
+  theorem) are executed afresh from their source, the mutant's replacement applied in memory;
+* in the default run the second solver's slot is filled by z3 re-reading the exported SMT-LIB
+  text (so the printer is still exercised); ``HYPOTHESIS_PROFILE=deep`` runs cvc5 as
+  ``dps-verify prove`` does.  The unmutated theorems pass in the same mode (so a failure means
+  "caught"), and a z3-only run can only *lose* verdicts cvc5 would have confirmed, never invent
+  a PROVED: a mutant caught here is caught by the real run too, checked in the deep run.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import sys
+import types
+from pathlib import Path
+
 import pytest
 
-from tests.mutation import Mutant, caught
+from tests.mutation import PACKAGE, Mutant, StaleMutant
 
 P = "paper/proofs/"
 
@@ -44,6 +62,30 @@ MUTANTS = [
     Mutant("vacuity check disabled", P + "smt.py",
            'if q.vacuity.get("z3") == UNSAT:\n        return "vacuous"\n    if q.vacuity.get("z3") != SAT:\n        return "unknown"',
            'if False:\n        return "vacuous"'),
+    # --- chaining and pins (issue #12, this session)
+    Mutant("chaining check disabled", P + "core.py",
+           "        if missing:\n            msg = (", "        if False:\n            msg = ("),
+    Mutant("CP Thm 5 induction concluded for one K only", P + "cp_theorem_5.py",
+           "lambda x_: summed(x_, nn), K, 0, base, step, over=(K, nn))]",
+           "lambda x_: summed(x_, nn), K, 0, base, step, over=(nn,))]"),
+    Mutant("CP Thm 5 j = 0 step without its identity's proof", P + "cp_theorem_5.py",
+           "    out += [base, step, induction(", "    out += [base, step] + 0 * [induction("),
+    Mutant("induction rule accepts any inductive step", P + "core.py",
+           '("inductive step proves P(next)", step.concludes == formula(var + direction))',
+           '("inductive step proves P(next)", True)'),
+    Mutant("CP Thm 5 j = 0 bound weakened to 1 - 2 beta", P + "cp_theorem_5.py",
+           "J0_LOW, J0_HIGH = 1 - b, sp.Integer(1)", "J0_LOW, J0_HIGH = 1 - 2 * b, sp.Integer(1)"),
+    Mutant("TR Def 2 conclusion weakened to 2 delta", P + "tr_definition_2.py",
+           "CONCLUSION = cp_def2(E, d)", "CONCLUSION = cp_def2(E, 2 * d)"),
+    Mutant("TR Def 2 hypothesis strengthened to p(B) < delta/2", P + "tr_definition_2.py",
+           "pOB <= pB, pB < d,", "pOB <= pB, pB < d / 2,"),
+    Mutant("TR Thm 3 upper ratio weakened", P + "tr_theorem_3.py",
+           "UPPER = 1 + b * (E - 1)  # e^{eps'}", "UPPER = 1 + 2 * b * (E - 1)  # e^{eps'}"),
+    Mutant("TR Thm 3 UDP hypothesis strengthened", P + "tr_theorem_3.py",
+           "DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= E]",
+           "DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= (1 + E) / 2]"),
+    Mutant("CP Thm 6 termwise bound weakened", P + "cp_theorem_6.py",
+           "TERMWISE_RHS = E1 * E2 * wg2 * Qg + wg * d", "TERMWISE_RHS = E1 * E2 * wg2 * Qg + 2 * wg * d"),
 ]
 
 #: which theorem each mutant is checked against (a mutant of the shared machinery: one that uses it).
@@ -51,31 +93,122 @@ THEOREM = {
     "core.py": "cp-theorem-1", "smt.py": "cp-theorem-5", "cp_theorem_1.py": "cp-theorem-1",
     "cp_theorem_2.py": "cp-theorem-2", "cp_theorem_3.py": "cp-theorem-3",
     "cp_proposition_4.py": "cp-proposition-4", "cp_theorem_5.py": "cp-theorem-5",
-    "tr_theorem_5.py": "tr-theorem-5", "tr_theorem_6.py": "tr-theorem-6",
+    "cp_theorem_6.py": "cp-theorem-6", "tr_definition_2.py": "tr-definition-2",
+    "tr_theorem_3.py": "tr-theorem-3", "tr_theorem_5.py": "tr-theorem-5",
+    "tr_theorem_6.py": "tr-theorem-6",
 }
-OVERRIDE: dict[str, str] = {}
+OVERRIDE: dict[str, str] = {
+    "chaining check disabled": "cp-theorem-5",
+    "induction rule accepts any inductive step": "cp-theorem-5",
+}
+
+#: cvc5 in the mutants only in the deep run (see the module docstring).
+BOTH_SOLVERS = os.environ.get("HYPOTHESIS_PROFILE", "") in ("deep", "dps-deep")
+#: the proof modules re-executed in each child, in import order (then the theorem's module).
+SHARED = ("smt", "finite", "core")
+TIMEOUT_S = 300
 
 
-def check_source(theorem_id: str) -> str:
-    return (
-        "from dps_verify.paper.proofs import run\n"
-        f"r = run({theorem_id!r})\n"
-        "assert r.verdict == r.expected, r.verdict\n"
-        "bad = [s.name for s in r.steps + r.negative_controls if not s.ok]\n"
-        "assert not bad, bad\n"
-    )
+def theorem_of(mutant: Mutant) -> str:
+    return OVERRIDE.get(mutant.name, THEOREM[mutant.path.rsplit("/", 1)[1]])
 
 
-def test_unmutated_checks_pass():
+def _z3_on_text(text: str, timeout_ms: int = 5_000) -> str:
+    """Second opinion without cvc5: z3 on the exported SMT-LIB 2 text."""
+    import z3
+
+    s = z3.Solver()
+    s.set("timeout", timeout_ms)
+    s.from_string(text)
+    return str(s.check())
+
+
+def _child(mutant: Mutant | None, theorem_id: str, both: bool) -> list:
+    """Runs in the forked child: fresh proof modules (mutated in memory), then the theorem."""
+    from dps_verify.paper import proofs
+
+    mod_name = proofs._MODULES[theorem_id]
+    applied = mutant is None
+    for name in (*SHARED, mod_name):
+        full = f"dps_verify.paper.proofs.{name}"
+        path = PACKAGE / "paper" / "proofs" / f"{name}.py"
+        src = path.read_text()
+        if mutant is not None and mutant.path == f"{P}{name}.py":
+            count = src.count(mutant.old)
+            if count != 1:
+                raise StaleMutant(f"{mutant.name}: snippet occurs {count} times in {mutant.path}")
+            src, applied = src.replace(mutant.old, mutant.new), True
+        module = types.ModuleType(full)
+        module.__file__ = str(path)
+        sys.modules[full] = module
+        setattr(proofs, name, module)
+        exec(compile(src, str(path), "exec"), module.__dict__)  # noqa: S102
+        if name == "smt" and not both:
+            module.cvc5_check = _z3_on_text  # type: ignore[attr-defined]
+    if not applied:
+        raise StaleMutant(f"{mutant.name}: {mutant.path} is not a proof module run here")
+    r = sys.modules["dps_verify.paper.proofs.core"].run_module(
+        theorem_id, sys.modules[f"dps_verify.paper.proofs.{mod_name}"])
+    bad = [s.name for s in r.steps + r.negative_controls if not s.ok]
+    return [r.verdict == r.expected and not bad, f"{r.verdict.value}; unexpected: {bad}"]
+
+
+def run_forked(mutant: Mutant | None, theorem_id: str, both: bool = BOTH_SOLVERS) -> tuple[bool, str]:
+    """``(all verdicts as recorded, detail)`` for ``theorem_id`` with ``mutant`` applied, in a
+    forked child of this (warm) process."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(rfd)
+        signal.alarm(TIMEOUT_S)
+        try:
+            out = _child(mutant, theorem_id, both)
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent
+            out = [False, f"{type(exc).__name__}: {exc}"]
+        with os.fdopen(wfd, "w") as fh:
+            json.dump(out, fh)
+        os._exit(0)
+    os.close(wfd)
+    with os.fdopen(rfd) as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        return False, f"child died (status {status})"
+    ok, detail = json.loads(data)
+    return bool(ok), str(detail)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    """Import the heavy libraries once, before the first fork."""
+    import cvc5  # noqa: F401
+    import sympy  # noqa: F401
+    import z3  # noqa: F401
+
+    import dps_verify.paper.proofs  # noqa: F401
+
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+@needs_fork
+@pytest.mark.parametrize("theorem_id", sorted({theorem_of(m) for m in MUTANTS}))
+def test_unmutated_checks_pass(theorem_id: str):
     """The same check passes on the unmutated package (so a failure means 'caught')."""
-    from dps_verify.paper.proofs import run
-
-    for tid in sorted(set(THEOREM.values())):
-        r = run(tid)
-        assert r.ok, tid
+    ok, detail = run_forked(None, theorem_id)
+    assert ok, f"{theorem_id}: {detail}"
 
 
+@needs_fork
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
 def test_mutant_caught(mutant: Mutant):
-    tid = OVERRIDE.get(mutant.name, THEOREM[mutant.path.rsplit("/", 1)[1]])
-    assert caught(mutant, check_source(tid), timeout=300), f"mutant survived: {mutant.name}"
+    ok, detail = run_forked(mutant, theorem_of(mutant))
+    assert "StaleMutant" not in detail, detail
+    assert not ok, f"mutant survived: {mutant.name} ({detail})"
+
+
+def test_every_mutant_targets_a_proof_module():
+    proofs_dir = PACKAGE / "paper" / "proofs"
+    for m in MUTANTS:
+        assert m.path.startswith(P) and (proofs_dir / Path(m.path).name).exists(), m.name
+        assert (proofs_dir / Path(m.path).name).read_text().count(m.old) == 1, m.name

@@ -98,6 +98,8 @@ class Step:
     links: list[dict[str, str]] | None = None
     #: names of the steps whose induction hypotheses (``local``) this induction step discharges.
     discharges: tuple[str, ...] = ()
+    #: assumptions that must be conclusions of earlier PROVED steps (never given facts).
+    derived: tuple[Any, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -347,6 +349,7 @@ def prove_sym(
     *,
     premises: Sequence[Any] = (),
     local: Sequence[Any] = (),
+    derived: Sequence[Any] = (),
     over: Sequence[sp.Symbol] = (),
     lemma: bool = False,
     expected: Verdict = Verdict.PROVED,
@@ -364,7 +367,8 @@ def prove_sym(
     as established (each must be given or an earlier step's conclusion), ``premises`` are the
     antecedent of what it proves (its conclusion is ``Implies(And(premises), claim)``), and
     ``local`` (a subset of ``assumptions``) are induction hypotheses a later
-    :func:`induction` step discharges."""
+    :func:`induction` step discharges; ``derived`` (a subset too) must be conclusions of
+    earlier PROVED steps, never given facts."""
     env = {} if env is None else env
     hyps = [*assumptions, *premises]
     zc = to_z3(claim, env)
@@ -375,6 +379,7 @@ def prove_sym(
     step.assumes = tuple(assumptions)
     step.concludes = sp.Implies(sp.And(*premises), claim, evaluate=False) if premises else claim
     step.local = tuple(local)
+    step.derived = tuple(derived)
     step.over = tuple(over)
     step.lemma = lemma
     return step
@@ -652,7 +657,8 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
     """Theorem assembly, checked: every *claim* step may assume only formulas that are the
     theorem's given facts or conclusions of *earlier* PROVED claim steps (the same formula, or
     an instance over the index variables the fact/conclusion is stated for), plus induction
-    hypotheses that a later :func:`induction` step discharges.  A step assuming anything else
+    hypotheses that a later :func:`induction` step discharges; a ``derived`` assumption must
+    come from a step, never from a given fact.  A step assuming anything else
     becomes an ERROR (never PROVED).  An SMT claim step must state its assumptions as
     formulas.  Records each step's ``links``; returns the problems found."""
     known: list[tuple[Any, tuple[sp.Symbol, ...], str]] = [
@@ -684,7 +690,8 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
                 # that hold for every value too (a fact or conclusion with index variables)
                 schematic = any(a.has(v) for v in s.over)
                 for formula, over, label in known:
-                    if schematic and not over:
+                    if (schematic and not over) or (a in s.derived
+                                                     and not label.startswith("step")):
                         continue
                     sub = instance_of(formula, over, a)
                     if sub is not None:

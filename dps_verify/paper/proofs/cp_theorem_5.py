@@ -17,6 +17,7 @@ from dps_verify.paper.proofs.core import (
     Step,
     Verdict,
     chain_control,
+    exists_sym,
     given,
     induction,
     prove_sym,
@@ -41,8 +42,15 @@ GAMMA = (E - 1 + b) / E
 DOM = [b > 0, b < 1, E * (1 - b) >= 1]  # E >= 1/(1-beta)
 
 
+@functools.cache
 def _f(jj: int, nn: int, beta: Fraction) -> Fraction:
     return comb(nn, jj) * beta ** jj * (1 - beta) ** (nn - jj) if 0 <= jj <= nn else Fraction(0)
+
+
+@functools.cache
+def _tail(lo: int, nn: int, beta: Fraction) -> Fraction:
+    """P[Bin(nn, beta) >= lo], exact."""
+    return sum((_f(x, nn, beta) for x in range(max(lo, 0), nn + 1)), Fraction(0))
 
 
 def _cross_check() -> tuple[Verdict, dict[str, str] | None, str]:
@@ -55,13 +63,15 @@ def _cross_check() -> tuple[Verdict, dict[str, str] | None, str]:
             gam = (e - 1 + beta) / e
             for kk in range(1, 7):
                 n_m = ceil(kk / gam - 1)
-                d = max(sum(_f(x, nn, beta) for x in range(floor(gam * nn) + 1, nn + 1))
-                        for nn in range(n_m, 61))
+                d = max(_tail(floor(gam * nn) + 1, nn, beta) for nn in range(n_m, 61))
                 for nn in range(1, 61):
-                    bad = sum(_f(x, nn, beta) for x in range(kk, nn + 1)
-                              if x > gam * nn and nn * (1 - beta) > e * (nn - x))
-                    bad_minus = sum(_f(x, nn - 1, beta) for x in range(kk, nn)
-                                    if x > gam * nn)
+                    # bad j: j >= k, j > gamma n and n(1-b) > E(n-j) -- an upper tail from
+                    # the first such j (the conditions are monotone in j)
+                    first = next((x for x in range(kk, nn + 1)
+                                  if x > gam * nn and nn * (1 - beta) > e * (nn - x)), nn + 1)
+                    bad = _tail(first, nn, beta)
+                    first_minus = next((x for x in range(kk, nn) if x > gam * nn), nn)
+                    bad_minus = _tail(first_minus, nn - 1, beta)
                     if max(bad, bad_minus) > d:
                         worst = {"beta": str(beta), "E": str(e), "k": str(kk), "n": str(nn)}
     if worst:
@@ -110,7 +120,8 @@ def below_nm(x: sp.Expr) -> sp.Basic:
 #: conclusion, used by the step and its controls.
 Fn, Fm, G = F(kk - 1, nn), F(kk - 1, nn - 1), F(kk - 2, nn - 1)
 J0_HYPS = DOM + [Fm > 0, G >= 0, G <= Fm, summed(kk - 1, nn)]
-J0_CLAIM = sp.And(Fn / Fm >= 1 - b, Fn / Fm <= 1, 1 / E <= Fn / Fm)
+J0_LOW, J0_HIGH = 1 - b, sp.Integer(1)
+J0_CLAIM = sp.And(Fn / Fm >= J0_LOW, Fn / Fm <= J0_HIGH, 1 / E <= Fn / Fm)
 
 nr, jr = sp.symbols("n j", real=True)
 #: what the theorem takes as given (checked by the chaining check of proofs.core).
@@ -172,7 +183,7 @@ def _j0_step() -> Step:
         "The summed identity at K = k - 1 (proved above, for every K >= 0), F(k-1; n-1) > 0 and "
         "0 <= F(k-2; n-1) <= F(k-1; n-1): the ratio F(k-1;n)/F(k-1;n-1) lies in "
         "[1 - beta, 1] (so in [e^-eps, e^eps]).",
-        J0_CLAIM, J0_HYPS)
+        J0_CLAIM, J0_HYPS, derived=[summed(kk - 1, nn), G <= Fm])
 
 
 def steps() -> list[Step]:
@@ -211,6 +222,12 @@ def steps() -> list[Step]:
         "cdf is non-decreasing", "F(K-1; m) <= F(K; m), as f(K; m) >= 0.",
         F(K - 1, m) <= F(K, m), [cumulative(K, m), f(K, m) >= 0], over=(K, m)))
     out.append(j0)
+    out.append(exists_sym(
+        "pin: the j = 0 bounds are attained",
+        "Both ends occur: F(k-2; n-1) = 0 (k = 1) gives the ratio 1 - beta, and F(k-2; n-1) = "
+        "F(k-1; n-1) gives 1; the interval [1 - beta, 1] cannot be narrowed.",
+        sp.And(sp.Eq(Fn / Fm, J0_LOW), sp.Eq(Fn.subs(kk, kk + 1) / Fm.subs(kk, kk + 1), J0_HIGH)),
+        J0_HYPS + [h.subs(kk, kk + 1) for h in J0_HYPS[3:]]))
     out.append(prove_sym(
         "bad outcomes are exactly j > gamma n",
         "For 0 <= j < n: n(1-b)/(n-j) > E  <=>  j > gamma n; the lower side never fails.",
@@ -260,6 +277,18 @@ def steps() -> list[Step]:
     return out
 
 
+def _mismatched_induction() -> Step:
+    """The induction rule fed an inductive step that proves P(K + 2) (a relabelled copy of the
+    proved step): the rule must report an ERROR, never conclude P(K) for every K."""
+    base, step, _ = _fresh()
+    wrong = replace(step, name="inductive step proving P(K + 2)", concludes=summed(K + 2, nn))
+    out = induction("control: induction rule with a step that proves P(K + 2)",
+                    "Base P(0) and a step P(K) -> P(K + 2) do not give P(K) for every K.",
+                    lambda x_: summed(x_, nn), K, 0, base, wrong)
+    out.expected = Verdict.ERROR
+    return out
+
+
 def negative_controls() -> list[Step]:
     ref = Verdict.REFUTED
     return [
@@ -279,10 +308,15 @@ def negative_controls() -> list[Step]:
                       "is never discharged and the j = 0 step's identity is unproved.",
                       list(_fresh()), GIVEN + given("hypothesis", "(control) Pascal's rule",
                                                     pascal_pmf(i, nn), over=(i, nn))),
+        _mismatched_induction(),
         prove_sym("control: contradictory hypotheses in the j = 0 step",
                   "The j = 0 step with G > F(k-1;n-1) added to G <= F(k-1;n-1): vacuous, so "
                   "the machinery must report an ERROR, never PROVED.",
                   J0_CLAIM, J0_HYPS + [G > Fm], expected=Verdict.ERROR),
+        exists_sym("control: pin of a weakened j = 0 bound (ratio 1 - 2 beta)",
+                   "The j = 0 pin against [1 - 2 beta, 1]: the ratio never reaches 1 - 2 beta, "
+                   "so the pin must fail.", sp.Eq(Fn / Fm, J0_LOW - b), J0_HYPS,
+                   expected=ref),
         prove_sym("control: n_m = floor(k/gamma - 1)",
                   "With floor instead of ceil, gamma n_m' < k <= gamma(n_m'+1) still holds.",
                   sp.And(g * nmr < kr, kr <= g * (nmr + 1)),

@@ -20,6 +20,7 @@ import z3
 from dps_verify.paper.proofs.core import (
     Step,
     Verdict,
+    exists_sym,
     given,
     prove_sym,
     sum_assembly,
@@ -120,13 +121,22 @@ def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
         "mixture bad mass under D": str(mix_bad)}, "each component is pointwise-(ln 2, 1/10)"
 
 
+TERM_HYPS = [E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, wg <= E1 * wg2, Pg >= 0, Qg >= 0,
+             Pg <= E2 * Qg + d]
+#: the termwise conclusion's right-hand side (one definition for the step, pin and control).
+TERMWISE_RHS = E1 * E2 * wg2 * Qg + wg * d
+
+
 def steps() -> list[Step]:
     return [
         prove_sym("termwise lemma (A_m on unsampled D)",
                   "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for each recoding g.",
-                  wg * Pg <= E1 * E2 * wg2 * Qg + wg * d,
-                  [E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, wg <= E1 * wg2, Pg >= 0,
-                   Qg >= 0, Pg <= E2 * Qg + d]),
+                  wg * Pg <= TERMWISE_RHS,
+                  TERM_HYPS),
+        exists_sym("pin: the termwise bound is attained",
+                   "w = e^eps1 w' > 0 and P = e^eps' Q + delta give equality: neither factor "
+                   "nor delta can be lowered.", sp.Eq(wg * Pg, TERMWISE_RHS),
+                   TERM_HYPS + [E1 > 1, E2 > 1, d > 0, wg > 0, wg <= 1, wg2 <= 1, Pg <= 1, Qg <= 1]),
         sum_assembly("the recodings g",
                      "Summing over the finitely many g (induction): S = sum w P <= "
                      "e^eps1 e^eps' sum w' Q + (sum w) delta."),
@@ -160,6 +170,11 @@ def steps() -> list[Step]:
 def negative_controls() -> list[Step]:
     ref = Verdict.REFUTED
     return [
+        exists_sym("control: pin of a weakened termwise bound (2 delta)",
+                   "The termwise pin against w P <= e^eps1 e^eps' w' Q + 2 w delta: never "
+                   "attained with w > 0, delta > 0, so the pin must fail.",
+                   sp.Eq(wg * Pg, TERMWISE_RHS + wg * d),
+                   TERM_HYPS + [E1 > 1, E2 > 1, d > 0, wg > 0, wg <= 1, wg2 <= 1, Pg <= 1, Qg <= 1], expected=ref),
         z3_all("control: e^eps1 factor dropped", "sum w P <= e^eps' sum w' Q + delta.",
                _hockey_queries(2, with_e1=False), expected=ref, bound="|G| = 2"),
         z3_all("control: delta dropped", "sum w P <= e^eps1 e^eps' sum w' Q.",

@@ -13,6 +13,7 @@ import z3
 from dps_verify.paper.proofs.core import (
     Step,
     Verdict,
+    exists_sym,
     given,
     prove_sym,
     sum_assembly,
@@ -63,8 +64,21 @@ E, d, pi, qi = sp.symbols("E delta p_i q_i", real=True)
 pOB, pOG, qOB, qOG, pB = sp.symbols("p_OB p_OG q_OB q_OG p_B", real=True)
 HYPS = [E >= 1, d >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0, pOB <= pB, pB < d,
         pOG <= E * qOG]
-#: CP Def 2's inequality for the event O (the conclusion).
-CONCLUSION = pOB + pOG <= E * (qOB + qOG) + d
+lam = sp.Symbol("lambda", real=True)
+
+
+def cp_def2(e: sp.Expr, delta: sp.Expr) -> sp.Basic:
+    """CP Def 2's inequality for the event O: p(O) <= e q(O) + delta."""
+    return pOB + pOG <= e * (qOB + qOG) + delta
+
+
+#: the conclusion (one definition for the step, its pins and the controls).
+CONCLUSION = cp_def2(E, d)
+#: tightness: the constant delta cannot be lowered to 99/100 delta, nor e^eps to 99/100 e^eps
+#: (TR Def 2's "< delta" makes equality unattainable, so the pins use a fixed factor < 1).
+ALMOST = sp.Rational(99, 100)
+#: the pins' points must be genuine probabilities: masses of O at most 1.
+PROB = [pOB + pOG <= 1, qOB + qOG <= 1]
 #: an output i off the bad set B: its ratio lies in [1/E, E] (TR Def 2), or both masses are 0.
 OFF_B = sp.Or(sp.And(qi > 0, pi / qi <= E, pi / qi >= 1 / E), sp.And(sp.Eq(pi, 0), sp.Eq(qi, 0)))
 #: what the equivalence takes as given (checked by the chaining check of proofs.core).
@@ -90,6 +104,13 @@ def steps() -> list[Step]:
                   "p(O) = p(O and B) + p(O minus B) <= p(B) + E q(O minus B) < delta + E q(O).  "
                   "The other direction is the same with p and q exchanged (TR Def 2 is "
                   "symmetric).", CONCLUSION, HYPS),
+        exists_sym("pin: delta cannot be lowered",
+                   "Some pointwise-(eps, delta) pair has p(O) > E q(O) + (99/100) delta: the "
+                   "conclusion's delta is (up to 1%) the best constant.",
+                   sp.Not(CONCLUSION.subs(d, ALMOST * d)), HYPS + PROB + [E > 1, d > 0]),
+        exists_sym("pin: e^eps cannot be lowered",
+                   "Some pointwise-(eps, delta) pair has p(O) > (99/100) E q(O) + delta.",
+                   sp.Not(CONCLUSION.subs(E, ALMOST * E)), HYPS + PROB + [E > 1, d > 0]),
     ]
     out += [z3_all(f"pointwise => hockey-stick, |Range| = {m}",
                    "Bad set B with p(B), q(B) < delta and ratios in [1/E, E] off B give "
@@ -109,4 +130,14 @@ def negative_controls() -> list[Step]:
                    _queries(2, swap_strict=True), expected=Verdict.REFUTED,
                    bound="|Range| = 2"),
             prove_sym("control: delta dropped", "p(O) <= E q(O) from the same steps.",
-                      pOB + pOG <= E * (qOB + qOG), HYPS, expected=Verdict.REFUTED)]
+                      cp_def2(E, 0), HYPS, expected=Verdict.REFUTED),
+            exists_sym("control: pin of a weakened conclusion (2 delta)",
+                       "The delta pin against p(O) <= E q(O) + 2 delta: no pair comes near "
+                       "2 delta, so the pin must fail (a weakened conclusion is noticed).",
+                       sp.Not(cp_def2(E, ALMOST * 2 * d)), HYPS + PROB + [E > 1, d > 0],
+                       expected=Verdict.REFUTED),
+            exists_sym("control: pin under a strengthened hypothesis (p(B) < delta/2)",
+                       "With the bad set's mass below delta/2 the delta pin must fail.",
+                       sp.Not(CONCLUSION.subs(d, ALMOST * d)),
+                       HYPS + PROB + [pB < d / 2, E > 1, d > 0],
+                       expected=Verdict.REFUTED)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, given, prove_sym, sympy_step
+from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, given, prove_sym, sympy_step
 
 CLAIM = "(beta1, eps)-UDP implies (beta2, ln(1 + beta2/beta1 (e^eps - 1)))-UDP; Cor 4 for eps-DP."
 REFERENCE = "TR Thm 3 and Cor 4, §5"
@@ -17,6 +17,9 @@ SUMMARY = ("Ratio bounds and the max() simplification are proved; Cor 4 is the c
 b, E, r = sp.symbols("beta E r", real=True)
 DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= E]
 RATIO = (1 - b) + b * r  # Z/X
+#: the conclusion's two ratio bounds (one definition for the steps, pins and controls).
+UPPER = 1 + b * (E - 1)  # e^{eps'}
+LOWER = 1 - b * (1 - 1 / E)
 #: what the theorem takes as given (checked by the chaining check of proofs.core).
 GIVEN = (given("setting", "0 < beta2/beta1 < 1, e^eps >= 1", *DOM[:3])
          + given("hypothesis", "(beta1, eps)-UDP: the ratio r = Y/X lies in [e^-eps, e^eps]",
@@ -25,13 +28,19 @@ GIVEN = (given("setting", "0 < beta2/beta1 < 1, e^eps >= 1", *DOM[:3])
 
 def steps() -> list[Step]:
     return [
-        prove_sym("upper ratio", "Z/X <= 1 + b(E - 1).", RATIO <= 1 + b * (E - 1), DOM),
-        prove_sym("lower ratio", "Z/X >= 1 - b(1 - 1/E).", RATIO >= 1 - b * (1 - 1 / E), DOM),
+        prove_sym("upper ratio", "Z/X <= 1 + b(E - 1).", RATIO <= UPPER, DOM),
+        exists_sym("pin: the upper ratio is attained",
+                   "r = E > 1 gives Z/X = 1 + b(E - 1): e^eps' cannot be lowered.",
+                   sp.Eq(RATIO, UPPER), DOM + [E > 1]),
+        prove_sym("lower ratio", "Z/X >= 1 - b(1 - 1/E).", RATIO >= LOWER, DOM),
+        exists_sym("pin: the lower ratio is attained",
+                   "r = 1/E < 1 gives Z/X = 1 - b(1 - 1/E): the lower bound cannot be raised.",
+                   sp.Eq(RATIO, LOWER), DOM + [E > 1]),
         prove_sym("max() is the first term",
                   "1 + b(E - 1) >= 1/(1 - b(1 - 1/E)), so eps' = ln(1 + b(e^eps - 1)).",
-                  1 + b * (E - 1) >= 1 / (1 - b * (1 - 1 / E)), DOM[:3]),
+                  UPPER >= 1 / LOWER, DOM[:3]),
         prove_sym("two-sided bound", "1/(1 + b(E-1)) <= Z/X <= 1 + b(E-1).",
-                  sp.And(RATIO <= 1 + b * (E - 1), RATIO * (1 + b * (E - 1)) >= 1), DOM),
+                  sp.And(RATIO <= UPPER, RATIO * UPPER >= 1), DOM),
         sympy_step("Cor 4 equivalent form", "(e^eps' - 1)/(e^eps - 1) = beta.",
                    ((1 + b * (E - 1)) - 1) / (E - 1), b),
     ]
@@ -42,6 +51,13 @@ def negative_controls() -> list[Step]:
     return [
         prove_sym("control: factor b dropped", "Z/X <= 1 + b(E - 1)/2.",
                   RATIO <= 1 + b * (E - 1) / 2, DOM, expected=ref),
+        exists_sym("control: pin of a weakened conclusion (1 + 2b(E - 1))",
+                   "The upper pin against Z/X <= 1 + 2b(E - 1): never attained, so the pin "
+                   "must fail.", sp.Eq(RATIO, 1 + 2 * b * (E - 1)), DOM + [E > 1],
+                   expected=ref),
+        exists_sym("control: pin under a strengthened hypothesis (r <= (1 + E)/2)",
+                   "With the UDP ratio bound strengthened to r <= (1 + E)/2 the upper pin must "
+                   "fail.", sp.Eq(RATIO, UPPER), DOM + [r <= (1 + E) / 2, E > 1], expected=ref),
         prove_sym("control: max() picks the second term",
                   "1 + b(E - 1) < 1/(1 - b(1 - 1/E)).",
                   1 + b * (E - 1) < 1 / (1 - b * (1 - 1 / E)), DOM[:3], expected=ref),
