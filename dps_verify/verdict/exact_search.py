@@ -31,6 +31,7 @@ import numpy as np
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Number, exp_interval
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.engine.distribution import randomized
 from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
 from dps_verify.verdict.executor import Executor, choose_executor
 from dps_verify.verdict.samples import Atoms, SampleTable
@@ -42,13 +43,31 @@ DEFAULT_WORK_BUDGET = 120_000_000
 #: Show a progress bar when the estimated work exceeds this many terms (a few seconds).
 PROGRESS_THRESHOLD = 8_000_000
 CHUNK_TERMS = 400_000
+#: Largest number of samples (of ≤ max_size records) indexed densely by rank.
+DENSE_SAMPLES = 20_000_000
+#: The level-by-parents screen is used while the anonymizer has produced at most this many
+#: distinct outputs (its per-output arrays grow with them); beyond, the per-dataset screen.
+PARENT_MAX_OUTPUTS = 2048
 
 
-def estimate_work(m: int, n: int) -> int:
-    """Enumeration terms of an exhaustive search over ``m`` atoms up to size ``n``: Σ over
-    datasets of Π(c_i + 1) (the sub-samples) times the neighbours, bounded by
-    (n + 1) · C(n + 2m, 2m) (pairs (sample, rest) with |sample| + |rest| ≤ n)."""
+def estimate_work(m: int, n: int, parents: bool = False) -> int:
+    """Enumeration terms of an exhaustive search over ``m`` atoms up to size ``n``.
+
+    Per-dataset screen: Σ over datasets D of Π(c_i + 1) (the sub-samples) times the
+    neighbours, bounded by (n + 1) · C(n + 2m, 2m) (pairs (sample, rest) with
+    |sample| + |rest| ≤ n).  Level-by-parents screen (``parents``, deterministic code with a
+    dense sample index, :meth:`PairChecker.screen_level`): each dataset E of ≤ n − 1 records
+    enumerates its sub-samples once for all m neighbours E + x: (m + 1) · C(n − 1 + 2m, 2m).
+    """
+    if parents and n >= 1 and math.comb(n + m, m) <= DENSE_SAMPLES:
+        return (m + 1) * math.comb(n - 1 + 2 * m, 2 * m)
     return (min(n, m) + 1) * math.comb(n + 2 * m, 2 * m)
+
+
+def _parent_terms(m: int, n: int) -> int:
+    """Average sub-samples of a dataset of n − 1 records, times the m + 1 lookups."""
+    grid = math.comb(n + 2 * m - 2, 2 * m - 1)
+    return max(1, (m + 1) * grid // max(math.comb(n + m - 2, m - 1), 1))
 
 
 def count_datasets(m: int, n: int) -> int:
@@ -225,6 +244,9 @@ class PairChecker:
         self.err_max = 0.0
         self.worst: dict | None = None
         self.undecided: list[Witness] = []
+        self._T: np.ndarray | None = None
+        self._oor = np.zeros(0, dtype=np.int64)
+        self._oor_rows = 0
 
     def _setup(self, n: int) -> tuple[np.ndarray, dict | None]:
         q = self.beta.denominator
@@ -239,6 +261,7 @@ class PairChecker:
         d = self.d
         ex = {
             "q": q,
+            "p": self.beta.numerator,
             "e_lo": 1.0 if self.eps == 0 else math.nextafter(float(lo_e), -math.inf),
             "e_hi": 1.0 if self.eps == 0 else math.nextafter(float(hi_e), math.inf),
             "T": {n: float(d * q**n)},
@@ -288,6 +311,85 @@ class PairChecker:
         cand.sort()
         return cand
 
+    def dense_ok(self, size: int) -> bool:
+        """Whether the level-by-parents screen applies: deterministic anonymizer and a dense
+        rank index over every sample of ≤ ``size`` records of moderate size."""
+        m = self.table.atoms.m
+        return not self.table.is_randomized and math.comb(size + m, m) <= DENSE_SAMPLES
+
+    def screen_level(self, n: int, counts: np.ndarray, parents: np.ndarray, size: int,
+                     bar: Any = None) -> list[tuple[int, float, int, int]]:
+        """Screen every pair of level n (|D| = n) by its smaller dataset E = D − x
+        (:func:`~dps_verify.verdict.screen.screen_parents`); ``counts`` are all datasets of
+        size n (canonical order; candidates index into it), ``parents`` all of size n − 1.
+        Same candidates and statuses as :meth:`screen` (the laws are the same numbers)."""
+        from dps_verify.verdict.screen import count_ranks, screen_parents
+
+        m = counts.shape[1]
+        self.table.ensure(counts)
+        T = self._rank_T(m, size)
+        oor = self._out_of_rank(T, m, size)
+        pmf, ex = self._setup(n)
+        tab = {"rank_T": T, "out_of_rank": oor, "n_outputs": max(len(self.table.outputs), 1),
+               "beta_f": float(self.beta), "one_minus_beta_f": float(1 - self.beta)}
+        step = max(1, CHUNK_TERMS // _parent_terms(m, n))
+        jobs = [(tab, pmf, parents[i:i + step], self.e_f, self.d_f,
+                 self.definition == "pointwise", ex, n) for i in range(0, len(parents), step)]
+        results = self.executor.map(screen_parents, jobs)
+        rank_of_d = count_ranks(counts, T)
+        order = np.argsort(rank_of_d)
+        sorted_ranks = rank_of_d[order]
+        atoms = self.table.atoms
+        cand: list[tuple[int, float, int, int]] = []
+        for job, (di, xi, dh, er, st, terms) in zip(jobs, results):
+            E = job[2]
+            self.pairs += len(dh)
+            if len(dh):
+                self.err_max = max(self.err_max, float(er[st != 2].max(initial=0.0)))
+                k = int(np.argmax(dh))
+                Dk = E[di[k]].copy()
+                Dk[xi[k]] += 1
+                if self.worst is None or dh[k] > self.worst["delta_screened"]:
+                    self.worst = {"delta_screened": float(dh[k]), "size": n,
+                                  "dataset": atoms.records(Dk), "target": atoms.values[int(xi[k])]}
+                sel = np.flatnonzero(st != 0)
+                if len(sel):
+                    Ds = E[di[sel]].copy()
+                    Ds[np.arange(len(sel)), xi[sel]] += 1
+                    rows = order[np.searchsorted(sorted_ranks, count_ranks(Ds, T))]
+                    cand.extend((0 if st[s_] == 1 else 1, -float(dh[s_]), int(r), int(xi[s_]))
+                                for s_, r in zip(sel, rows))
+            if bar is not None:
+                bar.advance(terms)
+        cand.sort()
+        return cand
+
+    def _rank_T(self, m: int, size: int) -> np.ndarray:
+        from dps_verify.verdict.screen import rank_table
+
+        if self._T is None or self._T.shape != (m, size + 2):
+            self._T = rank_table(m, size)
+            self._oor = np.full(math.comb(size + m, m), -1, dtype=np.int64)
+            self._oor_rows = 0
+        return self._T
+
+    def _out_of_rank(self, T: np.ndarray, m: int, size: int) -> np.ndarray:
+        """Output id of every sample in the table, indexed by dense rank (filled as the table
+        grows; -1 for a sample not anonymized yet)."""
+        from dps_verify.verdict.screen import count_ranks
+
+        t = self.table
+        new = len(t.row_law) - self._oor_rows
+        if new:
+            keys = np.array(t._keys[self._oor_rows:], dtype=np.int64)
+            pw = np.array(t.pow, dtype=np.int64)
+            C = (keys[:, None] // pw[None, :]) % t.radix
+            ids = np.array([t.row_law[r][0][0] for r in range(self._oor_rows, len(t.row_law))],
+                           dtype=np.int64)
+            self._oor[count_ranks(C, T)] = ids
+            self._oor_rows = len(t.row_law)
+        return self._oor
+
     def first_violation(self, counts: np.ndarray, cand: list, **info: Any) -> Witness | None:
         """Decide the screened candidates exactly, certain violations first; the first
         confirmed violation (or None)."""
@@ -336,17 +438,18 @@ def exhaustive_search(
     m = atoms.m
     notes: list[str] = []
     size = max_size
-    while size > 1 and estimate_work(m, size) > work_budget:
+    par = not isinstance(anonymizer, randomized)
+    while size > 1 and estimate_work(m, size, par) > work_budget:
         size -= 1
     if size < max_size:
         msg = (f"exhaustive search up to {max_size} records over {m} values needs about "
-               f"{estimate_work(m, max_size):,} enumeration terms (budget {work_budget:,}); "
+               f"{estimate_work(m, max_size, par):,} enumeration terms (budget {work_budget:,}); "
                f"searching every dataset up to {size} records instead (raise work_budget to "
                f"search further)")
         warnings.warn(msg, stacklevel=2)
         notes.append(msg)
     table = SampleTable(anonymizer, atoms, radix=size + 1)
-    work = estimate_work(m, size)
+    work = estimate_work(m, size, par)
     ex = choose_executor(work, executor)
     own_executor = not (executor is not None and not isinstance(executor, str))
     chk = PairChecker(table, b, eps, d, definition, ex)
@@ -356,9 +459,16 @@ def exhaustive_search(
     bar = _progress(work, progress)
     try:
         table.ensure([[0] * m])
+        dense = chk.dense_ok(size) and table.vector_keys
+        prev = np.zeros((1, m), dtype=np.int64)
         for n in range(1, size + 1):
             counts = level_counts(m, n)
-            cand = chk.screen(counts, bar, complete=True)
+            table.ensure(counts)
+            if dense and len(table.outputs) <= PARENT_MAX_OUTPUTS:
+                cand = chk.screen_level(n, counts, prev, size, bar)
+            else:
+                cand = chk.screen(counts, bar, complete=True)
+            prev = counts
             datasets += len(counts)
             sizes.append(n)
             witness = chk.first_violation(counts, cand, shape="exhaustive",

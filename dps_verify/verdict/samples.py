@@ -136,6 +136,9 @@ class SampleTable:
 
     def ensure(self, counts_rows: np.ndarray | Sequence[Sequence[int]]) -> int:
         """Anonymize every count vector not yet in the table; returns the number of new calls."""
+        if isinstance(counts_rows, np.ndarray) and self.vector_keys and not self.is_randomized \
+                and self.from_counts is None and self._checked:
+            return self._ensure_plain(counts_rows)
         new = 0
         for c in counts_rows:
             k = self.key(c)
@@ -150,6 +153,33 @@ class SampleTable:
                 self._flat_ids.append(i)
                 self._flat_p.append(1.0 if pr == 1 else float(pr))
             new += 1
+        if new:
+            self._arrays = None
+        return new
+
+    def _ensure_plain(self, C: np.ndarray) -> int:
+        """:meth:`ensure` for a deterministic ``sample -> output`` function on an integer array
+        of count vectors (keys computed by numpy; the same samples, calls and rows)."""
+        import itertools
+
+        keys = (C.astype(np.int64) @ np.array(self.pow, dtype=np.int64)).tolist()
+        vals = self.atoms.values
+        rok, law, fn = self.row_of_key, self.row_law, self.anonymizer
+        chain, repeat = itertools.chain.from_iterable, itertools.repeat
+        new = 0
+        for k, c in zip(keys, C.tolist()):
+            if k in rok:
+                continue
+            sample = tuple(chain(repeat(v, n) for v, n in zip(vals, c) if n))
+            oid = self._intern(call_anonymizer(fn, sample))
+            rok[k] = len(law)
+            law.append([(oid, _ONE)])
+            self._keys.append(k)
+            self._lens.append(1)
+            self._flat_ids.append(oid)
+            self._flat_p.append(1.0)
+            new += 1
+        self.calls += new
         if new:
             self._arrays = None
         return new

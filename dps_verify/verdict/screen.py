@@ -139,7 +139,8 @@ def _decide_float(P: np.ndarray, Q: np.ndarray, b_grp: np.ndarray, B: int, e: fl
         # within 2u of e): then δ = 0 exactly, which settles claims with δ = 0.
         r = (2.0 * G * U)[b_grp]
         lo_e = e * (1 - 4 * U)
-        poss = (P * (1 + r) >= lo_e * Q * (1 - r)) | (Q * (1 + r) >= lo_e * P * (1 - r))
+        poss = ((P * (1 + r) >= lo_e * Q * (1 - r)) | (Q * (1 + r) >= lo_e * P * (1 - r))) \
+            & ((P > 0) | (Q > 0))
         zero = _per(b_grp, B, poss.astype(float)) == 0
         dh = np.where(zero, 0.0, dh)
         er = np.where(zero, 0.0, er)
@@ -208,6 +209,112 @@ def screen_chunk(job: tuple) -> tuple:
     return screen_batch(tab, pmf, np.asarray(counts), e, d, pointwise, exact_int)
 
 
+def rank_table(m: int, n: int) -> np.ndarray:
+    """T[j, p] = C(p + j, j + 1) for j < m, p ≤ n + 1: the colex rank of a count vector c over
+    m atoms with total ≤ n is Σ_j T[j, c_0 + … + c_j] (the partial sums plus j form an
+    increasing sequence, a combination of m out of n + m), a dense index in [0, C(n+m, m))."""
+    from math import comb
+
+    t = np.zeros((m, n + 2), dtype=np.int64)
+    for j in range(m):
+        for p in range(n + 2):
+            t[j, p] = comb(p + j, j + 1)
+    return t
+
+
+def count_ranks(C: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """Dense ranks (see :func:`rank_table`) of the rows of ``C``."""
+    P = np.cumsum(C, axis=1)
+    return T[np.arange(C.shape[1]), P].sum(axis=1)
+
+
+#: Largest B × L dense block (datasets × distinct outputs) built by :func:`screen_parents`;
+#: beyond it only the groups that occur are kept.
+DENSE_LIMIT = 4_000_000
+
+
+def screen_parents(job: tuple) -> tuple:
+    """Screen every pair (E + x, E) for a batch of datasets E of one size n − 1 and every atom
+    x — the pairs of level n, each dataset D = E + x with its record x removed (deterministic
+    anonymizers; a module-level function of plain data, runs in workers).
+
+    Sampling is independent per record (CP Def. 3), so with W(y) = Pr[A(S) = y] and
+    R_x(y) = Pr[A(S + x) = y] over the samples S of E, Pr[A^β(E + x) = y] = (1 − β) W(y) +
+    β R_x(y): one enumeration of E's sub-samples serves all m neighbours.  Sub-samples are
+    looked up by their dense rank (:func:`rank_table`), S + x by adding 1 to the partial sums
+    from x on.
+
+    ``job = (tab, pmf, E, e, d, pointwise, exact_int, n)`` with ``tab`` holding ``rank_T`` and
+    ``out_of_rank`` (output id of every sample of ≤ n records).  Integer mode as in
+    :func:`screen_batch` (weights C(c, s) p^s (q − p)^{c−s}; laws of E + x scaled by q^n are
+    (q − p) W + p R_x, of E by q·W); float mode adds the two extra roundings of the mixture to
+    the error bound.  Returns (E row, atom, δ̂, err, status, terms) like :func:`screen_chunk`.
+    """
+    tab, pmf, E, e, d, pointwise, ex, n = job
+    E = np.asarray(E, dtype=np.int64)
+    B, m = E.shape
+    T, oor = tab["rank_T"], tab["out_of_rank"]
+    radix = E + 1
+    K = radix.prod(axis=1)
+    strides = np.cumprod(np.hstack([np.ones((B, 1), dtype=np.int64), radix[:, :-1]]), axis=1)
+    b_row = np.repeat(np.arange(B), K)
+    local = np.arange(int(K.sum())) - np.repeat(np.cumsum(K) - K, K)
+    S = (local[:, None] // strides[b_row]) % radix[b_row]
+    Pc = np.cumsum(S, axis=1)
+    cols = np.arange(m)
+    A = T[cols, Pc]
+    rank0 = A.sum(axis=1)
+    prefA = np.cumsum(A, axis=1) - A  # Σ_{j<x} T[j, P_j]
+    Bp = T[cols, Pc + 1]
+    sufB = np.cumsum(Bp[:, ::-1], axis=1)[:, ::-1]  # Σ_{j≥x} T[j, P_j + 1]
+    out0 = oor[rank0]
+    outx = oor[prefA + sufB]
+    w = pmf[E[b_row], S].prod(axis=1)
+    present = np.zeros(int(tab["n_outputs"]), dtype=bool)
+    present[out0] = True
+    present[outx.ravel()] = True
+    L = int(present.sum())
+    loc = np.cumsum(present) - 1
+    base = b_row * L
+    g0 = base + loc[out0]
+    gx = base[:, None] + loc[outx]
+    if B * L <= DENSE_LIMIT:  # one dense block B × L
+        G = B * L
+        b_grp = np.repeat(np.arange(B), L)
+    else:  # many outputs: only the (dataset, output) groups that occur
+        groups, inv = np.unique(np.concatenate((g0, gx.ravel())), return_inverse=True)
+        G = len(groups)
+        g0, gx = inv[:len(g0)], inv[len(g0):].reshape(gx.shape)
+        b_grp = groups // L
+    W = np.bincount(g0, weights=w, minlength=G)
+    terms_b = 2 * K
+    L_b = np.bincount(b_grp, minlength=B)
+    res_d, res_e, res_s = [], [], []
+    if ex is not None:
+        q, p = ex["q"], ex["p"]
+        Qs = q * W
+    else:
+        beta_f, one_m = tab["beta_f"], tab["one_minus_beta_f"]
+    for x in range(m):
+        Rx = np.bincount(gx[:, x], weights=w, minlength=G)
+        if ex is not None:
+            Ps = (q - p) * W + p * Rx  # exact integers < 2^53 (total q^n)
+            st, dh = _decide_int(Ps, Qs, b_grp, B, ex, n, pointwise)
+            dh = dh / float(q) ** n
+            er = np.where(st == 2, 1.0, 0.0)
+        else:
+            Ps = one_m * W + beta_f * Rx
+            st, dh, er = _decide_float(Ps, W, b_grp, B, e, d, pointwise, terms_b, L_b, m + 4)
+        res_d.append(dh)
+        res_e.append(er)
+        res_s.append(st)
+    # pairs ordered by (E row, atom)
+    di = np.repeat(np.arange(B), m)
+    xi = np.tile(np.arange(m), B)
+    return (di, xi, np.stack(res_d, axis=1).ravel(), np.stack(res_e, axis=1).ravel(),
+            np.stack(res_s, axis=1).ravel(), int(len(w)) * (m + 1))
+
+
 def binomial_table(beta_num: int, beta_den: int, n: int, integer: bool = False) -> np.ndarray:
     """pmf[c, s] = C(c, s) β^s (1−β)^{c−s}, each rounded once from the exact rational; with
     ``integer`` the exact integers C(c, s) p^s (q − p)^{c−s} (β = p/q) instead."""
@@ -224,4 +331,5 @@ def binomial_table(beta_num: int, beta_den: int, n: int, integer: bool = False) 
     return t
 
 
-__all__: list[Any] = ["binomial_table", "screen_batch", "screen_chunk"]
+__all__: list[Any] = ["binomial_table", "count_ranks", "rank_table", "screen_batch", "screen_chunk",
+                      "screen_parents"]
