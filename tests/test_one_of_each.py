@@ -337,3 +337,33 @@ def test_e_to_the_eps_is_rounded_up() -> None:
         up = exp_upper_float(eps)
         assert Fraction(up) >= exp_interval(eps)[1]
         assert up >= math.exp(float(eps))
+
+
+def test_one_witness_renders_both_directions_in_the_audit_report() -> None:
+    """A witness whose first dataset is D' (the one without the target): the audit report still
+    prints D (with the target) as D, and JSON follows the comparison order."""
+    import json
+
+    from dps_verify.audit.report import AuditReport
+    from dps_verify.verdict.witness import witness_from_laws
+
+    D, D2 = ("t",), ()
+    # adding t makes output 0 much less likely: the violating direction is D' vs D
+    P = {0: Fraction(1, 10), 2: Fraction(9, 10)}  # law of A^β(D)
+    Q = {0: Fraction(1, 2), 2: Fraction(1, 2)}  # law of A^β(D')
+    w = witness_from_laws(P, Q, Fraction(1), D, D2, target="t", shape="singleton")
+    assert (w.dataset, w.neighbour, w.event) == (D2, D, (0,))  # 1/2 > e/10, but 9/10 < e/2
+    assert w.direction == "D' vs D" and w.with_target == D and w.without_target == D2
+    assert w.prob_first == Fraction(1, 2) and w.prob_second == Fraction(1, 10)
+    assert 0 < w.implied_delta <= Fraction(1, 2) - Fraction(2718, 10000)  # e > 2.718
+    # forward control: the same laws swapped give the D vs D' direction
+    w2 = witness_from_laws(Q, P, Fraction(1), D, D2, target="t", shape="singleton")
+    assert w2.direction == "D vs D'" and w2.dataset == D
+    rep = AuditReport("FAIL", {"delta": "0.001"}, "exact", w)
+    text = rep.summary()
+    assert "|D| = 1, target 't'" in text and "(D' vs D)" in text
+    assert "  D  = {'t'}" in text and "  D' = {}" in text
+    d = json.loads(rep.to_json())["witness"]
+    assert d["dataset"] == [] and d["neighbour"] == ["'t'"] and d["direction"] == "D' vs D"
+    assert d["prob_first"] == {"float": 0.5, "exact": "1/2"}
+    assert d["event_size"] == 1 and d["event_sample"] == ["0"]
