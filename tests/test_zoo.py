@@ -27,5 +27,7 @@ def test_zoo_entry(path):
     rep = r["report"]
     if r["expected"] == "FAIL":
         w = rep.witness
-        assert w is not None and len(w.dataset) == len(w.neighbour) + 1
+        # D holds the target; the witness's first dataset may be D or D' (w.direction)
+        assert w is not None and len(w.with_target) == len(w.without_target) + 1
+        assert {w.dataset, w.neighbour} == {w.with_target, w.without_target}
         assert float(w.implied_delta) > float(rep.claim["delta"])
