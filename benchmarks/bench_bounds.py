@@ -201,18 +201,34 @@ def _tail_case(k: int, beta: str, reps: int) -> dict:
 
 def min_k_grid(reps: int = 3) -> dict:
     """The 12-cell min-k grid at β = edge (ε ∈ {0.5, 1, 1.5, 2} × δ ∈ {1e-5, 1e-6, 1e-8}) for
-    each measure: the first call (includes importing scipy for the float screen) and the best of
-    ``reps`` warm calls; the certified answers are checked extremal by tests/test_search_inverse_screen."""
+    each measure: the first call (includes importing scipy for the float screen), the best of
+    ``reps`` warm calls, and the same grid without the float screen (the previous search: an
+    exact secant guess, then certified neighbours) in the same process, interleaved, with the
+    ratio of the best times.  The answers are checked extremal by
+    tests/test_search_inverse_screen.py and must agree here."""
     from dps_verify.core.params import beta_edge
+    from dps_verify.measures import inverse_screen
 
     grid = [(e, dl) for e in ("0.5", "1", "1.5", "2") for dl in ("1e-5", "1e-6", "1e-8")]
     out: dict = {}
+    screen = inverse_screen.min_k_screen
     for bound in ("paper", "hockey-stick", "pointwise"):
         def go(bound=bound):
             return {f"eps={e},delta={dl}": bounds.min_k(beta_edge(Fraction(e)), e, dl, bound) for e, dl in grid}
 
         ks, first = _timed(go)
-        warm = min(_timed(go)[1] for _ in range(reps))
-        out[bound] = {"first_call_s": round(first, 4), "warm_best_s": round(warm, 4), "k": ks}
+        warm, base = [], []
+        for _ in range(reps):
+            warm.append(_timed(go)[1])
+            inverse_screen.min_k_screen = lambda *a, **kw: None  # type: ignore[assignment]
+            try:
+                ks0, t0 = _timed(go)
+            finally:
+                inverse_screen.min_k_screen = screen
+            base.append(t0)
+        assert ks0 == ks, "the screen changed an answer"
+        out[bound] = {"first_call_s": round(first, 4), "warm_best_s": round(min(warm), 4),
+                      "without_screen_best_s": round(min(base), 4), "speedup": round(min(base) / min(warm), 1),
+                      "k": ks}
     out["target_paper_under_0.1s"] = out["paper"]["warm_best_s"] < 0.1
     return out

@@ -177,7 +177,12 @@ def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) 
             hi = mid
 
     def argmax(k: int) -> int | None:
-        return value(k)[1] if k >= 1 else None
+        """The float argmax group size for k, or None when the float value is not above δ
+        (then an exact refutation would almost surely fail: the full scan decides)."""
+        if k < 1:
+            return None
+        v, n = value(k)
+        return n if v > dl else None
 
     return MinKScreen(beta, eps, delta, measure, hi, argmax)
 
