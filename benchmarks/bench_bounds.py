@@ -89,6 +89,7 @@ def run() -> dict:
         "scaling": _scaling(),
         "min_k_grid_by_measure": min_k_grid(),
         "tail_backends": tail_backends(),
+        "inverse_eps_beta": inverse_eps_beta(),
         "distribution_60_records_4_groups_s": round(t_dist, 3),
         "distribution_outputs": len(dist),
     }
@@ -231,4 +232,29 @@ def min_k_grid(reps: int = 3) -> dict:
                       "without_screen_best_s": round(min(base), 4), "speedup": round(min(base) / min(warm), 1),
                       "k": ks}
     out["target_paper_under_0.1s"] = out["paper"]["warm_best_s"] < 0.1
+    return out
+
+
+def inverse_eps_beta() -> dict:
+    """min_epsilon and max_beta with and without the float guess (same process): seconds for a
+    few queries per measure, and the ratio.  Answers are equal within tol in both runs."""
+    from dps_verify.measures import inverse_screen
+
+    eps_q = [(20, "0.1", "1e-6"), (61, "0.3", "1e-8"), (100, "0.5", "1e-6")]
+    beta_q = [(20, "1", "1e-6"), (61, "ln(11)", "1e-8"), (100, "0.5", "1e-6")]
+    real = (inverse_screen.min_epsilon_guess, inverse_screen.max_beta_guess)
+    out: dict = {}
+    for bound in ("paper", "hockey-stick", "pointwise"):
+        def go(bound=bound):
+            return ([bounds.min_epsilon(*q, bound=bound) for q in eps_q],
+                    [bounds.max_beta(*q, bound=bound) for q in beta_q])
+
+        (e1, b1), t1 = _timed(go)
+        inverse_screen.min_epsilon_guess = inverse_screen.max_beta_guess = lambda *a, **kw: None  # type: ignore[assignment]
+        try:
+            (e0, b0), t0 = _timed(go)
+        finally:
+            inverse_screen.min_epsilon_guess, inverse_screen.max_beta_guess = real
+        assert all(abs(x - y) <= 2e-9 for x, y in zip(e1 + b1, e0 + b0)), "answers moved by more than tol"
+        out[bound] = {"with_guess_s": round(t1, 4), "without_guess_s": round(t0, 4), "speedup": round(t0 / t1, 1)}
     return out
