@@ -163,3 +163,17 @@ def test_dense_rank_is_a_bijection():
     allc = np.vstack([level_counts(m, k) for k in range(n + 1)])
     r = count_ranks(allc, T)
     assert sorted(r.tolist()) == list(range(math.comb(n + m, m)))
+
+
+def test_audit_pass_says_recognised_only_for_the_reference_behaviour():
+    from dps_verify.audit import audit
+
+    d3 = exact.sdgs_delta_certified(3, BETA, EPS).upper
+    rep = audit(safe_plain, beta=BETA, epsilon=EPS, delta=d3, domain=DOM, method="exact")
+    assert rep.verdict == "PASS"
+    rec = rep.coverage["recognised"]
+    assert rec["k"] == 3 and rec["max_sample_size"] >= 3
+    assert any(r.startswith("recognised: behaves as strongly-safe") for r in rep.reasons)
+    assert "recognised" in rep.summary() and rep.coverage["closed_form"] is None
+    rep2 = audit(median_recoding, beta=BETA, epsilon=EPS, delta=1, domain=DOM, method="exact")
+    assert rep2.verdict == "PASS" and "recognised" not in rep2.coverage

@@ -86,11 +86,12 @@ def test_assert_dp_flags_no_correct_anonymizer(anon):
 def test_audit_detects_every_leak_shape(anon):
     from dps_verify.audit import audit
 
-    # the audit never builds datasets beyond the domain's max_size (default 40); the 24-record
-    # gate needs ~96 records at beta = 1/5, so the domain states that size
-    rep = audit(anon, beta=BETA, epsilon=EPS, delta=claim(),
-                domain={"records": DOM, "max_size": 96}, method="exact")
+    # default domain (max_size 40): the 24-record gate needs ~96 records at beta = 1/5, reached
+    # by the geometric crowd / beside-bulk shapes, which grow beyond max_size (#16 item 2)
+    rep = audit(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=DOM, method="exact")
     assert rep.verdict == "FAIL", rep.summary()
+    if anon is large_gate:
+        assert len(rep.witness.dataset) > 40 and "verdict.shapes" in str(rep.coverage["shapes"])
 
 
 # ---------------------------------------------------------------- exhaustive search properties

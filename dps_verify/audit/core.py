@@ -30,6 +30,9 @@ DEFAULT_TOTAL_BUDGET = 2_000_000
 #: domain's ``max_size`` if need be (a DP claim covers datasets of every size; issue #16 item 7);
 #: the multi-bulk shapes stay within ``max_size``.
 SHAPE_MAX_RECORDS = 96
+#: Samples anonymized (every sample up to the size that fits) to recognise strongly-safe
+#: k-anonymization written by hand after a PASS (issue #16 item 8).
+RECOGNITION_SAMPLES = 30_000
 
 
 def closed_form_kind(anonymizer: Any) -> str | None:
@@ -227,9 +230,31 @@ def audit(
         verdict = "PASS"
         if cov["pairs_statistical"]:
             reasons.append("datasets beyond the exact budget were only checked statistically")
+        if b < 1 and not black_box and not isinstance(anonymizer, exact.randomized):
+            _recognise(anonymizer, dom, b, eps, d, definition, cov, reasons)
     rep = AuditReport(verdict, claim, used_method, witness, worst, cov, reasons)
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _recognise(
+    anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: str,
+    cov: dict, reasons: list[str],
+) -> None:
+    """Issue #16 item 8: after a PASS, check whether the code behaves as strongly-safe
+    k-anonymization on every sample up to the size that fits :data:`RECOGNITION_SAMPLES`
+    (:mod:`dps_verify.verdict.recognise`); if so, say so and state the closed form for the
+    reference mechanism — the PASS itself stays a finite search."""
+    from dps_verify.verdict.recognise import recognise
+
+    rec = recognise(anonymizer, dom.records, sample_budget=RECOGNITION_SAMPLES)
+    if rec is None:
+        return
+    text = rec.closed_form(b, eps, d, definition)
+    cov["recognised"] = {"k": rec.k, "groups": [[repr(r) for r in g] for g in rec.groups],
+                         "samples_checked": rec.samples, "max_sample_size": rec.max_size,
+                         "statement": text}
+    reasons.append("recognised: " + text)
 
 
 class _LawCache:
