@@ -139,7 +139,9 @@ def _paper_d(n: int, k: int, b: Fraction, E: Fraction) -> Fraction:
     [(3, Fraction(10, 11), 11), (3, Fraction(9, 10), 11), (5, Fraction(1, 2), 11), (2, Fraction(1, 2), 2),
      (4, Fraction(1, 2), 3), (4, Fraction(2, 3), 3), (6, Fraction(3, 4), 4), (2, Fraction(1, 3), Fraction(3, 2)),
      # outside CP Thm 5's regime (β > 1 − 1/x): backward bad sets and the suppressed outcome
-     (3, Fraction(11, 12), 11), (4, Fraction(3, 4), 3), (2, Fraction(1, 2), Fraction(3, 2)), (1, Fraction(4, 5), 2)],
+     (3, Fraction(11, 12), 11), (4, Fraction(3, 4), 3), (2, Fraction(1, 2), Fraction(3, 2)), (1, Fraction(4, 5), 2),
+     # β → 1: the edge 1 − 10^-6 at ε = ln 10^6, on it and just past it
+     (2, Fraction(999999, 10**6), 10**6), (3, Fraction(9999999, 10**7), 10**6)],
 )
 def test_sdgs_and_d_at_an_exact_log_equal_a_brute_force(k, beta, x):
     """Both sides of the edge β = 1 − 1/x (and on it): every value is exact and equals the
@@ -148,14 +150,16 @@ def test_sdgs_and_d_at_an_exact_log_equal_a_brute_force(k, beta, x):
     E = Fraction(x)
     for definition, per_n in (("hockey-stick", _hockey), ("pointwise", _pointwise)):
         c = exact.sdgs_delta_certified(k, beta, eps, definition)
-        assert c.exact, (definition, c)
         n_arg = c.details["argmax_n"]
         brute = [per_n(*_laws(n, k, beta), E) for n in range(1, max(n_arg, 40) + 1)]
-        assert max(brute) == c.upper, (definition, float(max(brute)), float(c.upper))
+        if beta.denominator <= 12:  # the exact integer scan: equal to the last bit
+            assert c.exact and max(brute) == c.upper, (definition, float(max(brute)), float(c.upper))
+        else:  # β → 1 may be routed to ball arithmetic (measures.long_range): contained, tight
+            assert c.lower <= max(brute) <= c.upper and c.relative_width() < 1e-15, (definition, c)
     if in_paper_regime(beta, epsilon_param(eps)):
         c = bounds.d_certified(k, beta, eps)
         brute = [_paper_d(n, k, beta, E) for n in range(1, max(c.details["argmax_n"], 40) + 1)]
-        assert c.exact and max(brute) == c.upper
+        assert c.lower <= max(brute) <= c.upper and (c.exact or beta.denominator > 12)
     else:
         with pytest.raises(ParameterError):
             bounds.d(k, beta, eps)
