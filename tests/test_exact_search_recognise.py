@@ -177,3 +177,56 @@ def test_audit_pass_says_recognised_only_for_the_reference_behaviour():
     assert "recognised" in rep.summary() and rep.coverage["closed_form"] is None
     rep2 = audit(median_recoding, beta=BETA, epsilon=EPS, delta=1, domain=DOM, method="exact")
     assert rep2.verdict == "PASS" and "recognised" not in rep2.coverage
+
+
+# ---------------------------------------------------------------- item 4: replace-one on the engine
+def _old_replace_one(anon, dom, size, beta, eps, d, definition):
+    from dps_verify.testing import find_witness
+    from dps_verify.testing import strategies as S
+
+    pairs = [(D, S.canonical(S._remove_one(D, r) + (r2,)))
+             for D in S.all_datasets(dom, size) for r in sorted(set(D), key=repr)
+             for r2 in dom if r2 != r]
+    return find_witness(anon, pairs, beta=beta, epsilon=eps, delta=d, definition=definition)
+
+
+def _sample_size(s):
+    return len(s)
+
+
+def _sum_gate(s):
+    return sum(s) if len(s) >= 3 else None
+
+
+@pytest.mark.parametrize("anon", [safe_plain, threshold_two, median_recoding, _sample_size,
+                                  _sum_gate], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("beta,definition", [(Fraction(1, 2), "hockey-stick"),
+                                             (Fraction(1, 5), "pointwise"),
+                                             (Fraction(1), "hockey-stick")])
+def test_replace_one_search_reproduces_the_old_per_pair_verdicts(anon, beta, definition):
+    dom, size, d = DOM[:4], 4, Fraction(1, 20)
+    old = _old_replace_one(anon, dom, size, beta, EPS, d, definition)
+    new = exhaustive_search(anon, dom, beta=beta, epsilon=EPS, delta=d, max_size=size,
+                            definition=definition, relation="replace-one", executor="serial")
+    assert (old is None) == (new.witness is None)
+    if old is not None:
+        w = new.witness
+        assert len(w.dataset) == len(w.neighbour) <= len(old.dataset)
+        assert w.implied_delta > d and w.minimal
+
+
+def test_replace_one_randomized_goes_through_the_exact_path():
+    coin = exact.randomized(lambda s: {min(s, default=-1): Fraction(1, 2), "x": Fraction(1, 2)})
+    old = _old_replace_one(coin, DOM[:3], 3, Fraction(1, 2), EPS, Fraction(1, 20), "hockey-stick")
+    new = exhaustive_search(coin, DOM[:3], beta=Fraction(1, 2), epsilon=EPS, delta=Fraction(1, 20),
+                            max_size=3, relation="replace-one")
+    assert (old is None) == (new.witness is None)
+
+
+def test_assert_dp_replace_one_returns_a_report():
+    rep = assert_dp(_sample_size, beta=BETA, epsilon=EPS, delta=0, domain=DOM, max_size=5,
+                    relation="replace-one", max_examples=0)
+    assert "replace-one" in rep.summary() and rep.exhaustive.max_size == 5
+    with pytest.raises(AssertionError, match="replace-one"):
+        assert_dp(_sum_gate, beta=BETA, epsilon=EPS, delta=Fraction(1, 100), domain=DOM,
+                  max_size=5, relation="replace-one", max_examples=0)

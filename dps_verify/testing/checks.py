@@ -165,7 +165,8 @@ def assert_dp(
         )
 
     if relation != "add-remove":
-        return _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail)
+        return _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail,
+                                   relation, claim, executor, work_budget)
     ex = exhaustive_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
                            max_size=max_size, work_budget=work_budget, executor=executor)
     if ex.witness is not None:
@@ -208,21 +209,22 @@ def _raise_undecided(res: object) -> None:
     raise_undecided(res)  # type: ignore[arg-type]
 
 
-def _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail):  # type: ignore[no-untyped-def]
+def _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail,  # type: ignore[no-untyped-def]
+                        relation, claim, executor, work_budget):
+    """Replace-one neighbours (D, D − r + r'), on the same exact search engine, smallest first."""
     __tracebackhide__ = True
-    from dps_verify.testing import strategies as S
+    from dps_verify.verdict.exact_search import exhaustive_search
 
-    pairs = [
-        (D, S.canonical(S._remove_one(D, r) + (r2,)))
-        for D in S.all_datasets(dom, max_size)
-        for r in sorted(set(D), key=repr)
-        for r2 in dom
-        if r2 != r
-    ]
-    w = find_witness(anonymizer, pairs, beta=b, epsilon=eps, delta=d, definition=definition)
-    if w is not None:
-        fail(w, f"exhaustive search (replace-one) over datasets of at most {max_size} records")
-    return None
+    ex = exhaustive_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
+                           max_size=max_size, work_budget=work_budget, executor=executor,
+                           relation=relation)
+    if ex.witness is not None:
+        fail(ex.witness, f"exhaustive search (replace-one), every dataset of 1..{ex.max_size} "
+                         "records; minimal")
+    _raise_undecided(ex)
+    ex.table = None
+    return DPCheckReport(label, claim + " (replace-one neighbours)", ex, None, 0, None,
+                         list(ex.notes))
 
 
 def _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail):  # type: ignore[no-untyped-def]

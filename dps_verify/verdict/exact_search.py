@@ -43,6 +43,8 @@ DEFAULT_WORK_BUDGET = 120_000_000
 #: Show a progress bar when the estimated work exceeds this many terms (a few seconds).
 PROGRESS_THRESHOLD = 8_000_000
 CHUNK_TERMS = 400_000
+#: Neighbouring relations: add/remove one record (CP §2.1, the default) or replace one.
+RELATIONS = ("add-remove", "replace-one")
 #: Largest number of samples (of ≤ max_size records) indexed densely by rank.
 DENSE_SAMPLES = 20_000_000
 #: The level-by-parents screen is used while the anonymizer has produced at most this many
@@ -200,17 +202,25 @@ def decide_pair(
 ) -> tuple[str, Witness | None]:
     """Decide the pair (D, D − x) exactly: ("violation" | "ok" | "undecided", witness); the
     witness is None for a pair settled "ok" in integer arithmetic."""
-    atoms = laws.table.atoms
     c = [int(v) for v in counts]
     c2 = list(c)
     c2[x] -= 1
+    return decide_counts(laws, c, c2, laws.table.atoms.values[x], eps, d, definition, **info)
+
+
+def decide_counts(
+    laws: ExactLaws, c: list[int], c2: list[int], target: Any, eps: Fraction, d: Fraction,
+    definition: str, **info: Any,
+) -> tuple[str, Witness | None]:
+    """Decide any pair of count vectors exactly (see :func:`decide_pair`)."""
+    atoms = laws.table.atoms
     if definition == "hockey-stick" and not laws.table.is_randomized:
         quick = _decide_integer(laws, c, c2, eps, d)
         if quick == "ok":
             return "ok", None
     P, Q = laws.law(c), laws.law(c2)
     D, D2 = atoms.records(c), atoms.records(c2)
-    w = witness_from_laws(P, Q, eps, D, D2, definition, target=atoms.values[x], **info)
+    w = witness_from_laws(P, Q, eps, D, D2, definition, target=target, **info)
     if definition == "pointwise":
         v = pointwise_delta_exact(P, Q, eps)
         lo = hi = v
@@ -318,11 +328,14 @@ class PairChecker:
         return not self.table.is_randomized and math.comb(size + m, m) <= DENSE_SAMPLES
 
     def screen_level(self, n: int, counts: np.ndarray, parents: np.ndarray, size: int,
-                     bar: Any = None) -> list[tuple[int, float, int, int]]:
+                     bar: Any = None, relation: str = "add-remove",
+                     ) -> list[tuple[int, float, int, int]]:
         """Screen every pair of level n (|D| = n) by its smaller dataset E = D − x
         (:func:`~dps_verify.verdict.screen.screen_parents`); ``counts`` are all datasets of
         size n (canonical order; candidates index into it), ``parents`` all of size n − 1.
-        Same candidates and statuses as :meth:`screen` (the laws are the same numbers)."""
+        Same candidates and statuses as :meth:`screen` (the laws are the same numbers).
+        ``relation="replace-one"``: the pairs (E + x, E + y), x < y; candidates are then
+        (status, −δ̂, parent row, x·m + y)."""
         from dps_verify.verdict.screen import count_ranks, screen_parents
 
         m = counts.shape[1]
@@ -332,19 +345,24 @@ class PairChecker:
         pmf, ex = self._setup(n)
         tab = {"rank_T": T, "out_of_rank": oor, "n_outputs": max(len(self.table.outputs), 1),
                "beta_f": float(self.beta), "one_minus_beta_f": float(1 - self.beta)}
-        step = max(1, CHUNK_TERMS // _parent_terms(m, n))
+        replace = relation == "replace-one"
+        step = max(1, CHUNK_TERMS // (_parent_terms(m, n) * (m if replace else 1)))
         jobs = [(tab, pmf, parents[i:i + step], self.e_f, self.d_f,
-                 self.definition == "pointwise", ex, n) for i in range(0, len(parents), step)]
+                 self.definition == "pointwise", ex, n, relation)
+                for i in range(0, len(parents), step)]
         results = self.executor.map(screen_parents, jobs)
         rank_of_d = count_ranks(counts, T)
         order = np.argsort(rank_of_d)
         sorted_ranks = rank_of_d[order]
         atoms = self.table.atoms
         cand: list[tuple[int, float, int, int]] = []
+        start = 0
         for job, (di, xi, dh, er, st, terms) in zip(jobs, results):
             E = job[2]
             self.pairs += len(dh)
-            if len(dh):
+            if replace:
+                start = self._replace_candidates(E, start, n, di, xi, dh, er, st, cand)
+            elif len(dh):
                 self.err_max = max(self.err_max, float(er[st != 2].max(initial=0.0)))
                 k = int(np.argmax(dh))
                 Dk = E[di[k]].copy()
@@ -363,6 +381,45 @@ class PairChecker:
                 bar.advance(terms)
         cand.sort()
         return cand
+
+    def _replace_candidates(self, E: np.ndarray, start: int, n: int, di: np.ndarray,
+                            xi: np.ndarray, dh: np.ndarray, er: np.ndarray, st: np.ndarray,
+                            cand: list) -> int:
+        m = E.shape[1]
+        atoms = self.table.atoms
+        if len(dh):
+            self.err_max = max(self.err_max, float(er[st != 2].max(initial=0.0)))
+            k = int(np.argmax(dh))
+            if self.worst is None or dh[k] > self.worst["delta_screened"]:
+                x, y = divmod(int(xi[k]), m)
+                Dk = E[di[k]].copy()
+                Dk[x] += 1
+                self.worst = {"delta_screened": float(dh[k]), "size": n,
+                              "dataset": atoms.records(Dk), "target": atoms.values[x],
+                              "replacement": atoms.values[y]}
+            sel = np.flatnonzero(st != 0)
+            cand.extend((0 if st[s_] == 1 else 1, -float(dh[s_]), start + int(di[s_]),
+                         int(xi[s_])) for s_ in sel)
+        return start + len(E)
+
+    def first_violation_replace(self, parents: np.ndarray, cand: list,
+                                **info: Any) -> Witness | None:
+        """:meth:`first_violation` for replace-one candidates (parent row, x·m + y)."""
+        m = parents.shape[1]
+        for _st, _dh, i, code in cand:
+            x, y = divmod(code, m)
+            c = [int(v) for v in parents[i]]
+            c2 = list(c)
+            c[x] += 1
+            c2[y] += 1
+            self.exact_checks += 1
+            status, w = decide_counts(self.laws, c, c2, self.table.atoms.values[x], self.eps,
+                                      self.d, self.definition, **info)
+            if status == "violation":
+                return w
+            if status == "undecided" and w is not None:
+                self.undecided.append(w)
+        return None
 
     def _rank_T(self, m: int, size: int) -> np.ndarray:
         from dps_verify.verdict.screen import rank_table
@@ -416,10 +473,14 @@ def exhaustive_search(
     work_budget: int = DEFAULT_WORK_BUDGET,
     executor: Executor | str | None = None,
     progress: bool | None = None,
+    relation: str = "add-remove",
 ) -> SearchResult:
     """Check every neighbouring pair (D, D − x) with |D| ≤ ``max_size`` over ``domain``, smallest
     first, and return the minimal witness of a violation of (ε, δ) under β-sampling (CP Def. 3)
     or a PASS over the sizes covered.
+
+    ``relation="replace-one"`` checks the pairs (D, D − r + r') instead (every |D| ≤
+    ``max_size``, r in D, r' ≠ r; the witness has the fewest records).
 
     If the estimated work (:func:`estimate_work`) exceeds ``work_budget``, the search is cut to
     the largest size that fits and a warning (and ``notes``) says so.  ``executor``: ``None``
@@ -434,22 +495,30 @@ def exhaustive_search(
         raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
     if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
         raise ValueError(f"max_size must be an integer >= 1, got {max_size!r}")
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+    replace = relation == "replace-one"
     atoms = Atoms(anonymizer, domain)
     m = atoms.m
     notes: list[str] = []
     size = max_size
     par = not isinstance(anonymizer, randomized)
-    while size > 1 and estimate_work(m, size, par) > work_budget:
+
+    def cost(n: int) -> int:
+        w = estimate_work(m, n, par)
+        return w * max(1, (m - 1) // 2) if replace else w
+
+    while size > 1 and cost(size) > work_budget:
         size -= 1
     if size < max_size:
         msg = (f"exhaustive search up to {max_size} records over {m} values needs about "
-               f"{estimate_work(m, max_size, par):,} enumeration terms (budget {work_budget:,}); "
+               f"{cost(max_size):,} enumeration terms (budget {work_budget:,}); "
                f"searching every dataset up to {size} records instead (raise work_budget to "
                f"search further)")
         warnings.warn(msg, stacklevel=2)
         notes.append(msg)
     table = SampleTable(anonymizer, atoms, radix=size + 1)
-    work = estimate_work(m, size, par)
+    work = cost(size)
     ex = choose_executor(work, executor)
     own_executor = not (executor is not None and not isinstance(executor, str))
     chk = PairChecker(table, b, eps, d, definition, ex)
@@ -464,15 +533,26 @@ def exhaustive_search(
         for n in range(1, size + 1):
             counts = level_counts(m, n)
             table.ensure(counts)
-            if dense and len(table.outputs) <= PARENT_MAX_OUTPUTS:
-                cand = chk.screen_level(n, counts, prev, size, bar)
+            use_parents = dense and len(table.outputs) <= PARENT_MAX_OUTPUTS
+            if replace:
+                if use_parents:
+                    cand = chk.screen_level(n, counts, prev, size, bar, relation=relation)
+                else:  # randomized or very many outputs: every pair decided exactly
+                    cand = [(1, 0.0, i, x * m + y) for i in range(len(prev))
+                            for x in range(m) for y in range(x + 1, m)]
+                    chk.pairs += len(cand)
+                witness = chk.first_violation_replace(prev, cand, shape="exhaustive (replace-one)",
+                                                      minimal=not chk.undecided)
             else:
-                cand = chk.screen(counts, bar, complete=True)
+                if use_parents:
+                    cand = chk.screen_level(n, counts, prev, size, bar)
+                else:
+                    cand = chk.screen(counts, bar, complete=True)
+                witness = chk.first_violation(counts, cand, shape="exhaustive",
+                                              minimal=not chk.undecided)
             prev = counts
             datasets += len(counts)
             sizes.append(n)
-            witness = chk.first_violation(counts, cand, shape="exhaustive",
-                                          minimal=not chk.undecided)
             if witness is not None:
                 break
     finally:

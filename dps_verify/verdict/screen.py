@@ -249,8 +249,12 @@ def screen_parents(job: tuple) -> tuple:
     :func:`screen_batch` (weights C(c, s) p^s (q − p)^{c−s}; laws of E + x scaled by q^n are
     (q − p) W + p R_x, of E by q·W); float mode adds the two extra roundings of the mixture to
     the error bound.  Returns (E row, atom, δ̂, err, status, terms) like :func:`screen_chunk`.
+
+    With a 9th job element ``"replace-one"`` the pairs are (E + x, E + y) for x < y instead
+    (replace-one neighbours of size n), the "atom" column holding x·m + y.
     """
-    tab, pmf, E, e, d, pointwise, ex, n = job
+    tab, pmf, E, e, d, pointwise, ex, n = job[:8]
+    replace = len(job) > 8 and job[8] == "replace-one"
     E = np.asarray(E, dtype=np.int64)
     B, m = E.shape
     T, oor = tab["rank_T"], tab["out_of_rank"]
@@ -278,7 +282,7 @@ def screen_parents(job: tuple) -> tuple:
     base = b_row * L
     g0 = base + loc[out0]
     gx = base[:, None] + loc[outx]
-    if B * L <= DENSE_LIMIT:  # one dense block B × L
+    if B * L <= (DENSE_LIMIT // m if replace else DENSE_LIMIT):  # one dense block B × L
         G = B * L
         b_grp = np.repeat(np.arange(B), L)
     else:  # many outputs: only the (dataset, output) groups that occur
@@ -290,27 +294,43 @@ def screen_parents(job: tuple) -> tuple:
     terms_b = 2 * K
     L_b = np.bincount(b_grp, minlength=B)
     res_d, res_e, res_s = [], [], []
+    q = p = 0
+    beta_f = one_m = 0.0
+    Qs = W
     if ex is not None:
         q, p = ex["q"], ex["p"]
         Qs = q * W
     else:
         beta_f, one_m = tab["beta_f"], tab["one_minus_beta_f"]
-    for x in range(m):
+    def mix(x: int) -> np.ndarray:  # law of E + x (scaled by q^n in integer mode)
         Rx = np.bincount(gx[:, x], weights=w, minlength=G)
-        if ex is not None:
-            Ps = (q - p) * W + p * Rx  # exact integers < 2^53 (total q^n)
+        return (q - p) * W + p * Rx if ex is not None else one_m * W + beta_f * Rx
+
+    def decide(Ps: np.ndarray, Qs: np.ndarray, terms: np.ndarray) -> None:
+        if ex is not None:  # exact integers < 2^53 (total q^n)
             st, dh = _decide_int(Ps, Qs, b_grp, B, ex, n, pointwise)
             dh = dh / float(q) ** n
             er = np.where(st == 2, 1.0, 0.0)
         else:
-            Ps = one_m * W + beta_f * Rx
-            st, dh, er = _decide_float(Ps, W, b_grp, B, e, d, pointwise, terms_b, L_b, m + 4)
+            st, dh, er = _decide_float(Ps, Qs, b_grp, B, e, d, pointwise, terms, L_b, m + 4)
         res_d.append(dh)
         res_e.append(er)
         res_s.append(st)
-    # pairs ordered by (E row, atom)
-    di = np.repeat(np.arange(B), m)
-    xi = np.tile(np.arange(m), B)
+
+    if not replace:
+        for x in range(m):
+            decide(mix(x), Qs if ex is not None else W, terms_b)
+        codes = np.arange(m)
+    else:  # replace-one (TR's variant): the pairs (E + x, E + y), x < y (δ is symmetric)
+        mixes = [mix(x) for x in range(m)]
+        pairs = [(x, y) for x in range(m) for y in range(x + 1, m)]
+        for x, y in pairs:
+            decide(mixes[x], mixes[y], 3 * K)
+        codes = np.array([x * m + y for x, y in pairs], dtype=np.int64)
+    # pairs ordered by (E row, atom code)
+    k = len(codes)
+    di = np.repeat(np.arange(B), k)
+    xi = np.tile(codes, B)
     return (di, xi, np.stack(res_d, axis=1).ravel(), np.stack(res_e, axis=1).ravel(),
             np.stack(res_s, axis=1).ravel(), int(len(w)) * (m + 1))
 
