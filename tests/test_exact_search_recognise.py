@@ -230,3 +230,49 @@ def test_assert_dp_replace_one_returns_a_report():
     with pytest.raises(AssertionError, match="replace-one"):
         assert_dp(_sum_gate, beta=BETA, epsilon=EPS, delta=Fraction(1, 100), domain=DOM,
                   max_size=5, relation="replace-one", max_examples=0)
+
+
+# ---------------------------------------------------------------- item 5: progress bar
+def test_progress_bar_shows_when_asked_and_never_in_non_tty_or_ci(monkeypatch, capsys):
+    import io
+    import sys
+
+    from rich.console import Console
+
+    from dps_verify.verdict import exact_search as es
+
+    monkeypatch.setattr(es, "PROGRESS_THRESHOLD", 0)
+    monkeypatch.delenv("CI", raising=False)
+    # default (progress=None) under pytest: stderr is captured, not a TTY -> no bar, no output
+    exhaustive_search(safe_plain, DOM, beta=BETA, epsilon=EPS, delta=1, max_size=3)
+    assert capsys.readouterr().err == ""
+    buf = io.StringIO()
+    monkeypatch.setattr(es, "_console", lambda: Console(file=buf, force_terminal=True, width=80))
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Tty())
+    monkeypatch.setenv("CI", "true")
+    assert es._progress(10, None) is None  # a terminal in CI: no bar unless asked
+    monkeypatch.delenv("CI")
+    bar = es._progress(10, None)  # an interactive terminal, work above the threshold
+    assert bar is not None
+    bar.stop()
+    monkeypatch.undo()
+    monkeypatch.setattr(es, "PROGRESS_THRESHOLD", 0)
+    # asked: the bar runs, advances by the terms screened, and renders on a terminal console
+    buf = io.StringIO()
+    monkeypatch.setattr(es, "_console", lambda: Console(file=buf, force_terminal=True, width=80))
+    advanced = []
+    real = es._Bar.advance
+    monkeypatch.setattr(es._Bar, "advance", lambda self, n: (advanced.append(n), real(self, n)))
+    res = exhaustive_search(safe_plain, DOM, beta=BETA, epsilon=EPS, delta=1, max_size=4,
+                            progress=True)
+    assert res.witness is None and sum(advanced) > 0
+    assert "exact search" in buf.getvalue()
+    # progress=False never builds a bar
+    monkeypatch.setattr(es, "_Bar", lambda total: pytest.fail("bar built"))
+    exhaustive_search(safe_plain, DOM, beta=BETA, epsilon=EPS, delta=1, max_size=3,
+                      progress=False)

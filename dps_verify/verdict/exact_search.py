@@ -570,12 +570,20 @@ def exhaustive_search(
     )
 
 
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
 class _Bar:
+    """A rich progress bar on stderr, advanced by enumeration terms; transient (it disappears
+    when the search ends)."""
+
     def __init__(self, total: int):
-        from rich.console import Console
         from rich.progress import Progress
 
-        self.progress = Progress(console=Console(stderr=True), transient=True)
+        self.progress = Progress(console=_console(), transient=True)
         self.task = self.progress.add_task("exact search", total=total)
         self.progress.start()
 
@@ -587,12 +595,16 @@ class _Bar:
 
 
 def _progress(work: int, progress: bool | None) -> _Bar | None:
+    """A bar when asked (``progress=True``), or by default when the estimated work is above
+    :data:`PROGRESS_THRESHOLD` and stderr is an interactive terminal outside CI (the ``CI``
+    environment variable set means no bar unless asked)."""
     if progress is False or (progress is None and work < PROGRESS_THRESHOLD):
         return None
     if progress is None:
+        import os
         import sys
 
-        if not sys.stderr.isatty():
+        if os.environ.get("CI") or not sys.stderr.isatty():
             return None
     return _Bar(work)
 
