@@ -67,6 +67,8 @@ EXACT_COST_BUDGET = 20_000
 #: default cap on the length of one discretised vector (the work budget)
 DEFAULT_MAX_BINS = 1 << 20
 DEFAULT_TAIL_MASS = 1e-16
+#: finest grid step 2^MIN_H_EXP that :func:`enclose_deltas` refines to
+MIN_H_EXP = -60
 
 
 def _round_up(x: float) -> float:
@@ -141,14 +143,16 @@ class _Tails:
 
     def __init__(self, idx: list[int], probs: list[Fraction], h: float):
         self.idx, self.probs, self.h = idx, probs, h
-        pf = np.array([float(p) for p in probs])
+        # log-probabilities from the exact integers: a probability below the float range (β^400)
+        # must not become 0 and zero out the whole sum (ln 0 = −∞ made the cut infinite)
+        logp = np.array([math.log(p.numerator) - math.log(p.denominator) for p in probs])
         jf = np.array(idx, dtype=np.float64)
         self._logm: dict[float, float] = {}
         for lam in self.LAMBDAS:
             for sgn in (1.0, -1.0):
-                x = sgn * lam * h * jf
+                x = logp + sgn * lam * h * jf
                 m = x.max()
-                self._logm[sgn * lam] = float(m + np.log(np.dot(pf, np.exp(x - m))))
+                self._logm[sgn * lam] = float(m + np.log(np.sum(np.exp(x - m))))
 
     def _log_mgf(self, lam: float):
         """(λh, ln M(λ)) as 128-bit intervals (cached; call inside workprec(128))."""
@@ -169,6 +173,11 @@ class _Tails:
         lt = math.log(tau)
         hi = min((n * self._logm[lam] - lt) / (lam * self.h) for lam in self.LAMBDAS)
         lo = max((lt - n * self._logm[-lam]) / (lam * self.h) for lam in self.LAMBDAS)
+        # the cut is a float heuristic (its mass is bounded rigorously in :meth:`bound`); clamp it
+        # to a finite range so that no float overflow can reach int()
+        lim = float(2**62)
+        lo = min(max(lo, -lim), lim) if lo == lo else -lim
+        hi = min(max(hi, -lim), lim) if hi == hi else lim
         return math.floor(lo), math.ceil(hi)
 
     def bound(self, n: int, lo: int | None, hi: int | None) -> float:
@@ -436,26 +445,34 @@ def enclose_deltas(
                 f"times = {times} releases: even the coarsest grid (h = 2^{h_exps[i]}) needs "
                 f"more than max_bins = {max_bins} bins (the work budget); lower times"
             ) from None
+    final: set[int] = set()
     while True:
         done = [c for c in results if c is not None]
         lo = max(c.lower for c in done)
         target = lo * Fraction(1 + rtol)
         todo = [i for i, c in enumerate(results)
                 if c is not None and c.details.get("mode") == "discretised" and c.upper > target
-                and c.upper - c.lower > Fraction(1, 10**300)]
+                and c.upper - c.lower > Fraction(1, 10**300) and i not in final]
         todo = [i for i in todo if results[i].details["bins"] * 2 <= max_bins]  # type: ignore[union-attr]
         if not todo:
             return [c for c in results if c is not None]
         for i in todo:
+            old = results[i]
+            assert old is not None
             h_exps[i] -= 1
             tails[i] = _tail_for(lo, rtol, times)
             try:
-                results[i] = _discrete(plds[i], eps, times, h_exps[i], tails[i], max_bins)
-            except CertificationError:
-                # keep the coarser enclosure; mark as final
-                c = results[i]
-                assert c is not None
-                results[i] = Certified(c.lower, c.upper, c.how, dict(c.details, bins=max_bins))
+                new = _discrete(plds[i], eps, times, h_exps[i], tails[i], max_bins)
+            except CertificationError:  # next grid over the work budget: keep the coarser one
+                final.add(i)
+                continue
+            # Stop refining a direction whose width no longer shrinks (e.g. a single finite
+            # atom, or a width made of tail and float terms only): otherwise h would run down
+            # to the float underflow.  The narrower of the two enclosures is kept; both hold.
+            if new.upper - new.lower > (old.upper - old.lower) * Fraction(3, 4) or h_exps[i] < MIN_H_EXP:
+                final.add(i)
+            if new.upper - new.lower <= old.upper - old.lower:
+                results[i] = new
 
 
 def _discrete(pld: PLD, eps: Fraction, times: int, h_exp: int, tail: float,
