@@ -75,3 +75,21 @@ def test_screen_declines_where_it_does_not_apply():
     ln11 = epsilon_param("ln(11)")
     s = min_k_screen(Fraction(10, 11), ln11, Fraction(1, 10**6), "paper")
     assert s is not None and s.guess == bounds.min_k("edge", ln11, "1e-6")
+
+
+@pytest.mark.parametrize("bound", ["pointwise", "hockey-stick"])
+def test_outside_the_regime_only_refutations_and_they_are_sound(bound, monkeypatch):
+    """β = 1/2, ε = 3/10 < ln 2: no guess; every refutation agrees with the full scan, and the
+    pointwise k-by-k check (δ not monotone in k there) gives the same answer with and without."""
+    b, e, d = Fraction(1, 2), Fraction(3, 10), Fraction(1, 10**3)
+    s = min_k_screen(b, e, d, bound)
+    assert s is not None and s.guess is None
+    refuted = 0
+    for k in range(1, 40, 3):
+        if s.refutes(k):
+            refuted += 1
+            assert exact.sdgs_delta_certified(k, b, e, bound).lower > d
+    assert refuted >= 3
+    want = bounds.min_k(b, e, d, bound)
+    monkeypatch.setattr(inverse_screen, "min_k_screen", lambda *a, **kw: None)
+    assert bounds.min_k(b, e, d, bound) == want

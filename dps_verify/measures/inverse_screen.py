@@ -53,7 +53,7 @@ class MinKScreen:
     eps: Fraction
     delta: Fraction
     measure: str
-    guess: int
+    guess: int | None  # None outside CP Thm 5's regime: only the refutation is offered
     _argmax: Any = field(repr=False)
 
     def refutes(self, k: int) -> bool:
@@ -89,10 +89,12 @@ def certified_value_above(k: int, n: int, beta: Fraction, eps: Fraction, delta: 
 
 
 def min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
-    """Float screen for the least k with δ(k, β, ε) ≤ delta, inside CP Thm 5's regime
-    (ε ≥ −ln(1−β); the caller checks), for ``measure`` "paper", "pointwise" (equal to the
-    paper's d in the regime) or "hockey-stick".  None when the screen does not apply (δ outside
-    (0, 1), ε = 0, more than :data:`MAX_SCREEN_N` group sizes, or float trouble).
+    """Float screen for the least k with δ(k, β, ε) ≤ delta, for ``measure`` "paper",
+    "pointwise" (equal to the paper's d inside CP Thm 5's regime ε ≥ −ln(1−β)) or
+    "hockey-stick".  None when the screen does not apply (δ outside (0, 1), ε = 0, more than
+    :data:`MAX_SCREEN_N` group sizes, or float trouble).  Outside the regime (exact measures
+    only) there is no guess, only :meth:`MinKScreen.refutes` from the forward bad set, which
+    spares min_k most full scans of its k-by-k check of the non-monotone pointwise δ.
 
     Per group size n the value is, in doubles, t(n) = Pr[X_n ≥ J_n] (paper/pointwise) or
     h(n) = Pr[X_n ≥ J_n] − e^ε Pr[X_{n−1} ≥ J_n] (hockey-stick), J_n = ⌊γn⌋ + 1; for
@@ -154,10 +156,50 @@ def _value_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
     return value
 
 
+def _forward_argmax_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
+    """Outside CP Thm 5's regime: k -> the group size n maximising, in doubles, the certificate's
+    forward lower bound (module docstring) over k ≤ n ≤ N, or None when that bound is not above
+    δ (the backward bad outcomes are left out, so this only ever under-estimates δ(k))."""
+    if not (0 < b < 1 and 0 < dl < 1 and e > 0 and math.isfinite(e)):
+        return None
+    g, kl = _gamma_kl(b, e)
+    if kl <= 0 or g <= b:
+        return None
+    N = int((-math.log(dl) + 8) / kl) + 2
+    if N > max_n:
+        return None
+    import numpy as np
+    from scipy.special import bdtrc
+
+    ee = math.exp(min(e, 700.0))
+    with np.errstate(all="ignore"):
+        n = np.arange(N + 1, dtype=np.int64)
+        J = np.floor(g * n).astype(np.int64) + 1
+
+    def argmax(k: int) -> int | None:
+        if k < 1 or k > N:
+            return None
+        m, T = n[k:], np.maximum(J[k:], k)
+        with np.errstate(all="ignore"):
+            v = bdtrc(T - 1, m, b)
+            if measure == "hockey-stick":
+                v = v - ee * bdtrc(T - 1, m - 1, b)
+        v[np.isnan(v)] = 0.0
+        i = int(np.argmax(v))
+        return k + i if v[i] > dl else None
+
+    return argmax
+
+
 def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
+    from dps_verify.core.params import in_paper_regime
+
     if not 0 < delta < 1 or not eps > 0 or measure not in ("paper", "pointwise", "hockey-stick"):
         return None
     dl = float(delta)
+    if not in_paper_regime(beta, eps):
+        fwd = _forward_argmax_fn(float(beta), float(eps), dl, measure, MAX_SCREEN_N)
+        return None if fwd is None else MinKScreen(beta, eps, delta, measure, None, fwd)
     value = _value_fn(float(beta), float(eps), dl, measure, MAX_SCREEN_N)
     if value is None:
         return None
