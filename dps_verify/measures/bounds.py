@@ -131,11 +131,10 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
             memo[kk] = f_raw(kk, b, e)
         return memo[kk]
 
-    screen = None
-    if in_paper_regime(b, eps):  # float guess + exact one-group-size refutation (inverse_screen)
-        from dps_verify.measures.inverse_screen import min_k_screen
+    # float guess (inside CP Thm 5's regime) + exact one-group-size refutation (inverse_screen)
+    from dps_verify.measures.inverse_screen import min_k_screen
 
-        screen = min_k_screen(b, eps, dl, bound)
+    screen = min_k_screen(b, eps, dl, bound)
 
     def ok(k: int) -> bool:
         if screen is not None and screen.refutes(k):  # δ(k) > delta certified from one n
