@@ -109,8 +109,9 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
     both from certified enclosures.  Monotone in k: d because n_m grows with k and thresholds do
     not depend on k; hockey-stick because threshold k+1 is a post-processing of threshold k
     (data processing); pointwise equals d inside CP Thm 5's regime.  Outside it the pointwise δ
-    is not monotone, so every smaller k is checked as well (global minimum, up to k = 5000).  A float guess from TR Thm 6's
-    exponent starts the search near the answer.
+    is not monotone, so every smaller k is checked as well (global minimum, up to k = 5000).  A float
+    screen (:mod:`dps_verify.measures.inverse_screen`) proposes k inside the regime and refutes
+    δ(k) > delta exactly from one group size, so usually only k itself needs the full scan.
     """
     import math
 
