@@ -195,8 +195,12 @@ def recognise(
     table = SampleTable(anonymizer, atoms, radix=n + 1)
     if table.is_randomized:
         return None
+    import numpy as np
+
     for size in range(n + 1):
-        table.ensure(list(_level(m, size)))
+        level = list(_level(m, size))
+        # numpy rows take the table's fast path for plain functions (after the first recheck)
+        table.ensure(np.array(level, dtype=np.int64).reshape(-1, m) if size > 1 else level)
     return recognise_table(table, n)
 
 
