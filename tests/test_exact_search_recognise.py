@@ -7,6 +7,8 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dps_verify import exact
 from dps_verify.core.numbers import to_fraction
@@ -276,3 +278,23 @@ def test_progress_bar_shows_when_asked_and_never_in_non_tty_or_ci(monkeypatch, c
     monkeypatch.setattr(es, "_Bar", lambda total: pytest.fail("bar built"))
     exhaustive_search(safe_plain, DOM, beta=BETA, epsilon=EPS, delta=1, max_size=3,
                       progress=False)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 3), st.integers(0, 2)), st.integers(0, 2),
+                       max_size=8),
+       st.sampled_from([Fraction(1, 2), Fraction(1, 4), Fraction(1)]),
+       st.sampled_from([Fraction(0), Fraction(1)]),
+       st.sampled_from([Fraction(0), Fraction(1, 10)]),
+       st.sampled_from(["hockey-stick", "pointwise"]))
+def test_replace_one_property_new_engine_agrees_with_old(table, beta, eps, d, definition):
+    """Anonymizers given by a random table (sample size, smallest record) -> output."""
+    def anon(s):
+        return table.get((len(s), min(s) if s else 0), -1)
+
+    old = _old_replace_one(anon, [0, 1, 2], 3, beta, eps, d, definition)
+    new = exhaustive_search(anon, [0, 1, 2], beta=beta, epsilon=eps, delta=d, max_size=3,
+                            definition=definition, relation="replace-one", executor="serial")
+    assert (old is None) == (new.witness is None)
+    if old is not None:
+        assert len(new.witness.dataset) <= len(old.dataset)
