@@ -50,3 +50,117 @@ def test_cli_releases_bad_value_is_usage_error():
         capture_output=True, text=True, timeout=120,
     )
     assert out.returncode == 2 and "times" in out.stderr
+
+
+# ---- worst case over all n (issue #15 item 4 follow-up) ---------------------------------------
+
+import pytest  # noqa: E402
+
+from dps_verify.engine.protocol import sampled_count_law  # noqa: E402
+from dps_verify.measures import releases as R  # noqa: E402
+from dps_verify.measures.pld import pair_delta_enclosure  # noqa: E402
+
+
+def _untr(n, beta):
+    return dict(enumerate(sampled_count_law(n, beta))), dict(enumerate(sampled_count_law(n - 1, beta)))
+
+
+def _exact_thr(n, k, beta, eps, times):
+    return pair_delta_enclosure(*group_pair(n, k, beta), eps, times, exact_budget=10**9)
+
+
+@pytest.mark.parametrize("k,beta,eps", [(5, Fraction(1, 10), Fraction(1, 2)), (10, Fraction(1, 2), Fraction(4, 5)),
+                                        (3, Fraction(1, 4), 1), (2, Fraction(1, 2), 1), (1, Fraction(1, 3), 1)])
+def test_one_release_sup_over_all_n_matches_exact_sdgs(k, beta, eps):
+    """T = 1: the sup over all n is CP Thm 5's exact δ (computed independently by sdgs)."""
+    r = releases_delta(k, beta, eps, 1)
+    s = exact.sdgs_delta_certified(k, beta, eps, "hockey-stick")
+    assert r.covers_all_n and "ALL group sizes" in r.delta.how
+    assert r.delta.lower <= s.upper and s.lower <= r.delta.upper
+    assert r.delta.upper <= r.delta.lower * Fraction(101, 100)
+
+
+def test_untruncated_delta_is_non_increasing_and_dominates_thresholded():
+    """Steps 2-3 of the proof, checked exactly for T = 1, 2 on both sides of each n."""
+    beta, k = Fraction(1, 4), 3
+    for times in (1, 2):
+        for eps in (Fraction(1, 2), 1):
+            prev = None
+            for n in range(2, 11):
+                u = pair_delta_enclosure(*_untr(n, beta), eps, times, exact_budget=10**9)
+                assert u.details["mode"] == "exact"
+                if prev is not None:
+                    assert u.lower <= prev.upper  # enclosures: equality is allowed
+                prev = u
+                if n >= k:
+                    assert _exact_thr(n, k, beta, eps, times).lower <= u.upper
+
+
+def test_cheap_bounds_are_upper_bounds():
+    beta = Fraction(1, 5)
+    for times in (1, 3):
+        for n in range(2, 9):
+            eps = Fraction(1, 2)
+            u = pair_delta_enclosure(*_untr(n, beta), eps, times, exact_budget=10**9)
+            assert u.upper <= R.untruncated_bound(n, beta, eps, times)
+            if n >= 3:
+                t = _exact_thr(n, 3, beta, eps, times)
+                assert t.upper <= R.thresholded_bound(n, 3, beta, eps, times)
+                # the closed-form bound agrees with the bound from the exact laws (up to ball radii)
+                a = R.thresholded_bound(n, 3, beta, eps, times)
+                b = R.chernoff_bound(*group_pair(n, 3, beta), eps, times)
+                assert abs(a - b) <= Fraction(1, 10**20) * b
+
+
+def test_sup_encloses_brute_force_scan_for_several_releases():
+    """T = 2, 3: every n up to well past the tail start is below the upper end, and the lower end
+    is attained."""
+    k, beta, eps = 3, Fraction(1, 4), Fraction(1, 2)
+    for times in (2, 3):
+        r = releases_delta(k, beta, eps, times)
+        assert r.tail_from is not None
+        vals = [_exact_thr(n, k, beta, eps, times) for n in range(k, r.tail_from + 15)]
+        assert max(v.upper for v in vals) <= r.delta.upper
+        assert any(v.upper >= r.delta.lower for v in vals)
+
+
+def test_negative_control_thresholded_tail_is_not_monotone():
+    """The tail argument needs the untruncated pair: using the thresholded δ at a as a bound for
+    all n >= a is wrong (δ(k) = 1 - (1 - β^k)^T is below later sizes), and the same brute-force
+    check that accepts the untruncated bound rejects it."""
+    k, beta, eps = 5, Fraction(1, 10), Fraction(1, 2)
+    thr = {n: _exact_thr(n, k, beta, eps, 1) for n in range(k, 16)}
+    wrong = thr[k].upper
+    assert any(thr[n].lower > wrong for n in thr)
+    right = R.untruncated_bound(k, beta, eps, 1)
+    assert all(thr[n].upper <= right for n in thr)
+
+
+def test_negative_control_dropping_infinite_mass_is_caught(monkeypatch):
+    """A cheap bound that forgets the infinite-loss mass is below the exact δ at n = k."""
+    real = R._direction_bound
+
+    def no_inf(logp, ell, atoms, p_inf, eps, times):
+        return real(logp, ell, atoms, Fraction(0), eps, times)
+
+    monkeypatch.setattr(R, "_direction_bound", no_inf)
+    k, beta = 3, Fraction(1, 4)
+    exact_k = _exact_thr(k, k, beta, 1, 2)
+    assert R.thresholded_bound(k, k, beta, 1, 2) < exact_k.lower
+
+
+def test_finite_scan_says_so():
+    r = releases_delta(3, Fraction(1, 4), 1, 2, n_max=5)
+    assert not r.covers_all_n and "only" in r.delta.how and r.scanned == (3, 5)
+
+
+def test_cli_releases_json_says_worst_case_over_all_n():
+    out = subprocess.run(
+        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "3", "--beta", "1/4",
+         "--epsilon", "1", "--releases", "3", "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["covers_all_n"] is True and data["worst_case_over"] == "all group sizes n >= 1"
+    assert data["tail_from"] > data["scanned_group_sizes"][0]

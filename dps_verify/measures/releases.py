@@ -1,18 +1,64 @@
-"""δ(ε) of T fresh-sample releases of sampled strongly-safe k-anonymization (CP §2.7, issue #15.4).
+"""δ(ε) of T fresh-sample releases of sampled strongly-safe k-anonymization, worst case over
+all group sizes (CP §2.7, issue #15.4).
 
 Each release samples the dataset afresh (CP Def. 3) and applies strongly-safe k-anonymization
 (CP Def. 5), so releases are independent and their privacy losses add.  By the cancellation
-theorem of :mod:`dps_verify.engine.factorised`, the neighbouring pair that matters is one group of
-n records against n − 1 records (all other groups cancel); its part laws are those of the sampled
-count thresholded at k.  For each scanned group size n the T-fold δ is computed by
-:func:`dps_verify.measures.pld_discrete.pair_delta_enclosure` — exactly when cheap, otherwise as
-a certified enclosure — and the worst scanned n is reported.
+theorem of :mod:`dps_verify.engine.factorised`, the neighbouring pair that matters is one group
+of n records against n − 1 (all other groups cancel); its part laws are those of the sampled
+count thresholded at k (:func:`group_pair`).  Write δ_T(n) for the T-fold hockey-stick δ at ε of
+that pair, worst of both directions (CP Def. 2, add/remove neighbours).  The worst case over all
+datasets is sup_{n ≥ 1} δ_T(n), and :func:`releases_delta` encloses it.
+
+**Why a finite computation covers every n.**
+
+1. *n < k.*  Both part laws are the point mass "suppressed", so δ_T(n) = 0.
+2. *Thresholding only helps.*  Let U_n = Binomial(n, β) be the untruncated sampled count and
+   t(c) = c if c ≥ k else "suppressed".  The thresholded pair is (t(U_n), t(U_{n−1})); applying t
+   to each of the T releases is a post-processing (a Markov kernel applied to both laws), and the
+   hockey-stick divergence of a pair never grows under a kernel (data processing).  Hence
+   δ_T(n) ≤ δ_T^U(n), the T-fold δ of the untruncated pair (U_n, U_{n−1}).
+3. *The untruncated δ is non-increasing in n.*  Let K be the kernel c ↦ c + B with an independent
+   B ~ Bernoulli(β).  Then U_n = K(U_{n−1}) and U_{n−1} = K(U_{n−2}), so the pair (U_n, U_{n−1})
+   is the image of (U_{n−1}, U_{n−2}) under K, in both orders; for T releases the product kernel
+   K^{⊗T} does the same to the T-fold products.  By data processing again,
+   δ_T^U(n) ≤ δ_T^U(n − 1) for every n ≥ 2, in each direction.
+4. *Hence one number bounds the whole tail:* for every n ≥ A, δ_T(n) ≤ δ_T^U(n) ≤ δ_T^U(A).
+
+**A cheap rigorous bound** (:func:`chernoff_bound`).  For one direction (P, Q) let p∞ = P(Q = 0)
+and, on the finite part, L = ln P/Q.  For x real and λ > 0, max(0, 1 − e^(−x)) ≤ C_λ e^(λx) with
+C_λ = λ^λ/(1 + λ)^(1+λ): for x ≤ 0 the left side is 0, and for x > 0 the function
+(1 − e^(−x))e^(−λx) is maximal where e^(−x) = λ/(1 + λ), with value C_λ.  With x = L₁ + … + L_T − ε
+and the T releases independent,
+
+    δ_T ≤ 1 − (1 − p∞)^T + C_λ e^(−λε) M(λ)^T,    M(λ) = Σ_{finite y} P(y)·(P(y)/Q(y))^λ,
+
+and 1 − (1 − p∞)^T ≤ T·p∞.  λ is chosen by a float screen; the bound at that λ is evaluated in
+ball arithmetic (python-flint arb, 128 bits), so it holds whatever the screen did.
+
+**The algorithm.**  The group n = k is enclosed first (it carries the infinite-loss mass β^k and is
+often the worst).  Let U be the largest upper end enclosed so far.  The tail start A is the first
+size found (doubling, then bisection) whose cheap bound on δ_T^U(A) is ≤ U — by 4, every n ≥ A is
+then covered without raising the reported upper end.  Each n in (k, A) gets the cheap bound of its
+thresholded pair; those above U are enclosed (:func:`~dps_verify.measures.pld.pair_delta_enclosure`,
+exact when cheap, else a certified discretised PLD), largest first, up to ``max_enclosures``.
+The result encloses sup_n δ_T(n): its lower end is the largest enclosed lower end (attained by a
+concrete n), its upper end the largest of the enclosed upper ends, the cheap bounds of the sizes
+not enclosed, and the tail bound.  If no tail start is found up to ``n_limit``, the tail bound at
+``n_limit + 1`` is used as it is (still an upper bound on every larger n, possibly a loose one);
+``covers_all_n`` is True in every case and the ``how`` text names which part sets the upper end.
+
+With ``n_max`` given, only n ∈ [k, n_max] is enclosed (each size exactly as above) and the result
+is the worst case *over that range only* (``covers_all_n`` False).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
+
+import numpy as np
 
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import beta_param, epsilon_param, k_param
@@ -20,15 +66,30 @@ from dps_verify.engine.protocol import thresholded_count_law
 from dps_verify.measures.pld import pair_delta_enclosure
 from dps_verify.measures.pld_discrete import _times_param
 
+#: screened values of λ for the cheap bound (the certified bound uses the best one)
+LAMBDAS = 2.0 ** np.linspace(-8, 8, 65)
+#: ball precision of the cheap bound
+BALL_PREC = 128
+
 
 @dataclass(frozen=True)
 class ReleasesResult:
-    """Worst T-fold δ over the scanned group sizes, with the maximising n and the mode."""
+    """Enclosure of the worst T-fold δ over group sizes, with the maximising n and the mode.
+
+    ``scanned`` is the range of sizes treated one by one; ``covers_all_n`` says whether the
+    enclosure is of the sup over *all* n (True) or over ``scanned`` only (False, ``n_max``
+    given); ``tail_from`` is the size A from which the monotone tail bound is used."""
 
     delta: Certified
     argmax_n: int
     scanned: tuple[int, int]
     mode: str  # "exact" or "discretised"
+    covers_all_n: bool = False
+    tail_from: int | None = None
+    tail_bound: Fraction | None = None
+    enclosed: tuple[int, ...] = ()
+    bound_source: str = "enclosure"
+    details: dict = field(default_factory=dict)
 
 
 def group_pair(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
@@ -36,28 +97,265 @@ def group_pair(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
     return thresholded_count_law(n, beta, k), thresholded_count_law(n - 1, beta, k)
 
 
+# ---- the cheap bound ------------------------------------------------------------------------
+
+
+def _flint() -> Any:
+    import flint
+
+    return flint
+
+
+def _arb_q(x: Fraction) -> Any:
+    flint = _flint()
+    return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
+
+
+def _arb_eps(eps: Fraction) -> Any:
+    from dps_verify.measures.ball_binomial import arb_fraction
+
+    return arb_fraction(eps)
+
+
+def _upper(x: Any) -> Fraction:
+    from dps_verify.measures.ball_binomial import arb_to_fractions
+
+    return arb_to_fractions(x)[1]
+
+
+def _log_binomial_pmf(n: int, beta: float) -> np.ndarray:
+    c = np.arange(n + 1, dtype=np.float64)
+    lg = math.lgamma(n + 1) - np.array([math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in c])
+    return lg + c * math.log(beta) + (n - c) * math.log1p(-beta)
+
+
+def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, Any]], p_inf: Fraction,
+                     eps: Fraction, times: int) -> Fraction:
+    """The bound of the module doc for one direction: float screen for λ over ``logp`` (log P)
+    and ``ell`` (log P/Q) of the finite atoms, then a ball evaluation from ``atoms`` = [(P, ln r)]
+    as arb balls."""
+    flint = _flint()
+    inf_up = min(Fraction(1), times * p_inf)
+    if not atoms:
+        return inf_up
+    e = float(_arb_eps(eps).mid())
+    X = logp[None, :] + LAMBDAS[:, None] * ell[None, :]
+    m = X.max(axis=1)
+    lse = m + np.log(np.exp(X - m[:, None]).sum(axis=1))
+    F = LAMBDAS * np.log(LAMBDAS) - (1 + LAMBDAS) * np.log1p(LAMBDAS) - LAMBDAS * e + times * lse
+    lam = float(LAMBDAS[int(np.nanargmin(F))]) if np.isfinite(F).any() else 1.0
+    with flint.ctx.workprec(BALL_PREC):
+        L = flint.arb(lam)
+        M = flint.arb(0)
+        for pr, lr in atoms:
+            M += pr * (L * lr).exp()
+        C = (L * L.log() - (1 + L) * (1 + L).log()).exp()
+        b = C * (times * M.log() - L * _arb_eps(eps)).exp()
+        fin = _upper(b)
+    return min(Fraction(1), inf_up + fin)
+
+
+def chernoff_bound(p: dict, q: dict, eps: Number, times: int) -> Fraction:
+    """Rigorous upper bound on the T-fold δ at ε of (p, q), worst of both directions (module
+    doc; exact laws as mappings, e.g. :func:`group_pair`)."""
+    eps_f = epsilon_param(eps)
+    times = _times_param(times)
+    flint = _flint()
+    out = Fraction(0)
+    for a, b in ((p, q), (q, p)):
+        fin = [(x, x / b[y]) for y, x in a.items() if x > 0 and b.get(y, 0) > 0]
+        p_inf = sum((x for y, x in a.items() if x > 0 and b.get(y, 0) == 0), Fraction(0))
+        logp = np.array([math.log(x.numerator) - math.log(x.denominator) for x, _ in fin])
+        ell = np.array([math.log(r.numerator) - math.log(r.denominator) for _, r in fin])
+        with flint.ctx.workprec(BALL_PREC):
+            atoms = [(_arb_q(x), _arb_q(r).log()) for x, r in fin]
+        out = max(out, _direction_bound(logp, ell, atoms, p_inf, eps_f, times))
+    return out
+
+
+def _binomial_balls(n: int, beta: Any) -> list[Any]:
+    """Balls for C(n, c) β^c (1 − β)^(n − c), c = 0..n (inside a workprec block)."""
+    flint = _flint()
+    return [flint.arb(math.comb(n, c)) * beta**c * (1 - beta) ** (n - c) for c in range(n + 1)]
+
+
+def _pair_bound(n: int, k: int | None, beta: Fraction, eps: Fraction, times: int) -> Fraction:
+    """Cheap bound for the pair (t(U_n), t(U_{n−1})) with t the threshold at k, or the
+    untruncated pair (U_n, U_{n−1}) when ``k`` is None; laws in closed form (no Fractions).
+
+    Forward: a count c ≤ n − 1 has ratio (1 − β)n/(n − c); c = n has Q = 0 (mass β^n, kept for
+    n ≥ k).  Backward: the inverse ratios, no infinite loss.  Thresholded: counts c < k merge
+    into one atom "suppressed" with masses S_n = P(U_n < k), S_{n−1} = P(U_{n−1} < k)."""
+    kk = 0 if k is None else k
+    bf = float(beta)
+    lp_n, lp_m = _log_binomial_pmf(n, bf), _log_binomial_pmf(n - 1, bf)
+    cs = np.arange(kk, n, dtype=np.float64)
+    ell = math.log1p(-bf) + math.log(n) - np.log(n - cs)
+    flint = _flint()
+    with flint.ctx.workprec(BALL_PREC):
+        B = _arb_q(beta)
+        Pn, Pm = _binomial_balls(n, B), _binomial_balls(n - 1, B)
+        lr = [((1 - B) * n / (n - c)).log() for c in range(kk, n)]
+        fwd_atoms = [(Pn[c], lr[c - kk]) for c in range(kk, n)]
+        bwd_atoms = [(Pm[c], -lr[c - kk]) for c in range(kk, n)]
+        if kk > 0:
+            Sn, Sm = sum(Pn[:kk], flint.arb(0)), sum(Pm[:kk], flint.arb(0))
+            fwd_atoms.append((Sn, (Sn / Sm).log()))
+            bwd_atoms.append((Sm, (Sm / Sn).log()))
+    lp_fwd, lp_bwd, ell_f = lp_n[kk:n], lp_m[kk:n], ell
+    if kk > 0:
+        ls_n = float(np.logaddexp.reduce(lp_n[:kk]))
+        ls_m = float(np.logaddexp.reduce(lp_m[:kk]))
+        lp_fwd, lp_bwd = np.append(lp_fwd, ls_n), np.append(lp_bwd, ls_m)
+        ell_f = np.append(ell, ls_n - ls_m)
+    ell_b = -ell_f
+    fwd = _direction_bound(lp_fwd, ell_f, fwd_atoms, beta**n, eps, times)
+    bwd = _direction_bound(lp_bwd, ell_b, bwd_atoms, Fraction(0), eps, times)
+    return max(fwd, bwd)
+
+
+def untruncated_bound(n: int, beta: Fraction, eps: Number, times: int) -> Fraction:
+    """Cheap rigorous bound on δ_T^U(n), the T-fold δ of (Binomial(n, β), Binomial(n − 1, β)),
+    both directions; by the module doc (steps 2–4) it bounds δ_T(m) for every m ≥ n."""
+    if n < 2:
+        return Fraction(1)
+    return _pair_bound(n, None, beta_param(beta), epsilon_param(eps), _times_param(times))
+
+
+def thresholded_bound(n: int, k: int, beta: Fraction, eps: Number, times: int) -> Fraction:
+    """Cheap rigorous bound on δ_T(n) for the thresholded pair of :func:`group_pair`."""
+    if n < k:
+        return Fraction(0)
+    if n == 1:  # k = 1: one record against none
+        return chernoff_bound(*group_pair(n, k, beta), eps, times)
+    return _pair_bound(n, k, beta_param(beta), epsilon_param(eps), _times_param(times))
+
+
+# ---- the worst case over n --------------------------------------------------------------------
+
+
 def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: int | None = None,
-                   rtol: float = 0.01) -> ReleasesResult:
-    """Worst δ at ε of ``times`` fresh-sample releases over group sizes n ∈ [k, n_max]
-    (default n_max = k + 6).  Each value is certified (exact or an enclosure); the maximum is
-    over the scanned sizes only — a lower bound on the worst case over all n, which for one
-    release is attained near the sdgs argmax (CP Thm 5)."""
+                   rtol: float = 0.01, max_enclosures: int = 6, n_limit: int = 1024) -> ReleasesResult:
+    """Enclosure of the worst δ at ε of ``times`` fresh-sample releases over group sizes.
+
+    Without ``n_max``: the sup over **all** n (see the module doc for the proof that the finite
+    computation covers every n).  With ``n_max``: the worst case over n ∈ [k, n_max] only, each
+    size enclosed.  ``rtol`` is passed to the fine enclosures; ``max_enclosures`` caps the number
+    of fine enclosures (coarse ones, ``rtol`` = 0.2, up to 3× as many); ``n_limit`` caps the
+    search for the tail start."""
     k = k_param(k)
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     times = _times_param(times)
-    hi = n_max if n_max is not None else k + 6
+    if n_max is not None:
+        return _finite_scan(k, b, eps, times, n_max, rtol)
+
+    fine: dict[int, Certified] = {}
+    coarse: dict[int, Certified] = {}
+    bound: dict[int, Fraction] = {}  # best upper bound known for δ_T(n)
+
+    def enclose(n: int, tol: float) -> Certified:
+        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=tol)
+        bound[n] = min(bound.get(n, c.upper), c.upper)
+        return c
+
+    fine[k] = enclose(k, rtol)
+    untr: dict[int, Fraction] = {}
+
+    def crit() -> Fraction:  # the tail may not raise the upper end above what is enclosed
+        return max(c.upper for c in (*fine.values(), *coarse.values()))
+
+    def tail_ok(a: int) -> bool:
+        if a not in untr:
+            untr[a] = untruncated_bound(a, b, eps, times)
+        return untr[a] <= crit()
+
+    while True:
+        A = _tail_start(k + 1, n_limit, tail_ok)
+        tail_from = A if A is not None else n_limit + 1
+        for n in range(k + 1, tail_from):
+            if n not in bound:
+                bound[n] = thresholded_bound(n, k, b, eps, times)
+        n_top = max(range(k, tail_from), key=lambda n: (bound[n], -n))
+        if n_top in fine or len(fine) >= max_enclosures or len(coarse) >= 3 * max_enclosures:
+            break
+        if n_top in coarse:
+            fine[n_top] = enclose(n_top, rtol)
+        else:
+            coarse[n_top] = enclose(n_top, max(0.2, rtol))
+
+    if tail_from not in untr:
+        untr[tail_from] = untruncated_bound(tail_from, b, eps, times)
+    tail = untr[tail_from]
+    encs = {**coarse, **fine}
+    lower = max(c.lower for c in encs.values())
+    n_top = max(range(k, tail_from), key=lambda n: (bound[n], -n))
+    upper = max(bound[n_top], tail)
+    if tail > bound[n_top]:
+        source, argmax = "tail", tail_from
+    else:
+        source, argmax = ("enclosure" if n_top in encs else "cheap"), n_top
+    best_n = max(fine, key=lambda n: (fine[n].lower, -n))
+    modes = {c.details.get("mode") for c in encs.values()}
+    mode = "exact" if modes == {"exact"} else "discretised"
+    why = {
+        "enclosure": f"the enclosure at n = {argmax}",
+        "tail": f"the monotone tail bound for n >= {tail_from} (no tail start found up to n_limit = {n_limit})",
+        "cheap": f"a Chernoff bound at n = {argmax} (enclosure budget max_enclosures = {max_enclosures} reached)",
+    }[source]
+    how = (
+        f"worst case over ALL group sizes n: n < {k} gives 0; n in [{k}, {tail_from - 1}] enclosed "
+        f"(n = {', '.join(map(str, sorted(encs)))}) or bounded by a Chernoff bound on the "
+        f"thresholded pair; n >= {tail_from} by the untruncated pair at n = {tail_from} "
+        f"(non-increasing in n; bound {float(tail):.3g}); upper end set by {why}; "
+        f"at n = {best_n}: {fine[best_n].how}"
+    )
+    cert = Certified(lower, upper, how, {"argmax_n": argmax, "mode": mode})
+    return ReleasesResult(cert, argmax, (k, tail_from - 1), mode, True, tail_from, tail,
+                          tuple(sorted(encs)), source,
+                          {"cheap_bounds": len(bound) - len(encs), "untruncated_bounds": len(untr),
+                           "fine_enclosures": sorted(fine), "coarse_enclosures": sorted(coarse)})
+
+
+def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:
+    """A size a ∈ [first, n_limit] with ``ok(a)``, searched by doubling then bisection (a
+    heuristic search; only ``ok`` at the returned size is relied on)."""
+    lo, step, a = first - 1, 1, first
+    while a <= n_limit and not ok(a):
+        lo, a, step = a, first + 2 * step - 1, 2 * step
+    if a > n_limit:
+        if n_limit >= first and ok(n_limit):
+            a = n_limit
+        else:
+            return None
+    hi = a
+    while hi - lo > 1:  # invariant: ok(hi); lo < first or not ok(lo)
+        mid = (lo + hi) // 2
+        if mid >= first and ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rtol: float) -> ReleasesResult:
     best: tuple[Certified, int] | None = None
+    lower = Fraction(0)
     modes = set()
-    for n in range(k, hi + 1):
-        p, q = group_pair(n, k, b)
-        c = pair_delta_enclosure(p, q, eps, times, rtol=rtol)
+    for n in range(k, max(n_max, k) + 1):
+        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol)
         modes.add(c.details.get("mode"))
+        lower = max(lower, c.lower)
         if best is None or c.upper > best[0].upper:
             best = (c, n)
     assert best is not None
     mode = "exact" if modes == {"exact"} else "discretised"
-    return ReleasesResult(best[0], best[1], (k, hi), mode)
+    how = (f"worst case over n in [{k}, {max(n_max, k)}] only (n_max given; larger groups not "
+           f"covered); at n = {best[1]}: {best[0].how}")
+    cert = Certified(lower, best[0].upper, how, {"argmax_n": best[1], "mode": mode})
+    return ReleasesResult(cert, best[1], (k, max(n_max, k)), mode, False,
+                          enclosed=tuple(range(k, max(n_max, k) + 1)))
 
 
-__all__ = ["ReleasesResult", "group_pair", "releases_delta"]
+__all__ = ["ReleasesResult", "chernoff_bound", "group_pair", "releases_delta", "thresholded_bound",
+           "untruncated_bound"]
