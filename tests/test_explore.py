@@ -148,7 +148,8 @@ def test_steps_come_from_the_proof_module() -> None:
         assert s.statement in text and s.name in text
 
 
-def test_theorem6_says_open() -> None:
+def test_theorem6_says_refuted() -> None:
     text, _, _ = _run("cp-theorem-6", ["q"])
-    assert "Verdict of `dps-verify prove cp-theorem-6`: OPEN" in text
-    assert "This theorem is OPEN" in text and "theorem OPEN" in text
+    assert "Verdict of `dps-verify prove cp-theorem-6`: REFUTED" in text
+    assert "This theorem is REFUTED" in text and "REFUTED under CP Def 3" in text
+    assert "17/384" in text  # the exact witness is quoted

@@ -84,6 +84,10 @@ MUTANTS = [
     Mutant("TR Thm 3 UDP hypothesis strengthened", P + "tr_theorem_3.py",
            "DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= E]",
            "DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= (1 + E) / 2]"),
+    Mutant("CP Thm 6 witness with an A_m that is not ln 3-DP", P + "cp_theorem_6.py",
+           "return Fraction(3, 4) / base ** dist", "return Fraction(3, 4) / (base * base) ** dist"),
+    Mutant("CP Thm 6 witness against a larger eps", P + "cp_theorem_6.py",
+           'WITNESS_EPS, WITNESS_EPS1 = "ln(12)", "ln(3)"', 'WITNESS_EPS, WITNESS_EPS1 = "ln(24)", "ln(3)"'),
     Mutant("CP Thm 6 termwise bound weakened", P + "cp_theorem_6.py",
            "TERMWISE_RHS = E1 * E2 * wg2 * Qg + wg * d", "TERMWISE_RHS = E1 * E2 * wg2 * Qg + 2 * wg * d"),
 ]

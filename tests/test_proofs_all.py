@@ -53,7 +53,7 @@ def test_refutations_carry_witnesses(results, tid):
 def test_expected_verdicts(results):
     got = {i: r.verdict for i, r in results.items()}
     assert got["tr-theorem-2"] == Verdict.REFUTED
-    assert got["cp-theorem-6"] == Verdict.OPEN
+    assert got["cp-theorem-6"] == Verdict.REFUTED
     assert all(v == Verdict.PROVED for i, v in got.items()
                if i not in ("tr-theorem-2", "cp-theorem-6"))
 
@@ -71,6 +71,13 @@ def test_specific_findings(results):
     assert comp["ratio"] == "5" and comp["claimed bound e^(eps1'+eps2')"] == "4"
     approx = next(s for s in results["tr-theorem-6"].steps if "approximation" in s.name)
     assert approx.verdict == Verdict.REFUTED
+    def3 = next(s for s in results["cp-theorem-6"].steps if s.name.startswith("theorem under"))
+    assert def3.verdict == Verdict.REFUTED and def3.role == "claim"
+    assert def3.counterexample["exact hockey-stick delta"].startswith("17/384")
+    assert def3.counterexample["d(5, 1/2, ln 4)"].startswith("1/32")
+    ctl = {c.name: c.verdict for c in results["cp-theorem-6"].negative_controls}
+    assert ctl["control: the witness with A_m run on the unsampled D"] == Verdict.BOUNDED
+    assert ctl["control: the witness with an A_m that is not ln 3-DP"] == Verdict.OPEN
     mix = next(s for s in results["cp-theorem-6"].steps if "pointwise" in s.name)
     assert mix.counterexample["mixture bad mass under D"] == "5/12"
 

@@ -1,7 +1,7 @@
 """Terminal walkthroughs of the paper's theorems, for readers without Jupyter (issue #7).
 
 A :class:`Walkthrough` shows the steps of the machine-checked proof (:mod:`dps_verify.paper.proofs`,
-with their verdicts; an OPEN theorem is announced as OPEN) plus a ``compute`` function that turns a
+with their verdicts; a theorem that is not PROVED is announced with its verdict) plus a ``compute`` function that turns a
 set of parameters into lines of numbers: the bound, the exact quantity it bounds, and the
 inequality the proof discharges, evaluated at those parameters.  :func:`session` prints the
 walkthrough, then (interactively) prompts for new parameters and shows how every number moved.
@@ -188,7 +188,7 @@ def _thm6(v: dict[str, str]) -> list[tuple[str, str]]:
     if eps < e1:
         raise ValueError("epsilon must be >= epsilon1 (CP Thm 6)")
     d6 = bounds.d_safe(k, b, eps, e1)
-    rows = [("Thm 6 delta = d(k, beta, eps - eps1) [claimed; theorem OPEN]", _fmt(d6))]
+    rows = [("Thm 6 delta = d(k, beta, eps - eps1) [claimed; REFUTED under CP Def 3]", _fmt(d6))]
     if in_paper_regime(b, eps):
         rows.append(("Thm 5 delta at the same eps (eps1 = 0)", _fmt(bounds.d(k, b, eps))))
     rows += _thm5_core(k, b, eps - e1, label="[eps - eps1] ")
@@ -233,7 +233,7 @@ def proof(theorem_id: str) -> ProofResult:
 
 def render_intro(w: Walkthrough) -> list[str]:
     """Title, reference, the proof's verdict and its numbered steps (taken from the proof
-    module, not re-narrated), remarks marked; an OPEN theorem says so first."""
+    module, not re-narrated), remarks marked; a theorem that is not PROVED says so first."""
     r = proof(w.theorem_id)
     lines = [f"{w.theorem_id}: {w.title}  ({w.reference})",
              f"Verdict of `dps-verify prove {w.theorem_id}`: {r.verdict.value}"]

@@ -30,12 +30,14 @@ from dps_verify.paper.proofs.core import (
 
 CLAIM = "eps1-safe k-anonymization is (beta, eps, d(k, beta, eps - eps1))-DPS."
 REFERENCE = "CP Thm 6, §3.4 and App. A.3"
-EXPECTED = Verdict.OPEN
-SUMMARY = ("Hockey-stick bound PROVED when A_m runs on the unsampled D (the appendix's "
-           "factorisation).  Under CP Def 3 (A_m on the sample) the factorisation is false "
-           "(exact witness), so the theorem is OPEN there.  The appendix's pointwise step "
-           "('ratio <= e^eps1 r(g)' per g) is refuted: a mixture's bad set is not inside each "
-           "component's (exact witness, bad mass 5/12 >> delta = 1/10).")
+EXPECTED = Verdict.REFUTED
+SUMMARY = ("REFUTED under CP Def 3, where A (A_m included) runs on the sample: an exact "
+           "instance (k = 5, beta = 1/2, e^eps1 = 3, e^eps = 12, six records) has hockey-stick "
+           "delta 17/384 > d(5, 1/2, ln 4) = 1/32, with A_m exactly ln 3-DP.  PROVED when A_m "
+           "runs on the unsampled D (the appendix's factorisation, which is false under "
+           "Def 3: exact witness).  The appendix's pointwise step ('ratio <= e^eps1 r(g)' per g) "
+           "is refuted too: a mixture's bad set is not inside each component's (bad mass 5/12 "
+           ">> delta = 1/10).")
 
 
 def _hockey_queries(G: int, *, with_e1: bool = True, delta: bool = True) -> list:
@@ -57,6 +59,8 @@ def _hockey_queries(G: int, *, with_e1: bool = True, delta: bool = True) -> list
 
 
 S, T, W, E1, E2, d = sp.symbols("S T W E1 Eprime delta", real=True)
+#: the witness's A_m: probability of choosing g1 at distance dist from the state (t in, 4 a's).
+pw = sp.Symbol("p", real=True)
 wg, wg2, Pg, Qg = sp.symbols("w w' P Q", real=True)
 #: what the theorem (in the appendix's reading) takes as given (chaining check, proofs.core).
 GIVEN = (
@@ -68,6 +72,8 @@ GIVEN = (
             Pg <= E2 * Qg + d)
     + given("definition", "W = sum_g w_g = 1 and the summed termwise bound (steps 1-2)",
             sp.Eq(W, 1), S <= E1 * E2 * T + W * d)
+    + given("setting", "the witness's choice probabilities (3/4) 3^-dist lie in (0, 3/4]",
+            pw > 0, pw <= sp.Rational(3, 4))
 )
 
 
@@ -90,6 +96,77 @@ def _factorisation() -> tuple[Verdict, dict[str, str] | None, str]:
         "Pr[A^beta(D) = {x}] (Def 3)": str(true),
         "sum_g Pr[A_m(D)=g] Pr[g(Lambda(D))={x}]": str(factorised)}, (
         "A_m reads the sample, so g and the sample are dependent")
+
+
+WITNESS_K, WITNESS_BETA = 5, Fraction(1, 2)
+WITNESS_EPS, WITNESS_EPS1 = "ln(12)", "ln(3)"  # eps - eps1 = ln 4 >= -ln(1 - beta) = ln 2
+
+
+def _witness_choice(sample: tuple, base: int = 3) -> Fraction:
+    """Pr[A_m(S) = g1]: (3/4) base^-dist with dist = |1 - #b| + |4 - #a| (record b is the
+    target t, the a's its class-mates under both recodings)."""
+    dist = abs(1 - sample.count("b")) + abs(4 - sample.count("a"))
+    return Fraction(3, 4) / base ** dist
+
+
+def _apply(size: int, p1: Fraction) -> dict:
+    """Apply(g, S, k) mixed over A_m's choice (probability p1 of g1): g1 recodes a, b to X, g2
+    recodes them to * (the same partition, different generalised values); a class with fewer
+    than k records is removed."""
+    if size < WITNESS_K:
+        return {("empty",): Fraction(1)}
+    return {("X", size): p1, ("*", size): 1 - p1}
+
+
+def _def3_witness(base: int = 3, on_sample: bool = True
+                  ) -> tuple[Verdict, dict[str, str] | None, str]:
+    """D = {b, a, a, a, a, a} (t = b), D_-t = five a's, beta = 1/2, k = 5, e^eps1 = base = 3,
+    e^eps = 12: the exact hockey-stick delta of A^beta exceeds d(5, 1/2, ln 4) = 1/32.
+    ``base`` != 3 (A_m not ln 3-DP) and ``on_sample=False`` (A_m run on the unsampled data,
+    the appendix's model) are the negative controls: neither may refute."""
+    from dps_verify.engine.distribution import distribution, randomized
+    from dps_verify.measures.bounds import d_certified
+    from dps_verify.measures.divergence import delta_certified
+
+    dataset = ("b",) + ("a",) * 5
+
+    def law(ds: tuple) -> dict:
+        if on_sample:
+            anonymizer = randomized(lambda s: _apply(len(s), _witness_choice(s, base)))
+        else:  # the choice made once on the whole dataset, then Apply on the sample
+            p1 = _witness_choice(ds, base)
+            anonymizer = randomized(lambda s: _apply(len(s), p1))
+        return distribution(anonymizer, ds, WITNESS_BETA).exact
+
+    got = delta_certified(law(dataset), law(dataset[1:]), WITNESS_EPS)
+    bound = d_certified(WITNESS_K, WITNESS_BETA, "ln(4)")
+    # A_m's eps1-DP, exactly, on every pair of neighbouring count states (#a, #b) in a box
+    # (the lemma step above proves it for every pair)
+    def pr(a: int, bb: int) -> Fraction:
+        return _witness_choice(("a",) * a + ("b",) * bb, base)
+
+    dp_ok = all(x <= 3 * y and (1 - x) <= 3 * (1 - y)
+                for a in range(9) for bb in range(3)
+                for a2, b2 in ((a + 1, bb), (a, bb + 1))
+                for x, y in ((pr(a, bb), pr(a2, b2)), (pr(a2, b2), pr(a, bb))))
+    refuted = dp_ok and got.lower > bound.upper
+    if not refuted:
+        return (Verdict.BOUNDED if got.upper <= bound.upper else Verdict.OPEN), None, (
+            f"not a counterexample: A_m ln 3-DP {dp_ok}, exact delta {got.upper} vs d "
+            f"{bound.upper} ({'A_m on the sample' if on_sample else 'A_m on the unsampled D'})")
+    cex = {"D": "{t=b, a, a, a, a, a}", "D_-t": "{a, a, a, a, a}", "beta": "1/2", "k": "5",
+           "e^eps1": "3", "e^eps": "12", "A_m: Pr[g1 | S]": "(3/4) 3^-(|1-#b| + |4-#a|)",
+           "recodings": "g1: a, b -> X; g2: a, b -> *; classes < k removed",
+           "exact hockey-stick delta": f"{got.lower} ({float(got.lower):.6f}, {got.how})",
+           "d(5, 1/2, ln 4)": f"{bound.upper} ({bound.how})",
+           "ratio": f"{float(got.lower / bound.upper):.4f}",
+           "A_m ln 3-DP on (#a <= 9, #b <= 3)": str(dp_ok)}
+    return (Verdict.REFUTED if refuted else Verdict.OPEN), cex, (
+        "A_m favours g1 when t is in the sample with 4 class-mates and disfavours it with 5 "
+        "class-mates and no t: removing t and adding a class-mate costs e^(2 eps1), while the "
+        "appendix's bound pays e^eps1 once (its factorisation treats A_m's choice as "
+        "independent of the sample).  Found by an LP over all eps1-DP choices between two "
+        "recodings (scipy, float screen), then verified exactly here")
 
 
 def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
@@ -150,16 +227,19 @@ def steps() -> list[Step]:
               "Pr[g(Lambda(D)) = S] when A (A_m included) runs on the sample.",
               "exact witness (Fraction)", _factorisation, expected=Verdict.REFUTED,
               role="remark"),
+        prove_sym("witness: A_m is eps1-DP (e^eps1 = 3)",
+                  "Pr[g1 | S] = (3/4) 3^-dist(S), dist(S) = |1 - #b(S)| + |4 - #a(S)|: adding or "
+                  "removing one record moves dist by exactly 1, so for neighbours the "
+                  "probabilities are p and p/3 with 0 < p <= 3/4; then p/(p/3) = 3 and "
+                  "(1 - p/3)/(1 - p) <= 3: both choices within the factor e^eps1 = 3.",
+                  sp.And(pw <= 3 * (pw / 3), pw / 3 <= 3 * pw, 1 - pw / 3 <= 3 * (1 - pw),
+                         1 - pw <= 3 * (1 - pw / 3)),
+                  [pw > 0, pw <= sp.Rational(3, 4)]),
         timed("theorem under CP Def 3 (A_m on the sample)",
-              "The DPS guarantee when A_m sees the sample.", "none (proof gap)",
-              lambda: (Verdict.OPEN, None, "tried: the appendix argument (needs the refuted "
-                       "factorisation); an exact search (issue #12, EpsilonSafeKAnonymizer with "
-                       "w = 2, 3 recodings, 4 score families, k in 1..3, beta in {1/2,1/3,1/5}, "
-                       "3 eps values >= -ln(1-beta) + eps1, all datasets of <= 5 records over "
-                       "4 values, 24,080 neighbouring pairs) found no pair with exact "
-                       "hockey-stick delta above d(k, beta, eps - eps1); no proof by coupling "
-                       "yet"),
-              expected=Verdict.OPEN),
+              "The DPS guarantee with delta = d(k, beta, eps - eps1) when A (A_m included) runs "
+              "on the sample: fails on an exact instance.",
+              "exact witness (engine law, exact hockey-stick, certified d)", _def3_witness,
+              expected=Verdict.REFUTED),
         timed("appendix pointwise step",
               "A mixture (weights eps1-close) of pointwise-(eps', delta) components is "
               "pointwise-(eps' + eps1, delta).", "exact witness (Fraction) + mpmath",
@@ -170,6 +250,15 @@ def steps() -> list[Step]:
 def negative_controls() -> list[Step]:
     ref = Verdict.REFUTED
     return [
+        timed("control: the witness with A_m run on the unsampled D",
+              "The same instance under the appendix's model (A_m chooses once, on D): the "
+              "bound holds there, so the witness must not refute it.",
+              "exact law, exact hockey-stick, certified d",
+              lambda: _def3_witness(on_sample=False), expected=Verdict.BOUNDED),
+        timed("control: the witness with an A_m that is not ln 3-DP",
+              "Choice probabilities (3/4) 9^-dist: the exact DP check of the witness must "
+              "fail, so no refutation.", "exact DP check",
+              lambda: _def3_witness(base=9), expected=Verdict.OPEN),
         exists_sym("control: pin of a weakened termwise bound (2 delta)",
                    "The termwise pin against w P <= e^eps1 e^eps' w' Q + 2 w delta: never "
                    "attained with w > 0, delta > 0, so the pin must fail.",
