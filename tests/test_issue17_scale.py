@@ -9,7 +9,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
@@ -111,7 +111,7 @@ def test_ball_tail_negative_control():
 def test_runs_equal_exact_scan(k, beta, extra):
     eps = sdgs.neg_log_upper(1 - beta) + extra
     assert in_paper_regime(beta, eps)
-    exact_c = sdgs.scan(k, beta, eps, measure="paper-d", budget=10**12)
+    exact_c = sdgs.scan(k, beta, eps, measure="paper-d", budget=10**12, long_range=False)
     runs_c = d_by_runs(k, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps))
     assert runs_c.lower <= exact_c.upper and exact_c.lower <= runs_c.upper
     assert runs_c.relative_width() < 2.0**-60
@@ -130,3 +130,61 @@ def test_runs_negative_control():
     assert c.details["argmax_n"] == sdgs.n_min(20, beta, eps)
     run_start = sdgs.n_min(19, beta, eps) + 1  # first n whose threshold is 20
     assert upper_tail(20, run_start, beta) < c.lower
+
+
+# --- sdgs_delta by segments of constant bad set -------------------------------------------
+
+
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+def test_sdgs_tiny_beta_is_a_value(definition):
+    from dps_verify import exact
+
+    c = R.call_limited(exact.sdgs_delta_certified, 5, F("1e-12"), F("1e-13"), definition, seconds=30)
+    assert "segments of constant bad set" in c.how
+    v = exact.sdgs_delta(5, F("1e-12"), F("1e-13"), definition)
+    if definition == "pointwise":
+        # every output is bad once the suppressed outcome is (n ≈ 2e12): the value is 1
+        assert v == 1
+    else:
+        # δ/β tends to a Poisson limit as β → 0 with ε/β fixed (0.1); β = 1e-3 is computed by the
+        # exact walk over n and lands within 1% of it
+        v3 = exact.sdgs_delta(5, F("1e-3"), F("1e-4"), definition)
+        assert abs(float(v) / 1e-12 / (float(v3) / 1e-3) - 1) < 0.01
+
+
+def _segments(k, beta, eps, measure):
+    return sdgs.scan_segments_for_test(k, beta, eps, measure)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    k=st.integers(1, 12),
+    beta=st.sampled_from([F(1, 20), F(1, 10), F(1, 5), F(1, 3), F(1, 2), F(7, 10), F(9, 10)]),
+    ratio=st.sampled_from([F(0), F(1, 10), F(1, 2), F(9, 10), F(1), F(11, 10), F(2), F(5)]),
+    measure=st.sampled_from(["hockey-stick", "pointwise"]),
+)
+def test_segments_equal_exact_scan(k, beta, ratio, measure):
+    """Old exact walk over n == segment scan, on both sides of CP Thm 5's edge."""
+    eps = sdgs.neg_log_upper(1 - beta) * ratio + F(1, 1000)
+    try:  # the old exact walk over n, where it is cheap (≤ about 1 s)
+        exact_c = sdgs.scan(k, beta, eps, measure=measure, budget=10**9, long_range=False)
+    except CertificationError:
+        assume(False)
+    seg = _segments(k, beta, eps, measure)
+    assert seg.lower <= exact_c.upper and exact_c.lower <= seg.upper
+    assert seg.relative_width() < 2.0**-55
+
+
+def test_segments_negative_control():
+    """A wrong variant (hockey-stick forward maximiser taken at the segment's end instead of
+    the closed-form n = N_{T−1} + 1) misses the maximum and is rejected."""
+    beta, eps = F(1, 10), F(1, 20)  # outside the regime
+    c = _segments(5, beta, eps, "hockey-stick")
+    from dps_verify.measures.long_range import _SegmentScan
+
+    sc = _SegmentScan(5, beta, eps, "hockey-stick", sdgs._Exp(eps), True, 96)
+    n = c.details["argmax_n"]
+    T = sc.fwd_T(n)
+    end = sc.th.last_below(T)
+    lo, hi = arb_to_fractions(sc.fwd(T, end))
+    assert hi < c.lower

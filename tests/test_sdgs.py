@@ -147,7 +147,14 @@ def test_pointwise_at_epsilon_zero_is_one_attained_at_k():
 
 
 def test_sdgs_budget_error_names_the_parameter():
+    """The exact walk over n still refuses by estimate; the long-range path (which now answers
+    this input, tests/test_issue17_scale.py) has its own budget, also naming beta and epsilon."""
     from dps_verify.core.errors import CertificationError
+    from dps_verify.measures import sdgs
+    from dps_verify.measures.long_range import sdgs_by_segments
 
+    b, e = Fraction(1, 10**12), Fraction(1, 10**13)
     with pytest.raises(CertificationError, match="epsilon"):
-        exact.sdgs_delta(5, 1e-12, 1e-13)
+        sdgs.scan(5, b, e, measure="hockey-stick", long_range=False)
+    with pytest.raises(CertificationError, match="SEGMENT_BUDGET = 2 .*beta = 1e-12 and epsilon = 1e-13"):
+        sdgs_by_segments(5, b, e, "hockey-stick", sdgs._Exp(e), True, sdgs.kl_lower(b, e), sdgs.kl_lower_below, budget=2)

@@ -395,8 +395,14 @@ def scan(
     measure: str,
     max_n: int | None = None,
     budget: float = WORK_BUDGET,
+    long_range: bool = True,
 ) -> Certified:
     """Supremum over group sizes n of the per-n measure, for every ε ≥ 0 and 0 < β < 1.
+
+    Past the work budget (or, for CP Thm 5's d, past :data:`EXACT_D_WORK`) the supremum is
+    taken by the long-range paths of :mod:`dps_verify.measures.long_range` (runs of equal
+    threshold for d, segments of constant bad set for the exact measures, ball arithmetic),
+    unless ``long_range`` is False (then the budget raises :class:`CertificationError`).
 
     ``measure``: ``"paper-d"`` (CP Thm 5's d, n ≥ n_m, requires ε ≥ −ln(1−β)),
     ``"hockey-stick"`` or ``"pointwise"`` (the exact worst case of (P_n, Q_n), all n ≥ 1).
@@ -436,7 +442,7 @@ def scan(
         require_paper_regime(beta, eps, "CP Thm 5")
     backward = measure != "paper-d" and not regime
     est = _estimate(k, beta, eps, measure, backward)
-    if measure == "paper-d" and max_n is None and est["work"] > EXACT_D_WORK:
+    if long_range and measure == "paper-d" and max_n is None and est["work"] > EXACT_D_WORK:
         # Too many group sizes (or too large ones) for the exact walk over n: CP Thm 5's d by
         # runs of equal threshold, in ball arithmetic (proof in measures/long_range.py).
         from dps_verify.measures.long_range import d_by_runs
@@ -448,6 +454,18 @@ def scan(
                 f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
             )
         return d_by_runs(k, beta, eps, E, kl)
+    if long_range and measure != "paper-d" and max_n is None and eps > 0 and (est["work"] > budget or est["n0"] > 1e9):
+        # Group sizes out of reach of the exact walk: segments of constant bad set, in ball
+        # arithmetic (proofs in measures/long_range.py).
+        from dps_verify.measures.long_range import sdgs_by_segments
+
+        kl = kl_lower(beta, eps)
+        if kl <= 0:
+            raise CertificationError(
+                "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
+                f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
+            )
+        return sdgs_by_segments(k, beta, eps, measure, E, backward, kl, kl_lower_below)
     if max_n is None and est["work"] > budget:
         raise _budget_error(k, beta, eps, est, budget)
     if est["n0"] > 1e9:
@@ -889,3 +907,12 @@ def sdgs_delta(
     reduction to one recoding group and the proven stopping rule.
     """
     return single_value(sdgs_delta_certified(k, beta, epsilon, definition), "sdgs_delta")
+
+
+def scan_segments_for_test(k: int, beta: Fraction, eps: Fraction, measure: str) -> Certified:
+    """:func:`scan`'s long-range path (segments of constant bad set) forced on any input with
+    ε > 0, for the property tests that compare it with the exact walk over n."""
+    from dps_verify.measures.long_range import sdgs_by_segments
+
+    backward = not in_paper_regime(beta, eps)
+    return sdgs_by_segments(k, beta, eps, measure, _Exp(eps), backward, kl_lower(beta, eps), kl_lower_below)
