@@ -102,23 +102,38 @@ class _Vec:
 
 
 def _norm2_upper(x: np.ndarray) -> float:
-    """Upper bound on ‖x‖₂ (x ≥ 0): entries below 1e-150 are bounded by √n·1e-150 instead of
-    being squared (their squares would be subnormal, which makes numpy crawl)."""
+    """Upper bound on ‖x‖₂ for 0 ≤ x ≤ 2^10 (sub-probability vectors and weights).
+
+    The entries are scaled by 2^500 (exact) so that squares of entries down to 1e-300 stay
+    normal floats (subnormal arithmetic makes numpy crawl).  Each square then has relative error
+    ≤ u, or absolute error ≤ 2^-1075 if it underflows; pairwise summation of n non-negative terms
+    adds relative error ≤ γ_n ≤ 1.01·n·u; so ‖x‖₂² ≤ (1 + 1.01(n + 2)u)·S + n·2^-1074 for the
+    computed sum S, and √ and the unscaling add one rounding each (covered by (1 + 4u))."""
     n = len(x)
-    big = x[x >= 1e-150]
-    s = float(np.sqrt(np.dot(big, big) * (1 + 1.01 * (n + 2) * U))) * (1 + 4 * U)
-    return _round_up(s + math.sqrt(n) * 1e-150)
+    if n == 0:
+        return 0.0
+    if float(x.max()) > 2.0**10:  # never for probability vectors; no scaling, no overflow
+        scale = 1.0
+    else:
+        scale = 2.0**500
+    y = x * scale
+    ssq = float(np.sum(y * y)) * (1 + 1.01 * (n + 2) * U)
+    s = math.sqrt(ssq) * (1 + 4 * U) / scale
+    return _round_up(s + math.sqrt(n) * 2.0**-537)
 
 
 def _convolve(a: _Vec, b: _Vec, upper: bool) -> _Vec:
     n = len(a.data) + len(b.data) - 1
-    a1, b1, a2, b2 = a.norm1(), b.norm1(), a.norm2(), b.norm2()
+    a1, a2 = a.norm1(), a.norm2()
+    b1, b2 = (a1, a2) if b is a else (b.norm1(), b.norm2())
     if n <= 64:
         c = np.convolve(a.data, b.data)
         fft_err = 1.01 * (len(a.data) + len(b.data)) * U * a2 * b1
     else:
-        size = sfft.next_fast_len(n, real=True)
-        c = sfft.irfft(sfft.rfft(a.data, size) * sfft.rfft(b.data, size), size)[:n]
+        size = 1 << (n - 1).bit_length()  # a power of two: the radix-2 setting of Higham's bound
+        fa = sfft.rfft(a.data, size)
+        fb = fa if b is a else sfft.rfft(b.data, size)  # squaring: one forward transform
+        c = sfft.irfft(fa * fb, size)[:n]
         ell = math.log2(size)
         fft_err = (3 * ell + 4) * ETA * (a2 * b1 + a1 * b2)
     np.maximum(c, 0.0, out=c)  # true entries are >= 0: clipping never increases the error
@@ -182,20 +197,20 @@ class _Tails:
 
     def bound(self, n: int, lo: int | None, hi: int | None) -> float:
         """Rigorous upper bound on the mass of the n-fold sum below ``lo`` plus above ``hi``
-        (a side given as None is not cut and contributes 0)."""
-        best_hi = mpmath.mpf(1) if hi is not None else mpmath.mpf(0)
-        best_lo = mpmath.mpf(1) if lo is not None else mpmath.mpf(0)
-        sides = [(sg, t) for sg, t in ((1, hi), (-1, lo)) if t is not None]
+        (a side given as None is not cut and contributes 0).  For each side the λ with the
+        smallest float estimate is chosen, and M(λ)^n e^(∓λ h t) is evaluated at that λ in
+        128-bit interval arithmetic: every λ > 0 gives a valid bound, so a poor float choice
+        can only loosen it."""
+        total = 0.0
         with mpmath.workprec(128):
-            for lam in self.LAMBDAS:
-                for sgn, t in sides:
-                    lh, logm = self._log_mgf(sgn * lam)
-                    b = mpmath.iv.exp(n * logm - lh * t).b
-                    if sgn == 1:
-                        best_hi = min(best_hi, b)
-                    else:
-                        best_lo = min(best_lo, b)
-            total = float(mpmath.mpf(best_hi)) + float(mpmath.mpf(best_lo))
+            for sgn, t in ((1, hi), (-1, lo)):
+                if t is None:
+                    continue
+                lam = min(self.LAMBDAS,
+                          key=lambda la: n * self._logm[sgn * la] - sgn * la * self.h * t)
+                lh, logm = self._log_mgf(sgn * lam)
+                b = min(mpmath.mpf(1), mpmath.iv.exp(n * logm - lh * t).b)
+                total += float(b) * (1 + 4 * U)
         return _round_up(total * (1 + 4 * U))
 
 
@@ -303,7 +318,7 @@ def _final(vec: _Vec, times: int, anchor_loss: mpmath.mpf, eps: Fraction, h: flo
     e_shift = _round_down(e_shift) if upper else _round_up(e_shift)
     w = _weights(len(vec.data), vec.offset, h, e_shift)
     n = len(w)
-    s = float(np.dot(vec.data, w))
+    s = float(np.sum(vec.data * w))  # (np.dot goes through BLAS threads: 100× slower here)
     wn = _norm2_upper(w) * (1 + WEIGHT_MARGIN)
     slack = 1.01 * (n + 2) * U + 2 * WEIGHT_MARGIN
     if upper:
@@ -459,11 +474,22 @@ def enclose_deltas(
         for i in todo:
             old = results[i]
             assert old is not None
-            h_exps[i] -= 1
+            # the rounding part of the width is about proportional to h: jump (at most 6
+            # halvings) towards the grid that should reach the target width
+            width = old.upper - old.lower
+            jump = 1
+            if lo > 0 and width > 0:
+                jump = min(6, max(1, math.ceil(math.log2(float(width / (lo * Fraction(rtol) * Fraction(7, 10)))))))
             tails[i] = _tail_for(lo, rtol, times)
-            try:
-                new = _discrete(plds[i], eps, times, h_exps[i], tails[i], max_bins)
-            except CertificationError:  # next grid over the work budget: keep the coarser one
+            new = None
+            for step in sorted({jump, 1}, reverse=True):
+                try:
+                    new = _discrete(plds[i], eps, times, h_exps[i] - step, tails[i], max_bins)
+                    h_exps[i] -= step
+                    break
+                except CertificationError:  # over the work budget: try one halving, then stop
+                    continue
+            if new is None:  # even the next grid is over the budget: keep the coarser one
                 final.add(i)
                 continue
             # Stop refining a direction whose width no longer shrinks (e.g. a single finite
