@@ -23,15 +23,50 @@ the exact one-release law) leaves mass ≤ ``tail_mass``; that bound is *added* 
 (as if the cut mass had loss +∞; f ≤ 1) and the cut mass is *dropped* from the lower bound
 (f ≥ 0).  The mass at loss +∞ is handled exactly: 1 − (1 − p∞)^T.
 
-Floating point is accounted for, not ignored.  The grid indices come from interval logarithms
-(mpmath, 128 bits).  Each vector carries a bound on the 2-norm of its error; an FFT convolution
-adds at most (3ℓ + 4)·η·(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂), ℓ = log₂ n, with η = 8u (u = 2⁻⁵³) — a
-form of Higham's bound (the derivation gives about (2ℓ + 1)η) for the radix-2 FFT (*Accuracy and Stability of Numerical
-Algorithms*, 2nd ed., Thm 24.2, η = μ + γ₄(√2 + μ) with twiddle-factor error μ of a few ulp), and
-errors propagate through later convolutions by Young's inequality ‖e * b‖₂ ≤ ‖e‖₂‖b‖₁.  The final
-sum Σ c_j f(x_j) is evaluated in floats with a relative margin of 2⁻⁴⁰ per weight (covering the
-error of ``expm1`` and of forming x_j, a few ulp, more than a thousandfold) and of n·u·1.01 for the
-summation of non-negative terms, plus ‖e‖₂·‖f‖₂ (Cauchy–Schwarz) for the vector error.
+**Proofs of the bounds used** (each step below is a lemma the code relies on).
+
+*(a) Grid rounding.*  Couple each release's loss ℓ with ⌈ℓ⌉_h (its value rounded up to the
+lattice) and ⌊ℓ⌋_h.  Sums of rounded-up losses dominate the true sums pointwise, and f is
+non-decreasing, so E[f(Σ⌊ℓ⌋_h)] ≤ E[f(Σℓ)] ≤ E[f(Σ⌈ℓ⌉_h)].  The lattice indices come from a
+128-bit interval logarithm of r/r0 (floor of its lower end, ceiling of its upper end), so the
+rounding is outward whatever the float error.
+
+*(b) Tail cuts.*  Call the *ideal chain* the sequence of exact convolutions, each followed by the
+same index restrictions the code applies (the cut points depend only on indices, never on the
+float values, so the ideal chain is well defined).  Every ideal vector is entrywise ≤ the true law
+of the n-fold index sum (restriction removes non-negative mass, convolution is monotone), so the
+mass a cut removes is ≤ that law's tail mass, which the Chernoff bound Pr[S > t] ≤ M(λ)^n e^(−λht)
+(Markov's inequality for e^(λhS); symmetrically below) bounds for any λ > 0.  If earlier cuts
+removed mass r_a from one factor and r_b from the other, the composed true mass exceeds the ideal
+one by r_a·|b| + |a_ideal|·r_b ≤ r_a + (1 − r_a)r_b = 1 − (1 − r_a)(1 − r_b) (masses ≤ 1,
+|a_ideal| ≤ 1 − r_a), which is how ``extra`` combines.  Since 0 ≤ f ≤ 1, the upper chain is
+still an upper bound when ``extra`` is added as if it had loss +∞; the lower chain just drops it.
+
+*(c) Float error of one convolution.*  Let a, b be the float inputs and ã, b̃ the ideal vectors.
+Then ã*b̃ − a*b = (ã − a)*b̃ + a*(b̃ − b), so by Young's inequality (‖x*y‖₂ ≤ ‖x‖₂‖y‖₁) the
+propagated error is ≤ err_a·‖b̃‖₁ + ‖a‖₁·err_b; the code also adds err_a·err_b (harmless).
+``norm1``/``norm2`` bound the norms of both the float and the ideal vectors (float sum with
+γ_n margin plus √n·err₂ ≥ the 1-norm of the error).  The new rounding error: for direct
+convolution (n ≤ 64) each entry is a sum of ≤ m = min(|a|, |b|) products, so its error is
+≤ γ_m·(|a|*|b|)_k and the 2-norm is ≤ γ_m‖a‖₂‖b‖₁ ≤ 1.01(|a| + |b|)u‖a‖₂‖b‖₁.  For the FFT
+route (length N = 2^ℓ, zero-padded): the computed DFT satisfies ‖F̂x − Fx‖₂ ≤ μ‖Fx‖₂ with
+μ = ℓη/(1 − ℓη), η = μ_tw + γ₄(√2 + μ_tw) (Higham, *Accuracy and Stability of Numerical
+Algorithms*, 2nd ed., Thm 24.2, radix-2; η ≤ 8u for twiddles within μ_tw ≤ u).  With
+‖Fx‖₂ = √N‖x‖₂ and ‖Fx‖_∞ ≤ ‖x‖₁, the pointwise product of the two transforms is within
+μ√N(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂) (plus one complex multiplication, ≤ 2u relative), and the inverse
+transform maps 2-norms by 1/√N and adds μ‖a‖₂‖b‖₁: in total ≤ (2ℓ + 1)η(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂)
+to first order.  The code charges (3ℓ + 4)η(…), leaving room for the second-order terms and for
+pocketfft's real-input radix-4/2 passes (same structure, a few more roundings per pass);
+``tests/test_pld_discrete_properties.py`` checks the charged bound against a long-double
+reference convolution.  Clipping negative outputs to 0 never increases the error (the ideal
+entries are ≥ 0); flushing entries below 1e-290 to 0 adds ≤ √n·1e-290.
+
+*(d) The final sum.*  Σ_j c_j f(x_j) with f evaluated in floats: x_j = e_shift − (offset + j)h is
+one rounded subtraction of exact values (sign exact, relative error ≤ u), and ``expm1`` is within
+a few ulp, so every weight is within relative 2⁻⁴⁰ of f at the rounded shift; the shift itself is
+rounded outward from a 128-bit interval (down for the upper chain: smaller shift, larger weights).
+The float sum of n non-negative products is within (n + 2)·1.01u relative, and the vector error
+contributes ≤ ‖e‖₂‖w‖₂ (Cauchy–Schwarz).
 
 The result is a :class:`~dps_verify.core.numbers.Certified` whose ``how`` states the grid step,
 the number of releases and the width.  :func:`enclose_delta` picks the exact PLD when its
