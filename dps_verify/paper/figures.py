@@ -208,8 +208,8 @@ def sign_changes(decide: Callable[[Fraction], bool | None], grid: list[Fraction]
                  tol: Fraction = Fraction(1, 10**4)) -> list[tuple[Fraction, Fraction, bool]]:
     """Every certified change of a certified predicate along ``grid`` (increasing rationals),
     each refined by :func:`dps_verify.core.search.boundary_rational` to a bracket
-    ``(a, b, value_before)`` with b − a ≤ ``tol`` (wider only when undecided points sit next to
-    the crossing): ``decide`` is certified to give ``value_before`` at a and ``not value_before`` at b.
+    ``(a, b, value_before)`` with b − a ≤ 2·``tol`` for a single crossing in the grid gap (wider
+    only when undecided points sit next to it): ``decide`` is certified to give ``value_before`` at a and ``not value_before`` at b.
     ``decide`` returns True/False when it is certified and None when undecided; undecided grid
     points are skipped (a change across them is still reported, with the wider bracket).
     Changes between two grid points with the same value are invisible to a grid scan — callers
