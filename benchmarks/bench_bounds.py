@@ -90,6 +90,7 @@ def run() -> dict:
         "min_k_grid_by_measure": min_k_grid(),
         "tail_backends": tail_backends(),
         "inverse_eps_beta": inverse_eps_beta(),
+        "table2_vs_float": table2_vs_float(),
         "distribution_60_records_4_groups_s": round(t_dist, 3),
         "distribution_outputs": len(dist),
     }
@@ -258,3 +259,79 @@ def inverse_eps_beta() -> dict:
         assert all(abs(x - y) <= 2e-9 for x, y in zip(e1 + b1, e0 + b0)), "answers moved by more than tol"
         out[bound] = {"with_guess_s": round(t1, 4), "without_guess_s": round(t0, 4), "speedup": round(t0 / t1, 1)}
     return out
+
+
+# ---- #15.3: certified Table 2 against the float limit (P3) -----------------------------------
+
+
+def float_d_cell(k: int, b: float, e: float) -> float:
+    """The float limit of CP Thm 5's d: scipy ``bdtrc`` over n ≥ n_m in vectorised chunks of 64,
+    with the certified scan's stopping rule (n·KL(γ‖β) ≥ −ln best); floats only, no guarantee."""
+    import math
+
+    import numpy as np
+    from scipy.special import bdtrc
+
+    g = 1 - (1 - b) * math.exp(-e)
+    kl = g * math.log(g / b) + (1 - g) * math.log((1 - g) / (1 - b))
+    n, best = max(math.ceil(k / g - 1), 1), 0.0
+    while True:
+        ns = np.arange(n, n + 64)
+        best = max(best, float(bdtrc(np.floor(g * ns), ns, b).max()))
+        if (n + 64) * kl >= -math.log(best):
+            return best
+        n += 64
+
+
+def float_sdgs_cell(k: int, b: float, e: float) -> float:
+    """The float limit of the exact hockey-stick worst case in CP Thm 5's regime: Pr[X_n ≥ T] −
+    e^ε Pr[X_{n−1} ≥ T], T = max(k, ⌊γn⌋ + 1), n ≥ k, same stopping rule (floats only)."""
+    import math
+
+    import numpy as np
+    from scipy.special import bdtrc
+
+    g = 1 - (1 - b) * math.exp(-e)
+    kl = g * math.log(g / b) + (1 - g) * math.log((1 - g) / (1 - b))
+    x = math.exp(e)
+    n, best = k, 0.0
+    while True:
+        ns = np.arange(n, n + 64)
+        T = np.maximum(k, np.floor(g * ns) + 1)
+        best = max(best, float((bdtrc(T - 1, ns, b) - x * bdtrc(T - 1, ns - 1, b)).max()))
+        if best > 0 and (n + 64) * kl >= -math.log(best):
+            return best
+        n += 64
+
+
+def table2_vs_float(reps: int = 5) -> dict:
+    """Certified d and hockey-stick sdgs_delta on CP Table 2 (k = 20, 18 cells) against the
+    float limit above, best of ``reps`` runs each, in this process; also the certified d with
+    the KL exponent in mpmath.iv instead of arb (the setup before #15.3)."""
+    from dps_verify.measures import sdgs
+
+    cells = [(b, e) for b in BETAS for e in EPSILONS]
+    fcells = [(float(b), float(e)) for b, e in cells]
+    t_fd = _best_time(lambda: [float_d_cell(20, b, e) for b, e in fcells], reps)
+    t_fs = _best_time(lambda: [float_sdgs_cell(20, b, e) for b, e in fcells], reps)
+    t_cd = _best_time(lambda: [bounds.d_certified(20, b, e) for b, e in cells], reps)
+    t_cs = _best_time(lambda: [exact.sdgs_delta_certified(20, b, e) for b, e in cells], reps)
+    real = sdgs._kl_lower_arb
+    sdgs._kl_lower_arb = lambda *a: None  # type: ignore[assignment]
+    try:
+        t_cd_iv = _best_time(lambda: [bounds.d_certified(20, b, e) for b, e in cells], reps)
+    finally:
+        sdgs._kl_lower_arb = real
+    worst = max(abs(float(bounds.d(20, b, e)) / float_d_cell(20, fb, fe) - 1)
+                for (b, e), (fb, fe) in zip(cells, fcells))
+    return {
+        "float_d_18_cells_s": round(t_fd, 5),
+        "certified_d_18_cells_s": round(t_cd, 5),
+        "ratio_d_certified_over_float": round(t_cd / t_fd, 1),
+        "certified_d_with_mpmath_kl_s": round(t_cd_iv, 5),
+        "float_sdgs_hs_18_cells_s": round(t_fs, 5),
+        "certified_sdgs_hs_18_cells_s": round(t_cs, 5),
+        "ratio_sdgs_certified_over_float": round(t_cs / t_fs, 1),
+        "max_rel_diff_float_vs_certified_d": f"{worst:.2g}",
+        "target_within_10x": t_cd / t_fd <= 10 and t_cs / t_fs <= 10,
+    }

@@ -188,3 +188,39 @@ def test_segments_negative_control():
     end = sc.th.last_below(T)
     lo, hi = arb_to_fractions(sc.fwd(T, end))
     assert hi < c.lower
+
+
+# --- #15.3: the scan's setup in ball arithmetic gives the same thresholds and exponents -----
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    k=st.integers(1, 300),
+    n=st.integers(1, 2000),
+    num=st.integers(1, 999),
+    eps_milli=st.integers(1, 20000),
+)
+def test_fast_setup_equals_exact_definitions(k, n, num, eps_milli):
+    """_n_min_E / _first_bad_E (integer comparisons against e^ε's dyadic enclosure) equal the
+    exact-comparison n_min / first_bad; the arb KL lower bound is a lower bound, 19 bits tight."""
+    beta, eps = F(num, 1000), F(eps_milli, 1000)
+    E = sdgs._Exp(eps)
+    q, r = beta.denominator, beta.denominator - beta.numerator
+
+    def fwd_bad(nn, j):
+        return j >= nn or E.less((nn - j) * q, nn * r)
+
+    assert sdgs._first_bad_E(n, beta, eps, fwd_bad) == sdgs.first_bad(n, beta, eps)
+    if in_paper_regime(beta, eps):
+        assert sdgs._n_min_E(k, beta, eps, E) == sdgs.n_min(k, beta, eps)
+    fast = sdgs._kl_lower_arb(beta, min(eps, F(64)), 128)
+    assert fast is None or fast > 0
+    if fast is not None:
+        e = min(eps, F(64))
+        with mpmath.workdps(60):
+            bb = mpmath.mpf(beta.numerator) / beta.denominator
+            ee = mpmath.mpf(e.numerator) / e.denominator
+            gg = 1 - (1 - bb) * mpmath.exp(-ee)
+            kl = gg * mpmath.log(gg / bb) + (1 - gg) * mpmath.log((1 - gg) / (1 - bb))
+            assert mpmath.mpf(fast.numerator) / fast.denominator <= kl * (1 + mpmath.mpf(10) ** -30)
+            assert mpmath.mpf(fast.numerator) / fast.denominator >= kl * (1 - mpmath.mpf(2) ** -19)

@@ -34,6 +34,8 @@ from dps_verify.core.errors import CertificationError
 RISING_MAX = 4096
 #: Most terms one tail sum may take before giving up (slow convergence next to the mode).
 MAX_TERMS = 200_000
+#: Most terms all the tail sums of one :class:`BallBinomial` may take (about 2 µs each).
+TOTAL_TERMS = 2_000_000
 
 
 def _flint() -> Any:
@@ -87,6 +89,7 @@ class BallBinomial:
         self.flint = _flint()
         self.beta = beta
         self.prec = prec
+        self.terms = 0  # tail terms summed so far (work budget TOTAL_TERMS)
         with self.flint.ctx.workprec(prec + 64):
             b = arb_fraction(beta)
             self.b = b
@@ -129,17 +132,25 @@ class BallBinomial:
         with the geometric remainder bound (ratios non-increasing along the walk) as radius."""
         arb = self.flint.arb
         total, t, j = t0, t0, start
-        for _ in range(MAX_TERMS):
+        for i in range(MAX_TERMS):
             if j == stop:
+                self.terms += i
                 return total
             r = ratio(j)
             if r < 1:
                 rem = t * r / (1 - r)
                 if rem.upper() <= total.lower() * arb(2) ** (-self.prec - 8):
+                    self.terms += i
                     return total + arb(0, rem.upper())
             t = t * r
             total = total + t
             j += step
+            if self.terms + i > TOTAL_TERMS:
+                raise CertificationError(
+                    f"binomial tails: work limit reached (TOTAL_TERMS = {TOTAL_TERMS} terms) at group "
+                    f"size n = {max(start, stop)}, beta = {float(self.beta):.4g}: the thresholds sit "
+                    "next to the mean, where tails converge slowly"
+                )
         raise CertificationError(
             f"binomial tail: more than {MAX_TERMS} terms (n and the threshold are too close to "
             "the mean for term-by-term summation)"

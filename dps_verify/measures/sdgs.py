@@ -112,6 +112,34 @@ def n_min(k: int, beta: Fraction, eps: Fraction) -> int:
     return n
 
 
+def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
+    """:func:`n_min` with e^ε's dyadic enclosure E (integer comparisons; exact fallback inside
+    ``E.less``): γ(n+1) ≥ k ⇔ (n+1−k)·q·e^ε ≥ (n+1)·(q−p)."""
+    q, r = beta.denominator, beta.denominator - beta.numerator
+
+    def ok(n: int) -> bool:
+        return n + 1 - k > 0 and not E.less((n + 1 - k) * q, (n + 1) * r)
+
+    gamma = 1 - float(1 - beta) * math.exp(-min(float(eps), 700.0))
+    n = max(int(math.ceil(k / gamma - 1)), 0) if gamma > 0 else k
+    while not ok(n):
+        n += 1
+    while n > 0 and ok(n - 1):
+        n -= 1
+    return n
+
+
+def _first_bad_E(n: int, beta: Fraction, eps: Fraction, fwd_bad: Any) -> int:
+    """:func:`first_bad` through the scan's exact test ``fwd_bad(n, j)`` ⇔ j > γn."""
+    gamma = 1 - float(1 - beta) * math.exp(-min(float(eps), 700.0))
+    j = min(max(int(gamma * n), 0), n)
+    while not fwd_bad(n, j):
+        j += 1
+    while j > 0 and fwd_bad(n, j - 1):
+        j -= 1
+    return j
+
+
 #: Work budget of one scan, in "bit-steps" (group sizes scanned × bits of q^n).  About one
 #: nanosecond each with GMP integers; past it a :class:`CertificationError` names the parameter.
 WORK_BUDGET = 6 * 10**10
@@ -213,6 +241,9 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
     the precision is raised until the enclosure is positive and 20 bits wide.
     """
     e = min(eps, Fraction(64))
+    fast = _kl_lower_arb(beta, e, prec)
+    if fast is not None:
+        return fast
 
     def f() -> Any:
         iv = mpmath.iv
@@ -227,6 +258,36 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
     except CertificationError:
         return Fraction(0)
     return lo if lo > 0 else Fraction(0)
+
+
+def _flint_or_none() -> Any:
+    try:
+        import flint
+    except ImportError:  # pragma: no cover
+        return None
+    return flint
+
+
+def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
+    """:func:`kl_lower` in python-flint ball arithmetic (about 50× faster than mpmath.iv):
+    KL(γ‖β) = γ ln(1 + (γ−β)/β) − (1−γ)ε, since (1−γ)/(1−β) = e^{−ε} exactly; γ − β =
+    (1−β)(−expm1(−ε)) and 1 − γ = (1−β)e^{−ε} carry no cancellation.  None when the ball is
+    not positive with 20 certain bits (the caller then uses mpmath.iv), or without python-flint."""
+    flint = _flint_or_none()
+    if flint is None:  # pragma: no cover
+        return None
+    with flint.ctx.workprec(prec):
+        b = flint.arb(flint.fmpq(int(beta.numerator), int(beta.denominator)))
+        one_m_b = flint.arb(flint.fmpq(int(beta.denominator - beta.numerator), int(beta.denominator)))
+        ea = flint.arb(flint.fmpq(int(e.numerator), int(e.denominator)))
+        gm = one_m_b * (-(-ea).expm1())
+        one_m_g = one_m_b * (-ea).exp()
+        kl = (b + gm) * (gm / b).log1p() - one_m_g * ea
+        if not (kl > 0) or kl.rel_accuracy_bits() < 20:
+            return None
+        m_raw, e_raw = kl.lower().man_exp()
+    man, exp = int(m_raw), int(e_raw)
+    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
 
 
 def kl_lower_below(c: Fraction, beta: Fraction) -> Fraction:
@@ -262,6 +323,18 @@ def neg_log_upper(x: Fraction, prec: int = BASE_PREC) -> Fraction:
 def _neg_ln_upper(num: Any, den: Any) -> Fraction:
     """A certified upper bound on −ln(num/den) for 0 < num ≤ den: num/den is rounded down to
     64 bits (mpmath ``from_rational``, direction 'f') and ln taken in interval arithmetic."""
+    flint = _flint_or_none()
+    if flint is not None:  # num/den ≥ x·2^−t with x = ⌊num·2^t/den⌋ (64 bits): −ln ≤ t ln 2 − ln x
+        num, den = int(num), int(den)
+        t = den.bit_length() - num.bit_length() + 64
+        x = (num << t) // den if t >= 0 else (num >> -t) // den
+        if x > 0:
+            with flint.ctx.workprec(BASE_PREC):
+                v = t * flint.arb.const_log2() - flint.arb(x).log()
+                m_raw, e_raw = v.upper().man_exp()
+            man, exp = int(m_raw), int(e_raw)
+            up = Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+            return max(up, Fraction(0))
     v = libmp.from_rational(int(num), int(den), 64, "f")
     with iv_precision(BASE_PREC):
         x = mpmath.iv.mpf((mpmath.mp.make_mpf(v), mpmath.mp.make_mpf(v)))
@@ -471,9 +544,9 @@ def scan(
     if est["n0"] > 1e9:
         raise _budget_error(k, beta, eps, est, budget)
     if measure == "paper-d":
-        n0 = max(n_min(k, beta, eps), 1)
+        n0 = max(_n_min_E(k, beta, eps, E), 1)
     elif regime:
-        n0 = max(n_min(k, beta, eps), k)
+        n0 = max(_n_min_E(k, beta, eps, E), k)
     else:
         n0 = k
     result = _scan_from(k, beta, eps, measure, n0, E, backward, max_n, budget)
@@ -509,7 +582,7 @@ def _scan_from(
     def bwd_bad(n: int, j: int) -> bool:  # j < γ'n ⇔ e^ε·n·r < (n−j)·q
         return j < n and E.less(n * r, (n - j) * q)
 
-    J = first_bad(n0, beta, eps)
+    J = _first_bad_E(n0, beta, eps, fwd_bad)
     T = J if paper else max(k, J)
     UPl, UPh = tail_enclosure(n0, T, p, q)
     UQl, UQh = tail_enclosure(n0 - 1, T, p, q)
