@@ -17,6 +17,7 @@ import mpmath as mp
 import sympy as sp
 import z3
 
+from dps_verify.paper import cp6_witness
 from dps_verify.paper.proofs.core import (
     Step,
     Verdict,
@@ -98,70 +99,19 @@ def _factorisation() -> tuple[Verdict, dict[str, str] | None, str]:
         "A_m reads the sample, so g and the sample are dependent")
 
 
-WITNESS_K, WITNESS_BETA = 5, Fraction(1, 2)
-WITNESS_EPS, WITNESS_EPS1 = "ln(12)", "ln(3)"  # eps - eps1 = ln 4 >= -ln(1 - beta) = ln 2
-
-
-def _witness_choice(sample: tuple, base: int = 3) -> Fraction:
-    """Pr[A_m(S) = g1]: (3/4) base^-dist with dist = |1 - #b| + |4 - #a| (record b is the
-    target t, the a's its class-mates under both recodings)."""
-    dist = abs(1 - sample.count("b")) + abs(4 - sample.count("a"))
-    return Fraction(3, 4) / base ** dist
-
-
-def _apply(size: int, p1: Fraction) -> dict:
-    """Apply(g, S, k) mixed over A_m's choice (probability p1 of g1): g1 recodes a, b to X, g2
-    recodes them to * (the same partition, different generalised values); a class with fewer
-    than k records is removed."""
-    if size < WITNESS_K:
-        return {("empty",): Fraction(1)}
-    return {("X", size): p1, ("*", size): 1 - p1}
-
-
 def _def3_witness(base: int = 3, on_sample: bool = True
                   ) -> tuple[Verdict, dict[str, str] | None, str]:
-    """D = {b, a, a, a, a, a} (t = b), D_-t = five a's, beta = 1/2, k = 5, e^eps1 = base = 3,
-    e^eps = 12: the exact hockey-stick delta of A^beta exceeds d(5, 1/2, ln 4) = 1/32.
-    ``base`` != 3 (A_m not ln 3-DP) and ``on_sample=False`` (A_m run on the unsampled data,
-    the appendix's model) are the negative controls: neither may refute."""
-    from dps_verify.engine.distribution import distribution, randomized
-    from dps_verify.measures.bounds import d_certified
-    from dps_verify.measures.divergence import delta_certified
-
-    dataset = ("b",) + ("a",) * 5
-
-    def law(ds: tuple) -> dict:
-        if on_sample:
-            anonymizer = randomized(lambda s: _apply(len(s), _witness_choice(s, base)))
-        else:  # the choice made once on the whole dataset, then Apply on the sample
-            p1 = _witness_choice(ds, base)
-            anonymizer = randomized(lambda s: _apply(len(s), p1))
-        return distribution(anonymizer, ds, WITNESS_BETA).exact
-
-    got = delta_certified(law(dataset), law(dataset[1:]), WITNESS_EPS)
-    bound = d_certified(WITNESS_K, WITNESS_BETA, "ln(4)")
-    # A_m's eps1-DP, exactly, on every pair of neighbouring count states (#a, #b) in a box
-    # (the lemma step above proves it for every pair)
-    def pr(a: int, bb: int) -> Fraction:
-        return _witness_choice(("a",) * a + ("b",) * bb, base)
-
-    dp_ok = all(x <= 3 * y and (1 - x) <= 3 * (1 - y)
-                for a in range(9) for bb in range(3)
-                for a2, b2 in ((a + 1, bb), (a, bb + 1))
-                for x, y in ((pr(a, bb), pr(a2, b2)), (pr(a2, b2), pr(a, bb))))
-    refuted = dp_ok and got.lower > bound.upper
-    if not refuted:
-        return (Verdict.BOUNDED if got.upper <= bound.upper else Verdict.OPEN), None, (
-            f"not a counterexample: A_m ln 3-DP {dp_ok}, exact delta {got.upper} vs d "
-            f"{bound.upper} ({'A_m on the sample' if on_sample else 'A_m on the unsampled D'})")
-    cex = {"D": "{t=b, a, a, a, a, a}", "D_-t": "{a, a, a, a, a}", "beta": "1/2", "k": "5",
-           "e^eps1": "3", "e^eps": "12", "A_m: Pr[g1 | S]": "(3/4) 3^-(|1-#b| + |4-#a|)",
-           "recodings": "g1: a, b -> X; g2: a, b -> *; classes < k removed",
-           "exact hockey-stick delta": f"{got.lower} ({float(got.lower):.6f}, {got.how})",
-           "d(5, 1/2, ln 4)": f"{bound.upper} ({bound.how})",
-           "ratio": f"{float(got.lower / bound.upper):.4f}",
-           "A_m ln 3-DP on (#a <= 9, #b <= 3)": str(dp_ok)}
-    return (Verdict.REFUTED if refuted else Verdict.OPEN), cex, (
+    """The exact counterexample of :mod:`dps_verify.paper.cp6_witness` (D = {t, a, a, a, a, a},
+    beta = 1/2, k = 5, e^eps1 = 3, e^eps = 12): exact hockey-stick delta 17/384 > d(5, 1/2,
+    ln 4) = 1/32.  ``base`` != 3 (A_m not ln 3-DP) and ``on_sample=False`` (A_m run on the
+    unsampled data, the appendix's model) are the negative controls: neither may refute."""
+    res = cp6_witness.check(base, on_sample)
+    got, bound = res["delta"], res["d"]
+    if not res["refuted"]:
+        return (Verdict.BOUNDED if got.upper <= bound else Verdict.OPEN), None, (
+            f"not a counterexample: A_m ln 3-DP {res['dp']}, exact delta {got.upper} vs d "
+            f"{bound} ({'A_m on the sample' if on_sample else 'A_m on the unsampled D'})")
+    return Verdict.REFUTED, cp6_witness.summary(res), (
         "A_m favours g1 when t is in the sample with 4 class-mates and disfavours it with 5 "
         "class-mates and no t: removing t and adding a class-mate costs e^(2 eps1), while the "
         "appendix's bound pays e^eps1 once (its factorisation treats A_m's choice as "
