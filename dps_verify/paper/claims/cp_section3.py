@@ -477,8 +477,22 @@ def _thm6_exact(bound_scale: Fraction = Fraction(1)) -> Result:
                       f"ε={e}, t={t}: {fmt(a)} / {fmt(b)} ≤ {fmt(c)}" for e, t, a, b, c in rows))
 
 
+def _thm6_def3() -> Result:
+    """CP Def 3 reading (A_m runs on the sample): the exact counterexample shared with the
+    proof (:mod:`dps_verify.paper.cp6_witness`, issue #12)."""
+    from dps_verify.paper import cp6_witness
+
+    res = cp6_witness.check()
+    text = "; ".join(f"{k}: {v}" for k, v in cp6_witness.summary(res).items())
+    if not res["refuted"]:
+        return Result(NMC, "the CP Def 3 witness no longer refutes", text)
+    return Result(REFUTED, f"exact δ = {res['delta'].lower} > d = {res['d']}", text)
+
+
 def check_thm6() -> Result:
-    r = from_proof("cp-theorem-6", _thm6_exact, _thm6_exact)
+    # refuted under CP Def 3 by an exact witness (issue #12); _thm6_exact (a small instance
+    # within the bound in both models) remains the negative control
+    r = from_proof("cp-theorem-6", _thm6_def3, _thm6_def3)
     return r
 
 
@@ -547,7 +561,7 @@ def claims() -> list[Claim]:
           artefact="fig6", control=check_fig6_reversed, control_expected=REFUTED),
         C("cp.theorem6", "CP §3.4, Thm 6 (App. A.3)",
           "ε1-safe k-anonymization is (β, ε, d(k, β, ε − ε1))-DPS for ε ≥ −ln(1 − β) + ε1.",
-          "proofs.cp-theorem-6 + exact δ of a concrete ε1-safe anonymizer, both models", CORRECTED,
+          "proofs.cp-theorem-6 + exact δ of a concrete ε1-safe anonymizer, both models", REFUTED,
           check_thm6, proofs=("cp-theorem-6",),
           control=lambda: _thm6_exact(Fraction(3, 100)), control_expected=REFUTED),
     ]
