@@ -63,7 +63,24 @@ def run() -> dict:
             row["time_ratio_ours_over_dp_accounting"] = round(
                 row["enclosure"]["seconds"] / max(g["seconds"], 1e-9), 1)
         out[f"T={times}, eps={eps}"] = row
+    out["releases_all_n"] = _releases_rows()
     return out
+
+
+def _releases_rows() -> dict:
+    """``dps-verify delta --releases T``: worst case over all group sizes n (issue #15.4)."""
+    from dps_verify.measures.releases import releases_delta
+
+    rows = {}
+    for k, beta, eps, times in [(5, BETA, 2, 100), (5, BETA, Fraction(1, 2), 1), (3, Fraction(1, 4), 1, 20)]:
+        t0 = time.perf_counter()
+        r = releases_delta(k, beta, eps, times)
+        rows[f"k={k}, beta={beta}, eps={eps}, T={times}"] = {
+            "lower": float(r.delta.lower), "upper": float(r.delta.upper),
+            "argmax_n": r.argmax_n, "tail_from": r.tail_from, "enclosed_n": list(r.enclosed),
+            "upper_end_from": r.bound_source, "seconds": round(time.perf_counter() - t0, 3),
+        }
+    return rows
 
 
 if __name__ == "__main__":

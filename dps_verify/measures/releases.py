@@ -40,7 +40,11 @@ often the worst).  Let U be the largest upper end enclosed so far.  The tail sta
 size found (doubling, then bisection) whose cheap bound on δ_T^U(A) is ≤ U — by 4, every n ≥ A is
 then covered without raising the reported upper end.  Each n in (k, A) gets the cheap bound of its
 thresholded pair; those above U are enclosed (:func:`~dps_verify.measures.pld.pair_delta_enclosure`,
-exact when cheap, else a certified discretised PLD), largest first, up to ``max_enclosures``.
+exact when cheap, else a certified discretised PLD), largest first: a coarse enclosure
+(rtol 0.2) first, a fine one if it is still the largest; exact enclosures count once and not
+against the budget ``max_enclosures`` (discretised fine ones; coarse ones up to 3×).  Bounds
+at or below ``ATOL`` = 1e-30 are not refined (the tail start may be taken where the tail bound
+is ≤ 1e-30), so when δ itself is that small the upper end may be up to 1e-30.
 The result encloses sup_n δ_T(n): its lower end is the largest enclosed lower end (attained by a
 concrete n), its upper end the largest of the enclosed upper ends, the cheap bounds of the sizes
 not enclosed, and the tail bound.  If no tail start is found up to ``n_limit``, the tail bound at
@@ -70,6 +74,9 @@ from dps_verify.measures.pld_discrete import _times_param
 LAMBDAS = 2.0 ** np.linspace(-8, 8, 65)
 #: ball precision of the cheap bound
 BALL_PREC = 128
+#: bounds below this δ are not refined further (the reported upper end may then be up to ATOL;
+#: still a correct bound, and far below any δ of practical use)
+ATOL = Fraction(1, 10**30)
 
 
 @dataclass(frozen=True)
@@ -268,7 +275,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     def tail_ok(a: int) -> bool:
         if a not in untr:
             untr[a] = untruncated_bound(a, b, eps, times)
-        return untr[a] <= crit()
+        return untr[a] <= max(crit(), ATOL)
 
     while True:
         A = _tail_start(k + 1, n_limit, tail_ok)
@@ -277,12 +284,19 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
             if n not in bound:
                 bound[n] = thresholded_bound(n, k, b, eps, times)
         n_top = max(range(k, tail_from), key=lambda n: (bound[n], -n))
-        if n_top in fine or len(fine) >= max_enclosures or len(coarse) >= 3 * max_enclosures:
+        spent_fine = sum(c.details.get("mode") != "exact" for c in fine.values())
+        spent_coarse = sum(c.details.get("mode") != "exact" for c in coarse.values())
+        if (n_top in fine or bound[n_top] <= ATOL or spent_fine >= max_enclosures
+                or spent_coarse >= 3 * max_enclosures or len(fine) + len(coarse) >= 8 * max_enclosures):
             break
         if n_top in coarse:
             fine[n_top] = enclose(n_top, rtol)
         else:
-            coarse[n_top] = enclose(n_top, max(0.2, rtol))
+            c = enclose(n_top, max(0.2, rtol))
+            if c.details.get("mode") == "exact":  # exact is exact: no second pass needed
+                fine[n_top] = c
+            else:
+                coarse[n_top] = c
 
     if tail_from not in untr:
         untr[tail_from] = untruncated_bound(tail_from, b, eps, times)
