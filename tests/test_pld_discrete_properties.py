@@ -251,3 +251,15 @@ def test_fft_error_bound_holds_against_long_double_reference(seed):
         err = float(np.sqrt(np.sum((c.data.astype(np.longdouble) - ref) ** 2)))
         assert err <= c.err2
         assert err <= c.err2 / 5  # the bound is not tight to the last bit
+
+
+def test_exact_log_epsilon_is_enclosed_not_approximated():
+    """ε = ln(11) (an ExactLog, CP §2.4) goes through interval code, never via .numerator."""
+    from dps_verify.core.params import epsilon_param
+
+    eps = epsilon_param("ln(11)")
+    p, q = HAND[1]
+    for a, b in ((p, q), (q, p)):
+        pld = PrivacyLossDistribution.from_pair(a, b)
+        enc = D.enclose_delta(pld, eps, 12, exact_budget=0, max_bins=1 << 14)
+        assert _contains(enc, multinomial_delta(pld, eps, 12))

@@ -87,7 +87,7 @@ import numpy as np
 from scipy import fft as sfft
 
 from dps_verify.core.errors import CertificationError, ParameterError
-from dps_verify.core.numbers import Certified, Number
+from dps_verify.core.numbers import Certified, Number, iv_from_fraction, iv_precision
 from dps_verify.core.params import epsilon_param
 
 #: an exact PLD (:class:`dps_verify.measures.pld.PrivacyLossDistribution`; duck-typed here so
@@ -205,13 +205,13 @@ class _Tails:
                 self._logm[sgn * lam] = float(m + np.log(np.sum(np.exp(x - m))))
 
     def _log_mgf(self, lam: float):
-        """(λh, ln M(λ)) as 128-bit intervals (cached; call inside workprec(128))."""
+        """(λh, ln M(λ)) as 128-bit intervals (cached; call inside iv_precision(128))."""
         if not hasattr(self, "_iv_cache"):
             self._iv_cache: dict = {}
         if lam not in self._iv_cache:
             lh = mpmath.iv.mpf(lam) * mpmath.iv.mpf(self.h)
             m = sum(
-                (mpmath.iv.mpf(p.numerator) / p.denominator * mpmath.iv.exp(lh * j)
+                (iv_from_fraction(p) * mpmath.iv.exp(lh * j)
                  for p, j in zip(self.probs, self.idx)),
                 mpmath.iv.mpf(0),
             )
@@ -237,7 +237,7 @@ class _Tails:
         128-bit interval arithmetic: every λ > 0 gives a valid bound, so a poor float choice
         can only loosen it."""
         total = 0.0
-        with mpmath.workprec(128):
+        with iv_precision(128):
             for sgn, t in ((1, hi), (-1, lo)):
                 if t is None:
                     continue
@@ -272,7 +272,7 @@ def _indices(pld: PLD, h_exp: int) -> tuple[Fraction, dict[Fraction, tuple[int, 
     from a 128-bit interval logarithm (outward rounded)."""
     r0 = max(pld.ratios, key=lambda r: (pld.ratios[r], r))
     out = {}
-    with mpmath.workprec(128):
+    with iv_precision(128):
         for r in pld.ratios:
             if r == r0:
                 out[r] = (0, 0)
@@ -335,8 +335,8 @@ def _inf_mass(p_inf: Fraction, times: int) -> tuple[float, float]:
     """Enclosure of 1 − (1 − p∞)^T (128-bit interval arithmetic)."""
     if p_inf == 0:
         return 0.0, 0.0
-    with mpmath.workprec(128):
-        q = mpmath.iv.mpf(1) - mpmath.iv.mpf(p_inf.numerator) / p_inf.denominator
+    with iv_precision(128):
+        q = mpmath.iv.mpf(1) - iv_from_fraction(p_inf)
         v = mpmath.iv.mpf(1) - q**times
         lo = float(mpmath.mpf(v.a))
         hi = float(mpmath.mpf(v.b))
@@ -346,8 +346,8 @@ def _inf_mass(p_inf: Fraction, times: int) -> tuple[float, float]:
 def _final(vec: _Vec, times: int, anchor_loss: mpmath.mpf, eps: Fraction, h: float,
            upper: bool) -> float:
     """Upper (or lower) bound on E[f(loss); finite] + extra for one discretised chain."""
-    with mpmath.workprec(128):
-        shift = mpmath.iv.mpf(eps.numerator) / eps.denominator - times * anchor_loss
+    with iv_precision(128):
+        shift = iv_from_fraction(eps) - times * anchor_loss
         # larger shift => smaller weights; upper side uses the smallest shift
         e_shift = float(mpmath.mpf(shift.a)) if upper else float(mpmath.mpf(shift.b))
     e_shift = _round_down(e_shift) if upper else _round_up(e_shift)
@@ -409,7 +409,7 @@ def discretised_delta(
     if not pld.ratios:
         return Certified(Fraction(inf_lo), Fraction(inf_hi), "only mass at infinite loss")
     r0, idx = _indices(pld, h_exp)
-    with mpmath.workprec(128):
+    with iv_precision(128):
         anchor = mpmath.iv.log(mpmath.iv.mpf(r0.numerator) / r0.denominator)
     try:
         chains = []
