@@ -164,3 +164,13 @@ def test_cli_releases_json_says_worst_case_over_all_n():
     data = json.loads(out.stdout)
     assert data["covers_all_n"] is True and data["worst_case_over"] == "all group sizes n >= 1"
     assert data["tail_from"] > data["scanned_group_sizes"][0]
+
+
+def test_cli_releases_text_names_the_range_covered():
+    out = subprocess.run(
+        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "3", "--beta", "1/4",
+         "--epsilon", "ln(3)", "--releases", "2"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "worst case over ALL group sizes n" in out.stdout and "tail bound" in out.stdout

@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--min-epsilon", action="store_true", help="smallest epsilon reaching --delta")
     g.add_argument("--max-beta", action="store_true", help="largest beta reaching --delta")
     p.add_argument("--releases", type=int, metavar="T",
-                   help="delta of T fresh-sample releases (exact or certified enclosure)")
+                   help="delta of T fresh-sample releases, worst case over all group sizes (exact or certified enclosure)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
