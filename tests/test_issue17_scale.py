@@ -224,3 +224,22 @@ def test_fast_setup_equals_exact_definitions(k, n, num, eps_milli):
             kl = gg * mpmath.log(gg / bb) + (1 - gg) * mpmath.log((1 - gg) / (1 - bb))
             assert mpmath.mpf(fast.numerator) / fast.denominator <= kl * (1 + mpmath.mpf(10) ** -30)
             assert mpmath.mpf(fast.numerator) / fast.denominator >= kl * (1 - mpmath.mpf(2) ** -19)
+
+
+def test_sdgs_beta_1e40_outside_regime():
+    """The suppressed outcome's switch point near n ≈ 2e40 needs more than the working
+    precision: decided at raised precision, not given up.  δ/β matches the 1e-12 case (same
+    ε/β = 0.1: the Poisson limit)."""
+    from dps_verify import exact
+
+    v40 = R.call_limited(exact.sdgs_delta, 5, F("1e-40"), F("1e-41"), seconds=30)
+    v12 = exact.sdgs_delta(5, F("1e-12"), F("1e-13"))
+    assert abs(float(v40 * 10**40) / float(v12 * 10**12) - 1) < 1e-9
+    assert R.call_limited(exact.sdgs_delta, 5, F("1e-40"), F("1e-41"), "pointwise", seconds=30) == 1
+
+
+def test_sdgs_segment_estimate_error_is_fast_and_names_parameters():
+    from dps_verify import exact
+
+    with pytest.raises(CertificationError, match=r"estimated [\d.]+e\+06\): k = 1000000, beta = 0\.5 and epsilon = 0\.1"):
+        R.call_limited(exact.sdgs_delta, 10**6, F(1, 2), F(1, 10), "pointwise", seconds=30)

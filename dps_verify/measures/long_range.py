@@ -257,6 +257,8 @@ def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float,
 
 #: Most segments (and bisection pieces) one evaluation may visit.
 SEGMENT_BUDGET = 20_000
+#: Segments probed when the estimate is over budget (the scan may still stop early).
+PROBE = 300
 
 
 class _SegmentScan:
@@ -359,16 +361,25 @@ class _SegmentScan:
         return self._c(("bm", m, n), lambda: self.b * self.B.pmf(m, n - 1) - self.em1 * self.F(m, n))
 
     def z(self, n: int) -> bool | None:
-        """Suppressed outcome bad backward (certain answer, or None if the ball cannot tell)."""
+        """Suppressed outcome bad backward (certain answer, or None if the ball cannot tell even
+        at 16 times the working precision)."""
         if not self.backward:
             return False
         k = self.k
         v = self._c(("z", n), lambda: self.b * self.B.pmf(k - 1, n - 1) - self.em1 * self.F(k - 1, n))
-        if v > 0:
-            return True
-        if v <= 0:
-            return False
-        return None
+        p = self.prec
+        while True:
+            if v > 0:
+                return True
+            if v <= 0:
+                return False
+            p *= 2
+            if p > 16 * self.prec:
+                return None
+            Bp = BallBinomial(self.beta, p)
+            with self.flint.ctx.workprec(Bp._wp(n) + 64):
+                em1 = arb_fraction(min(self.eps, Fraction(1 << 20))).expm1()
+                v = arb_fraction(self.beta) * Bp.pmf(k - 1, n - 1) - em1 * Bp.lower_cdf(k - 1, n)
 
     def value(self, n: int, T: int, m: int, z: bool) -> Any:
         """The per-n value of the measure with the bad set (T, m, z)."""
@@ -440,12 +451,31 @@ def sdgs_by_segments(
     kl_below: Any,
     budget: int = SEGMENT_BUDGET,
     prec: int = 96,
+    est_n_stop: float | None = None,
 ) -> Certified:
     """sup_{n ≥ k} of the hockey-stick or pointwise value of one recoding group (see the
     segment notes above), visiting segments of constant bad set instead of single group sizes.
     ε > 0.  ``kl`` ≤ KL(γ‖β) certified; ``kl_below(c, β)`` ≤ KL(c‖β) certified for c < β."""
     flint = _flint()
     arb = flint.arb
+    over_estimate: CertificationError | None = None
+    if est_n_stop is not None:  # work estimate before starting (segments ≈ (γ + γ')·range)
+        import math
+
+        bf, ef = float(beta), min(float(eps), 700.0)
+        g = bf - (1 - bf) * math.expm1(-ef)
+        gp = max(1 - (1 - bf) * math.exp(ef), 0.0) if backward else 0.0
+        segs = (g + gp) * max(est_n_stop - k, 0.0) + 1
+        if segs > budget:
+            # Over budget by estimate.  The scan may still end early (pointwise value 1, the
+            # hockey-stick's TV cut), so a short probe of PROBE segments runs first; past it the
+            # estimate is the error.
+            over_estimate = CertificationError(
+                f"sdgs ({measure}): work limit reached (SEGMENT_BUDGET = {budget} segments, estimated "
+                f"{segs:.3g}): k = {k}, beta = {float(beta):.4g} and epsilon = {float(eps):.4g} make the "
+                f"Chernoff stopping point n ≈ {est_n_stop:.3g} far from the first group size"
+            )
+            budget = min(budget, PROBE)
     sc = _SegmentScan(k, beta, eps, measure, E, backward, prec)
     # z_n: false, then true from n_z on (module notes); found by doubling and bisection
     n_z: int | None = None
@@ -498,6 +528,8 @@ def sdgs_by_segments(
         while pieces:
             x, y = pieces.pop()
             visited += 1
+            if visited > budget and over_estimate is not None:
+                raise over_estimate
             if visited > budget:
                 raise CertificationError(
                     f"sdgs ({measure}): work limit reached (SEGMENT_BUDGET = {budget} segments) near "

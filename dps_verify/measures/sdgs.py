@@ -538,7 +538,10 @@ def scan(
                 "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
                 f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
             )
-        return sdgs_by_segments(k, beta, eps, measure, E, backward, kl, kl_lower_below)
+        # the Chernoff stopping point of the estimate; the hockey-stick's TV cut may stop far
+        # earlier (β ≫ ε), so its estimate is only used when TV cannot help (β·max pmf small)
+        n_stop = est["n_stop"] if measure == "pointwise" or not backward else None
+        return sdgs_by_segments(k, beta, eps, measure, E, backward, kl, kl_lower_below, est_n_stop=n_stop)
     if max_n is None and est["work"] > budget:
         raise _budget_error(k, beta, eps, est, budget)
     if est["n0"] > 1e9:
