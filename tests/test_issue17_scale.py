@@ -243,3 +243,11 @@ def test_sdgs_segment_estimate_error_is_fast_and_names_parameters():
 
     with pytest.raises(CertificationError, match=r"estimated [\d.]+e\+06\): k = 1000000, beta = 0\.5 and epsilon = 0\.1"):
         R.call_limited(exact.sdgs_delta, 10**6, F(1, 2), F(1, 10), "pointwise", seconds=30)
+
+
+@pytest.mark.parametrize("args", [(10**6, F("1e-40"), F(10**30)), (10**6, F("1e-40"), F("2e-40")), (10**6, F(1, 2), F(1))])
+def test_chernoff_tiny_values_fast_and_safe(args):
+    """Values below e^-700 (mpmath.iv took seconds turning 10^8-bit ends into rationals) come
+    from ball arithmetic: safe and within 1e-15 of the reference."""
+    got = R.call_limited(bounds.chernoff_delta, *args, seconds=20)
+    _close_and_safe(got, R.chernoff_delta(*args), rel=mpmath.mpf(10) ** -15)

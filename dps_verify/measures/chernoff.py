@@ -34,6 +34,10 @@ def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
     if eps >= 4096:  # γ = 1 − (1−β)e^{−ε} ≥ 1 − 2^−5900: use γ_lo (the bound decreases in γ)
         eps = Fraction(4096)
 
+    fast = _chernoff_arb(kk, b, eps)
+    if fast is not None:
+        return fast
+
     def f() -> Any:
         iv = mpmath.iv
         bb = iv_from_fraction(b)
@@ -43,3 +47,36 @@ def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
 
     # precision raised until 64 bits are certain (1 − e^−ε cancels for tiny ε).
     return iv_upper_mpf(iv_adaptive(f))
+
+
+def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
+    """The same closed form in python-flint ball arithmetic, used when the value is below
+    e^−700 (there mpmath.iv's enclosure ends become rationals with 10^8-bit denominators and
+    take seconds): precision doubled until 64 bits are certain, upper end rounded up.  None
+    (use the mpmath path) for larger values or without python-flint."""
+    import math
+
+    bf = float(b) if b > Fraction(1, 10**300) else 1e-300
+    gm_f = (1 - bf) * -math.expm1(-min(float(eps), 700.0))
+    rate = math.log1p(gm_f / bf) - gm_f / (bf + gm_f) if gm_f > 0 else 0.0
+    if not k * rate > 700:
+        return None
+    try:
+        import flint
+    except ImportError:  # pragma: no cover
+        return None
+    from mpmath import libmp
+
+    prec = 128 + 2 * k.bit_length()
+    while prec <= 1 << 14:
+        with flint.ctx.workprec(prec):
+            bb = flint.arb(flint.fmpq(int(b.numerator), int(b.denominator)))
+            om = flint.arb(flint.fmpq(int(b.denominator - b.numerator), int(b.denominator)))
+            e = flint.arb(flint.fmpq(int(eps.numerator), int(eps.denominator)))
+            gm = om * -((-e).expm1())  # γ − β
+            v = (-k * ((gm / bb).log1p() - gm / (bb + gm))).exp()
+            if v.is_finite() and v > 0 and v.rel_accuracy_bits() >= 64:
+                m_raw, e_raw = v.upper().man_exp()
+                return mpmath.mp.make_mpf(libmp.from_man_exp(int(m_raw), int(e_raw), mpmath.mp.prec, "u"))
+        prec *= 2
+    return None
