@@ -60,6 +60,15 @@ def arb_fraction(x: Fraction) -> Any:
     return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
 
 
+def arb_epsilon(eps: Any) -> Any:
+    """A ball containing ε: a rational, or an exact log a + ln r (:class:`~dps_verify.core.
+    numbers.ExactLog`, enclosed as a + ln r in ball arithmetic, never rounded to a decimal)."""
+    if isinstance(eps, Fraction | int):
+        return arb_fraction(Fraction(eps))
+    r, a = eps.r, eps.a  # ExactLog
+    return arb_fraction(a) + arb_fraction(r).log()
+
+
 def arb_to_fractions(x: Any) -> tuple[Fraction, Fraction]:
     """The ends of ball x as exact rationals (lower, upper); CertificationError if not finite."""
     if not x.is_finite():

@@ -67,12 +67,14 @@ def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
         return None
     from mpmath import libmp
 
+    from dps_verify.measures.ball_binomial import arb_epsilon
+
     prec = 128 + 2 * k.bit_length()
     while prec <= 1 << 14:
         with flint.ctx.workprec(prec):
             bb = flint.arb(flint.fmpq(int(b.numerator), int(b.denominator)))
             om = flint.arb(flint.fmpq(int(b.denominator - b.numerator), int(b.denominator)))
-            e = flint.arb(flint.fmpq(int(eps.numerator), int(eps.denominator)))
+            e = arb_epsilon(eps)
             gm = om * -((-e).expm1())  # γ − β
             v = (-k * ((gm / bb).log1p() - gm / (bb + gm))).exp()
             if v.is_finite() and v > 0 and v.rel_accuracy_bits() >= 64:

@@ -38,6 +38,7 @@ from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Certified
 from dps_verify.measures.ball_binomial import (
     BallBinomial,
+    arb_epsilon,
     arb_fraction,
     arb_to_fractions,
     rel_bits,
@@ -60,7 +61,7 @@ def gamma_ball(beta: Fraction, eps: Fraction, prec: int) -> Any:
     flint = _flint()
     with flint.ctx.workprec(prec):
         b = arb_fraction(beta)
-        e = arb_fraction(min(eps, Fraction(1 << 20)))  # γ − 1 < 2^−10^6 beyond: same ball
+        e = arb_epsilon(min(eps, Fraction(1 << 20)))  # γ − 1 < 2^−10^6 beyond: same ball
         return b - arb_fraction(1 - beta) * (-e).expm1()
 
 
@@ -271,7 +272,7 @@ class _SegmentScan:
         self.th = Thresholds(beta, eps, E)
         self.q, self.r = beta.denominator, beta.denominator - beta.numerator
         with flint.ctx.workprec(prec + 64):
-            self.em1 = arb_fraction(min(eps, Fraction(1 << 20))).expm1()  # e^ε − 1
+            self.em1 = arb_epsilon(min(eps, Fraction(1 << 20))).expm1()  # e^ε − 1
             self.b = arb_fraction(beta)
         self.cache: dict[tuple, Any] = {}
 
@@ -378,7 +379,7 @@ class _SegmentScan:
                 return None
             Bp = BallBinomial(self.beta, p)
             with self.flint.ctx.workprec(Bp._wp(n) + 64):
-                em1 = arb_fraction(min(self.eps, Fraction(1 << 20))).expm1()
+                em1 = arb_epsilon(min(self.eps, Fraction(1 << 20))).expm1()
                 v = arb_fraction(self.beta) * Bp.pmf(k - 1, n - 1) - em1 * Bp.lower_cdf(k - 1, n)
 
     def value(self, n: int, T: int, m: int, z: bool) -> Any:

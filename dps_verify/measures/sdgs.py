@@ -279,7 +279,9 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
     with flint.ctx.workprec(prec):
         b = flint.arb(flint.fmpq(int(beta.numerator), int(beta.denominator)))
         one_m_b = flint.arb(flint.fmpq(int(beta.denominator - beta.numerator), int(beta.denominator)))
-        ea = flint.arb(flint.fmpq(int(e.numerator), int(e.denominator)))
+        from dps_verify.measures.ball_binomial import arb_epsilon
+
+        ea = arb_epsilon(e)
         gm = one_m_b * (-(-ea).expm1())
         one_m_g = one_m_b * (-ea).exp()
         kl = (b + gm) * (gm / b).log1p() - one_m_g * ea
