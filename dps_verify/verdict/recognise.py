@@ -131,8 +131,8 @@ def recognise_table(table: SampleTable, max_size: int) -> Recognition | None:
                 break
         if k is not None:
             break
-    if k is None:
-        return None
+    if k is None or k + 1 > max_size:
+        return None  # no threshold seen, or nothing checked beyond the smallest published crowd
     crowd: dict[int, list[int]] = {}
     for i in range(m):
         c = [0] * m
