@@ -42,7 +42,8 @@ then covered without raising the reported upper end.  Each n in (k, A) gets the 
 thresholded pair; those above U are enclosed (:func:`~dps_verify.measures.pld.pair_delta_enclosure`,
 exact when cheap, else a certified discretised PLD), largest first: a coarse enclosure
 (rtol 0.2) first, a fine one if it is still the largest; exact enclosures count once and not
-against the budget ``max_enclosures`` (discretised fine ones; coarse ones up to 3×).  Bounds
+against the budget ``max_enclosures`` (discretised fine ones; coarse ones up to
+``COARSE_PER_FINE``× as many).  Bounds
 at or below ``ATOL`` = 1e-30 are not refined (the tail start may be taken where the tail bound
 is ≤ 1e-30), so when δ itself is that small the upper end may be up to 1e-30.
 The result encloses sup_n δ_T(n): its lower end is the largest enclosed lower end (attained by a
@@ -77,6 +78,8 @@ BALL_PREC = 128
 #: bounds below this δ are not refined further (the reported upper end may then be up to ATOL;
 #: still a correct bound, and far below any δ of practical use)
 ATOL = Fraction(1, 10**30)
+#: coarse (rtol 0.2) enclosures allowed per fine one
+COARSE_PER_FINE = 8
 
 
 @dataclass(frozen=True)
@@ -248,8 +251,10 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     Without ``n_max``: the sup over **all** n (see the module doc for the proof that the finite
     computation covers every n).  With ``n_max``: the worst case over n ∈ [k, n_max] only, each
     size enclosed.  ``rtol`` is passed to the fine enclosures; ``max_enclosures`` caps the number
-    of fine enclosures (coarse ones, ``rtol`` = 0.2, up to 3× as many); ``n_limit`` caps the
-    search for the tail start."""
+    of discretised fine enclosures (coarse ones, ``rtol`` = 0.2: up to ``COARSE_PER_FINE``× as
+    many); ``n_limit`` caps the search for the tail start.  Cost: 0.3–2 s when the worst size is
+    n = k or T is small; 10–60 s at T = 100–1000 when the worst size lies inside (k, ∞) (each
+    size near the peak is enclosed), and the enclosure may then be wider than ``rtol``."""
     k = k_param(k)
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
@@ -287,7 +292,8 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
         spent_fine = sum(c.details.get("mode") != "exact" for c in fine.values())
         spent_coarse = sum(c.details.get("mode") != "exact" for c in coarse.values())
         if (n_top in fine or bound[n_top] <= ATOL or spent_fine >= max_enclosures
-                or spent_coarse >= 3 * max_enclosures or len(fine) + len(coarse) >= 8 * max_enclosures):
+                or spent_coarse >= COARSE_PER_FINE * max_enclosures
+                or len(fine) + len(coarse) >= 10 * max_enclosures):
             break
         if n_top in coarse:
             fine[n_top] = enclose(n_top, rtol)
