@@ -264,12 +264,14 @@ def screen_parents(job: tuple) -> tuple:
     b_row = np.repeat(np.arange(B), K)
     local = np.arange(int(K.sum())) - np.repeat(np.cumsum(K) - K, K)
     S = (local[:, None] // strides[b_row]) % radix[b_row]
-    Pc = np.cumsum(S, axis=1)
-    cols = np.arange(m)
-    A = T[cols, Pc]
-    rank0 = A.sum(axis=1)
-    prefA = np.cumsum(A, axis=1) - A  # Σ_{j<x} T[j, P_j]
-    Bp = T[cols, Pc + 1]
+    idx = np.cumsum(S, axis=1)  # partial sums P_j, as flat indices into T
+    idx += np.arange(m, dtype=np.int64) * T.shape[1]
+    Tf = T.ravel()
+    A = Tf.take(idx)  # T[j, P_j]
+    Bp = Tf.take(idx + 1)  # T[j, P_j + 1]
+    prefA = np.cumsum(A, axis=1)
+    rank0 = prefA[:, -1].copy()
+    prefA -= A  # Σ_{j<x} T[j, P_j]
     sufB = np.cumsum(Bp[:, ::-1], axis=1)[:, ::-1]  # Σ_{j≥x} T[j, P_j + 1]
     out0 = oor[rank0]
     outx = oor[prefA + sufB]
