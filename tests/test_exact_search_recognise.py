@@ -298,3 +298,26 @@ def test_replace_one_property_new_engine_agrees_with_old(table, beta, eps, d, de
     assert (old is None) == (new.witness is None)
     if old is not None:
         assert len(new.witness.dataset) <= len(old.dataset)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 2)), st.integers(0, 2),
+                       max_size=8),
+       st.sampled_from([Fraction(1, 10**6), Fraction(999_999, 10**6), Fraction(7, 10**5)]),
+       st.sampled_from([Fraction(0), Fraction(1, 2)]),
+       st.sampled_from([Fraction(0), Fraction(1, 10**6), Fraction(1, 3)]),
+       st.sampled_from(["hockey-stick", "pointwise"]))
+def test_float_mode_parent_screen_agrees_with_brute_force(table, beta, eps, d, definition):
+    """beta with a large denominator: q^n > 2^53 from n = 3 on, so the level-by-parents screen
+    runs in float mode with its error bound; the verdict matches the old exact per-pair path."""
+    from dps_verify.testing import find_witness
+    from dps_verify.testing import strategies as S
+
+    def anon(s):
+        return table.get((len(s), min(s) if s else 0), -1)
+
+    new = exhaustive_search(anon, [0, 1, 2], beta=beta, epsilon=eps, delta=d, max_size=4,
+                            definition=definition, executor="serial")
+    old = find_witness(anon, S.all_pairs([0, 1, 2], 4), beta=beta, epsilon=eps, delta=d,
+                       definition=definition)
+    assert (new.witness is None) == (old is None)
