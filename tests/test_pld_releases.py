@@ -174,3 +174,23 @@ def test_cli_releases_text_names_the_range_covered():
     )
     assert out.returncode == 0, out.stderr
     assert "worst case over ALL group sizes n" in out.stdout and "tail bound" in out.stdout
+
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=12)
+@given(st.integers(1, 6), st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)]),
+       st.sampled_from([Fraction(1, 2), 1, 2]), st.integers(1, 3))
+@example(1, Fraction(3, 4), 2, 3)
+@example(6, Fraction(1, 10), Fraction(1, 2), 2)
+def test_sup_over_all_n_property(k, beta, eps, times):
+    """The enclosure of sup_n δ_T(n) holds every exactly computed size up to well past the tail
+    start, and its lower end is attained by one of them (within the enclosures' width)."""
+    r = releases_delta(k, beta, eps, times)
+    assert r.covers_all_n and r.tail_from is not None
+    vals = [_exact_thr(n, k, beta, eps, times) for n in range(max(k, 1), min(r.tail_from + 8, 45))]
+    assert all(v.details["mode"] == "exact" for v in vals)
+    assert max(v.lower for v in vals) <= r.delta.upper
+    assert any(v.upper >= r.delta.lower for v in vals)
