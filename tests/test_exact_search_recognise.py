@@ -321,3 +321,31 @@ def test_float_mode_parent_screen_agrees_with_brute_force(table, beta, eps, d, d
     old = find_witness(anon, S.all_pairs([0, 1, 2], 4), beta=beta, epsilon=eps, delta=d,
                        definition=definition)
     assert (new.witness is None) == (old is None)
+
+
+def test_size_12_plain_function_fits_the_default_budget():
+    from dps_verify.verdict.exact_search import DEFAULT_WORK_BUDGET, estimate_work
+
+    # the per-dataset estimate cut it to 11; the level-by-parents estimate fits 12
+    assert estimate_work(8, 12) > DEFAULT_WORK_BUDGET >= estimate_work(8, 12, parents=True)
+    assert estimate_work(8, 13, parents=True) > DEFAULT_WORK_BUDGET
+
+
+def test_screen_refuses_a_missing_sub_sample():
+    """Negative control of the guard: screening a dataset whose sub-samples were never
+    anonymized raises instead of reading a wrong row."""
+    import numpy as np
+
+    from dps_verify.verdict.samples import Atoms, SampleTable
+    from dps_verify.verdict.screen import binomial_table, screen_batch
+
+    atoms = Atoms(safe_plain, DOM)
+    table = SampleTable(safe_plain, atoms, radix=8)
+    C = np.array([[3, 0, 0, 0, 2, 0]])
+    table.ensure([[0] * 6])
+    table.ensure(C)  # the dataset only, not its sub-samples
+    pmf = binomial_table(1, 5, 16)
+    with pytest.raises(RuntimeError, match="missing"):
+        screen_batch(table.arrays(), pmf, C, 2.72, 0.01, False)
+    table.ensure_subsamples(C)
+    assert len(screen_batch(table.arrays(), pmf, C, 2.72, 0.01, False)[0]) == 2
