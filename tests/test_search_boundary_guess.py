@@ -50,3 +50,23 @@ def test_min_epsilon_and_max_beta_stay_extremal_with_their_screens():
     assert bounds.d(61, "0.3", e) <= 1e-8 < bounds.d(61, "0.3", e - tol)
     b = bounds.max_beta(61, "ln(11)", "1e-8", "hockey-stick")
     assert exact.sdgs_delta(61, b, "ln(11)") <= 1e-8 < exact.sdgs_delta(61, b + tol, "ln(11)")
+
+
+@pytest.mark.parametrize("k,b,e,bound", [(10, "0.6", "0.3", "hockey-stick"), (10, "0.6", "0.3", "pointwise"),
+                                         (5, "0.7", "0.5", "pointwise"), (40, "0.25", "0.28", "hockey-stick")])
+def test_the_float_screen_below_the_edge_tracks_the_exact_value(k, b, e, bound):
+    """The screen's doubles (forward + backward + suppressed outcome) agree with the certified
+    value to ~1e-9 relative; a guess, never a verdict."""
+    from dps_verify.measures.inverse_screen import _delta_float_outside
+
+    v = exact.sdgs_delta_certified(k, b, e, bound)
+    f = _delta_float_outside(k, float(b), float(e), 1e-9, bound, 10**6)
+    assert f is not None and abs(f - float(v.upper)) <= 1e-9 * float(v.upper)
+
+
+def test_min_epsilon_below_the_edge_is_extremal_with_the_guess():
+    tol = mpmath.mpf("1e-9")
+    for bound in ("hockey-stick", "pointwise"):
+        e = bounds.min_epsilon(100, "0.5", "1e-6", bound)
+        assert e < mpmath.log(2)  # below CP Thm 5's edge −ln(1 − 1/2)
+        assert exact.sdgs_delta(100, "0.5", e, bound) <= 1e-6 < exact.sdgs_delta(100, "0.5", e - tol, bound)

@@ -199,6 +199,7 @@ def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) 
     dl = float(delta)
     if not in_paper_regime(beta, eps):
         fwd = _forward_argmax_fn(float(beta), float(eps), dl, measure, MAX_SCREEN_N)
+        # no guess: a float bisection on k costs more than min_k's own exact secant start here
         return None if fwd is None else MinKScreen(beta, eps, delta, measure, None, fwd)
     value = _value_fn(float(beta), float(eps), dl, measure, MAX_SCREEN_N)
     if value is None:
@@ -234,10 +235,11 @@ MAX_BISECT_N = 40_000
 
 
 def _float_boundary(f: Any, lo: float, hi: float, want: str) -> float | None:
-    """Float bisection for the boundary of the predicate ``f`` on [lo, hi] (screen only)."""
+    """Float bisection for the boundary of the predicate ``f`` on [lo, hi] (screen only), to a
+    relative 1e-12 (the certified search needs the guess within its tolerance, not more)."""
     for _ in range(80):
         mid = (lo + hi) / 2
-        if mid in (lo, hi):
+        if mid in (lo, hi) or hi - lo <= 1e-12 * abs(hi):
             break
         ok = f(mid)
         if ok is None:
@@ -251,8 +253,9 @@ def _float_boundary(f: Any, lo: float, hi: float, want: str) -> float | None:
 
 def min_epsilon_guess(k: int, beta: Fraction, delta: Fraction, measure: str, lo: Fraction, hi: Fraction) -> Fraction | None:
     """A float guess of the least ε in [lo, hi] with δ(k, β, ε) ≤ delta, for
-    :func:`~dps_verify.core.search.boundary_rational`; None unless the answer lies inside CP
-    Thm 5's regime (ε ≥ −ln(1−β)), where the screen's per-n values are the measure's."""
+    :func:`~dps_verify.core.search.boundary_rational` (None when the screen does not apply).
+    Inside CP Thm 5's regime (ε ≥ −ln(1−β)) from the per-n values of :func:`min_k_screen`;
+    below it (exact measures only) from :func:`_delta_float_outside`."""
     try:
         b, dl = float(beta), float(delta)
         edge = -math.log1p(-b)
@@ -262,12 +265,61 @@ def min_epsilon_guess(k: int, beta: Fraction, delta: Fraction, measure: str, lo:
             value = _value_fn(b, e, dl, measure, MAX_BISECT_N)
             return None if value is None else value(k)[0] <= dl
 
-        if f(a) is not False:  # answer at or below the regime edge (or no screen): no guess
+        at_edge = f(a)
+        if at_edge is None:
             return None
-        x = _float_boundary(f, a, float(hi), "least")
+        if at_edge:  # the answer is at or below the edge: only the exact measures go there
+            if measure == "paper" or float(lo) >= edge:
+                return None
+
+            def g(e: float) -> bool | None:
+                v = _delta_float_outside(k, b, e, dl, measure, MAX_BISECT_N)
+                return None if v is None else v <= dl
+
+            x = _float_boundary(g, max(float(lo), 1e-300), edge, "least")
+        else:
+            x = _float_boundary(f, a, float(hi), "least")
         return None if x is None else Fraction(x)
     except (OverflowError, ValueError, ZeroDivisionError, FloatingPointError, MemoryError):
         return None
+
+
+def _delta_float_outside(k: int, b: float, e: float, dl: float, measure: str, max_n: int) -> float | None:
+    """δ(k, β, ε) in doubles for ε < −ln(1−β) (screen only): per group size n, the forward bad
+    set {j ≥ max(k, J_n)}, the backward set {k ≤ j ≤ M_n}, M_n the largest j < γ′n,
+    γ′ = 1 − (1−β)e^ε, and the suppressed outcome when F(k−1; n−1) > e^ε F(k−1; n)
+    (module docstring of :mod:`~dps_verify.measures.sdgs`); hockey-stick takes the larger of the
+    two directions, pointwise the larger mass of the union.  n runs over [k, N] with N from the
+    forward Chernoff exponent and at least 8k/β."""
+    g, kl = _gamma_kl(b, e)
+    if kl <= 0 or not 0 < dl < 1:
+        return None
+    N = max(int((-math.log(dl) + 8) / kl) + 2, int(8 * k / b) + 2)
+    if N > max_n or k > N:
+        return None
+    import numpy as np
+    from scipy.special import bdtr, bdtrc
+
+    ee = math.exp(e)
+    gp = 1 - (1 - b) * ee  # γ′ (may be ≤ 0: no published j is backward-bad)
+    with np.errstate(all="ignore"):
+        n = np.arange(k, N + 1, dtype=np.int64)
+        T = np.maximum(np.floor(g * n).astype(np.int64) + 1, k)
+        fP, fQ = bdtrc(T - 1, n, b), bdtrc(T - 1, n - 1, b)  # forward masses under D and D − t
+        M = np.ceil(gp * n).astype(np.int64) - 1 if gp > 0 else np.full(n.shape, -1, dtype=np.int64)
+        M = np.minimum(M, n - 1)
+        has = M >= k
+        bP = np.where(has, bdtr(np.maximum(M, 0), n, b) - bdtr(k - 1, n, b), 0.0)
+        bQ = np.where(has, bdtr(np.maximum(M, 0), n - 1, b) - bdtr(k - 1, n - 1, b), 0.0)
+        P0, Q0 = bdtr(k - 1, n, b), bdtr(k - 1, n - 1, b)
+        sup = Q0 > ee * P0
+        bP, bQ = bP + np.where(sup, P0, 0.0), bQ + np.where(sup, Q0, 0.0)
+        if measure == "hockey-stick":
+            v = np.maximum(fP - ee * fQ, bQ - ee * bP)
+        else:
+            v = np.maximum(fP + bP, fQ + bQ)
+    v[np.isnan(v)] = 0.0
+    return float(v.max())
 
 
 def max_beta_guess(k: int, eps: Fraction, delta: Fraction, measure: str, lo: Fraction, hi: Fraction) -> Fraction | None:
