@@ -250,12 +250,17 @@ def inverse_eps_beta() -> dict:
             return ([bounds.min_epsilon(*q, bound=bound) for q in eps_q],
                     [bounds.max_beta(*q, bound=bound) for q in beta_q])
 
-        (e1, b1), t1 = _timed(go)
-        inverse_screen.min_epsilon_guess = inverse_screen.max_beta_guess = lambda *a, **kw: None  # type: ignore[assignment]
-        try:
-            (e0, b0), t0 = _timed(go)
-        finally:
-            inverse_screen.min_epsilon_guess, inverse_screen.max_beta_guess = real
+        go()  # warm-up: caches of e^ε enclosures etc. are shared by both variants
+        t1 = t0 = float("inf")
+        for _ in range(2):  # interleaved, best of 2
+            (e1, b1), t = _timed(go)
+            t1 = min(t1, t)
+            inverse_screen.min_epsilon_guess = inverse_screen.max_beta_guess = lambda *a, **kw: None  # type: ignore[assignment]
+            try:
+                (e0, b0), t = _timed(go)
+            finally:
+                inverse_screen.min_epsilon_guess, inverse_screen.max_beta_guess = real
+            t0 = min(t0, t)
         assert all(abs(x - y) <= 2e-9 for x, y in zip(e1 + b1, e0 + b0)), "answers moved by more than tol"
         out[bound] = {"with_guess_s": round(t1, 4), "without_guess_s": round(t0, 4), "speedup": round(t0 / t1, 1)}
     return out
