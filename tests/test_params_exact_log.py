@@ -238,3 +238,11 @@ def test_a_tiny_exact_log_goes_through_the_ball_arithmetic_path():
     assert w.lower <= v.upper and v.lower <= w.upper and v.relative_width() < 1e-15
     with pytest.raises(ParameterError):  # just below ln(1.000001), β = 1/1000001 is past the edge
         bounds.d(5, b, lo)
+
+
+def test_edge_on_a_grid_stays_exact_when_short_and_rounds_down_when_long():
+    assert beta_edge(LN11, grid_bits=48) == Fraction(10, 11)
+    big = epsilon_param("ln(3e30)")
+    b = beta_edge(big, grid_bits=48)
+    assert b.denominator == 2**48 and b <= 1 - Fraction(1, 3 * 10**30) < b + Fraction(1, 2**48)
+    assert in_paper_regime(b, big)

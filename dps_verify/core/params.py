@@ -153,13 +153,18 @@ def beta_edge(eps: Fraction, *, grid_bits: int | None = None, digits: int = 40) 
     ε = −ln(1−β) ⇔ β = 1 − e^(−ε) is computed.
 
     For an exact-log ε = ln x (:class:`ExactLog`) the edge 1 − 1/x is rational and returned
-    exactly, without rounding (ε = ln 11 gives 10/11)."""
+    exactly, without rounding (ε = ln 11 gives 10/11), unless ``grid_bits`` is given and its
+    denominator is longer than the grid (then rounded down to the grid)."""
     from dps_verify.core.numbers import exp_interval
 
     if eps <= 0:
         return Fraction(0)
     if isinstance(eps, ExactLog) and eps.exp_exact is not None:
-        return 1 - 1 / eps.exp_exact
+        exact_edge = 1 - 1 / eps.exp_exact
+        if grid_bits is None or exact_edge.denominator.bit_length() <= grid_bits:
+            return exact_edge
+        g = 1 << grid_bits  # a long exact edge is rounded down to the grid the caller asked for
+        return Fraction((exact_edge.numerator * g) // exact_edge.denominator, g)
     if eps >= 4096:
         x_lo = 1 - Fraction(1, 2**5900)
     else:
