@@ -34,7 +34,7 @@ def test_document_is_current():
 
 
 def test_readme_findings_and_summary_match_the_registry():
-    """README "What the checks found" lists exactly the findings `dps-verify paper` prints (every
+    """README "What the checks found" (and docs/paper.md "Findings") list exactly the findings `dps-verify paper` prints (every
     entry expected REFUTED or CONFIRMED-WITH-CORRECTION, with that label), and its excerpt's
     summary line has the registry's counts (the runner exits 1 unless every verdict is the
     expected one, so expected verdicts are what the command prints)."""
@@ -43,16 +43,18 @@ def test_readme_findings_and_summary_match_the_registry():
 
     from dps_verify.paper.claims.base import CORRECTED, NMC, REFUTED
 
-    text = (DOC.parents[1] / "README.md").read_text()
-    section = text.split("### What the checks found")[1].split("\n## ")[0]
-    listed = {cid: label for label, cid in re.findall(r"^- \*\*(REFUTED|CORRECTION)\*\* `([^`]+)`", section, re.M)}
     findings = {c.id: ("REFUTED" if c.expected == REFUTED else "CORRECTION")
                 for c in REGISTRY if c.expected in (REFUTED, CORRECTED)}
-    assert listed == findings
     counts = Counter(c.expected for c in REGISTRY)
-    assert f"NOT-MACHINE-CHECKABLE ({counts[NMC]}," in section
-    summary = re.search(r"^(\d+) claims in [\d.]+ s: (.*); (\d+) as expected, 0 unexpected$", text, re.M)
-    assert summary and int(summary[1]) == int(summary[3]) == len(REGISTRY)
-    shown = {v: int(n) for n, v in re.findall(r"(\d+) ([A-Z-]+)", summary[2])}
-    assert shown == {v: n for v, n in counts.items() if n}
-    assert f"findings ({len(findings)})" in text
+    for doc, heading in (("README.md", "### What the checks found"), ("docs/paper.md", "## Findings")):
+        text = (DOC.parents[1] / doc).read_text()
+        section = text.split(heading)[1].split("\n## ")[0]
+        listed = {cid: label for label, cid in
+                  re.findall(r"^- \*\*(REFUTED|CORRECTION)\*\* `([^`]+)`", section, re.M)}
+        assert listed == findings, doc
+        assert f"NOT-MACHINE-CHECKABLE ({counts[NMC]}," in section, doc
+        summary = re.search(r"^(\d+) claims in [\d.]+ s: (.*); (\d+) as expected, 0 unexpected$", text, re.M)
+        assert summary and int(summary[1]) == int(summary[3]) == len(REGISTRY), doc
+        shown = {v: int(n) for n, v in re.findall(r"(\d+) ([A-Z-]+)", summary[2])}
+        assert shown == {v: n for v, n in counts.items() if n}, doc
+    assert f"findings ({len(findings)})" in (DOC.parents[1] / "README.md").read_text()
