@@ -286,3 +286,17 @@ def test_induction_needs_fitting_parts():
     assert induction("ok", "", P, n, 0, base, step).verdict == Verdict.PROVED
     wrong = prove_sym("step'", "", P(n + 2), [P(n), T(n + 2) >= T(n)], local=[P(n)])
     assert induction("bad", "", P, n, 0, base, wrong).verdict == Verdict.ERROR
+
+
+def test_cp6_screen_reproduces_the_search():
+    """The float screen that found CP Thm 6's counterexample (paper/cp6_search.py) exceeds d on
+    the configuration it was found at, and stays below d when A_m cannot depend on the sample
+    (e^eps1 = 1: strongly safe, CP Thm 5).  Evidence only; the verdict is the exact witness."""
+    from dps_verify.paper.cp6_search import screen
+    from dps_verify.paper.cp6_witness import d_bound
+
+    d = float(d_bound()[0])  # d(5, 1/2, ln 4) = 1/32, exact
+    found, table = screen(0.5, 3.0, 4.0, 5, 6, 2)
+    assert found > 1.1 * d and all(0 <= v <= 1 for v in table.values())
+    constant, _ = screen(0.5, 1.0, 4.0, 5, 6, 2)
+    assert constant <= d + 1e-9

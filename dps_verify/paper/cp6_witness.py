@@ -19,7 +19,7 @@ the choice made once on the unsampled dataset (``on_sample=False``) the same ins
 from __future__ import annotations
 
 from fractions import Fraction
-from math import ceil, comb, floor
+from math import comb, floor
 from typing import Any
 
 K, BETA = 5, Fraction(1, 2)
@@ -59,8 +59,11 @@ def d_bound() -> tuple[Fraction, str]:
     no logarithm is needed): exact tails P[Bin(n, 1/2) > 7n/8] for n_m = 5 <= n <= 15, and the
     Chernoff-Hoeffding bound P[X >= gamma n] <= ((beta/gamma)^gamma ((1-beta)/(1-gamma))^(1-gamma))^n
     = (4^8/7^7)^(n/8) <= (4^8/7^7)^2 for every n >= 16, below the best exact tail."""
+    from dps_verify.core.params import epsilon_param
+    from dps_verify.measures.sdgs import n_min
+
     gamma = (4 - 1 + BETA) / 4
-    n_m = ceil(K / gamma - 1)  # CP Thm 5's n_m, here with the exact rational gamma
+    n_m = n_min(K, BETA, epsilon_param("ln(4)"))  # the one n_m, exact (here 5)
     tails = [sum(comb(n, j) for j in range(floor(gamma * n) + 1, n + 1)) * BETA ** n
              for n in range(n_m, 16)]
     beyond = (Fraction(4) ** 8 / Fraction(7) ** 7) ** 2
