@@ -17,6 +17,7 @@ from dps_verify.audit.search import Candidate, candidates, enumeration_cost, pla
 from dps_verify.core.errors import AuditedCodeError
 from dps_verify.core.numbers import Certified, Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.measures.divergence import delta_exceeds
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.verdict import montecarlo as mc
 from dps_verify.verdict.witness import Witness, witness_from_laws
@@ -203,10 +204,21 @@ def audit(
                 if not exhaustive:
                     break
             elif cert.upper > d:
-                undecided += 1
+                # the enclosure straddles the claim: hockey-stick δ > d is decided exactly
+                # (measures.divergence.delta_exceeds); pointwise values are exact already
+                if definition != "pointwise" and delta_exceeds(P, Q, eps, d):
+                    if witness is None:
+                        witness = replace(w, note=(
+                            "delta > claimed delta decided exactly (e^eps compared with a "
+                            "rational); the implied delta shown is a certified lower bound"))
+                    if not exhaustive:
+                        break
+                elif definition == "pointwise":
+                    undecided += 1
         used_method = "exact"
         if witness is None and not black_box:
-            witness = _shape_search(anonymizer, dom, b, eps, d, definition, cov)
+            witness, shape_undecided = _shape_search(anonymizer, dom, b, eps, d, definition, cov)
+            undecided += shape_undecided
     else:
         leftovers = cands
 
@@ -338,9 +350,10 @@ class _LawCache:
 def _shape_search(
     anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: str,
     cov: dict,
-) -> Witness | None:
+) -> tuple[Witness | None, int]:
     """The leak shapes of :mod:`dps_verify.verdict.shapes` (multi-bulk, median movers, geometric
-    sizes), checked with the shared exact engine; its witness (with the audit's note) or None."""
+    sizes), checked with the shared exact engine; its witness (with the audit's note) or None,
+    and the number of pairs it could not decide (they make a PASS INCONCLUSIVE)."""
     from dps_verify.verdict.exact_search import shape_search
 
     # Beyond max_size only for deterministic code: a randomized anonymizer's law on a large
@@ -354,8 +367,11 @@ def _shape_search(
     cov["max_size_used"] = max(cov["max_size_used"], res.max_size)
     w = res.witness
     if w is None:
-        return None
-    return replace(w, note=_NOTES.get(definition, ""))
+        return None, len(res.undecided)
+    note = _NOTES.get(definition, "")
+    if w.note.startswith("delta > claimed"):  # decided exactly by delta_exceeds
+        note = f"{note}; {w.note}" if note else w.note
+    return replace(w, note=note), 0
 
 
 def _closed_form(

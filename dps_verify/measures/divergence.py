@@ -134,6 +134,30 @@ def delta_certified(p: Mapping, q: Mapping, epsilon: Number) -> Certified:
     return Certified(max(lo1, lo2), max(hi1, hi2), how)
 
 
+def delta_exceeds(p: Mapping, q: Mapping, epsilon: Number, d: Number) -> bool:
+    """Whether the hockey-stick δ (CP Def. 2) of ``p`` vs ``q`` at ``epsilon`` is > ``d``,
+    decided exactly even when :func:`delta_certified`'s enclosure straddles ``d``.
+
+    Per direction, with the exact bad set's masses A = P(bad), B = Q(bad): if B = 0 the
+    direction's δ is A (rational); otherwise A − e^ε B > d ⟺ e^ε < (A − d)/B, one exact
+    comparison of e^ε with a rational (:func:`exp_compare`, which refines until decided; e^ε
+    equals a rational r > 1 only when ε is given as an exact log, and that tie is exact too).
+    """
+    eps = epsilon_param(epsilon)
+    dd = to_fraction(d, "delta")
+    P, Q = _exact_law(p, "p"), _exact_law(q, "q")
+    for X, Y in ((P, Q), (Q, P)):
+        bad = _bad_set_forward(X, Y, eps)
+        A = sum((X[y] for y in bad), Fraction(0))
+        B = sum((Y.get(y, Fraction(0)) for y in bad), Fraction(0))
+        if B == 0:
+            if A > dd:
+                return True
+        elif A > dd and _exp_below(eps, (A - dd) / B):
+            return True
+    return False
+
+
 def delta(p: Mapping, q: Mapping, epsilon: Number) -> mpmath.mpf:
     """Hockey-stick δ (CP Def. 2), max over both directions, rounded up."""
     return delta_certified(p, q, epsilon).safe
@@ -221,6 +245,7 @@ __all__ = [
     "DEFINITIONS",
     "delta",
     "delta_certified",
+    "delta_exceeds",
     "epsilon",
     "least_exp_for_delta",
     "measure",

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 import warnings
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -32,7 +33,12 @@ from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Number, exp_interval
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
 from dps_verify.engine.distribution import randomized
-from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
+from dps_verify.measures.divergence import (
+    DEFINITIONS,
+    delta_certified,
+    delta_exceeds,
+    pointwise_delta_exact,
+)
 from dps_verify.verdict.executor import Executor, choose_executor
 from dps_verify.verdict.samples import Atoms, SampleTable
 from dps_verify.verdict.screen import binomial_table, screen_chunk
@@ -231,7 +237,32 @@ def decide_counts(
         return "violation", w
     if hi <= d:
         return "ok", w
+    if definition != "pointwise":
+        # the enclosure straddles d: decide δ > d exactly (one comparison of e^ε with a
+        # rational per direction, measures.divergence.delta_exceeds)
+        if not delta_exceeds(P, Q, eps, d):
+            return "ok", w
+        return "violation", replace(w, note=(
+            "delta > claimed delta decided exactly (e^eps compared with (A - delta)/B for the "
+            "exact bad set); the implied delta shown is a certified lower bound"))
     return "undecided", w
+
+
+_DBL_MAX = sys.float_info.max
+
+
+def _float_clamped(x: Fraction, up: bool = False) -> float:
+    """``float(x)`` (one step up with ``up``), clamped to the largest finite float.
+
+    Clamping e^ε (ε > ~709.78) is sound for the screen: in integer mode every mass is an
+    integer below 2^53, so any e ≥ 2^53 puts the same outputs on the bad side (exactly those
+    with no mass on the other side) and an e below e^ε only widens "possible"; in float mode the
+    error bound grows with e, so no pair is cleared or convicted by the screen and each goes to
+    exact arithmetic (status 2)."""
+    if x >= _DBL_MAX:
+        return _DBL_MAX
+    f = float(x)
+    return min(math.nextafter(f, math.inf), _DBL_MAX) if up else f
 
 
 class PairChecker:
@@ -246,7 +277,7 @@ class PairChecker:
         self.executor = executor
         self.laws = ExactLaws(table, beta)
         e_hi = exp_interval(eps)[1] if eps else Fraction(1)
-        self.e_f = float(e_hi)
+        self.e_f = _float_clamped(e_hi)
         self.d_f = float(d)
         self._pmf: dict[tuple[int, bool], np.ndarray] = {}
         self.pairs = 0
@@ -272,8 +303,8 @@ class PairChecker:
         ex = {
             "q": q,
             "p": self.beta.numerator,
-            "e_lo": 1.0 if self.eps == 0 else math.nextafter(float(lo_e), -math.inf),
-            "e_hi": 1.0 if self.eps == 0 else math.nextafter(float(hi_e), math.inf),
+            "e_lo": 1.0 if self.eps == 0 else math.nextafter(_float_clamped(lo_e), -math.inf),
+            "e_hi": 1.0 if self.eps == 0 else _float_clamped(hi_e, up=True),
             "T": {n: float(d * q**n)},
             "Tfloor": {n: float(math.floor(d * q**n))},
         }

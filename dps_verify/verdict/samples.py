@@ -95,6 +95,7 @@ class SampleTable:
         self._lens: list[int] = []
         self._flat_ids: list[int] = []
         self._flat_p: list[float] = []
+        self._min_p_log2 = 0.0  # a lower bound on log2 of the smallest positive exact probability
         self.calls = 0
 
     def key(self, counts: Sequence[int]) -> int:
@@ -152,6 +153,9 @@ class SampleTable:
             for i, pr in law:
                 self._flat_ids.append(i)
                 self._flat_p.append(1.0 if pr == 1 else float(pr))
+                if 0 < pr < 1:
+                    lb = float(pr.numerator.bit_length() - pr.denominator.bit_length() - 1)
+                    self._min_p_log2 = min(self._min_p_log2, lb)
             new += 1
         if new:
             self._arrays = None
@@ -233,6 +237,7 @@ class SampleTable:
                 "pow": np.array(self.pow if self.vector_keys else [0] * self.atoms.m, dtype=np.int64),
                 "lens": lens, "starts": starts, "flat_ids": flat_ids, "flat_p": flat_p,
                 "deterministic": bool(np.all(lens == 1)),
+                "min_p_log2": self._min_p_log2,
                 "n_outputs": max(len(self.outputs), 1),
             }
             if keys is not None:

@@ -94,6 +94,8 @@ def screen_batch(tab: dict, pmf: np.ndarray, C: np.ndarray, e: float, d: float,
         return np.bincount(inv, weights=w, minlength=G_n)
 
     P = law(wP)
+    zero_ok = exact_int is not None or underflow_free(
+        pmf, int(C[0].sum()) if B else 0, m, float(tab.get("min_p_log2", 0.0)))
     terms_b = np.bincount(b_term, minlength=B)
     L_b = np.bincount(b_grp, minlength=B)
     res_b, res_x, res_d, res_e, res_s = [], [], [], [], []
@@ -112,7 +114,8 @@ def screen_batch(tab: dict, pmf: np.ndarray, C: np.ndarray, e: float, d: float,
             dh = dh / float(exact_int["q"]) ** n
             er = np.where(st == 2, 1.0, 0.0)
         else:
-            st, dh, er = _decide_float(P, Q, b_grp, B, e, d, pointwise, terms_b, L_b, m)
+            st, dh, er = _decide_float(P, Q, b_grp, B, e, d, pointwise, terms_b, L_b, m,
+                                       zero_ok)
         res_b.append(idx)
         res_x.append(np.full(len(idx), x, dtype=np.int64))
         res_d.append(dh[idx])
@@ -124,12 +127,35 @@ def screen_batch(tab: dict, pmf: np.ndarray, C: np.ndarray, e: float, d: float,
             np.concatenate(res_s)[order], int(len(out)) * (m + 1))
 
 
+#: Below this (as log2) a float product may have left the normal range; the relative-error
+#: model of the module docstring then no longer holds for single outputs.
+_TINY_LOG2 = -900.0
+
+
+def underflow_free(pmf: np.ndarray, n: int, factors: int, min_p_log2: float = 0.0) -> bool:
+    """True if no weight of a dataset of ≤ ``n`` records can leave float's normal range: every
+    binomial factor C(c, s) β^s (1−β)^{c−s} with s ≤ c ≤ n is either an exact 0/1 (β = 1) or a
+    positive float, and ``factors`` of the smallest, times the smallest output probability
+    (2^``min_p_log2``, a lower bound), stay above 2^-900.  Only then may the screen declare
+    "no output on the bad side" (δ = 0 exactly) from relative comparisons; otherwise such pairs
+    go to exact arithmetic (a subnormal or flushed-to-zero probability would fool it)."""
+    rows = min(n, pmf.shape[0] - 1)
+    tri = pmf[np.tril_indices(rows + 1)]
+    pos = tri[tri > 0]
+    if pos.size == 0:
+        return False
+    if pos.size != tri.size and not np.all(pos == 1.0):  # a true positive factor flushed to 0
+        return False
+    return bool(factors * float(np.log2(pos.min())) + min_p_log2 > _TINY_LOG2)
+
+
 def _per(b_grp: np.ndarray, B: int, v: np.ndarray) -> np.ndarray:
     return np.bincount(b_grp, weights=v, minlength=B)
 
 
 def _decide_float(P: np.ndarray, Q: np.ndarray, b_grp: np.ndarray, B: int, e: float, d: float,
-                  pointwise: bool, terms_b: np.ndarray, L_b: np.ndarray, m: int) -> tuple:
+                  pointwise: bool, terms_b: np.ndarray, L_b: np.ndarray, m: int,
+                  zero_ok: bool = True) -> tuple:
     G = terms_b + m + 2
     if not pointwise:
         dh = np.maximum(_per(b_grp, B, np.maximum(P - e * Q, 0.0)),
@@ -141,7 +167,7 @@ def _decide_float(P: np.ndarray, Q: np.ndarray, b_grp: np.ndarray, B: int, e: fl
         lo_e = e * (1 - 4 * U)
         poss = ((P * (1 + r) >= lo_e * Q * (1 - r)) | (Q * (1 + r) >= lo_e * P * (1 - r))) \
             & ((P > 0) | (Q > 0))
-        zero = _per(b_grp, B, poss.astype(float)) == 0
+        zero = (_per(b_grp, B, poss.astype(float)) == 0) & zero_ok
         dh = np.where(zero, 0.0, dh)
         er = np.where(zero, 0.0, er)
     else:
@@ -176,8 +202,9 @@ def _decide_int(P: np.ndarray, qQ: np.ndarray, b_grp: np.ndarray, B: int, ex: di
     best = np.zeros(B)
     bad_any = np.zeros(len(P), dtype=bool)
     for A_, B_ in ((P, qQ), (qQ, P)):
-        cert = A_ > e_hi * B_ * (1 + margin)
-        poss = A_ > e_lo * B_ * (1 - margin)
+        with np.errstate(over="ignore"):  # e^ε clamped to the largest float: e·B may be inf
+            cert = A_ > e_hi * B_ * (1 + margin)
+            poss = A_ > e_lo * B_ * (1 - margin)
         amb |= _per(b_grp, B, (poss & ~cert).astype(float)) > 0
         bad_any |= cert
         A = _per(b_grp, B, A_ * cert)
@@ -188,8 +215,10 @@ def _decide_int(P: np.ndarray, qQ: np.ndarray, b_grp: np.ndarray, B: int, ex: di
         lo = (A - e_hi * Bm) - margin * (A + e_hi * Bm)
         hi = (A - e_lo * Bm) + margin * (A + e_lo * Bm)
         best = np.maximum(best, np.where(zero, A, (lo + hi) / 2))
-        viol |= np.where(zero, A > Tf, lo > T * (1 + margin))
-        unsure |= ~zero & (hi > T * (1 - margin))
+        # T = float(δ·q^n) is rounded to nearest: compare with a 4u margin on T even when
+        # e^ε = 1 exactly (ε = 0), so a near-tie goes to exact arithmetic (status 2)
+        viol |= np.where(zero, A > Tf, lo > T * (1 + 4 * U))
+        unsure |= ~zero & (hi > T * (1 - 4 * U))
     if pointwise:
         v = np.maximum(_per(b_grp, B, P * bad_any), _per(b_grp, B, qQ * bad_any))
         best = v
@@ -299,6 +328,7 @@ def screen_parents(job: tuple) -> tuple:
     q = p = 0
     beta_f = one_m = 0.0
     Qs = W
+    zero_ok = ex is not None or underflow_free(pmf, n, m + 1)  # deterministic: outputs have mass 1
     if ex is not None:
         q, p = ex["q"], ex["p"]
         Qs = q * W
@@ -314,7 +344,8 @@ def screen_parents(job: tuple) -> tuple:
             dh = dh / float(q) ** n
             er = np.where(st == 2, 1.0, 0.0)
         else:
-            st, dh, er = _decide_float(Ps, Qs, b_grp, B, e, d, pointwise, terms, L_b, m + 4)
+            st, dh, er = _decide_float(Ps, Qs, b_grp, B, e, d, pointwise, terms, L_b, m + 4,
+                                       zero_ok)
         res_d.append(dh)
         res_e.append(er)
         res_s.append(st)
