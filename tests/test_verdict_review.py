@@ -100,3 +100,15 @@ def test_huge_epsilon_does_not_overflow(eps):
     r = exhaustive_search(A, ["a"], beta=F(1, 2), epsilon=eps, delta=F(1, 2), max_size=2,
                           executor="serial", progress=False)
     assert r.witness is None
+
+
+def test_blackbox_and_montecarlo_accept_exact_log_epsilon():
+    from dps_verify.core.params import epsilon_param
+    from dps_verify.testing.blackbox import estimate_delta_lower
+    from dps_verify.verdict.montecarlo import exp_upper_float
+
+    assert exp_upper_float(epsilon_param("ln(11)")) >= 11.0
+    # publishing the sample size: δ of ({a}, {}) is β = 1/2 at every ε
+    rep = estimate_delta_lower(lambda s, rng: len(s), beta="1/2", epsilon="ln(11)",
+                               pairs=[(["a"], [])], n_select=200, n_confirm=400, seed=0)
+    assert 0 < rep.delta_lower <= 0.5

@@ -24,6 +24,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from dps_verify.core.numbers import Number, to_fraction
+from dps_verify.core.params import epsilon_param
 from dps_verify.verdict.montecarlo import (
     clopper_pearson,
     empirical_event,
@@ -84,7 +85,7 @@ def estimate_delta_lower(
     ``delta_lower`` is ≤ the true δ of every pair tried.  See the module docstring.
     """
     b = float(to_fraction(beta, "beta"))
-    eps_exact = to_fraction(epsilon, "epsilon")
+    eps_exact = epsilon_param(epsilon)  # also an exact log "ln(x)" (core.numbers.ExactLog)
     eps = float(eps_exact)
     if not 0 < b <= 1:
         raise ValueError("beta must satisfy 0 < beta <= 1")

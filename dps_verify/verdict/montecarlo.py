@@ -39,8 +39,9 @@ def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, f
 
 
 def exp_upper_float(eps: Fraction) -> float:
-    """A float ≥ e^ε (the interval upper end, rounded up to the next float)."""
-    return math.nextafter(float(exp_interval(Fraction(eps))[1]), math.inf)
+    """A float ≥ e^ε (the interval upper end, rounded up to the next float; an exact log
+    ``ln(x)`` gives x itself)."""
+    return math.nextafter(float(exp_interval(eps)[1]), math.inf)
 
 
 def _key(y: object) -> Hashable:
