@@ -36,6 +36,8 @@ def least_integer(
     ``pred(x − 1)`` fails (both evaluated).  Raises :class:`CertificationError` if no x ≤ ``limit``
     satisfies ``pred``.
     """
+    if lo > limit:
+        raise CertificationError(f"no {what} to search: lower end {lo} > limit {limit}")
     x = min(max(guess if guess is not None else lo, lo), limit)
     cache: dict[int, bool] = {}
 
@@ -109,6 +111,10 @@ def boundary_rational(
     """
     if want not in ("least", "greatest"):
         raise ValueError("want must be 'least' or 'greatest'")
+    if tol <= 0:
+        raise ValueError("tol must be positive")
+    # the grid must be finer than tol, or the bisection would stop short of the promise
+    grid_bits = max(grid_bits, (tol.denominator // tol.numerator).bit_length() + 2)
     scale = 1 << grid_bits
     good, bad = (hi, lo) if want == "least" else (lo, hi)
 
