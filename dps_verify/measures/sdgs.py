@@ -260,12 +260,18 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
     return lo if lo > 0 else Fraction(0)
 
 
+_FLINT: list = []
+
+
 def _flint_or_none() -> Any:
-    try:
-        import flint
-    except ImportError:  # pragma: no cover
-        return None
-    return flint
+    if not _FLINT:
+        mod: Any = None
+        try:
+            import flint as mod
+        except ImportError:  # pragma: no cover
+            pass
+        _FLINT.append(mod)
+    return _FLINT[0]
 
 
 def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
@@ -622,6 +628,7 @@ def _scan_from(
     work = 0
     ln2 = _LN2_UP
     L, L_for = Fraction(0), None
+    kl_f = float(kl)
     while True:
         # ---- value at n -------------------------------------------------------------
         if paper:
@@ -667,7 +674,9 @@ def _scan_from(
                     next_tv_check = N + max(1, N // 16)
             else:
                 need = L + (ln2 if backward else 0)
-                if N * kl >= need:
+                # float screen: only a clear "not yet" skips the exact comparison (stopping
+                # later is always sound)
+                if N * kl_f >= float(need) * (1 - 2.0**-30) and N * kl >= need:
                     if not backward:
                         stop_note = (
                             f"stopped at n = {N}: for every n' ≥ {N} the Chernoff–Hoeffding bound "
