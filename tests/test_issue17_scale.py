@@ -251,3 +251,42 @@ def test_chernoff_tiny_values_fast_and_safe(args):
     from ball arithmetic: safe and within 1e-15 of the reference."""
     got = R.call_limited(bounds.chernoff_delta, *args, seconds=20)
     _close_and_safe(got, R.chernoff_delta(*args), rel=mpmath.mpf(10) ** -15)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    k=st.integers(1, 60),
+    num=st.integers(1, 99),
+    eps_milli=st.integers(1, 3000),
+    measure=st.sampled_from(["paper-d", "hockey-stick", "pointwise"]),
+)
+def test_scan_identical_with_the_previous_setup(k, num, eps_milli, measure):
+    """#15.3: the scan with its arb / integer-comparison setup returns exactly the enclosure of
+    the previous setup (mpmath.iv KL exponent and −ln best, exact-comparison n_m and first bad j)."""
+    beta, eps = F(num, 100), F(eps_milli, 1000)
+    if measure == "paper-d" and not in_paper_regime(beta, eps):
+        return
+    try:
+        new = sdgs.scan(k, beta, eps, measure=measure, budget=10**9, long_range=False)
+    except CertificationError:
+        assume(False)
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(sdgs, "_kl_lower_arb", lambda *a: None)
+        mp.setattr(sdgs, "_flint_or_none", lambda: None)
+        mp.setattr(sdgs, "_n_min_E", lambda k, b, e, E: sdgs.n_min(k, b, e))
+        mp.setattr(sdgs, "_first_bad_E", lambda n, b, e, fb: sdgs.first_bad(n, b, e))
+        old = sdgs.scan(k, beta, eps, measure=measure, budget=10**9, long_range=False)
+    finally:
+        mp.undo()
+    assert (new.lower, new.upper, new.details["argmax_n"]) == (old.lower, old.upper, old.details["argmax_n"])
+
+
+def test_scan_identity_negative_control(monkeypatch):
+    """The identity check can fail: a setup whose first bad count is one too high gives a
+    different enclosure."""
+    beta, eps = F(1, 10), F(1)
+    good = sdgs.scan(20, beta, eps, measure="paper-d", long_range=False)
+    monkeypatch.setattr(sdgs, "_first_bad_E", lambda n, b, e, fb: sdgs.first_bad(n, b, e) + 1)
+    bad = sdgs.scan(20, beta, eps, measure="paper-d", long_range=False)
+    assert (bad.lower, bad.upper) != (good.lower, good.upper)
