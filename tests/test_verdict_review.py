@@ -112,3 +112,32 @@ def test_blackbox_and_montecarlo_accept_exact_log_epsilon():
     rep = estimate_delta_lower(lambda s, rng: len(s), beta="1/2", epsilon="ln(11)",
                                pairs=[(["a"], [])], n_select=200, n_confirm=400, seed=0)
     assert 0 < rep.delta_lower <= 0.5
+
+
+class _LyingStatistic:
+    """Declares that only a record's class matters, but publishes whether 'b' was sampled."""
+
+    sufficient_statistic = staticmethod(lambda r: 0)
+
+    def __call__(self, s):
+        return "b" in s
+
+
+def test_false_sufficient_statistic_is_an_audited_code_error():
+    from dps_verify.audit import audit
+    from dps_verify.core.errors import AuditedCodeError
+
+    with pytest.raises(AuditedCodeError, match="not sufficient"):
+        assert_dp(_LyingStatistic(), domain=["a", "b"], beta=F(1, 2), epsilon=1,
+                  delta=F(1, 10), max_examples=5)
+    with pytest.raises(AuditedCodeError, match="not sufficient"):
+        audit(_LyingStatistic(), domain=["a", "b"], beta=F(1, 2), epsilon=1, delta=F(1, 10))
+
+
+def test_true_sufficient_statistic_passes_the_spot_check():
+    import dps_verify.mechanisms as M
+
+    A = M.StronglySafeKAnonymizer(lambda r: r // 2, 2)
+    rep = assert_dp(A, domain=[0, 1, 2, 3], beta=F(1, 2), epsilon=1, delta=1, max_size=4,
+                    max_examples=0)
+    assert rep is not None
