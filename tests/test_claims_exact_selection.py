@@ -144,3 +144,15 @@ def test_fig4_matching_refuses_an_undecided_minimum(monkeypatch):
     monkeypatch.setitem(figures.FIG4_CRITERIA, "blurred", ("test", blurred, float))
     with pytest.raises(CertificationError, match="not certified"):
         figures.fig4_matching_k.__wrapped__("0.2", "blurred")
+
+
+def test_beyond_exact_delta_rises_with_beta_on_a_grid():
+    """Evidence for the (unproven) monotonicity behind max_beta_exact: on a 24-point grid from β
+    to the answer, the exact δ never certifiedly drops, and every point meets the target."""
+    beta, eps = "0.1", "1.0"
+    target = bounds.d_certified(20, beta, eps).upper
+    top = beyond.max_beta_exact(beta, eps, target)
+    grid = [Fraction(beta) + (top - Fraction(beta)) * i / 24 for i in range(25)]
+    cs = [exact.sdgs_delta_certified(20, b, eps, "hockey-stick") for b in grid]
+    assert all(c.upper <= target for c in cs)
+    assert not any(nxt.upper < prev.lower for prev, nxt in zip(cs, cs[1:]))
