@@ -439,6 +439,12 @@ class _Best:
     n: int = 0
 
     def offer(self, lo: Any, hi: Any, den: Any, n: int) -> None:
+        if lo == hi and self.lo_den == self.hi_den and self.lo_num == self.hi_num:
+            # exact value and exact best so far (the common case): one comparison decides both
+            if self.n == 0 or _cmp(lo, den, self.lo_num, self.lo_den) > 0:
+                self.lo_num, self.lo_den, self.n = lo, den, n
+                self.hi_num, self.hi_den = lo, den
+            return
         if self.n == 0 or _cmp(lo, den, self.lo_num, self.lo_den) > 0:
             self.lo_num, self.lo_den, self.n = lo, den, n
         if _cmp(hi, den, self.hi_num, self.hi_den) > 0:
