@@ -282,10 +282,13 @@ def test_induction_needs_fitting_parts():
         return T(x) >= 0
 
     base = prove_sym("base", "", P(0), [T(0) >= 0])
-    step = prove_sym("step", "", P(n + 1), [P(n), T(n + 1) >= T(n)], local=[P(n)])
+    step = prove_sym("step", "", P(n + 1), [P(n), T(n + 1) >= T(n)], local=[P(n)], over=(n,))
     assert induction("ok", "", P, n, 0, base, step).verdict == Verdict.PROVED
-    wrong = prove_sym("step'", "", P(n + 2), [P(n), T(n + 2) >= T(n)], local=[P(n)])
+    wrong = prove_sym("step'", "", P(n + 2), [P(n), T(n + 2) >= T(n)], local=[P(n)], over=(n,))
     assert induction("bad", "", P, n, 0, base, wrong).verdict == Verdict.ERROR
+    # an inductive step not stated for every n could lean on a fact about one n only
+    narrow = prove_sym("step''", "", P(n + 1), [P(n), T(n + 1) >= T(n)], local=[P(n)])
+    assert induction("narrow", "", P, n, 0, base, narrow).verdict == Verdict.ERROR
 
 
 def test_cp6_screen_reproduces_the_search():

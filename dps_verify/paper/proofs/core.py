@@ -735,7 +735,9 @@ def induction(
     wanted = [("base proves P(start)", base.concludes == formula(start)),
               ("inductive step proves P(next)", step.concludes == formula(var + direction)),
               ("inductive step assumes P(var) as its induction hypothesis",
-               formula(var) in step.local)]
+               formula(var) in step.local),
+              # so that the chaining check lets it use only facts true for every value of var
+              ("inductive step is stated for every value of var", var in step.over)]
     bad = [w for w, ok in wanted if not ok]
     if bad:
         verdict, note = Verdict.ERROR, "induction does not fit: " + "; ".join(bad)

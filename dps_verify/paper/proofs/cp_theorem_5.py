@@ -260,7 +260,7 @@ def steps() -> list[Step]:
         "max over n: inductive step n -> n - 1",
         "T(n) <= T(n_m) (induction hypothesis) and T(n - 1) <= T(n) (monotone) give "
         "T(n - 1) <= T(n_m).", below_nm(nn - 1), [below_nm(nn), T(nn) >= T(nn - 1)],
-        local=[below_nm(nn)])
+        local=[below_nm(nn)], over=(nn,))
     out += [top, down, induction(
         "max over n: every n <= n_m",
         "Induction down from n_m: for every n <= n_m the bad mass T(n) is at most the n_m term "
