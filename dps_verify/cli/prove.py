@@ -102,10 +102,10 @@ def _print_result(r: Any, *, latex: bool, controls: bool) -> None:
     if r.given:
         print(f"   given ({len(r.given)} formulas; every claim step may assume only these and "
               "conclusions of earlier PROVED steps):")
-        groups: dict[tuple[str, str], list[str]] = {}
+        by_why: dict[tuple[str, str], list[str]] = {}
         for g in r.given:
-            groups.setdefault((g.kind, g.why), []).append(sp.sstr(g.formula))
-        for (kind, why), formulas in groups.items():
+            by_why.setdefault((g.kind, g.why), []).append(sp.sstr(g.formula))
+        for (kind, why), formulas in by_why.items():
             print(f"      [{kind}] {why}: {'; '.join(formulas)}")
     groups = [("step", r.steps)] + ([("negative control", r.negative_controls)] if controls else [])
     for label, items in groups:
