@@ -13,6 +13,11 @@ verdicts of its *claim* steps into a whole-theorem verdict.  Back ends:
   ``force=True``); the certificate names the rewrite.  Anything else is REFUTED at an exactly
   re-checked point or OPEN.
 
+Chaining (:func:`check_chain`, run by :func:`run_module` on every theorem): a claim step may
+assume only the theorem's ``GIVEN`` facts and conclusions of earlier PROVED steps (or instances
+of those stated for every value of an index variable); :func:`induction` turns a base case and
+an inductive step into a conclusion for every value.  Anything unlinked is an ERROR.
+
 Because z3 has no exponential, e^eps is always written as a real ``E >= 1``.
 """
 
