@@ -47,7 +47,8 @@ Verdict = ProofVerdict
 class Fact:
     """A formula a theorem takes as given: one of its stated hypotheses, a definition of the
     encoding's symbols, or a fact of the setting (kind ``hypothesis``, ``definition`` or
-    ``setting``).  ``over`` lists index variables the fact holds for every value of (their
+    ``setting``) -- or, kind ``prose-link``, the result of earlier steps that the encoding
+    links only in words (e.g. a termwise lemma summed over an index), shown as such.  ``over`` lists index variables the fact holds for every value of (their
     sympy assumptions give the range), so a step may use an instance of it."""
 
     formula: Any

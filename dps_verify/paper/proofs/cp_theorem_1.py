@@ -39,7 +39,7 @@ BASE = [b > 0, b < 1, E >= 1, X >= 0, X <= 1, Y >= 0, Y <= 1, d1 >= 0,
 GIVEN = (
     given("setting", "0 < beta2/beta1 < 1, e^eps1 >= 1, probabilities in [0, 1], delta1 >= 0",
           *BASE[:8])
-    + given("definition", "CP App. A.1's decomposition of Pr[A^beta2(D) in O] over whether t "
+    + given("prose-link", "CP App. A.1's decomposition of Pr[A^beta2(D) in O] over whether t "
             "is sampled (the sampling split, steps 1-2)", BASE[8])
     + given("hypothesis", "A is (beta1, eps1, delta1)-DPS (CP Def 2, both directions)",
             Y <= E * X + d1, X <= E * Y + d1)

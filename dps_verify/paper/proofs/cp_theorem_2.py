@@ -73,8 +73,10 @@ TERMWISE = sp.Le((P - E * Q) * qq, sp.Max(0, P - E * Q))
 GIVEN = (
     given("setting", "e^eps >= 1, delta >= 0, probabilities and kernel values in [0, 1]",
           E >= 1, d >= 0, qq >= 0, qq <= 1, Pq >= 0, Ppq >= 0, pS1 >= 0, ppS1 >= 0)
-    + given("definition", "S1 = {i : p_i > E p'_i} and M its hockey-stick mass; M bounds the "
-            "summed termwise lemma (steps 1-2)", FINAL_HYPS[6], FINAL_HYPS[7])
+    + given("definition", "S1 = {i : p_i > E p'_i} and M = p(S1) - E p'(S1) its hockey-stick "
+            "mass", FINAL_HYPS[7])
+    + given("prose-link", "the termwise lemma summed over the outputs of A1 (steps 1-2) is "
+            "at most M", FINAL_HYPS[6])
     + given("hypothesis", "A1 is (beta, eps, delta)-DPS: CP Def 2 at the event S1",
             FINAL_HYPS[8])
 )

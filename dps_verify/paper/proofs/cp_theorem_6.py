@@ -71,8 +71,9 @@ GIVEN = (
             wg <= E1 * wg2)
     + given("hypothesis", "for a fixed recoding g, CP Thm 5 with eps' = eps - eps1",
             Pg <= E2 * Qg + d)
-    + given("definition", "W = sum_g w_g = 1 and the summed termwise bound (steps 1-2)",
-            sp.Eq(W, 1), S <= E1 * E2 * T + W * d)
+    + given("definition", "W = sum_g w_g = 1", sp.Eq(W, 1))
+    + given("prose-link", "the termwise lemma summed over g (steps 1 and 3)",
+            S <= E1 * E2 * T + W * d)
     + given("setting", "the witness's choice probabilities (3/4) 3^-dist lie in (0, 3/4]",
             pw > 0, pw <= sp.Rational(3, 4))
 )

@@ -86,7 +86,7 @@ GIVEN = (given("setting", "e^eps >= 1, delta >= 0, probabilities non-negative",
                E >= 1, d >= 0, pi >= 0, qi >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0)
          + given("definition", "O and B is inside B", pOB <= pB)
          + given("hypothesis", "TR Def 2: the bad set B has mass < delta", pB < d)
-         + given("definition", "the summed termwise bound over O minus B (steps 1-2)",
+         + given("prose-link", "the termwise bound summed over O minus B (steps 1-2)",
                  pOG <= E * qOG))
 
 

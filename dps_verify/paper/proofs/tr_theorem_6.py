@@ -113,7 +113,7 @@ GIVEN = (given("setting", "0 < gamma < 1, k >= 1, n_m >= 1", g_ > 0, g_ < 1, k_ 
                nm_ >= 1)
          + given("definition", "n_m = ceil(k/gamma - 1): gamma n_m < k <= gamma (n_m + 1) "
                  "(cp-theorem-5, step 'n_m = ceil(k/gamma - 1)')", *NM_DEF)
-         + given("definition", "c = gamma ln(gamma/beta) - (gamma - beta), positive by step 1",
+         + given("prose-link", "c = gamma ln(gamma/beta) - (gamma - beta), positive by step 1",
                  c_ > 0))
 
 
