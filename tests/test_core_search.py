@@ -38,3 +38,16 @@ def test_boundary_rational_rejects_bad_arguments():
         boundary_rational(lambda v: True, F(0), F(1), F(0), want="least")
     with pytest.raises(ValueError):
         boundary_rational(lambda v: True, F(0), F(1), F(1, 10), want="middle")
+
+
+def test_max_beta_paper_bound_is_a_local_boundary_not_global():
+    """bounds.max_beta's certificate is local (documented): the paper's d is a sawtooth in β."""
+    from dps_verify.core.numbers import to_fraction
+    from dps_verify.measures.bounds import d, max_beta
+
+    half, target = F(1, 2), F(1, 10)
+    b = to_fraction(max_beta(2, half, target, bound="paper", tol="1e-6"))
+    assert to_fraction(d(2, b, half)) <= target  # admissible
+    assert to_fraction(d(2, b + F(1, 10**6), half)) > target  # a failing β within tol above
+    # a larger β satisfies the target again: "largest" holds only locally for this bound
+    assert to_fraction(d(2, F(183, 1000), half)) <= target

@@ -237,6 +237,15 @@ def max_beta(
     ``bound``.  Bisection (:func:`dps_verify.core.search.boundary_rational`) over dyadic
     rationals (denominator ≤ 2^48) keeps the exact binomial arithmetic cheap; the returned β has
     δ ≤ delta certified and a β within ``tol`` above it is certified to fail (or is the edge).
+
+    **What "largest" means.**  The certificate is local: δ(β) ≤ delta and δ(β + tol) > delta.
+    It is the largest β globally only where δ is non-decreasing in β.  For ``bound="paper"`` and
+    ``"pointwise"`` it is not: the first bad count ⌊γn⌋ + 1 and n_m jump with β, so δ is a
+    sawtooth (e.g. k = 2, ε = 1/2: d(β = 0.1426) ≈ 0.1001 > 0.1 but d(0.183) ≈ 0.0882), and a
+    larger β may satisfy the target again while some smaller β may not.  For
+    ``"hockey-stick"`` (the exact δ of CP Thm 5's mechanism) monotonicity in β was observed on
+    every grid tried but is not proven.  Check the β you deploy with :func:`d` /
+    :func:`dps_verify.measures.sdgs.sdgs_delta` directly.
     """
     from dps_verify.core.search import boundary_rational
 
