@@ -48,17 +48,12 @@ HOMES = {
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("regime edge -ln(1-beta)", "measures/sdgs.py", "_float_kl"):
         "KL(0 || beta) = -ln(1-beta), the rate of the float Chernoff screen, not the regime edge",
-    # Pending: float screens added this session; they should call core.params.neg_log1m_float.
-    ("regime edge -ln(1-beta)", "measures/inverse_screen.py", "min_epsilon_guess"):
-        "pending (#14 follow-up, owner P2): float guess only; should call core.params",
-    ("regime edge -ln(1-beta)", "measures/long_range.py", "_runs_error"):
-        "pending (#14 follow-up, owner P3): message text only; should call core.params",
     ("n_m = ceil(k/gamma - 1)", "paper/proofs/tr_theorem_6.py", "_approx_witness"):
         "TR §6 witness in the E = e^eps form: E rational, so eps = ln E is not, and "
         "sdgs.n_min takes a rational eps; gamma is an exact Fraction here",
     ("n_m = ceil(k/gamma - 1)", "measures/inverse_screen.py", "n_m"):
-        "float screen over a numpy grid (a guess only; the certified inverse decides); "
-        "pending review (owner P2)",
+        "float screen vectorised over a numpy grid of gamma values (a guess only; the "
+        "certified inverse decides, with sdgs.n_min)",
 }
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.params import neg_log1m_float
+
 #: Largest number of group sizes the float screen evaluates (beyond it: no screen).
 MAX_SCREEN_N = 400_000
 
@@ -258,7 +260,7 @@ def min_epsilon_guess(k: int, beta: Fraction, delta: Fraction, measure: str, lo:
     below it (exact measures only) from :func:`_delta_float_outside`."""
     try:
         b, dl = float(beta), float(delta)
-        edge = -math.log1p(-b)
+        edge = neg_log1m_float(beta)
         a = max(float(lo), edge * (1 + 1e-12))
 
         def f(e: float) -> bool | None:

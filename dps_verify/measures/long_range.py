@@ -36,6 +36,7 @@ from typing import Any
 
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Certified
+from dps_verify.core.params import neg_log1m_float
 from dps_verify.measures.ball_binomial import (
     BallBinomial,
     arb_epsilon,
@@ -205,7 +206,7 @@ def _enclosure(values: dict) -> tuple[Fraction, Fraction]:
 
 
 def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float, budget: int) -> CertificationError:
-    edge = -math.log1p(-float(beta)) if float(beta) < 1 else math.inf
+    edge = neg_log1m_float(beta) if beta < 1 else math.inf
     e = float(eps)
     if e > 0 and edge > 0 and abs(e - edge) < 0.5 * edge:
         why = (
