@@ -52,6 +52,8 @@ MUTANTS = [
     # --- more of our own
     Mutant("CP Thm 1 sampling split with the wrong factor", P + "cp_theorem_1.py",
            "(1 - b) * (b ** s * (1 - b) ** (m - s))", "b * (b ** s * (1 - b) ** (m - s))"),
+    Mutant("CP Thm 2 sum over outputs without its induction", P + "cp_theorem_2.py",
+           "    out += [base, step, induction(", "    out += [base, step] + 0 * [induction("),
     Mutant("CP Thm 3 conclusion without delta", P + "cp_theorem_3.py",
            "TARGET = E * (p * a2 + (1 - p) * c2) + d", "TARGET = E * (p * a2 + (1 - p) * c2)"),
     Mutant("CP Thm 5 gamma without beta", P + "cp_theorem_5.py",

@@ -17,8 +17,8 @@ from dps_verify.paper.proofs.core import (
     Verdict,
     exists_sym,
     given,
+    induction,
     prove_sym,
-    sum_assembly,
     z3_all,
 )
 from dps_verify.paper.proofs.finite import hockey, mass, prob_vector, subsets  # noqa: F401
@@ -63,39 +63,71 @@ def _instance(
 P, Q, qq, E, d = sp.symbols("P Q q E delta", real=True)
 #: sum_i p_i K_i(O), sum_i p'_i K_i(O), and the hockey-stick set S1 = {p > E p'}: p(S1), p'(S1).
 Pq, Ppq, pS1, ppS1, M = sp.symbols("Sum_pq Sum_ppq p_S1 pp_S1 M", real=True)
+#: per output i of A1: p_i, p'_i and the kernel value q_i = K_i(O); L(N), R(N) are the sums of
+#: the termwise lemma's two sides over the first N outputs (opaque functions for z3).
+p_, pp_, q_, L, R = (sp.Function(x) for x in ("p", "pp", "q", "L", "R"))
+i_, N_ = sp.symbols("i N", integer=True, nonnegative=True)
+m_ = sp.Symbol("m", integer=True, positive=True)  # |Range(A1)|
+
+
+def termwise(x: sp.Expr) -> sp.Basic:
+    """The termwise lemma at output x: (p_x - E p'_x) q_x <= max(0, p_x - E p'_x)."""
+    return sp.Le((p_(x) - E * pp_(x)) * q_(x), sp.Max(0, p_(x) - E * pp_(x)))
+
+
+def summed(n: sp.Expr) -> sp.Basic:
+    """The termwise lemma summed over the first n outputs: L(n) <= R(n)."""
+    return sp.Le(L(n), R(n))
+
+
 #: CP Def 2's right-hand side for the post-processed pair: the conclusion of CP Thm 2.
 TARGET = E * Ppq + d
 FINAL_HYPS = [E >= 1, d >= 0, Pq >= 0, Ppq >= 0, pS1 >= 0, ppS1 >= 0,
-              Pq - E * Ppq <= M, sp.Eq(M, pS1 - E * ppS1), pS1 <= E * ppS1 + d]
-#: the termwise lemma: (P - E Q) q <= max(0, P - E Q) for a kernel value 0 <= q <= 1.
+              sp.Eq(Pq - E * Ppq, L(m_)), sp.Eq(M, R(m_)), summed(m_),
+              sp.Eq(M, pS1 - E * ppS1), pS1 <= E * ppS1 + d]
+#: the termwise lemma with plain symbols (the form the controls use).
 TERMWISE = sp.Le((P - E * Q) * qq, sp.Max(0, P - E * Q))
 #: what the theorem takes as given (checked by the chaining check of proofs.core).
 GIVEN = (
-    given("setting", "e^eps >= 1, delta >= 0, probabilities and kernel values in [0, 1]",
-          E >= 1, d >= 0, qq >= 0, qq <= 1, Pq >= 0, Ppq >= 0, pS1 >= 0, ppS1 >= 0)
-    + given("definition", "S1 = {i : p_i > E p'_i} and M = p(S1) - E p'(S1) its hockey-stick "
-            "mass", FINAL_HYPS[7])
-    + given("prose-link", "the termwise lemma summed over the outputs of A1 (steps 1-2) is "
-            "at most M", FINAL_HYPS[6])
+    given("setting", "e^eps >= 1, delta >= 0, probabilities non-negative",
+          E >= 1, d >= 0, Pq >= 0, Ppq >= 0, pS1 >= 0, ppS1 >= 0)
+    + given("setting", "kernel values q_i = K_i(O) lie in [0, 1]", q_(i_) >= 0, q_(i_) <= 1,
+            over=(i_,))
+    + given("definition", "L(N), R(N): the two sides of the termwise lemma summed over the "
+            "first N outputs of A1 (empty sums 0)", sp.Eq(L(0), 0), sp.Eq(R(0), 0),
+            sp.Eq(L(N_ + 1), L(N_) + (p_(N_) - E * pp_(N_)) * q_(N_)),
+            sp.Eq(R(N_ + 1), R(N_) + sp.Max(0, p_(N_) - E * pp_(N_))), over=(N_,))
+    + given("definition", "over all m outputs: sum p q - E sum p' q = L(m), and "
+            "sum max(0, p_i - E p'_i) = p(S1) - E p'(S1) =: M = R(m) for S1 = {p > E p'}",
+            FINAL_HYPS[6], FINAL_HYPS[7], FINAL_HYPS[9])
     + given("hypothesis", "A1 is (beta, eps, delta)-DPS: CP Def 2 at the event S1",
-            FINAL_HYPS[8])
+            FINAL_HYPS[10])
 )
 
 
 def steps() -> list[Step]:
     out = [prove_sym(
         "termwise lemma",
-        "For 0 <= q <= 1: (P - E Q) q <= max(0, P - E Q) (P = p_i, Q = p'_i, q = K_i(O)).",
-        TERMWISE, [qq >= 0, qq <= 1])]
-    out.append(sum_assembly("the outputs i of A1",
-                            "Summing the termwise bounds over the finitely many outputs of A1 "
-                            "(induction on their number): sum_i p_i q_i - E sum_i p'_i q_i <= "
-                            "sum_i max(0, p_i - E p'_i) = p(S1) - E p'(S1) =: M."))
+        "For 0 <= q_i <= 1: (p_i - E p'_i) q_i <= max(0, p_i - E p'_i) (q_i = K_i(O)), for "
+        "every output i.", termwise(i_), [q_(i_) >= 0, q_(i_) <= 1], over=(i_,))]
+    base = prove_sym("sum over outputs: base N = 0", "Empty sums: L(0) = 0 <= 0 = R(0).",
+                     summed(0), [sp.Eq(L(0), 0), sp.Eq(R(0), 0)])
+    step = prove_sym(
+        "sum over outputs: N -> N + 1",
+        "L(N) <= R(N) (induction hypothesis) and the termwise lemma at output N give "
+        "L(N + 1) <= R(N + 1).", summed(N_ + 1),
+        [summed(N_), termwise(N_), sp.Eq(L(N_ + 1), L(N_) + (p_(N_) - E * pp_(N_)) * q_(N_)),
+         sp.Eq(R(N_ + 1), R(N_) + sp.Max(0, p_(N_) - E * pp_(N_)))],
+        local=[summed(N_)], over=(N_,))
+    out += [base, step, induction(
+        "sum over outputs: every N", "Induction on the number N of outputs summed.",
+        summed, N_, 0, base, step, over=(N_,))]
     out.append(prove_sym(
         "assembled: CP Def 2 for A2(A1)",
-        "M is the hockey-stick mass of S1 = {p > E p'}, and CP Def 2 for A1 at O = S1 gives "
-        "M <= delta; so sum p q <= E sum p' q + delta for every event O of A2.",
-        Pq <= TARGET, FINAL_HYPS))
+        "Over all m outputs the summed lemma says sum p q - E sum p' q <= M, the hockey-stick "
+        "mass of S1 = {p > E p'}, and CP Def 2 for A1 at O = S1 gives M <= delta; so "
+        "sum p q <= E sum p' q + delta for every event O of A2.",
+        Pq <= TARGET, FINAL_HYPS, derived=[summed(m_)]))
     out.append(exists_sym(
         "the conclusion is attained (delta > 0)",
         "Equality sum p q = E sum p' q + delta is possible (q = indicator of S1), so the "
