@@ -81,6 +81,8 @@ MUTANTS = [
            "CONCLUSION = cp_def2(E, d)", "CONCLUSION = cp_def2(E, 2 * d)"),
     Mutant("TR Def 2 hypothesis strengthened to p(B) < delta/2", P + "tr_definition_2.py",
            "pOB <= pB, pB < d,", "pOB <= pB, pB < d / 2,"),
+    Mutant("TR Def 2 sum over O minus B: induction from the wrong base", P + "tr_definition_2.py",
+           "summed, N_, 0, base, step, over=(N_,)),", "summed, N_, 1, base, step, over=(N_,)),"),
     Mutant("TR Thm 3 upper ratio weakened", P + "tr_theorem_3.py",
            "UPPER = 1 + b * (E - 1)  # e^{eps'}", "UPPER = 1 + 2 * b * (E - 1)  # e^{eps'}"),
     Mutant("TR Thm 3 UDP hypothesis strengthened", P + "tr_theorem_3.py",
@@ -90,6 +92,8 @@ MUTANTS = [
            "return Fraction(3, 4) / base ** dist", "return Fraction(3, 4) / (base * base) ** dist"),
     Mutant("CP Thm 6 witness against a larger eps", W,
            'EPS, EPS1 = "ln(12)", "ln(3)"', 'EPS, EPS1 = "ln(24)", "ln(3)"'),
+    Mutant("CP Thm 6 sum over recodings: induction from the wrong base", P + "cp_theorem_6.py",
+           "summed, N_, 0, base, step, over=(N_,)),", "summed, N_, 1, base, step, over=(N_,)),"),
     Mutant("CP Thm 6 termwise bound weakened", P + "cp_theorem_6.py",
            "TERMWISE_RHS = E1 * E2 * wg2 * Qg + wg * d", "TERMWISE_RHS = E1 * E2 * wg2 * Qg + 2 * wg * d"),
 ]

@@ -23,8 +23,8 @@ from dps_verify.paper.proofs.core import (
     Verdict,
     exists_sym,
     given,
+    induction,
     prove_sym,
-    sum_assembly,
     timed,
     z3_all,
 )
@@ -63,17 +63,48 @@ S, T, W, E1, E2, d = sp.symbols("S T W E1 Eprime delta", real=True)
 #: the witness's A_m: probability of choosing g1 at distance dist from the state (t in, 4 a's).
 pw = sp.Symbol("p", real=True)
 wg, wg2, Pg, Qg = sp.symbols("w w' P Q", real=True)
+TERM_HYPS = [E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, wg <= E1 * wg2, Pg >= 0, Qg >= 0,
+             Pg <= E2 * Qg + d]
+#: the termwise conclusion's right-hand side (one definition for the step, pin and control).
+TERMWISE_RHS = E1 * E2 * wg2 * Qg + wg * d
+#: per recoding g (an index): w(g), w'(g) = A_m's laws on D, D_-t, and P(g), Q(g); SL(N), SR(N)
+#: are the termwise lemma's two sides summed over the first N recodings (opaque for z3).
+w_, w2_, P_, Q_, SL, SR = (sp.Function(x) for x in ("w", "w'", "P", "Q", "SL", "SR"))
+g_, N_ = sp.symbols("g N", integer=True, nonnegative=True)
+G_ = sp.Symbol("G", integer=True, positive=True)  # the number of recodings
+
+
+def at(expr: sp.Expr, x: sp.Expr) -> sp.Expr:
+    """``expr`` (in the plain symbols w, w', P, Q) for recoding x."""
+    return expr.subs({wg: w_(x), wg2: w2_(x), Pg: P_(x), Qg: Q_(x)}, simultaneous=True)
+
+
+def termwise(x: sp.Expr) -> sp.Basic:
+    """The termwise lemma for recoding x: w P <= e^eps1 e^eps' w' Q + w delta."""
+    return sp.Le(at(wg * Pg, x), at(TERMWISE_RHS, x))
+
+
+def summed(n: sp.Expr) -> sp.Basic:
+    return sp.Le(SL(n), SR(n))
+
+
+SUM_DEFS = [sp.Eq(SL(0), 0), sp.Eq(SR(0), 0), sp.Eq(SL(N_ + 1), SL(N_) + at(wg * Pg, N_)),
+            sp.Eq(SR(N_ + 1), SR(N_) + at(TERMWISE_RHS, N_))]
+TOTALS = [sp.Eq(S, SL(G_)), sp.Eq(SR(G_), E1 * E2 * T + W * d), sp.Eq(W, 1)]
 #: what the theorem (in the appendix's reading) takes as given (chaining check, proofs.core).
 GIVEN = (
     given("setting", "e^eps1, e^eps' >= 1, delta >= 0, probabilities non-negative",
-          E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, Pg >= 0, Qg >= 0, S >= 0, T >= 0)
+          E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0)
+    + given("setting", "A_m's laws and the per-recoding probabilities are non-negative",
+            *[at(h, g_) for h in TERM_HYPS[3:5] + TERM_HYPS[6:8]], over=(g_,))
     + given("hypothesis", "A_m is eps1-DP (CP Def 6), run on the unsampled D (App. A.3)",
-            wg <= E1 * wg2)
+            at(TERM_HYPS[5], g_), over=(g_,))
     + given("hypothesis", "for a fixed recoding g, CP Thm 5 with eps' = eps - eps1",
-            Pg <= E2 * Qg + d)
-    + given("definition", "W = sum_g w_g = 1", sp.Eq(W, 1))
-    + given("prose-link", "the termwise lemma summed over g (steps 1 and 3)",
-            S <= E1 * E2 * T + W * d)
+            at(TERM_HYPS[8], g_), over=(g_,))
+    + given("definition", "SL(N), SR(N): the termwise lemma's two sides summed over the first "
+            "N recodings (empty sums 0)", *SUM_DEFS, over=(N_,))
+    + given("definition", "over all G recodings: S = SL(G), SR(G) = e^eps1 e^eps' T + W delta "
+            "with T = sum w' Q and W = sum w = 1", *TOTALS)
     + given("setting", "the witness's choice probabilities (3/4) 3^-dist lie in (0, 3/4]",
             pw > 0, pw <= sp.Rational(3, 4))
 )
@@ -149,31 +180,32 @@ def _pointwise_mixture() -> tuple[Verdict, dict[str, str] | None, str]:
         "mixture bad mass under D": str(mix_bad)}, "each component is pointwise-(ln 2, 1/10)"
 
 
-TERM_HYPS = [E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, wg <= E1 * wg2, Pg >= 0, Qg >= 0,
-             Pg <= E2 * Qg + d]
-#: the termwise conclusion's right-hand side (one definition for the step, pin and control).
-TERMWISE_RHS = E1 * E2 * wg2 * Qg + wg * d
-
-
 def steps() -> list[Step]:
+    base = prove_sym("sum over recodings: base N = 0", "Empty sums: SL(0) = 0 <= 0 = SR(0).",
+                     summed(0), SUM_DEFS[:2])
+    step = prove_sym(
+        "sum over recodings: N -> N + 1",
+        "SL(N) <= SR(N) (induction hypothesis) and the termwise lemma for recoding N give "
+        "SL(N + 1) <= SR(N + 1).", summed(N_ + 1), [summed(N_), termwise(N_), *SUM_DEFS[2:]],
+        local=[summed(N_)], over=(N_,))
     return [
         prove_sym("termwise lemma (A_m on unsampled D)",
-                  "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for each recoding g.",
-                  wg * Pg <= TERMWISE_RHS,
-                  TERM_HYPS),
+                  "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for every recoding g.",
+                  termwise(g_), [at(h, g_) for h in TERM_HYPS], over=(g_,)),
         exists_sym("pin: the termwise bound is attained",
                    "w = e^eps1 w' > 0 and P = e^eps' Q + delta give equality: neither factor "
                    "nor delta can be lowered.", sp.Eq(wg * Pg, TERMWISE_RHS),
                    TERM_HYPS + [E1 > 1, E2 > 1, d > 0, wg > 0, wg <= 1, wg2 <= 1, Pg <= 1, Qg <= 1]),
-        sum_assembly("the recodings g",
-                     "Summing over the finitely many g (induction): S = sum w P <= "
-                     "e^eps1 e^eps' sum w' Q + (sum w) delta."),
+        base, step, induction("sum over recodings: every N",
+                              "Induction on the number N of recodings summed.",
+                              summed, N_, 0, base, step, over=(N_,)),
         prove_sym("assembled: hockey-stick, A_m on unsampled D",
-                  "sum_g w_g = 1 turns the summed bound into S <= e^eps1 e^eps' T + delta "
-                  "(the other direction: D and D_-t exchanged).",
+                  "Over all G recodings S = SL(G) <= SR(G) = e^eps1 e^eps' T + W delta, and "
+                  "W = sum_g w_g = 1: S <= e^eps1 e^eps' T + delta (the other direction: D "
+                  "and D_-t exchanged).",
                   S <= E1 * E2 * T + d,
-                  [E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0, sp.Eq(W, 1),
-                   S <= E1 * E2 * T + W * d]),
+                  [E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0, *TOTALS, summed(G_)],
+                  derived=[summed(G_)]),
         timed("factorisation under CP Def 3", "Pr[A^beta(D) = S] = sum_g Pr[A_m(D) = g] "
               "Pr[g(Lambda(D)) = S] when A (A_m included) runs on the sample.",
               "exact witness (Fraction)", _factorisation, expected=Verdict.REFUTED,

@@ -15,8 +15,8 @@ from dps_verify.paper.proofs.core import (
     Verdict,
     exists_sym,
     given,
+    induction,
     prove_sym,
-    sum_assembly,
     timed,
     z3_all,
 )
@@ -79,31 +79,61 @@ CONCLUSION = cp_def2(E, d)
 ALMOST = sp.Rational(99, 100)
 #: the pins' points must be genuine probabilities: masses of O at most 1.
 PROB = [pOB + pOG <= 1, qOB + qOG <= 1]
-#: an output i off the bad set B: its ratio lies in [1/E, E] (TR Def 2), or both masses are 0.
-OFF_B = sp.Or(sp.And(qi > 0, pi / qi <= E, pi / qi >= 1 / E), sp.And(sp.Eq(pi, 0), sp.Eq(qi, 0)))
+#: outputs of O minus B enumerated by an index i: p(i), q(i); PL(N), QL(N) their partial sums
+#: over the first N of them (opaque functions for z3).
+p_, q_, PL, QL = (sp.Function(x) for x in ("p", "q", "PL", "QL"))
+i_, N_ = sp.symbols("i N", integer=True, nonnegative=True)
+K_ = sp.Symbol("K", integer=True, nonnegative=True)  # |O minus B|
+
+
+def off_b(x: sp.Expr) -> sp.Basic:
+    """Output x is off the bad set B: its ratio lies in [1/E, E] (TR Def 2), or both masses are 0."""
+    px, qx = p_(x), q_(x)
+    return sp.Or(sp.And(qx > 0, px / qx <= E, px / qx >= 1 / E), sp.And(sp.Eq(px, 0), sp.Eq(qx, 0)))
+
+
+def summed(n: sp.Expr) -> sp.Basic:
+    return sp.Le(PL(n), E * QL(n))
+
+
+SUM_DEFS = [sp.Eq(PL(0), 0), sp.Eq(QL(0), 0), sp.Eq(PL(N_ + 1), PL(N_) + p_(N_)),
+            sp.Eq(QL(N_ + 1), QL(N_) + q_(N_))]
+TOTALS = [sp.Eq(pOG, PL(K_)), sp.Eq(qOG, QL(K_))]
 #: what the equivalence takes as given (checked by the chaining check of proofs.core).
 GIVEN = (given("setting", "e^eps >= 1, delta >= 0, probabilities non-negative",
-               E >= 1, d >= 0, pi >= 0, qi >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0)
+               E >= 1, d >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0)
+         + given("setting", "the i-th output of O minus B has p(i), q(i) >= 0 and is off B",
+                 p_(i_) >= 0, q_(i_) >= 0, off_b(i_), over=(i_,))
+         + given("definition", "PL(N), QL(N): p and q summed over the first N outputs of O "
+                 "minus B (empty sums 0)", *SUM_DEFS, over=(N_,))
+         + given("definition", "over all K outputs of O minus B: p(O minus B) = PL(K), "
+                 "q(O minus B) = QL(K)", *TOTALS)
          + given("definition", "O and B is inside B", pOB <= pB)
-         + given("hypothesis", "TR Def 2: the bad set B has mass < delta", pB < d)
-         + given("prose-link", "the termwise bound summed over O minus B (steps 1-2)",
-                 pOG <= E * qOG))
+         + given("hypothesis", "TR Def 2: the bad set B has mass < delta", pB < d))
 
 
 def steps() -> list[Step]:
+    base = prove_sym("sum over O minus B: base N = 0", "Empty sums: PL(0) = 0 <= E * 0.",
+                     summed(0), [E >= 1, *SUM_DEFS[:2]])
+    step = prove_sym(
+        "sum over O minus B: N -> N + 1",
+        "PL(N) <= E QL(N) (induction hypothesis) and p(N) <= E q(N) (termwise) give "
+        "PL(N + 1) <= E QL(N + 1).", summed(N_ + 1),
+        [summed(N_), p_(N_) <= E * q_(N_), *SUM_DEFS[2:]], local=[summed(N_)], over=(N_,))
     out = [
         prove_sym("termwise: outputs off the bad set",
                   "An output i outside B has ratio p_i/q_i in [1/E, E] (or p_i = q_i = 0); "
                   "so p_i <= E q_i and q_i <= E p_i.",
-                  sp.And(pi <= E * qi, qi <= E * pi), [E >= 1, qi >= 0, pi >= 0],
-                  premises=[OFF_B]),
-        sum_assembly("the outputs of O outside B",
-                     "Summing p_i <= E q_i over O minus B (induction on its size): "
-                     "p(O minus B) <= E q(O minus B)."),
+                  sp.And(p_(i_) <= E * q_(i_), q_(i_) <= E * p_(i_)),
+                  [E >= 1, q_(i_) >= 0, p_(i_) >= 0, off_b(i_)], over=(i_,)),
+        base, step,
+        induction("sum over O minus B: every N", "Induction on the number N of outputs summed.",
+                  summed, N_, 0, base, step, over=(N_,)),
         prove_sym("assembled: hockey-stick for every event O",
                   "p(O) = p(O and B) + p(O minus B) <= p(B) + E q(O minus B) < delta + E q(O).  "
                   "The other direction is the same with p and q exchanged (TR Def 2 is "
-                  "symmetric).", CONCLUSION, HYPS),
+                  "symmetric).", CONCLUSION, HYPS[:-1] + TOTALS + [summed(K_)],
+                  derived=[summed(K_)]),
         exists_sym("pin: delta cannot be lowered",
                    "Some pointwise-(eps, delta) pair has p(O) > E q(O) + (99/100) delta: the "
                    "conclusion's delta is (up to 1%) the best constant.",
