@@ -111,17 +111,25 @@ def min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -
         return None
 
 
-def _value_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
-    """value(k) -> (δ(k) in doubles, float argmax n or None) at fixed (β, ε), or None when the
-    screen does not apply (see :func:`min_k_screen`)."""
+def _screen_grid(b: float, e: float, dl: float, max_n: int) -> tuple[float, int] | None:
+    """(γ, N) for the float screens at (β, ε, δ): group sizes 0..N, N from the Chernoff rate
+    KL(γ‖β) (beyond N the bad mass is below δ·e^-8), or None when no screen applies."""
     if not (0 < b < 1 and 0 < dl < 1 and e > 0 and math.isfinite(e)):
         return None
     g, kl = _gamma_kl(b, e)
     if kl <= 0 or g <= b:
         return None
     N = int((-math.log(dl) + 8) / kl) + 2
-    if N > max_n:
+    return None if N > max_n else (g, N)
+
+
+def _value_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
+    """value(k) -> (δ(k) in doubles, float argmax n or None) at fixed (β, ε), or None when the
+    screen does not apply (see :func:`min_k_screen`)."""
+    grid = _screen_grid(b, e, dl, max_n)
+    if grid is None:
         return None
+    g, N = grid
     import numpy as np
     from scipy.special import bdtrc  # bdtrc(m, n, p) = Pr[Bin(n, p) > m]
 
@@ -162,14 +170,10 @@ def _forward_argmax_fn(b: float, e: float, dl: float, measure: str, max_n: int) 
     """Outside CP Thm 5's regime: k -> the group size n maximising, in doubles, the certificate's
     forward lower bound (module docstring) over k ≤ n ≤ N, or None when that bound is not above
     δ (the backward bad outcomes are left out, so this only ever under-estimates δ(k))."""
-    if not (0 < b < 1 and 0 < dl < 1 and e > 0 and math.isfinite(e)):
+    grid = _screen_grid(b, e, dl, max_n)
+    if grid is None:
         return None
-    g, kl = _gamma_kl(b, e)
-    if kl <= 0 or g <= b:
-        return None
-    N = int((-math.log(dl) + 8) / kl) + 2
-    if N > max_n:
-        return None
+    g, N = grid
     import numpy as np
     from scipy.special import bdtrc
 
