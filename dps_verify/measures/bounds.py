@@ -66,8 +66,16 @@ def d(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
 
 
 def d_safe(k: Number, beta: Number, epsilon: Number, epsilon1: Number) -> mpmath.mpf:
-    """CP Thm 6: an ε₁-safe k-anonymization is (β, ε, d(k, β, ε − ε₁))-DPS when
-    ε ≥ −ln(1−β) + ε₁."""
+    """The bound CP Thm 6 states, d(k, β, ε − ε₁), for ε₁-safe k-anonymization when
+    ε ≥ −ln(1−β) + ε₁.
+
+    **Caution (claim ``cp.theorem6``, REFUTED):** read as stated — CP Def 3, where the ε₁-DP
+    choice of recoding A_m runs on the *sample* — the theorem is false: an exact instance
+    (k = 5, β = 1/2, e^{ε₁} = 3, e^ε = 12) has hockey-stick δ = 17/384 > d(5, 1/2, ln 4) = 1/32
+    (``dps-verify prove cp-theorem-6``, ``dps_verify/paper/cp6_witness.py``).  The bound does
+    hold when A_m runs on the unsampled dataset, the model of the proof in CP App. A.3.  This
+    function returns the paper's number; it is not a certificate for the Def 3 mechanism.
+    """
     eps = epsilon_param(epsilon)
     e1 = epsilon_param(epsilon1, "epsilon1")
     b = resolve_beta(beta, eps - e1) if eps > e1 else beta_param(beta)
