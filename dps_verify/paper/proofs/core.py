@@ -48,8 +48,8 @@ class Fact:
     """A formula a theorem takes as given: one of its stated hypotheses, a definition of the
     encoding's symbols, or a fact of the setting (kind ``hypothesis``, ``definition`` or
     ``setting``) -- or, kind ``prose-link``, the result of earlier steps that the encoding
-    links only in words (e.g. a termwise lemma summed over an index), shown as such.  ``over`` lists index variables the fact holds for every value of (their
-    sympy assumptions give the range), so a step may use an instance of it."""
+    links only in words, shown as such.  ``over`` lists index variables the fact holds for
+    every value of (their sympy assumptions give the range), so a step may use an instance."""
 
     formula: Any
     why: str
@@ -98,8 +98,6 @@ class Step:
     concludes: Any = None
     local: tuple[Any, ...] = ()
     over: tuple[sp.Symbol, ...] = ()
-    #: a general arithmetic lemma whose premises are its own (e.g. :func:`sum_assembly`).
-    lemma: bool = False
     #: where each assumed formula comes from ("given: ..." or "step N: ..."), set by the check.
     links: list[dict[str, str]] | None = None
     #: names of the steps whose induction hypotheses (``local``) this induction step discharges.
@@ -357,7 +355,6 @@ def prove_sym(
     local: Sequence[Any] = (),
     derived: Sequence[Any] = (),
     over: Sequence[sp.Symbol] = (),
-    lemma: bool = False,
     expected: Verdict = Verdict.PROVED,
     note: str = "",
     role: str = "claim",
@@ -387,7 +384,6 @@ def prove_sym(
     step.local = tuple(local)
     step.derived = tuple(derived)
     step.over = tuple(over)
-    step.lemma = lemma
     return step
 
 
@@ -447,18 +443,6 @@ def z3_step(
     """Step with one obligation stated directly in z3."""
     return smt_step(name, statement, [Query(list(assumptions), claim)], expr=expr,
                     expected=expected, note=note, role=role, bound=bound, cvc5_ms=cvc5_ms)
-
-
-def sum_assembly(what: str, statement: str = "") -> Step:
-    """The chaining step behind every 'sum the termwise bounds': by induction on the number of
-    terms, a_i <= b_i for all i gives sum_i a_i <= sum_i b_i.  Base case: empty sums, 0 <= 0;
-    the inductive step (partial sums S <= T and one more pair a <= b) is the SMT obligation."""
-    S, T, a, bb = sp.symbols("S_m T_m a_m1 b_m1", real=True)
-    return prove_sym(
-        f"assembly: sum over {what}",
-        statement or (f"Summing the termwise bounds over {what}: by induction on the number of "
-                      "terms (empty sums 0 <= 0; S_m <= T_m and a <= b give S_m + a <= T_m + b)."),
-        S + a <= T + bb, premises=[S <= T, a <= bb], lemma=True)
 
 
 # -------------------------------------------------------------------------- sympy
@@ -680,7 +664,7 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
                 missing.append(f"(the inductive step '{name}' is not an earlier PROVED step)")
         if s.assumes is None and s.solvers is not None:
             missing.append("(hypotheses not stated as formulas)")
-        elif s.assumes is not None and not s.lemma:
+        elif s.assumes is not None:
             links: list[dict[str, str]] = []
             for a in s.assumes:
                 if a in s.local:
