@@ -20,7 +20,7 @@ from dps_verify.core.params import beta_param, delta_param, epsilon_param
 from dps_verify.measures.divergence import delta_exceeds
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.verdict import montecarlo as mc
-from dps_verify.verdict.witness import Witness, witness_from_laws
+from dps_verify.verdict.witness import EXACT_DECISION_NOTE, Witness, witness_from_laws
 
 METHODS = ("auto", "exact", "statistical")
 #: Largest count-vector enumeration (Π(c_i+1)) done exactly for one dataset.
@@ -208,9 +208,7 @@ def audit(
                 # (measures.divergence.delta_exceeds); pointwise values are exact already
                 if definition != "pointwise" and delta_exceeds(P, Q, eps, d):
                     if witness is None:
-                        witness = replace(w, note=(
-                            "delta > claimed delta decided exactly (e^eps compared with a "
-                            "rational); the implied delta shown is a certified lower bound"))
+                        witness = replace(w, note=EXACT_DECISION_NOTE)
                     if not exhaustive:
                         break
                 elif definition == "pointwise":
@@ -369,7 +367,7 @@ def _shape_search(
     if w is None:
         return None, len(res.undecided)
     note = _NOTES.get(definition, "")
-    if w.note.startswith("delta > claimed"):  # decided exactly by delta_exceeds
+    if w.note == EXACT_DECISION_NOTE:  # decided exactly by delta_exceeds
         note = f"{note}; {w.note}" if note else w.note
     return replace(w, note=note), 0
 

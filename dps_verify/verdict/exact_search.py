@@ -42,7 +42,7 @@ from dps_verify.measures.divergence import (
 from dps_verify.verdict.executor import Executor, choose_executor
 from dps_verify.verdict.samples import Atoms, SampleTable
 from dps_verify.verdict.screen import binomial_table, screen_chunk
-from dps_verify.verdict.witness import Witness, witness_from_laws
+from dps_verify.verdict.witness import EXACT_DECISION_NOTE, Witness, witness_from_laws
 
 #: Default work budget of an exhaustive search, in enumeration terms (grid cells × neighbours).
 DEFAULT_WORK_BUDGET = 120_000_000
@@ -242,9 +242,7 @@ def decide_counts(
         # rational per direction, measures.divergence.delta_exceeds)
         if not delta_exceeds(P, Q, eps, d):
             return "ok", w
-        return "violation", replace(w, note=(
-            "delta > claimed delta decided exactly (e^eps compared with (A - delta)/B for the "
-            "exact bad set); the implied delta shown is a certified lower bound"))
+        return "violation", replace(w, note=EXACT_DECISION_NOTE)
     return "undecided", w
 
 

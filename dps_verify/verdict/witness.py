@@ -39,6 +39,15 @@ def json_number(x: Fraction | float | None) -> Any:
     return {"float": float(x)}
 
 
+#: Note on a witness whose violation was decided by
+#: :func:`dps_verify.measures.divergence.delta_exceeds`: the enclosure of its implied δ
+#: straddles the claim, so that certified lower bound alone does not exceed it.
+EXACT_DECISION_NOTE = (
+    "delta > claimed delta decided exactly (e^eps compared with (A - delta)/B for the exact bad "
+    "set); the implied delta shown is a certified lower bound"
+)
+
+
 @dataclass(frozen=True)
 class Witness:
     """A neighbouring pair and an event that together certify δ ≥ ``implied_delta``.
@@ -237,4 +246,4 @@ def witness_from_laws(
     raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
 
 
-__all__ = ["Dataset", "Witness", "bad_set", "json_number", "short", "witness_from_laws"]
+__all__ = ["EXACT_DECISION_NOTE", "Dataset", "Witness", "bad_set", "json_number", "short", "witness_from_laws"]
