@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
@@ -151,6 +152,16 @@ EXACT_TAIL_WORK = 10**8
 #: Relative bits kept by truncated geometric tail sums (see :func:`tail_enclosure`).
 TAIL_BITS = 140
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
+_LN2_F = math.log(2)
+
+
+def _ln_f(x: Any) -> float:
+    """ln x in floats for an integer x > 0 of any size (screens only)."""
+    bl = x.bit_length()
+    if bl < 1000:
+        return math.log(x)
+    sh = bl - 64
+    return math.log(x >> sh) + sh * _LN2_F
 
 
 def tail_enclosure(n: int, T: int, p: int, q: int, rel_bits: int = TAIL_BITS) -> tuple[Any, Any]:
@@ -185,6 +196,27 @@ def tail_enclosure(n: int, T: int, p: int, q: int, rel_bits: int = TAIL_BITS) ->
         j += 1
 
 
+@lru_cache(maxsize=256)
+def _exp_dyadic_arb(eps: Fraction, prec: int) -> tuple[int, int, int] | None:
+    """:func:`~dps_verify.core.numbers.exp_dyadic` (lo/2^s ≤ e^ε ≤ hi/2^s) from a python-flint
+    ball at ``prec`` + 8 bits: Arb's exp is a rigorous enclosure and ``lower()``/``upper()``
+    round its ends outward, so the integers bracket e^ε exactly as the mpmath.iv version does
+    (about 10× cheaper).  None (use the mpmath.iv version) without python-flint or for
+    0 < ε outside (0, 4096).  Cached per (ε, prec): at most 256 entries of a few hundred bits.
+    """
+    flint = _flint_or_none()
+    if flint is None or not 0 < eps < 4096:
+        return None
+    with flint.ctx.workprec(prec + 8):
+        x = flint.arb(flint.fmpq(int(eps.numerator), int(eps.denominator))).exp()
+        if not x.is_finite():  # pragma: no cover - ε < 4096 keeps e^ε finite
+            return None
+        lo_m, lo_e = (int(v) for v in x.lower().man_exp())
+        hi_m, hi_e = (int(v) for v in x.upper().man_exp())
+    s = max(0, -lo_e, -hi_e)
+    return lo_m << (lo_e + s), hi_m << (hi_e + s), s
+
+
 class _Exp:
     """e^ε as a dyadic enclosure lo/2^s ≤ e^ε ≤ hi/2^s, refined on demand."""
 
@@ -194,7 +226,8 @@ class _Exp:
         self._set()
 
     def _set(self) -> None:
-        lo, hi, s = exp_dyadic(self.eps, self.prec)
+        fast = _exp_dyadic_arb(self.eps, self.prec) if type(self.eps) is Fraction else None
+        lo, hi, s = fast if fast is not None else exp_dyadic(self.eps, self.prec)
         self.lo, self.hi, self.s = mpz(lo), (None if hi is None else mpz(hi)), s
 
     def refine(self) -> bool:
@@ -298,6 +331,39 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
     return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
 
 
+def clear_caches() -> None:
+    """Empty the bounded per-(β, ε) caches of this module (e^ε enclosures, KL lower bounds);
+    benchmarks call it to time cold computations."""
+    _exp_dyadic_arb.cache_clear()
+    _kl_lower_lru.cache_clear()
+
+
+def _kl_lower_cached(beta: Fraction, eps: Fraction) -> Fraction:
+    """:func:`kl_lower` memoised per (β, ε) for plain rationals (bounded cache)."""
+    if type(beta) is Fraction and type(eps) is Fraction:
+        return _kl_lower_lru(beta, eps)
+    return kl_lower(beta, eps)
+
+
+@lru_cache(maxsize=1024)
+def _kl_lower_lru(beta: Fraction, eps: Fraction) -> Fraction:
+    return kl_lower(beta, eps)
+
+
+def _float_kl_gamma(beta: Fraction, eps: Fraction) -> float:
+    """Float screen of KL(γ‖β), γ = 1 − (1−β)e^{−ε} (no guarantee; the scan's stop is decided
+    by :func:`kl_lower`).  NaN when floats cannot represent it."""
+    try:
+        b, e = float(beta), float(eps)
+        gm = (1 - b) * (-math.expm1(-min(e, 700.0)))  # γ − β without cancellation
+        g = b + gm
+        if not (0 < b < 1 and gm > 0 and g < 1):
+            return math.nan
+        return g * math.log1p(gm / b) - (1 - g) * e
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return math.nan
+
+
 def kl_lower_below(c: Fraction, beta: Fraction) -> Fraction:
     """A certified lower bound on KL(c‖β) for 0 ≤ c < β (lower-tail Chernoff exponent)."""
     if c <= 0:
@@ -326,6 +392,39 @@ def neg_log_upper(x: Fraction, prec: int = BASE_PREC) -> Fraction:
     with iv_precision(prec):
         v = -mpmath.iv.log(iv_from_fraction(x))
         return iv_upper(v)
+
+
+def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -> bool:
+    """Whether exp(−N·KL(γ‖β)) ≤ num/den is certain (γ = 1 − (1−β)e^{−ε}, ε > 0, num > 0).
+
+    One python-flint ball evaluation of N·KL(γ‖β) + ln num − ln den, true only when the whole
+    ball is ≥ 0 (first at 64 bits plus the bits of N, then once more at 4× that).  KL is taken
+    at min(ε, 64): KL(γ‖β) increases with γ on (β, 1) and γ with ε, so that is a lower bound;
+    γ − β = (1−β)(−expm1(−ε)) and 1 − γ = (1−β)e^{−ε} carry no cancellation, and
+    KL = γ ln(1 + (γ−β)/β) − (1−γ)ε because (1−γ)/(1−β) = e^{−ε}.  False (the caller then
+    keeps scanning or uses the rational route) when undecided or without python-flint.
+    """
+    flint = _flint_or_none()
+    if flint is None or num <= 0:  # pragma: no cover
+        return False
+    from dps_verify.measures.ball_binomial import arb_epsilon
+
+    e = eps if eps <= 64 else Fraction(64)
+    p, q = int(beta.numerator), int(beta.denominator)
+    prec = 64 + N.bit_length()
+    for wp in (prec, 4 * prec):
+        with flint.ctx.workprec(wp):
+            b = flint.arb(flint.fmpq(p, q))
+            one_m_b = flint.arb(flint.fmpq(q - p, q))
+            ea = arb_epsilon(e)
+            gm = one_m_b * (-(-ea).expm1())
+            kl = (b + gm) * (gm / b).log1p() - one_m_b * (-ea).exp() * ea
+            v = N * kl + flint.arb(flint.fmpz(int(num))).log() - flint.arb(flint.fmpz(int(den))).log()
+            if v >= 0:
+                return True
+            if v < 0:
+                return False
+    return False
 
 
 def _neg_ln_upper(num: Any, den: Any) -> Fraction:
@@ -456,12 +555,12 @@ _SLOP: Any = gmpy2.mpfr(2) ** -40 if _HAVE_GMP else None
 
 
 def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
-    """Sign of a/b − c/d for integers a, c ≥ 0 and b, d > 0: a 53-bit float screen (relative
-    error < 2^−50 each way) decides unless the two are within 2^−40; then exact
-    cross-multiplication."""
+    """Sign of a/b − c/d for integers a, c ≥ 0 and b, d > 0: exact cross-multiplication when
+    the products are short (cheaper than any screen); for long ones a 53-bit float screen
+    (relative error < 2^−50 each way) decides unless the two are within 2^−40, then exact."""
     if a == 0 or c == 0:
         return (a > 0) - (c > 0)
-    if not _HAVE_GMP:  # pragma: no cover
+    if not _HAVE_GMP or a.bit_length() + d.bit_length() <= 8192:
         u, v = a * d, c * b
         return (u > v) - (u < v)
     x = gmpy2.mpfr(a) / gmpy2.mpfr(b)
@@ -524,7 +623,8 @@ def scan(
     if measure not in ("paper-d", "hockey-stick", "pointwise"):
         raise ValueError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
     E = _Exp(eps)
-    regime = eps > 0 and in_paper_regime(beta, eps)
+    # ε ≥ −ln(1−β) ⇔ e^ε·(q−p) ≥ q, decided exactly by E (dyadic enclosure, exact fallback)
+    regime = eps > 0 and not E.less(beta.denominator - beta.numerator, beta.denominator)
     if measure == "paper-d" and not regime:
         require_paper_regime(beta, eps, "CP Thm 5")
     backward = measure != "paper-d" and not regime
@@ -617,12 +717,25 @@ def _scan_from(
         G, GQ, g = F, FQ, f
         if m != k - 1:  # pragma: no cover - γ'k < k always
             raise AssertionError("backward threshold above k at n = k")
-    kl = kl_lower(beta, eps) if eps > 0 else Fraction(0)
-    if eps > 0 and kl <= 0:
-        raise CertificationError(
-            "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
-            f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
-        )
+    # The Chernoff exponent: a float screen kl_f proposes when to stop; the certified lower
+    # bound (ball arithmetic, kl_lower) is computed only when a stop is proposed (or when the
+    # screen is unusable) and alone decides.
+    kl_box: list[Fraction] = []
+
+    def kl_cert() -> Fraction:
+        if not kl_box:
+            v = _kl_lower_cached(beta, eps) if eps > 0 else Fraction(0)
+            if eps > 0 and v <= 0:
+                raise CertificationError(
+                    "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
+                    f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
+                )
+            kl_box.append(v)
+        return kl_box[0]
+
+    kl_f = _float_kl_gamma(beta, eps) if eps > 0 else 0.0
+    if eps > 0 and not (math.isfinite(kl_f) and kl_f > 1e-280):
+        kl_f = float(kl_cert())
     gp_hi: Fraction | None = None
     if backward:
         gp_hi = 1 - (1 - beta) * Fraction(int(E.lo), 1 << E.s)  # γ' ≤ this (e^ε ≥ lo/2^s)
@@ -634,7 +747,6 @@ def _scan_from(
     work = 0
     ln2 = _LN2_UP
     L, L_for = Fraction(0), None
-    kl_f = float(kl)
     while True:
         # ---- value at n -------------------------------------------------------------
         if paper:
@@ -664,8 +776,6 @@ def _scan_from(
             if best.lo_num >= best.lo_den and not paper:
                 stop_note = f"stopped at n = {n}: the value 1 (the largest possible) is attained"
                 break
-            if L_for is not best.lo_num:
-                L, L_for = _neg_ln_upper(best.lo_num, best.lo_den), best.lo_num
             if eps == 0:
                 if measure == "hockey-stick" and N >= next_tv_check:
                     mode = (N * p) // q  # mode of Bin(N−1, β) is ⌊Nβ⌋
@@ -679,10 +789,23 @@ def _scan_from(
                         break
                     next_tv_check = N + max(1, N // 16)
             else:
-                need = L + (ln2 if backward else 0)
-                # float screen: only a clear "not yet" skips the exact comparison (stopping
-                # later is always sound)
-                if N * kl_f >= float(need) * (1 - 2.0**-30) and N * kl >= need:
+                # float screen: −ln(best) in floats; only a clear "not yet" skips the certified
+                # comparison (stopping later is always sound)
+                need_f = _ln_f(best.lo_den) - _ln_f(best.lo_num) + (_LN2_F if backward else 0.0)
+                if backward and N * kl_f >= need_f * (1 - 2.0**-30) - 1e-9 and L_for is not best.lo_num:
+                    L, L_for = _neg_ln_upper(best.lo_num, best.lo_den), best.lo_num
+                if not backward and N * kl_f >= need_f * (1 - 2.0**-30) - 1e-9:
+                    # one ball evaluation decides exp(−N·KL(γ‖β)) ≤ best (no rational detour)
+                    if _chernoff_below(N, beta, eps, best.lo_num, best.lo_den):
+                        stop_note = (
+                            f"stopped at n = {N}: for every n' ≥ {N} the Chernoff–Hoeffding bound "
+                            "exp(−n'·KL(γ‖β)) is below the best value found (ball arithmetic)"
+                        )
+                        break
+                    if L_for is not best.lo_num:
+                        L, L_for = _neg_ln_upper(best.lo_num, best.lo_den), best.lo_num
+                need = L + ln2 if backward else L
+                if L_for is best.lo_num and N * kl_f >= float(need) * (1 - 2.0**-30) and N * kl_cert() >= need:
                     if not backward:
                         stop_note = (
                             f"stopped at n = {N}: for every n' ≥ {N} the Chernoff–Hoeffding bound "
@@ -701,7 +824,7 @@ def _scan_from(
                             break
                         next_bwd_check = N + max(1, N // 64)
         if max_n is not None and n >= max_n:
-            tail = _tail_bound(N, k, beta, eps, kl, gp_hi, backward, measure)
+            tail = _tail_bound(N, k, beta, eps, kl_cert() if eps > 0 else Fraction(0), gp_hi, backward, measure)
             best.hi_num, best.hi_den = _max_frac(best.hi_num, best.hi_den, tail)
             stop_note = f"scan capped at n = {max_n}; later n bounded by {float(tail):.3g} (enclosure widened)"
             break
