@@ -619,7 +619,8 @@ def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, 
     arguments of the applied functions (``F(K - 1, m)`` against ``F(k - 2, n - 1)``)."""
     if fact == target:
         return {}
-    if not over or type(fact) is not type(target):
+    # no early type check: an instance may collapse (Implies(n > n - 1, P) is P)
+    if not over:
         return None
     pats = [e for e in sp.preorder_traversal(fact) if isinstance(e, AppliedUndef)]
     tgts = [e for e in sp.preorder_traversal(target) if isinstance(e, AppliedUndef)]
