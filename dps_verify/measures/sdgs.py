@@ -121,7 +121,7 @@ def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
     def ok(n: int) -> bool:
         return n + 1 - k > 0 and not E.less((n + 1 - k) * q, (n + 1) * r)
 
-    gamma = 1 - float(1 - beta) * math.exp(-min(float(eps), 700.0))
+    gamma = 1 - (1 - float(beta)) * math.exp(-min(float(eps), 700.0))
     n = max(int(math.ceil(k / gamma - 1)), 0) if gamma > 0 else k
     while not ok(n):
         n += 1
@@ -132,7 +132,7 @@ def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
 
 def _first_bad_E(n: int, beta: Fraction, eps: Fraction, fwd_bad: Any) -> int:
     """:func:`first_bad` through the scan's exact test ``fwd_bad(n, j)`` ⇔ j > γn."""
-    gamma = 1 - float(1 - beta) * math.exp(-min(float(eps), 700.0))
+    gamma = 1 - (1 - float(beta)) * math.exp(-min(float(eps), 700.0))
     j = min(max(int(gamma * n), 0), n)
     while not fwd_bad(n, j):
         j += 1
@@ -407,19 +407,25 @@ def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -
     flint = _flint_or_none()
     if flint is None or num <= 0:  # pragma: no cover
         return False
-    from dps_verify.measures.ball_binomial import arb_epsilon
-
     e = eps if eps <= 64 else Fraction(64)
+    if type(e) is Fraction:
+        e_q: Any = flint.fmpq(int(e.numerator), int(e.denominator))
+    else:
+        from dps_verify.measures.ball_binomial import arb_epsilon
+
+        e_q = None
     p, q = int(beta.numerator), int(beta.denominator)
+    best = flint.fmpq(int(num), int(den))
     prec = 64 + N.bit_length()
     for wp in (prec, 4 * prec):
         with flint.ctx.workprec(wp):
             b = flint.arb(flint.fmpq(p, q))
             one_m_b = flint.arb(flint.fmpq(q - p, q))
-            ea = arb_epsilon(e)
-            gm = one_m_b * (-(-ea).expm1())
-            kl = (b + gm) * (gm / b).log1p() - one_m_b * (-ea).exp() * ea
-            v = N * kl + flint.arb(flint.fmpz(int(num))).log() - flint.arb(flint.fmpz(int(den))).log()
+            ea = flint.arb(e_q) if e_q is not None else arb_epsilon(e)
+            em = (-ea).expm1()  # e^{−ε} − 1
+            gm = one_m_b * (-em)
+            kl = (b + gm) * (gm / b).log1p() - one_m_b * (1 + em) * ea
+            v = N * kl + flint.arb(best).log()
             if v >= 0:
                 return True
             if v < 0:
@@ -702,7 +708,8 @@ def _scan_from(
     J = _first_bad_E(n0, beta, eps, fwd_bad)
     T = J if paper else max(k, J)
     UPl, UPh = tail_enclosure(n0, T, p, q)
-    UQl, UQh = tail_enclosure(n0 - 1, T, p, q)
+    # CP Thm 5's d reads only the tails under Bin(n): the Bin(n−1) tails are not needed
+    UQl, UQh = (mpz(0), mpz(0)) if paper else tail_enclosure(n0 - 1, T, p, q)
     a = gmpy2.comb(n0, T - 1) * P ** (T - 1) * R ** (n0 - T + 1) if T >= 1 else mpz(0)
     qn = Q**n0
     if backward:
@@ -747,6 +754,8 @@ def _scan_from(
     work = 0
     ln2 = _LN2_UP
     L, L_for = Fraction(0), None
+    need_f, need_f_for = 0.0, None
+    eps_zero = eps == 0
     while True:
         # ---- value at n -------------------------------------------------------------
         if paper:
@@ -776,7 +785,7 @@ def _scan_from(
             if best.lo_num >= best.lo_den and not paper:
                 stop_note = f"stopped at n = {n}: the value 1 (the largest possible) is attained"
                 break
-            if eps == 0:
+            if eps_zero:
                 if measure == "hockey-stick" and N >= next_tv_check:
                     mode = (N * p) // q  # mode of Bin(N−1, β) is ⌊Nβ⌋
                     mode = min(mode, N - 1)
@@ -791,7 +800,9 @@ def _scan_from(
             else:
                 # float screen: −ln(best) in floats; only a clear "not yet" skips the certified
                 # comparison (stopping later is always sound)
-                need_f = _ln_f(best.lo_den) - _ln_f(best.lo_num) + (_LN2_F if backward else 0.0)
+                if need_f_for is not best.lo_num:
+                    need_f = _ln_f(best.lo_den) - _ln_f(best.lo_num) + (_LN2_F if backward else 0.0)
+                    need_f_for = best.lo_num
                 if backward and N * kl_f >= need_f * (1 - 2.0**-30) - 1e-9 and L_for is not best.lo_num:
                     L, L_for = _neg_ln_upper(best.lo_num, best.lo_den), best.lo_num
                 if not backward and N * kl_f >= need_f * (1 - 2.0**-30) - 1e-9:
@@ -883,8 +894,11 @@ def _scan_from(
                 f"; for {k} ≤ n < {n_low} the value is ≤ β·f(k−1; n−1), increasing in n there and "
                 f"below the best value; {n_low} ≤ n < {n0} computed exactly"
             )
-    lower, _ = round_outward(best.lo_num, best.lo_num, best.lo_den)
-    _, upper = round_outward(best.hi_num, best.hi_num, best.hi_den)
+    if best.lo_num is best.hi_num and best.lo_den is best.hi_den:  # exact: one conversion
+        lower, upper = round_outward(best.lo_num, best.lo_num, best.lo_den)
+    else:
+        lower, _ = round_outward(best.lo_num, best.lo_num, best.lo_den)
+        _, upper = round_outward(best.hi_num, best.hi_num, best.hi_den)
     exact_note = (
         "exact integer arithmetic (GMP) over q^n"
         if measure != "hockey-stick"
@@ -943,11 +957,29 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
 
 
 def _affine_iv(E: _Exp, Al: Any, Ah: Any, Bl: Any, Bh: Any) -> tuple[Any, Any, int]:
-    lo, _, s = E.affine(Al, Bh)
-    _, hi, s2 = E.affine(Ah, Bl)
-    if s2 != s:  # precision changed between the calls: redo both at the final precision
-        lo, _, s = E.affine(Al, Bh)
-    return lo, max(hi, lo), s
+    """Numerators (lo, hi) over 2^s with lo ≤ A − e^ε·B ≤ hi for A ∈ [Al, Ah], B ∈ [Bl, Bh]
+    (B ≥ 0), clipped below at 0 (used on bad sets only, see :meth:`_Exp.affine`): lo is the
+    lower end of Al − e^ε·Bh and hi the upper end of Ah − e^ε·Bl, each computed as in
+    ``E.affine`` and at one common precision, raised until both ends are 60-bit accurate."""
+    while True:
+        if Bh == 0:  # then B = 0 exactly
+            return mpz(Al) << E.s, mpz(Ah) << E.s, E.s
+        Als, Ahs = mpz(Al) << E.s, mpz(Ah) << E.s
+        l1 = mpz(0) if E.hi is None else Als - E.hi * Bh
+        h1 = Als - E.lo * Bh
+        if l1 < 0:
+            l1 = mpz(0)
+        if h1 < l1:
+            h1 = l1
+        l2 = mpz(0) if E.hi is None else Ahs - E.hi * Bl
+        h2 = Ahs - E.lo * Bl
+        if l2 < 0:
+            l2 = mpz(0)
+        if h2 < l2:
+            h2 = l2
+        ok = (h1 == 0 or ((h1 - l1) << 60) <= h1) and (h2 == 0 or ((h2 - l2) << 60) <= h2)
+        if ok or not E.refine():
+            return l1, (h2 if h2 > l1 else l1), E.s
 
 
 def _max_pair(x: tuple, y: tuple) -> tuple:
