@@ -49,9 +49,12 @@ def run_releases(k: int, beta: Fraction, eps: Fraction, times: int, as_json: boo
         print(f"  worst case over ALL group sizes n (neighbouring group n vs n-1; other groups cancel):"
               f" attained near n = {r.argmax_n}; n in [{r.scanned[0]}, {r.scanned[1]}] bounded one by one,"
               f" n >= {r.tail_from} by a monotone tail bound ({out['tail_bound']})")
-        if r.bound_source != "enclosure":
-            print(f"  note: the upper end comes from a {'tail' if r.bound_source == 'tail' else 'Chernoff'}"
-                  " bound, not an enclosure (work budget); the enclosure may be wide")
+        if r.bound_source == "tail":
+            print("  note: the upper end comes from the tail bound, not an enclosure (no tail start"
+                  " below the enclosed values up to n_limit); the enclosure may be wide")
+        elif r.bound_source == "bound":
+            print(f"  note: the upper end comes from a certified per-size upper bound at n = {r.argmax_n}"
+                  " (every size is bounded below the target (1 + rtol)·lower or the work budget was reached)")
     else:
         print(f"  worst case over group sizes n in [{r.scanned[0]}, {r.scanned[1]}] ONLY"
               f" (attained at n = {r.argmax_n}; larger groups not covered)")

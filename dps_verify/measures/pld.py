@@ -175,8 +175,9 @@ def pair_epsilon(p: Mapping, q: Mapping, delta: Number = 0, times: int = 1) -> m
 
 def pair_delta_enclosure(p: Mapping, q: Mapping, epsilon: Number, times: int = 1, **kw: Any) -> Certified:
     """Enclosure of δ at ε of ``times`` releases of (p, q), worst of both directions (CP Def. 2
-    under add/remove neighbours needs both).  ``details['mode']`` is ``'exact'`` or
-    ``'discretised'`` (see :mod:`dps_verify.measures.pld_discrete`)."""
+    under add/remove neighbours needs both).  ``details['mode']`` is ``'exact'``,
+    ``'sparse'`` (:mod:`dps_verify.measures.pld_sparse`) or ``'discretised'`` (see
+    :mod:`dps_verify.measures.pld_discrete`)."""
     from dps_verify.measures.pld_discrete import enclose_deltas
 
     fwd, bwd = enclose_deltas(
@@ -186,8 +187,8 @@ def pair_delta_enclosure(p: Mapping, q: Mapping, epsilon: Number, times: int = 1
     lo, hi = max(fwd.lower, bwd.lower), max(fwd.upper, bwd.upper)
     worst = fwd if fwd.upper >= bwd.upper else bwd
     modes = {fwd.details.get("mode"), bwd.details.get("mode")}
-    mode = "exact" if modes == {"exact"} else "discretised"
-    how = worst.how if mode == "discretised" else fwd.how
-    if mode == "discretised":
+    mode = "exact" if modes == {"exact"} else ("discretised" if "discretised" in modes else "sparse")
+    how = worst.how if mode != "exact" else fwd.how
+    if mode != "exact":
         how = how.rsplit("; width", 1)[0] + f"; width {float(hi - lo):.3g}"
     return Certified(lo, hi, how, dict(worst.details, mode=mode))

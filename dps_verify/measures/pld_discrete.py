@@ -106,6 +106,29 @@ DEFAULT_TAIL_MASS = 1e-16
 MIN_H_EXP = -60
 
 
+def _flint() -> Any:
+    import flint
+
+    return flint
+
+
+def _arb_q(x: Fraction) -> Any:
+    """The rational x as an exact ball (python-flint ``fmpq`` converted at the context precision;
+    a ball containing x in any case)."""
+    flint = _flint()
+    return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
+
+
+def _arb_ends(x: Any) -> tuple[Fraction, Fraction]:
+    from dps_verify.measures.ball_binomial import arb_to_fractions
+
+    return arb_to_fractions(x)
+
+
+def _arb_upper(x: Any) -> Fraction:
+    return _arb_ends(x)[1]
+
+
 def _round_up(x: float) -> float:
     return math.nextafter(x, math.inf)
 
@@ -204,18 +227,18 @@ class _Tails:
                 m = x.max()
                 self._logm[sgn * lam] = float(m + np.log(np.sum(np.exp(x - m))))
 
-    def _log_mgf(self, lam: float):
-        """(λh, ln M(λ)) as 128-bit intervals (cached; call inside iv_precision(128))."""
+    def _log_mgf(self, lam: float) -> tuple[Any, Any]:
+        """(λh, ln M(λ)) as 128-bit balls (python-flint ``arb``, outward rounded; cached; call
+        inside ``flint.ctx.workprec(128)``)."""
         if not hasattr(self, "_iv_cache"):
             self._iv_cache: dict = {}
         if lam not in self._iv_cache:
-            lh = mpmath.iv.mpf(lam) * mpmath.iv.mpf(self.h)
-            m = sum(
-                (iv_from_fraction(p) * mpmath.iv.exp(lh * j)
-                 for p, j in zip(self.probs, self.idx)),
-                mpmath.iv.mpf(0),
-            )
-            self._iv_cache[lam] = (lh, mpmath.iv.log(m))
+            flint = _flint()
+            lh = flint.arb(lam) * flint.arb(self.h)  # both dyadic: exact
+            m = flint.arb(0)
+            for p, j in zip(self.probs, self.idx):
+                m += _arb_q(p) * (lh * j).exp()
+            self._iv_cache[lam] = (lh, m.log())
         return self._iv_cache[lam]
 
     def cut(self, n: int, tau: float) -> tuple[int, int]:
@@ -237,15 +260,16 @@ class _Tails:
         128-bit interval arithmetic: every λ > 0 gives a valid bound, so a poor float choice
         can only loosen it."""
         total = 0.0
-        with iv_precision(128):
+        flint = _flint()
+        with flint.ctx.workprec(128):
             for sgn, t in ((1, hi), (-1, lo)):
                 if t is None:
                     continue
                 lam = min(self.LAMBDAS,
                           key=lambda la: n * self._logm[sgn * la] - sgn * la * self.h * t)
                 lh, logm = self._log_mgf(sgn * lam)
-                b = min(mpmath.mpf(1), mpmath.iv.exp(n * logm - lh * t).b)
-                total += float(b) * (1 + 4 * U)
+                b = min(Fraction(1), _arb_upper(((n * logm) - lh * t).exp()))
+                total += _round_up(float(b)) * (1 + 4 * U)
         return _round_up(total * (1 + 4 * U))
 
 
@@ -272,15 +296,15 @@ def _indices(pld: PLD, h_exp: int) -> tuple[Fraction, dict[Fraction, tuple[int, 
     from a 128-bit interval logarithm (outward rounded)."""
     r0 = max(pld.ratios, key=lambda r: (pld.ratios[r], r))
     out = {}
-    with iv_precision(128):
+    flint = _flint()
+    with flint.ctx.workprec(128):
+        scale = flint.arb(2) ** (-h_exp)
         for r in pld.ratios:
             if r == r0:
                 out[r] = (0, 0)
                 continue
-            x = mpmath.iv.log(mpmath.iv.mpf(r.numerator) / r.denominator / r0.numerator * r0.denominator)
-            x = x * mpmath.iv.mpf(2) ** (-h_exp)
-            lo, hi = int(mpmath.floor(x.a)), int(mpmath.ceil(x.b))
-            out[r] = (lo, hi)
+            lo, hi = _arb_ends((_arb_q(r / r0).log()) * scale)
+            out[r] = (math.floor(lo), math.ceil(hi))
     return r0, out
 
 
@@ -400,8 +424,12 @@ def discretised_delta(
     *,
     tail_mass: float = DEFAULT_TAIL_MASS,
     max_bins: int = DEFAULT_MAX_BINS,
+    upper_only: bool = False,
 ) -> Certified:
-    """Enclosure of δ_T(ε) (one direction) from a grid of step h = 2^h_exp (see module doc)."""
+    """Enclosure of δ_T(ε) (one direction) from a grid of step h = 2^h_exp (see module doc).
+
+    ``upper_only``: compose only the pessimistic chain (half the work); the lower end is then
+    the infinite-loss part 1 − (1 − p∞)^T alone (still a lower bound, f ≥ 0)."""
     eps = epsilon_param(epsilon)
     times = _times_param(times)
     h = 2.0**h_exp
@@ -413,27 +441,33 @@ def discretised_delta(
         anchor = mpmath.iv.log(mpmath.iv.mpf(r0.numerator) / r0.denominator)
     try:
         chains = []
-        for which, is_upper in ((1, True), (0, False)):
+        for which, is_upper in ((1, True), (0, False))[: 1 if upper_only else 2]:
             tails = _Tails([idx[r][which] for r in pld.ratios], list(pld.ratios.values()), h)
             chains.append(
                 _power(_base_vector(pld, idx, which), times, tails, tail_mass, is_upper, max_bins)
             )
-        up, lo = chains
+        up, lo = (chains[0], None) if upper_only else chains
     except _TooBig:
         raise CertificationError(
             f"discretised PLD for times = {times} at grid step h = 2^{h_exp} needs more than "
             f"max_bins = {max_bins} bins; lower times or use a coarser grid (larger h_exp)"
         ) from None
     upper = min(1.0, _round_up(inf_hi + _final(up, times, anchor, eps, h, True)))
-    lower = min(upper, max(0.0, _round_down(inf_lo + _final(lo, times, anchor, eps, h, False))))
+    if lo is None:
+        lower = min(upper, inf_lo)
+    else:
+        lower = min(upper, max(0.0, _round_down(inf_lo + _final(lo, times, anchor, eps, h, False))))
     how = (
         f"discretised PLD enclosure: {times} releases, losses rounded outward to a grid of step "
         f"2^{h_exp} anchored at the heaviest atom, FFT composition with float error bounds "
         f"(Higham Thm 24.2), tails cut by Chernoff bounds at {tail_mass:.1g} per cut; "
         f"width {upper - lower:.3g}"
     )
+    if lo is None:
+        how = how.replace("discretised PLD enclosure:", "discretised PLD upper bound (pessimistic chain only):")
+    bins = len(up.data) if lo is None else max(len(up.data), len(lo.data))
     return Certified(Fraction(lower), Fraction(upper), how, {"h_exp": h_exp, "times": times,
-                                                            "bins": max(len(up.data), len(lo.data))})
+                                                            "bins": bins})
 
 
 def _times_param(times: int) -> int:
@@ -480,17 +514,36 @@ def enclose_deltas(
     results: list[Certified | None] = [None] * len(plds)
     h_exps: list[int] = [0] * len(plds)
     tails = [1e-11] * len(plds)
+    from dps_verify.measures.pld_sparse import sparse_delta, sparse_promising
+
     for i, pld in enumerate(plds):
         if exact_compose_cost(pld, times) <= exact_budget:
             c = pld.self_compose(times).delta_certified(eps)
             results[i] = Certified(c.lower, c.upper, "exact PLD (" + c.how + ")",
                                    {"mode": "exact", "times": times})
+    # a dominant atom (e.g. "suppressed"): count the releases off it (pld_sparse), twice so that
+    # every direction stops against the largest lower end known
+    sparse = [i for i, pld in enumerate(plds) if results[i] is None and sparse_promising(pld, times)]
+    for rnd in range(2 if len(sparse) > 1 else 1):
+        for i in sparse:
+            floor = max((c.lower for c in results if c is not None), default=Fraction(0))
+            results[i] = sparse_delta(plds[i], eps, times, rtol=rtol, floor=floor,
+                                      max_atoms=500 if rnd == 0 and len(sparse) > 1 else 20_000)
+    floor = max((c.lower for c in results if c is not None), default=Fraction(0))
+    sparse_res = {i: results[i] for i in sparse}
+    for i, pld in enumerate(plds):
+        old_c = results[i]
+        if old_c is not None and (old_c.details.get("mode") == "exact"
+                                  or old_c.upper <= max(floor * Fraction(1 + rtol), old_c.lower)):
             continue
         # coarsest grid: about 256 bins across one release's losses
         h_exps[i] = math.floor(math.log2(max(_loss_span(pld), 1e-3) / 256))
         try:
             results[i] = _discrete(pld, eps, times, h_exps[i], tails[i], max_bins)
         except CertificationError:
+            if old_c is not None:  # the sparse enclosure stands (valid, if wide)
+                results[i] = old_c
+                continue
             raise CertificationError(
                 f"times = {times} releases: even the coarsest grid (h = 2^{h_exps[i]}) needs "
                 f"more than max_bins = {max_bins} bins (the work budget); lower times"
@@ -505,7 +558,7 @@ def enclose_deltas(
                 and c.upper - c.lower > Fraction(1, 10**300) and i not in final]
         todo = [i for i in todo if results[i].details["bins"] * 2 <= max_bins]  # type: ignore[union-attr]
         if not todo:
-            return [c for c in results if c is not None]
+            return [_intersect(c, sparse_res.get(i)) for i, c in enumerate(results) if c is not None]
         for i in todo:
             old = results[i]
             assert old is not None
@@ -536,6 +589,81 @@ def enclose_deltas(
                 results[i] = new
 
 
+def upper_below(
+    plds: list[PLD],
+    epsilon: Number,
+    times: int,
+    target: Fraction,
+    *,
+    estimate: float = 0.0,
+    max_bins: int = DEFAULT_MAX_BINS,
+    exact_budget: int = EXACT_COST_BUDGET,
+) -> Certified:
+    """A certified upper bound on max over ``plds`` of δ_T(ε), worked on only until it is
+    ≤ ``target`` (the lower end is whatever came for free).  Each direction: exact when cheap,
+    :func:`~dps_verify.measures.pld_sparse.sparse_delta` when a dominant atom makes it tight,
+    else the pessimistic discretised chain alone on finer and finer grids; ``estimate`` (a float
+    screen of the true value, not relied on) sets how many halvings to jump.  Stops early,
+    returning the bound reached, when the grid would exceed ``max_bins`` or ``estimate`` is
+    itself ≥ ``target`` (then no grid can certify the target)."""
+    from dps_verify.measures.pld_sparse import sparse_delta, sparse_promising
+
+    times = _times_param(times)
+    eps = epsilon_param(epsilon)
+    out: list[Certified] = []
+    for pld in plds:
+        if exact_compose_cost(pld, times) <= exact_budget:
+            c = pld.self_compose(times).delta_certified(eps)
+            out.append(Certified(c.lower, c.upper, "exact PLD (" + c.how + ")", {"mode": "exact"}))
+            continue
+        if sparse_promising(pld, times):
+            c = sparse_delta(pld, eps, times, rtol=0.1, floor=target)
+            if c.upper <= target:
+                out.append(c)
+                continue
+        h_exp = math.floor(math.log2(max(_loss_span(pld), 1e-3) / 256))
+        tail = max(1e-18, min(1e-10, float(target) / 100 / _cuts(times)))
+        best: Certified | None = None
+        while True:
+            try:
+                c = discretised_delta(pld, eps, times, h_exp, tail_mass=tail, max_bins=max_bins,
+                                      upper_only=True)
+            except CertificationError:
+                break
+            c = Certified(c.lower, c.upper, c.how, dict(c.details, mode="discretised"))
+            if best is None or c.upper < best.upper:
+                best = c
+            if c.upper <= target or estimate >= float(target) or h_exp <= MIN_H_EXP:
+                break
+            over = float(c.upper) - estimate
+            room = (float(target) - estimate) * 0.8
+            jump = min(6, max(1, math.ceil(math.log2(over / room)))) if room > 0 and over > 0 else 1
+            if best is not c:  # the last finer grid did not help: stop
+                break
+            h_exp -= jump
+        if best is None:
+            raise CertificationError(
+                f"times = {times} releases: even the coarsest grid (h = 2^{h_exp}) needs more "
+                f"than max_bins = {max_bins} bins (the work budget); lower times")
+        out.append(best)
+    lo = max(c.lower for c in out)
+    worst = max(out, key=lambda c: c.upper)
+    modes = {c.details.get("mode") for c in out}
+    mode = "exact" if modes == {"exact"} else ("discretised" if "discretised" in modes else "sparse")
+    return Certified(lo, worst.upper, worst.how, {"mode": mode})
+
+
+def _intersect(c: Certified, other: Certified | None) -> Certified:
+    """Both enclose the same δ: so does their intersection (the narrower one's text)."""
+    if other is None or other is c:
+        return c
+    lo, hi = max(c.lower, other.lower), min(c.upper, other.upper)
+    if lo > hi:  # cannot happen for two valid enclosures; never hide it
+        raise AssertionError(f"disjoint enclosures [{c.lower}, {c.upper}] and [{other.lower}, {other.upper}]")
+    best = c if c.upper - c.lower <= other.upper - other.lower else other
+    return Certified(lo, hi, best.how, dict(best.details))
+
+
 def _discrete(pld: PLD, eps: Fraction, times: int, h_exp: int, tail: float,
               max_bins: int) -> Certified:
     c = discretised_delta(pld, eps, times, h_exp, tail_mass=tail, max_bins=max_bins)
@@ -556,4 +684,5 @@ __all__ = [
     "enclose_delta",
     "enclose_deltas",
     "exact_support_estimate",
+    "upper_below",
 ]

@@ -35,22 +35,48 @@ and the T releases independent,
 and 1 − (1 − p∞)^T ≤ T·p∞.  λ is chosen by a float screen; the bound at that λ is evaluated in
 ball arithmetic (python-flint arb, 128 bits), so it holds whatever the screen did.
 
-**The algorithm.**  The group n = k is enclosed first (it carries the infinite-loss mass β^k and is
-often the worst).  Let U be the largest upper end enclosed so far.  The tail start A is the first
-size found (doubling, then bisection) whose cheap bound on δ_T^U(A) is ≤ U — by 4, every n ≥ A is
-then covered without raising the reported upper end.  Each n in (k, A) gets the cheap bound of its
-thresholded pair; those above U are enclosed (:func:`~dps_verify.measures.pld.pair_delta_enclosure`,
-exact when cheap, else a certified discretised PLD), largest first: a coarse enclosure
-(rtol 0.2) first, a fine one if it is still the largest; exact enclosures count once and not
-against the budget ``max_enclosures`` (discretised fine ones; coarse ones up to
-``COARSE_PER_FINE``× as many).  Bounds
-at or below ``ATOL`` = 1e-30 are not refined (the tail start may be taken where the tail bound
-is ≤ 1e-30), so when δ itself is that small the upper end may be up to 1e-30.
-The result encloses sup_n δ_T(n): its lower end is the largest enclosed lower end (attained by a
-concrete n), its upper end the largest of the enclosed upper ends, the cheap bounds of the sizes
-not enclosed, and the tail bound.  If no tail start is found up to ``n_limit``, the tail bound at
-``n_limit + 1`` is used as it is (still an upper bound on every larger n, possibly a loose one);
-``covers_all_n`` is True in every case and the ``how`` text names which part sets the upper end.
+**Rare releases: the sparse enclosure.**  When the group is almost always suppressed (n just
+above k, or β small), δ_T(n) can be 1e-18 and below, where the discretised PLD's absolute float
+and tail-cut errors (≈ 1e-16) say nothing.  Such sizes are enclosed by
+:func:`~dps_verify.measures.pld_sparse.sparse_delta`: condition on the number j of releases that
+do *not* land on the dominant atom ("suppressed"); the terms j ≤ J are composed exactly (in
+ball arithmetic) and the rest is at most C(T, J + 1) q^(J + 1), q the off-dominant mass (union
+bound over (J + 1)-subsets of releases; proof in that module).
+
+**The screened algorithm** (default, ``method="screen"``).
+
+1. Enclose n = k (:func:`~dps_verify.measures.pld.pair_delta_enclosure`: exact, sparse or
+   discretised, width ``rtol``).  Let the *target* be the largest enclosed upper end.
+2. The tail start A is the first size found (doubling, then bisection) whose cheap bound on
+   δ_T^U(A) is ≤ max(target, ``ATOL``); by step 4 above every n ≥ A is covered *without raising the upper
+   end*.  δ_T^U(n) decays exponentially in n (the T-fold loss of (U_n, U_{n−1}) has variance
+   O(T/n)), so such an A exists; the search stops at ``n_limit`` (then the tail bound at
+   ``n_limit + 1`` is used as it is and may set the upper end).
+3. Every n in (k, A) is screened in floats (:func:`screen_delta`: one FFT power per direction
+   on a mean-preserving grid; never used as a bound), and the screen's argmax is enclosed
+   (``rtol``); the target becomes max(largest enclosed upper end, (1 + ``rtol``)·largest
+   enclosed lower end) and the tail start is searched again (it can only move down).
+4. Every other n in (k, A), in decreasing screen order, gets a *certified upper bound* below
+   the target, the cheapest that works: the Chernoff bound of the thresholded pair, else
+   :func:`~dps_verify.measures.pld_discrete.upper_below` (exact / sparse / the pessimistic grid
+   chain alone, refined until below the target).  A size that cannot be brought below the
+   target is a worst size the screen missed: it is enclosed and the target raised (at most
+   2·``max_enclosures`` such enclosures; after that its best certified bound is kept and may set
+   the upper end, ``upper_end_from = "bound"``).
+
+The result encloses sup_n δ_T(n): the lower end is the largest certified lower end of a concrete
+size; the upper end is the largest of every certified per-size bound on [k, A) and the tail bound
+at A — each of which is a proved upper bound on δ_T(n) for the sizes it covers, and together they
+cover every n ≥ 1.  ``covers_all_n`` is True and ``how`` names which part sets the upper end.
+
+**The previous algorithm** (``method="scan"``, kept for comparison).  The group n = k is
+enclosed first.  Let U be the largest upper end enclosed so far.  The tail start A is the first
+size found whose cheap bound on δ_T^U(A) is ≤ U.  Each n in (k, A) gets the cheap bound of its
+thresholded pair; those above U are enclosed, largest first: a coarse enclosure (rtol 0.2)
+first, a fine one if it is still the largest; exact enclosures count once and not against the
+budget ``max_enclosures`` (discretised fine ones; coarse ones up to ``COARSE_PER_FINE``× as
+many).  Bounds at or below ``ATOL`` = 1e-30 are not refined (the tail start may be taken where
+the tail bound is ≤ 1e-30), so when δ itself is that small the upper end may be up to 1e-30.
 
 With ``n_max`` given, only n ∈ [k, n_max] is enclosed (each size exactly as above) and the result
 is the worst case *over that range only* (``covers_all_n`` False).
@@ -64,12 +90,14 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from scipy import fft as sfft
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import beta_param, epsilon_param, k_param
 from dps_verify.engine.protocol import thresholded_count_law
-from dps_verify.measures.pld import pair_delta_enclosure
-from dps_verify.measures.pld_discrete import _times_param
+from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
+from dps_verify.measures.pld_discrete import _times_param, upper_below
 
 #: screened values of λ for the cheap bound (the certified bound uses the best one)
 LAMBDAS = 2.0 ** np.linspace(-8, 8, 65)
@@ -245,22 +273,26 @@ def thresholded_bound(n: int, k: int, beta: Fraction, eps: Number, times: int) -
 
 
 def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: int | None = None,
-                   rtol: float = 0.01, max_enclosures: int = 6, n_limit: int = 1024) -> ReleasesResult:
+                   rtol: float = 0.01, max_enclosures: int = 6, n_limit: int = 1024,
+                   method: str = "screen") -> ReleasesResult:
     """Enclosure of the worst δ at ε of ``times`` fresh-sample releases over group sizes.
 
     Without ``n_max``: the sup over **all** n (see the module doc for the proof that the finite
     computation covers every n).  With ``n_max``: the worst case over n ∈ [k, n_max] only, each
-    size enclosed.  ``rtol`` is passed to the fine enclosures; ``max_enclosures`` caps the number
-    of discretised fine enclosures (coarse ones, ``rtol`` = 0.2: up to ``COARSE_PER_FINE``× as
-    many); ``n_limit`` caps the search for the tail start.  Cost: 0.3–2 s when the worst size is
-    n = k or T is small; 10–60 s at T = 100–1000 when the worst size lies inside (k, ∞) (each
-    size near the peak is enclosed), and the enclosure may then be wider than ``rtol``."""
+    size enclosed.  ``rtol`` is passed to the enclosures of the worst sizes; ``n_limit`` caps the
+    search for the tail start.  ``method="screen"`` (default) is the float-screened algorithm of
+    the module doc; ``method="scan"`` the previous one (every size above the running bound
+    enclosed coarse then fine, ``max_enclosures`` fine ones at most), kept for comparison."""
     k = k_param(k)
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     times = _times_param(times)
     if n_max is not None:
         return _finite_scan(k, b, eps, times, n_max, rtol)
+    if method == "screen":
+        return _screened(k, b, eps, times, rtol, n_limit, max_enclosures)
+    if method != "scan":
+        raise ParameterError(f"method must be 'screen' or 'scan', got {method!r}")
 
     fine: dict[int, Certified] = {}
     coarse: dict[int, Certified] = {}
@@ -337,6 +369,173 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
                            "fine_enclosures": sorted(fine), "coarse_enclosures": sorted(coarse)})
 
 
+# ---- the float screen and the screened algorithm -------------------------------------------
+
+
+#: most grid bins of the float screen's composed vector (coarse pass over every size; fine pass
+#: for the sizes within ``SCREEN_BAND`` of the coarse maximum)
+SCREEN_BINS = (1 << 13, 1 << 15)
+SCREEN_BAND = 1.25
+#: screen values below this are FFT noise (absolute error ≈ 1e-16 · √bins), not estimates
+SCREEN_NOISE = 1e-11
+
+
+def _screen_direction(logp: np.ndarray, ell: np.ndarray, p_inf: float, e: float, times: int,
+                      bins: int) -> float:
+    """Float estimate of the T-fold δ at ε of one direction: finite atoms with log-masses
+    ``logp`` and losses ``ell`` split between their two neighbours on a grid (mean-preserving,
+    so the error is second order in the step), composed by one FFT power (an estimate only:
+    never used as a bound)."""
+    inf = -math.expm1(times * math.log1p(-p_inf)) if p_inf < 1 else 1.0
+    # atoms too light to matter at the screen's noise level would only stretch the grid
+    keep = logp > max(float(logp.max()) - 60.0, math.log(SCREEN_NOISE / 100 / times))
+    logp, ell = logp[keep], ell[keep]
+    if len(ell) == 0:
+        return inf
+    lo, span = float(ell.min()), float(ell.max() - ell.min())
+    h = max(span * times / (bins - 1), span / 4096, 1e-12)
+    x = (ell - lo) / h
+    j = np.floor(x).astype(np.int64)
+    t = x - j  # split each atom between its two grid neighbours, keeping its mean loss
+    m = int(j.max()) + 2
+    base = np.zeros(m)
+    p = np.exp(logp)
+    np.add.at(base, j, p * (1 - t))
+    np.add.at(base, j + 1, p * t)
+    total = times * (m - 1) + 1
+    size = 1 << (total - 1).bit_length()
+    f = sfft.rfft(base, size)
+    powered = np.abs(f) ** times * np.exp(1j * times * np.angle(f))  # polar: cheaper than z**T
+    dist = sfft.irfft(powered, size)[:total]
+    first = max(0, math.floor((e - times * lo) / h))  # f vanishes below loss ε
+    loss = times * lo + np.arange(first, total) * h
+    w = -np.expm1(np.minimum(e - loss, 0.0))
+    return inf + float(np.sum(np.maximum(dist[first:], 0.0) * w))
+
+
+def screen_delta(n: int, k: int, beta: float, e: float, times: int, bins: int = SCREEN_BINS[1]) -> float:
+    """Float estimate of δ_T(n) (both directions) for the thresholded pair of :func:`group_pair`
+    (closed-form log-laws; a screen, not a bound)."""
+    lp_n, lp_m = _log_binomial_pmf(n, beta), _log_binomial_pmf(n - 1, beta)
+    kk = min(k, n)
+    fin_n, fin_m = lp_n[kk:n], lp_m[kk:n]  # counts k..n−1 are possible under both
+    if kk > 0:
+        fin_n = np.append(fin_n, np.logaddexp.reduce(lp_n[:kk]))
+        fin_m = np.append(fin_m, np.logaddexp.reduce(lp_m[:kk]) if kk <= n - 1 else lp_m.max())
+    p_inf = math.exp(lp_n[n]) if n >= k else 0.0
+    fwd = _screen_direction(fin_n, fin_n - fin_m, p_inf, e, times, bins)
+    bwd = _screen_direction(fin_m, fin_m - fin_n, 0.0, e, times, bins)
+    return max(fwd, bwd)
+
+
+def _pair_plds(n: int, k: int, b: Fraction) -> list[PrivacyLossDistribution]:
+    p, q = group_pair(n, k, b)
+    return [PrivacyLossDistribution.from_pair(p, q), PrivacyLossDistribution.from_pair(q, p)]
+
+
+def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_limit: int,
+              max_enclosures: int) -> ReleasesResult:
+    """The default algorithm (module doc, "The screened algorithm")."""
+    bf, e = float(b), float(_arb_eps(eps).mid())
+    encl: dict[int, Certified] = {k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol)}
+    bound: dict[int, Certified] = {}  # certified per-size upper bounds (not full enclosures)
+    untr: dict[int, Fraction] = {}
+    screen: dict[int, float] = {}
+    fine_screened: set[int] = set()
+
+    def top() -> Fraction:
+        return max(c.upper for c in encl.values())
+
+    def goal() -> Fraction:  # sizes bounded below this keep upper <= (1 + rtol)·lower
+        return max(top(), max(c.lower for c in encl.values()) * Fraction(1 + rtol))
+
+    def tail_ok(a: int) -> bool:
+        if a not in untr:
+            untr[a] = untruncated_bound(a, b, eps, times)
+        return untr[a] <= max(top(), ATOL)
+
+    # 1. screen the sizes below the tail start and enclose the screen's argmax (once; the tail
+    #    start is then searched again against the raised target, and can only move down)
+    while True:
+        A = _tail_start(k + 1, n_limit, tail_ok)
+        tail_from = A if A is not None else n_limit + 1
+        for n in range(k + 1, tail_from):
+            if n not in screen:
+                screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[0])
+        top_s = max((screen[n] for n in range(k + 1, tail_from)), default=0.0)
+        for n in range(k + 1, tail_from):
+            if n not in fine_screened and screen[n] * SCREEN_BAND >= top_s:
+                screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[1])
+                fine_screened.add(n)
+        cands = [n for n in range(k + 1, tail_from) if n not in encl]
+        if not cands or len(encl) > 1:
+            break
+        n_star = max(cands, key=lambda n: (screen[n], -n))
+        # below SCREEN_NOISE the FFT screen is float noise: leave those sizes to step 2
+        if screen[n_star] <= max(float(encl[k].lower), SCREEN_NOISE):
+            break
+        encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol)
+    # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first
+    target = goal()
+    for n in sorted(range(k + 1, tail_from), key=lambda n: (-screen[n], n)):
+        if n in encl:
+            continue
+        cheap = thresholded_bound(n, k, b, eps, times)
+        if cheap <= target:
+            bound[n] = Certified(Fraction(0), cheap, "Chernoff bound on the thresholded pair",
+                                 {"mode": "cheap"})
+            continue
+        if n not in fine_screened:
+            screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[1])
+            fine_screened.add(n)
+        c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n])
+        if c.upper <= target:
+            bound[n] = c
+            continue
+        if len(encl) < 1 + 2 * max_enclosures:  # the screen missed a worst size: enclose it
+            c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol)
+            encl[n] = c
+            target = goal()
+        else:  # budget spent: keep the best certified bound (raises the upper end)
+            bound[n] = c if c.upper <= cheap else Certified(Fraction(0), cheap, "Chernoff bound", {"mode": "cheap"})
+    if tail_from not in untr:
+        untr[tail_from] = untruncated_bound(tail_from, b, eps, times)
+    tail = untr[tail_from]
+    lower = max([c.lower for c in encl.values()] + [c.lower for c in bound.values()])
+    n_enc = max(encl, key=lambda n: (encl[n].upper, -n))
+    n_bnd = max(bound, key=lambda n: (bound[n].upper, -n)) if bound else None
+    upper, source, argmax = encl[n_enc].upper, "enclosure", n_enc
+    if n_bnd is not None and bound[n_bnd].upper > upper:
+        upper, source, argmax = bound[n_bnd].upper, "bound", n_bnd
+    if tail > upper:
+        upper, source, argmax = tail, "tail", tail_from
+    best_n = max(encl, key=lambda n: (encl[n].lower, -n))
+    modes = {c.details.get("mode") for c in encl.values()} | {c.details.get("mode") for c in bound.values()}
+    modes.discard("cheap")
+    mode = ("exact" if modes <= {"exact"} else "discretised" if "discretised" in modes else "sparse")
+    why = {
+        "enclosure": f"the enclosure at n = {argmax}",
+        "tail": f"the monotone tail bound for n >= {tail_from}",
+        "bound": f"a per-size certified upper bound at n = {argmax} ({bound.get(argmax, encl[n_enc]).details.get('mode')})",
+    }[source]
+    how = (
+        f"worst case over ALL group sizes n: n < {k} gives 0; n in [{k}, {tail_from - 1}] screened "
+        f"in floats, n = {', '.join(map(str, sorted(encl)))} enclosed, every other size bounded "
+        f"below the largest enclosed upper end (Chernoff, sparse or pessimistic grid); n >= "
+        f"{tail_from} by the untruncated pair at n = {tail_from} (non-increasing in n; bound "
+        f"{float(tail):.3g}); upper end set by {why}; at n = {best_n}: {encl[best_n].how}"
+    )
+    cert = Certified(min(lower, upper), upper, how, {"argmax_n": argmax, "mode": mode})
+    kinds: dict[str, int] = {}
+    for c in bound.values():
+        kinds[str(c.details.get("mode"))] = kinds.get(str(c.details.get("mode")), 0) + 1
+    return ReleasesResult(cert, argmax, (k, tail_from - 1), mode, True, tail_from, tail,
+                          tuple(sorted(encl)), source,
+                          {"screened": len(screen), "bounds_by_kind": kinds,
+                           "untruncated_bounds": len(untr), "enclosures": sorted(encl),
+                           "best_lower_at": best_n})
+
+
 def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:
     """A size a ∈ [first, n_limit] with ``ok(a)``, searched by doubling then bisection (a
     heuristic search; only ``ok`` at the returned size is relied on)."""
@@ -377,5 +576,5 @@ def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rto
                           enclosed=tuple(range(k, max(n_max, k) + 1)))
 
 
-__all__ = ["ReleasesResult", "chernoff_bound", "group_pair", "releases_delta", "thresholded_bound",
-           "untruncated_bound"]
+__all__ = ["ReleasesResult", "chernoff_bound", "group_pair", "releases_delta", "screen_delta",
+           "thresholded_bound", "untruncated_bound"]
