@@ -266,6 +266,13 @@ class _Exp:
                 return lo, hi, self.s
 
 
+def in_regime_fast(beta: Fraction, eps: Fraction) -> bool:
+    """Whether ε > 0 and ε ≥ −ln(1−β) (CP Thm 5's regime), i.e. e^ε·(q−p) ≥ q for β = p/q,
+    decided exactly by the cached dyadic enclosure of e^ε (:class:`_Exp`, exact fallback);
+    same answer as :func:`~dps_verify.core.params.in_paper_regime` for ε > 0."""
+    return eps > 0 and not _Exp(eps).less(beta.denominator - beta.numerator, beta.denominator)
+
+
 def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
     """A certified lower bound on KL(γ‖β), γ = 1 − (1−β)e^{−ε} (Chernoff exponent, ε > 0).
 
@@ -629,7 +636,8 @@ def scan(
     if measure not in ("paper-d", "hockey-stick", "pointwise"):
         raise ValueError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
     E = _Exp(eps)
-    # ε ≥ −ln(1−β) ⇔ e^ε·(q−p) ≥ q, decided exactly by E (dyadic enclosure, exact fallback)
+    # ε ≥ −ln(1−β) ⇔ e^ε·(q−p) ≥ q, decided exactly by E (dyadic enclosure, exact fallback);
+    # the same test as in_regime_fast
     regime = eps > 0 and not E.less(beta.denominator - beta.numerator, beta.denominator)
     if measure == "paper-d" and not regime:
         require_paper_regime(beta, eps, "CP Thm 5")
