@@ -153,6 +153,7 @@ EXACT_TAIL_WORK = 10**8
 TAIL_BITS = 140
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
 _LN2_F = math.log(2)
+_ZERO = Fraction(0)
 
 
 def _ln_f(x: Any) -> float:
@@ -628,6 +629,18 @@ def scan(
     from bit lengths.  At ε = 0 the hockey-stick value is ≤ TV(Bin(n), Bin(n−1)) = β·max_j
     f(j; n−1), non-increasing in n; the pointwise value is 1 already at n = k.
 
+    Screens and certificates (issue #15.3).  Floats only order the work: the start n_m and the
+    thresholds J_n are float guesses corrected by exact comparisons with e^ε (a dyadic
+    enclosure from a python-flint ball, exact :func:`~dps_verify.core.numbers.exp_compare` on
+    a tie); a float KL(γ‖β) and a float −ln(best) propose when to stop, and the stop is taken
+    only when one ball evaluation certifies N·KL(γ‖β) + ln(best) ≥ 0 (:func:`_chernoff_below`;
+    the rational route with :func:`kl_lower` backs it, and the backward rule keeps it).  A
+    wrong screen can only make the scan run longer (tests/test_sdgs.py forces lying screens
+    and checks the answer is unchanged).  Per-n values are exact integers over q^n (d, the
+    pointwise δ) or integer enclosures of A − e^ε·B (hockey-stick); comparisons between them
+    are exact.  e^ε and KL(γ‖β) enclosures are memoised per (β, ε) in bounded LRU caches
+    (:func:`clear_caches`).
+
     Skipped range (ε ≥ −ln(1−β), start at n_m > k): for k ≤ n < n_m the bad set is [k, n], so
     pointwise(n) = Pr[X_n ≥ k], increasing in n (checked against best at n_m − 1), and
     hockey-stick(n) ≤ Pr[X_n ≥ k] − Pr[X_{n−1} ≥ k] = β f(k−1; n−1), maximised over the range in
@@ -910,15 +923,18 @@ def _scan_from(
     exact_note = (
         "exact integer arithmetic (GMP) over q^n"
         if measure != "hockey-stick"
-        else "exact integer tails over q^n; e^ε enclosed by mpmath interval arithmetic (≥128 bits), outward rounding"
+        else "exact integer tails over q^n; e^ε enclosed by python-flint arb balls (mpmath.iv for exact logs "
+        "and ε ≥ 4096; ≥128 bits, raised until 60 bits of each value are certain), outward rounding"
     )
     if lower != upper and measure != "hockey-stick":
         exact_note += f"; tails truncated with a geometric remainder bound (2^-{TAIL_BITS} relative)"
     if best.lo_den.bit_length() > 1024:
         exact_note += "; ends rounded outward to 256-bit dyadics"
+    if lower < 0:  # pragma: no cover - values are ≥ 0 by construction
+        lower = _ZERO
     return Certified(
-        lower=max(lower, Fraction(0)),
-        upper=max(upper, lower, Fraction(0)),
+        lower=lower,
+        upper=upper if upper >= lower else lower,
         how=f"{exact_note}; {stop_note}",
         details={"argmax_n": best.n, "n_start": n0, "n_scanned": n - n0 + 1},
     )
@@ -948,11 +964,8 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
         # exact HS(n): V(n−1) = (V(n) − p·N(n−1, k−1))/q
         Wl = (Vl - P * Nm) // Q
         Wh = -((-(Vh - P * Nm)) // Q)
-        lo, _, s = E.affine(Vl, Q * Wh)
-        _, hi, s2 = E.affine(Vh, Q * Wl)
-        if s2 != s:
-            lo, _, s = E.affine(Vl, Q * Wh)
-        best.offer(lo, max(hi, lo), qn << s, n)
+        lo, hi, s = _affine_iv(E, Vl, Vh, Q * Wl, Q * Wh)
+        best.offer(lo, hi, qn << s, n)
         # step down: N(n−2, k−1) = N(n−1, k−1)·(n−k)/((n−1)·r)
         if n - 2 >= k - 1:
             Nm = gmpy2.divexact(Nm * (n - k), (n - 1) * R)
