@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -612,6 +613,13 @@ def _solve_linear(pattern: Any, v: sp.Symbol, target: Any) -> Any:
     return None if c.has(v) else sp.expand((target - c) / a)
 
 
+@lru_cache(maxsize=8192)
+def _applied(expr: Any) -> tuple[Any, ...]:
+    """The applied functions in ``expr`` (``F(K - 1, m)``), cached: the chaining check asks
+    about the same formulas many times."""
+    return tuple(e for e in sp.preorder_traversal(expr) if isinstance(e, AppliedUndef))
+
+
 def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, str] | None:
     """The substitution of the index variables ``over`` turning ``fact`` into exactly
     ``target`` (sympy's structural equality: the same formula object), each value inside its
@@ -622,8 +630,7 @@ def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, 
     # no early type check: an instance may collapse (Implies(n > n - 1, P) is P)
     if not over:
         return None
-    pats = [e for e in sp.preorder_traversal(fact) if isinstance(e, AppliedUndef)]
-    tgts = [e for e in sp.preorder_traversal(target) if isinstance(e, AppliedUndef)]
+    pats, tgts = _applied(fact), _applied(target)
     if not pats or {e.func for e in pats} != {e.func for e in tgts}:
         return None
     cands: dict[sp.Symbol, set[Any]] = {v: {v} for v in over}
@@ -639,7 +646,7 @@ def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, 
                             cands[v].add(x)
     for combo in product(*[sorted(cands[v], key=sp.default_sort_key) for v in over]):
         sub = dict(zip(over, combo))
-        if all(_fits(v, x) for v, x in sub.items()) and fact.subs(sub, simultaneous=True) == target:
+        if all(_fits(v, x) for v, x in sub.items()) and fact.xreplace(sub) == target:
             return {v.name: sp.sstr(x) for v, x in sub.items() if x != v}
     return None
 
