@@ -194,3 +194,72 @@ def test_sup_over_all_n_property(k, beta, eps, times):
     assert all(v.details["mode"] == "exact" for v in vals)
     assert max(v.lower for v in vals) <= r.delta.upper
     assert any(v.upper >= r.delta.lower for v in vals)
+
+
+# ---- the screened algorithm on interior worst sizes (issue #15.4 follow-up) --------------------
+
+import functools  # noqa: E402
+
+from dps_verify.measures import pld_discrete as D  # noqa: E402
+from dps_verify.measures.pld import PrivacyLossDistribution  # noqa: E402
+from tests.test_pld_discrete_properties import multinomial_delta  # noqa: E402
+
+INTERIOR = [(3, Fraction(1, 4), Fraction(1, 2), 3), (5, Fraction(1, 10), Fraction(1, 2), 4),
+            (4, Fraction(1, 5), Fraction(1, 4), 4)]
+
+
+@functools.cache
+def _reference(n, k, beta, eps, times):
+    """Exact δ_T(n) (both directions) by the multinomial sum, independent of the PLD code."""
+    p, q = group_pair(n, k, beta)
+    ends = [multinomial_delta(PrivacyLossDistribution.from_pair(a, b), Fraction(eps), times)
+            for a, b in ((p, q), (q, p))]
+    return max(e[0] for e in ends), max(e[1] for e in ends)
+
+
+def _check_sup(r, k, beta, eps, times):
+    refs = {n: _reference(n, k, beta, eps, times) for n in range(k, min(r.tail_from + 3, k + 16))}
+    worst = max(refs, key=lambda n: refs[n][0])
+    return worst, (max(v[0] for v in refs.values()) <= r.delta.upper
+                   and any(v[1] >= r.delta.lower for v in refs.values()))
+
+
+@pytest.mark.parametrize("forced", [False, True])
+@pytest.mark.parametrize("k,beta,eps,times", INTERIOR)
+def test_screened_sup_contains_exact_interior_worst(k, beta, eps, times, forced, monkeypatch):
+    """The worst size is strictly inside (k, ∞); ``forced`` makes every enclosure and per-size
+    bound non-exact (sparse or discretised, upper-only chains included)."""
+    if forced:
+        monkeypatch.setattr(D, "exact_compose_cost", lambda pld, t: 10**30)
+    r = releases_delta(k, beta, eps, times)
+    worst, ok = _check_sup(r, k, beta, eps, times)
+    assert worst > k and ok and r.covers_all_n
+    assert r.delta.upper <= r.delta.lower * Fraction(102, 100)
+    if forced:
+        assert r.mode != "exact"
+
+
+def test_scan_method_still_available_and_agrees():
+    k, beta, eps, times = INTERIOR[0]
+    a = releases_delta(k, beta, eps, times, method="scan")
+    b = releases_delta(k, beta, eps, times)
+    assert a.delta.lower <= b.delta.upper and b.delta.lower <= a.delta.upper
+
+
+def test_negative_control_dropped_tail_is_rejected(monkeypatch):
+    """A tail bound of 0 (every n > k dropped) leaves the upper end at δ_T(k), below the interior
+    worst size, and the same brute-force check rejects it."""
+    k, beta, eps, times = INTERIOR[1]
+    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: Fraction(0))
+    r = releases_delta(k, beta, eps, times)
+    assert r.tail_from == k + 1
+    assert not _check_sup(r, k, beta, eps, times)[1]
+
+
+def test_tiny_delta_upper_end_comes_from_enclosed_sizes():
+    """k = 20, β = 1/10, ε = 2, T = 10: the upper end is the enclosure at n = 22, not the tail
+    bound (was [4.9e-18, 1.7e-11])."""
+    r = releases_delta(20, Fraction(1, 10), 2, 10)
+    assert r.bound_source == "enclosure" and r.argmax_n == 22
+    assert r.delta.upper <= r.delta.lower * Fraction(101, 100)
+    assert r.tail_bound is not None and r.tail_bound <= r.delta.upper

@@ -600,9 +600,10 @@ def upper_below(
     exact_budget: int = EXACT_COST_BUDGET,
 ) -> Certified:
     """A certified upper bound on max over ``plds`` of δ_T(ε), worked on only until it is
-    ≤ ``target`` (the lower end is whatever came for free).  Each direction: exact when cheap,
-    :func:`~dps_verify.measures.pld_sparse.sparse_delta` when a dominant atom makes it tight,
-    else the pessimistic discretised chain alone on finer and finer grids; ``estimate`` (a float
+    ≤ ``target`` (the lower end is whatever came for free).  Each direction: exact when very
+    cheap (cost ≤ ``exact_budget``/16), :func:`~dps_verify.measures.pld_sparse.sparse_delta`
+    when a dominant atom makes it tight, else the pessimistic discretised chain alone on finer
+    and finer grids, and the exact PLD (cost ≤ ``exact_budget``) if those miss the target; ``estimate`` (a float
     screen of the true value, not relied on) sets how many halvings to jump.  Stops early,
     returning the bound reached, when the grid would exceed ``max_bins`` or ``estimate`` is
     itself ≥ ``target`` (then no grid can certify the target)."""
@@ -611,10 +612,14 @@ def upper_below(
     times = _times_param(times)
     eps = epsilon_param(epsilon)
     out: list[Certified] = []
+    def exact(pld: PLD) -> Certified:
+        c = pld.self_compose(times).delta_certified(eps)
+        return Certified(c.lower, c.upper, "exact PLD (" + c.how + ")", {"mode": "exact"})
+
     for pld in plds:
-        if exact_compose_cost(pld, times) <= exact_budget:
-            c = pld.self_compose(times).delta_certified(eps)
-            out.append(Certified(c.lower, c.upper, "exact PLD (" + c.how + ")", {"mode": "exact"}))
+        cost = exact_compose_cost(pld, times)
+        if cost <= exact_budget // 16:  # exact and cheaper than one grid
+            out.append(exact(pld))
             continue
         if sparse_promising(pld, times):
             c = sparse_delta(pld, eps, times, rtol=0.1, floor=target)
@@ -641,6 +646,8 @@ def upper_below(
             if best is not c:  # the last finer grid did not help: stop
                 break
             h_exp -= jump
+        if (best is None or best.upper > target) and cost <= exact_budget:
+            best = exact(pld)  # the grid could not certify the target; the exact PLD is affordable
         if best is None:
             raise CertificationError(
                 f"times = {times} releases: even the coarsest grid (h = 2^{h_exp}) needs more "

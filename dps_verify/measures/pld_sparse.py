@@ -124,7 +124,7 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
             if j >= T or q == 0:
                 remainder = Fraction(0)
                 break
-            remainder = comb(T, j + 1) * q ** (j + 1)
+            remainder = remainder_bound(T, j, q)
             if remainder <= Fraction(rtol) / 4 * max(lo_sum, floor) and remainder > 0 and max(lo_sum, floor) > 0:
                 break
             if len(cur) * len(rest) > MAX_PRODUCTS:
@@ -140,6 +140,12 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
            f"= {float(remainder):.3g}")
     return Certified(lower, upper, how, {"mode": "sparse", "terms": j + 1,
                                          "remainder": float(remainder), "times": T})
+
+
+def remainder_bound(times: int, j: int, q: Fraction) -> Fraction:
+    """Pr[more than j of ``times`` independent releases land off the dominant atom] ≤
+    C(T, j + 1)·q^(j + 1) (union bound over the (j + 1)-subsets of releases)."""
+    return comb(times, j + 1) * q ** (j + 1)
 
 
 def _compose(a: dict[Fraction, Fraction], b: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
@@ -158,4 +164,4 @@ def sparse_promising(pld: Any, times: int) -> bool:
     return bool(pld.ratios) and q * times <= PROMISING
 
 
-__all__ = ["dominant_share", "sparse_delta", "sparse_promising"]
+__all__ = ["dominant_share", "remainder_bound", "sparse_delta", "sparse_promising"]
