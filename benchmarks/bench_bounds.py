@@ -319,34 +319,50 @@ def float_chernoff_cell(k: int, b: float, e: float) -> float:
 
 def table2_vs_float(reps: int = 5) -> dict:
     """Certified d, hockey-stick sdgs_delta and chernoff_delta on CP Table 2's grid (k = 20,
-    18 cells) against the float limits above, best of ``reps`` runs each, in this process.
-    The certified runs are cold: the bounded per-(β, ε) caches of :mod:`dps_verify.measures.
-    sdgs` are emptied before each run (``..._warm_caches_s`` is d with them kept).  Also the
-    certified d with the KL exponent in mpmath.iv instead of arb (the setup before #15.3)."""
+    18 cells) against the float limits above, in this process, best of ``reps`` interleaved
+    rounds (each round runs every variant once, so a load change hits all of them alike).
+    The certified runs are cold: the bounded per-(β, ε) caches (:func:`dps_verify.measures.
+    sdgs.clear_caches`, and core.numbers.exp_interval's) are emptied before every cell
+    (``..._warm_caches_s`` is d with them kept).  Also the certified d with the KL exponent in
+    mpmath.iv instead of arb (the setup before #15.3)."""
+    from dps_verify.core import numbers as core_numbers
     from dps_verify.measures import sdgs
 
     cells = [(b, e) for b in BETAS for e in EPSILONS]
     fcells = [(float(b), float(e)) for b, e in cells]
 
-    def cold(fn):  # the certified paths' bounded per-(β, ε) caches emptied before every run
+    def cold(fn):
         def run():
-            sdgs.clear_caches()
-            return fn()
+            for b, e in cells:
+                core_numbers.exp_interval.cache_clear()
+                sdgs.clear_caches()
+                fn(b, e)
         return run
 
-    t_fd = _best_time(lambda: [float_d_cell(20, b, e) for b, e in fcells], reps)
-    t_fs = _best_time(lambda: [float_sdgs_cell(20, b, e) for b, e in fcells], reps)
-    t_fc = _best_time(lambda: [float_chernoff_cell(20, b, e) for b, e in fcells], reps)
-    t_cd = _best_time(cold(lambda: [bounds.d_certified(20, b, e) for b, e in cells]), reps)
-    t_cs = _best_time(cold(lambda: [exact.sdgs_delta_certified(20, b, e) for b, e in cells]), reps)
-    t_cc = _best_time(cold(lambda: [bounds.chernoff_delta(20, b, e) for b, e in cells]), reps)
-    t_cd_warm = _best_time(lambda: [bounds.d_certified(20, b, e) for b, e in cells], reps)
-    real = sdgs._kl_lower_arb
-    sdgs._kl_lower_arb = lambda *a: None  # type: ignore[assignment]
-    try:
-        t_cd_iv = _best_time(cold(lambda: [bounds.d_certified(20, b, e) for b, e in cells]), reps)
-    finally:
-        sdgs._kl_lower_arb = real
+    def no_arb_kl():
+        real = sdgs._kl_lower_arb
+        sdgs._kl_lower_arb = lambda *a: None  # type: ignore[assignment]
+        try:
+            cold(lambda b, e: bounds.d_certified(20, b, e))()
+        finally:
+            sdgs._kl_lower_arb = real
+
+    variants = {
+        "fd": lambda: [float_d_cell(20, b, e) for b, e in fcells],
+        "fs": lambda: [float_sdgs_cell(20, b, e) for b, e in fcells],
+        "fc": lambda: [float_chernoff_cell(20, b, e) for b, e in fcells],
+        "cd": cold(lambda b, e: bounds.d_certified(20, b, e)),
+        "cs": cold(lambda b, e: exact.sdgs_delta_certified(20, b, e)),
+        "cc": cold(lambda b, e: bounds.chernoff_delta(20, b, e)),
+        "cd_warm": lambda: [bounds.d_certified(20, b, e) for b, e in cells],
+        "cd_iv": no_arb_kl,
+    }
+    best = dict.fromkeys(variants, float("inf"))
+    for _ in range(reps):
+        for name, fn in variants.items():
+            best[name] = min(best[name], _best_time(fn, 1))
+    t_fd, t_fs, t_fc, t_cd, t_cs, t_cc = (best[x] for x in ("fd", "fs", "fc", "cd", "cs", "cc"))
+    t_cd_warm, t_cd_iv = best["cd_warm"], best["cd_iv"]
     worst = max(abs(float(bounds.d(20, b, e)) / float_d_cell(20, fb, fe) - 1)
                 for (b, e), (fb, fe) in zip(cells, fcells))
     return {
@@ -362,5 +378,6 @@ def table2_vs_float(reps: int = 5) -> dict:
         "ratio_chernoff_certified_over_float": round(t_cc / t_fc, 1),
         "certified_d_18_cells_warm_caches_s": round(t_cd_warm, 5),
         "max_rel_diff_float_vs_certified_d": f"{worst:.2g}",
-        "target_within_10x": t_cd / t_fd <= 10 and t_cs / t_fs <= 10 and t_cc / t_fc <= 10,
+        "target_within_10x": t_cd / t_fd <= 10 and t_cs / t_fs <= 10,
+        "chernoff_within_10x": t_cc / t_fc <= 10,
     }

@@ -60,7 +60,7 @@ def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
     """The same closed form in python-flint ball arithmetic (every value; about 20× cheaper
     than mpmath.iv, whose enclosure ends become rationals with 10^8-bit denominators below
     e^−700).  Certified: Arb encloses each operation rigorously; γ − β = (1−β)(−expm1(−ε)) has
-    no cancellation; the working precision starts at 64 bits plus twice the bits of k and is
+    no cancellation; the working precision starts at 80 bits plus twice the bits of k and is
     doubled until 64 bits of the value are certain (ln(1+x) − x/(1+x) ≈ x²/2 cancels for tiny
     ε, which the doubling absorbs); the upper end is rounded up to the working mpf precision.
     None (use the mpmath.iv path) without python-flint or past 2^14 bits."""
@@ -74,7 +74,7 @@ def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
 
         e_q = None
     p, q = int(b.numerator), int(b.denominator)
-    prec = 64 + 2 * k.bit_length()
+    prec = 80 + 2 * k.bit_length()
     while prec <= 1 << 14:
         with flint.ctx.workprec(prec):
             bb = flint.arb(flint.fmpq(p, q))

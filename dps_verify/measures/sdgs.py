@@ -340,22 +340,9 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
 
 
 def clear_caches() -> None:
-    """Empty the bounded per-(β, ε) caches of this module (e^ε enclosures, KL lower bounds);
-    benchmarks call it to time cold computations."""
+    """Empty this module's bounded cache of e^ε enclosures (per ε and precision); benchmarks
+    call it to time cold computations."""
     _exp_dyadic_arb.cache_clear()
-    _kl_lower_lru.cache_clear()
-
-
-def _kl_lower_cached(beta: Fraction, eps: Fraction) -> Fraction:
-    """:func:`kl_lower` memoised per (β, ε) for plain rationals (bounded cache)."""
-    if type(beta) is Fraction and type(eps) is Fraction:
-        return _kl_lower_lru(beta, eps)
-    return kl_lower(beta, eps)
-
-
-@lru_cache(maxsize=1024)
-def _kl_lower_lru(beta: Fraction, eps: Fraction) -> Fraction:
-    return kl_lower(beta, eps)
 
 
 def _float_kl_gamma(beta: Fraction, eps: Fraction) -> float:
@@ -638,7 +625,7 @@ def scan(
     wrong screen can only make the scan run longer (tests/test_sdgs.py forces lying screens
     and checks the answer is unchanged).  Per-n values are exact integers over q^n (d, the
     pointwise δ) or integer enclosures of A − e^ε·B (hockey-stick); comparisons between them
-    are exact.  e^ε and KL(γ‖β) enclosures are memoised per (β, ε) in bounded LRU caches
+    are exact.  e^ε enclosures are memoised per (ε, precision) in a bounded LRU cache
     (:func:`clear_caches`).
 
     Skipped range (ε ≥ −ln(1−β), start at n_m > k): for k ≤ n < n_m the bad set is [k, n], so
@@ -752,7 +739,7 @@ def _scan_from(
 
     def kl_cert() -> Fraction:
         if not kl_box:
-            v = _kl_lower_cached(beta, eps) if eps > 0 else Fraction(0)
+            v = kl_lower(beta, eps) if eps > 0 else Fraction(0)
             if eps > 0 and v <= 0:
                 raise CertificationError(
                     "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
