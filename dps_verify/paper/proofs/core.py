@@ -707,7 +707,10 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
             s.note = msg + (f" [{s.note}]" if s.note else "")
             continue
         if s.verdict is Verdict.PROVED and s.concludes is not None and not s.local:
-            known += [(c, s.over, f"step {idx}: {s.name}") for c in _conjuncts(s.concludes)]
+            # the conclusion as a whole (an induction's base is its formula at the start)
+            # and each conjunct
+            known += [(c, s.over, f"step {idx}: {s.name}")
+                      for c in dict.fromkeys([s.concludes, *_conjuncts(s.concludes)])]
     return problems
 
 
