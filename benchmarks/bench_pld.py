@@ -10,6 +10,7 @@ estimate, pessimistic by construction, not an enclosure); skipped if not install
 from __future__ import annotations
 
 import math
+import os
 import time
 from fractions import Fraction
 
@@ -67,20 +68,51 @@ def run() -> dict:
     return out
 
 
-def _releases_rows() -> dict:
-    """``dps-verify delta --releases T``: worst case over all group sizes n (issue #15.4)."""
+#: ``--releases`` cases whose worst group size is strictly inside (k, ∞) (issue #15.4 follow-up):
+#: the previous algorithm (``method="scan"``) and the screened one run in the same process
+INTERIOR_CASES = [(5, BETA, 1, 100), (20, BETA, 2, 10)]
+
+
+def _releases_row(k, beta, eps, times, method="screen") -> dict:
     from dps_verify.measures.releases import releases_delta
 
-    rows = {}
+    t0 = time.perf_counter()
+    r = releases_delta(k, beta, eps, times, method=method)
+    return {
+        "lower": float(r.delta.lower), "upper": float(r.delta.upper),
+        "upper/lower": float(r.delta.upper / r.delta.lower) if r.delta.lower else None,
+        "argmax_n": r.argmax_n, "tail_from": r.tail_from, "enclosed_n": list(r.enclosed),
+        "upper_end_from": r.bound_source, "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def _load() -> float:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:  # pragma: no cover - platforms without getloadavg
+        return float("nan")
+
+
+def _releases_rows() -> dict:
+    """``dps-verify delta --releases T``: worst case over all group sizes n (issue #15.4)."""
+    rows: dict = {"load_1min_at_start": _load()}
     for k, beta, eps, times in [(5, BETA, 2, 100), (5, BETA, Fraction(1, 2), 1), (3, Fraction(1, 4), 1, 20)]:
-        t0 = time.perf_counter()
-        r = releases_delta(k, beta, eps, times)
-        rows[f"k={k}, beta={beta}, eps={eps}, T={times}"] = {
-            "lower": float(r.delta.lower), "upper": float(r.delta.upper),
-            "argmax_n": r.argmax_n, "tail_from": r.tail_from, "enclosed_n": list(r.enclosed),
-            "upper_end_from": r.bound_source, "seconds": round(time.perf_counter() - t0, 3),
+        rows[f"k={k}, beta={beta}, eps={eps}, T={times}"] = _releases_row(k, beta, eps, times)
+    for k, beta, eps, times in INTERIOR_CASES:
+        before = _releases_row(k, beta, eps, times, method="scan")
+        after = _releases_row(k, beta, eps, times)
+        rows[f"interior worst n: k={k}, beta={beta}, eps={eps}, T={times}"] = {
+            "before (method='scan')": before, "after (screened)": after,
+            "speedup": round(before["seconds"] / max(after["seconds"], 1e-9), 2),
         }
+    rows["load_1min_at_end"] = _load()
     return rows
+
+
+def releases_only() -> dict:
+    """Just the ``--releases`` rows (``python -c "from benchmarks.bench_pld import releases_only;
+    print(releases_only())"``)."""
+    return _releases_rows()
 
 
 if __name__ == "__main__":

@@ -596,6 +596,7 @@ def upper_below(
     target: Fraction,
     *,
     estimate: float = 0.0,
+    h_exp: list[int | None] | None = None,
     max_bins: int = DEFAULT_MAX_BINS,
     exact_budget: int = EXACT_COST_BUDGET,
 ) -> Certified:
@@ -606,17 +607,23 @@ def upper_below(
     and finer grids, and the exact PLD (cost ≤ ``exact_budget``) if those miss the target; ``estimate`` (a float
     screen of the true value, not relied on) sets how many halvings to jump.  Stops early,
     returning the bound reached, when the grid would exceed ``max_bins`` or ``estimate`` is
-    itself ≥ ``target`` (then no grid can certify the target)."""
+    itself ≥ ``target`` (then no grid can certify the target).  ``h_exp``: a grid exponent that
+    worked for a similar law, per direction (the first grid tried is one step coarser; the result
+    holds whatever the hint).  Without a hint the first grid is about 256·√T bins across one
+    release's losses.  ``details['h_exps']``: the grid that served each direction (None if
+    none)."""
     from dps_verify.measures.pld_sparse import sparse_delta, sparse_promising
 
     times = _times_param(times)
     eps = epsilon_param(epsilon)
     out: list[Certified] = []
+    hints = list(h_exp) if h_exp is not None else [None] * len(plds)
+
     def exact(pld: PLD) -> Certified:
         c = pld.self_compose(times).delta_certified(eps)
         return Certified(c.lower, c.upper, "exact PLD (" + c.how + ")", {"mode": "exact"})
 
-    for pld in plds:
+    for pld, hint in zip(plds, hints):
         cost = exact_compose_cost(pld, times)
         if cost <= exact_budget // 16:  # exact and cheaper than one grid
             out.append(exact(pld))
@@ -626,38 +633,43 @@ def upper_below(
             if c.upper <= target:
                 out.append(c)
                 continue
-        h_exp = math.floor(math.log2(max(_loss_span(pld), 1e-3) / 256))
+        coarsest = math.floor(math.log2(max(_loss_span(pld), 1e-3) / 256))
+        h = coarsest - math.floor(math.log2(times) / 2) if hint is None else min(coarsest, hint + 1)
         tail = max(1e-18, min(1e-10, float(target) / 100 / _cuts(times)))
         best: Certified | None = None
         while True:
             try:
-                c = discretised_delta(pld, eps, times, h_exp, tail_mass=tail, max_bins=max_bins,
+                c = discretised_delta(pld, eps, times, h, tail_mass=tail, max_bins=max_bins,
                                       upper_only=True)
-            except CertificationError:
+            except CertificationError:  # over the bin budget: coarser, unless a grid already worked
+                if best is None and h < coarsest:
+                    h += 1
+                    continue
                 break
             c = Certified(c.lower, c.upper, c.how, dict(c.details, mode="discretised"))
             if best is None or c.upper < best.upper:
                 best = c
-            if c.upper <= target or estimate >= float(target) or h_exp <= MIN_H_EXP:
+            if c.upper <= target or estimate >= float(target) or h <= MIN_H_EXP:
                 break
             over = float(c.upper) - estimate
             room = (float(target) - estimate) * 0.8
             jump = min(6, max(1, math.ceil(math.log2(over / room)))) if room > 0 and over > 0 else 1
             if best is not c:  # the last finer grid did not help: stop
                 break
-            h_exp -= jump
+            h -= jump
         if (best is None or best.upper > target) and cost <= exact_budget:
             best = exact(pld)  # the grid could not certify the target; the exact PLD is affordable
         if best is None:
             raise CertificationError(
-                f"times = {times} releases: even the coarsest grid (h = 2^{h_exp}) needs more "
+                f"times = {times} releases: even the grid h = 2^{h} needs more "
                 f"than max_bins = {max_bins} bins (the work budget); lower times")
         out.append(best)
     lo = max(c.lower for c in out)
     worst = max(out, key=lambda c: c.upper)
     modes = {c.details.get("mode") for c in out}
     mode = "exact" if modes == {"exact"} else ("discretised" if "discretised" in modes else "sparse")
-    return Certified(lo, worst.upper, worst.how, {"mode": mode})
+    return Certified(lo, worst.upper, worst.how,
+                     {"mode": mode, "h_exps": [c.details.get("h_exp") for c in out]})
 
 
 def _intersect(c: Certified, other: Certified | None) -> Certified:

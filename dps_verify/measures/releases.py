@@ -459,15 +459,19 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     while True:
         A = _tail_start(k + 1, n_limit, tail_ok)
         tail_from = A if A is not None else n_limit + 1
-        for n in range(k + 1, tail_from):
+        top_s, peak = 0.0, k
+        for n in range(k + 1, tail_from):  # past the screen's peak, stop once it has halved
             if n not in screen:
                 screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[0])
-        top_s = max((screen[n] for n in range(k + 1, tail_from)), default=0.0)
-        for n in range(k + 1, tail_from):
+            if screen[n] > top_s:
+                top_s, peak = screen[n], n
+            elif n > peak + 3 and screen[n] < top_s / 2 and top_s > SCREEN_NOISE:
+                break
+        for n in list(screen):
             if n not in fine_screened and screen[n] * SCREEN_BAND >= top_s:
                 screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[1])
                 fine_screened.add(n)
-        cands = [n for n in range(k + 1, tail_from) if n not in encl]
+        cands = [n for n in screen if n < tail_from and n not in encl]
         if not cands or len(encl) > 1:
             break
         n_star = max(cands, key=lambda n: (screen[n], -n))
@@ -477,6 +481,10 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol)
     # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first
     target = goal()
+    for n in range(k + 1, tail_from):  # the sizes step 1 did not reach
+        if n not in screen:
+            screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[0])
+    h_hint: list[int | None] | None = None  # grids that served the previous size (sizes are alike)
     for n in sorted(range(k + 1, tail_from), key=lambda n: (-screen[n], n)):
         if n in encl:
             continue
@@ -485,10 +493,11 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             bound[n] = Certified(Fraction(0), cheap, "Chernoff bound on the thresholded pair",
                                  {"mode": "cheap"})
             continue
-        if n not in fine_screened:
+        if n not in fine_screened and screen[n] * 1.1 >= float(target):
             screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[1])
             fine_screened.add(n)
-        c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n])
+        c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint)
+        h_hint = c.details.get("h_exps", h_hint)
         if c.upper <= target:
             bound[n] = c
             continue
