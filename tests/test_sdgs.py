@@ -336,3 +336,23 @@ def test_chernoff_delta_encloses_the_60_digit_value(k, b, e):
         g = 1 - (1 - bb) * mpmath.exp(-ee)
         ref = mpmath.exp(-k * (mpmath.log(g / bb) - (g - bb) / g))
         assert v >= ref and abs(v - ref) <= mpmath.mpf(2) ** -50 * ref
+
+
+def test_hockey_stick_skip_only_when_certainly_below_the_best():
+    """sdgs._hs_below_best (the scan skips a group size whose value is certainly ≤ the best
+    lower end): true just above the exact value, false just below it (negative control)."""
+    import mpmath
+
+    E = sdgs._Exp(Fraction(1))
+    A, B, qn = sdgs.mpz(10**40), sdgs.mpz(3 * 10**39), sdgs.mpz(10**45)
+    with mpmath.workdps(60):
+        v = (mpmath.mpf(10**40) - mpmath.e * 3 * 10**39) / 10**45
+        den = 2**300
+        above = int(mpmath.ceil(v * (1 + mpmath.mpf(10) ** -20) * den))
+        below = int(mpmath.floor(v * (1 - mpmath.mpf(10) ** -20) * den))
+    best = sdgs._Best()
+    best.offer(sdgs.mpz(above), sdgs.mpz(above), sdgs.mpz(den), 7)
+    assert sdgs._hs_below_best(E, A, B, qn, best)
+    best = sdgs._Best()
+    best.offer(sdgs.mpz(below), sdgs.mpz(below), sdgs.mpz(den), 7)
+    assert not sdgs._hs_below_best(E, A, B, qn, best)

@@ -769,8 +769,11 @@ def _scan_from(
         if paper:
             lo, hi, den = UPl, UPh, qn
         elif measure == "hockey-stick":
-            flo, fhi, s = _affine_iv(E, UPl, UPh, Q * UQl, Q * UQh)
-            lo, hi, den = flo, fhi, qn << s
+            if not backward and best.n and best.lo_num > 0 and _hs_below_best(E, UPh, Q * UQl, qn, best):
+                lo = hi = None  # certainly ≤ the best lower end: changes neither end
+            else:
+                flo, fhi, s = _affine_iv(E, UPl, UPh, Q * UQl, Q * UQh)
+                lo, hi, den = flo, fhi, qn << s
             if backward:
                 z = E.less(F, Q * FQ)
                 BP = (G - F) + (F if z else 0)
@@ -786,7 +789,8 @@ def _scan_from(
             lo = max(UPl + PB, Q * (UQl + QB))
             hi = max(UPh + PB, Q * (UQh + QB))
             den = qn
-        best.offer(lo, hi, den, n)
+        if lo is not None:
+            best.offer(lo, hi, den, n)
         # ---- stopping rule ------------------------------------------------------------
         N = n + 1
         if best.lo_num > 0:
@@ -962,6 +966,17 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
         qn //= Q
         n -= 1
     return k
+
+
+def _hs_below_best(E: _Exp, Ah: Any, Bl: Any, qn: Any, best: _Best) -> bool:
+    """Whether (Ah − e^ε·Bl)/qn ≤ best.lo is certain, with e^ε ≥ E.lo/2^s (integers only).
+
+    A per-n hockey-stick value lies below (Ah − e^ε·Bl)/qn ≤ (Ah − (E.lo/2^s)·Bl)/qn; when that
+    is at most the best certified lower end, offering the value could move neither end of the
+    enclosure of the maximum, so the scan skips its 60-bit enclosure (a screen that is itself
+    a proof: exact cross-multiplication)."""
+    top = (mpz(Ah) << E.s) - E.lo * Bl
+    return top <= 0 or top * best.lo_den <= best.lo_num * (qn << E.s)
 
 
 def _affine_iv(E: _Exp, Al: Any, Ah: Any, Bl: Any, Bh: Any) -> tuple[Any, Any, int]:
