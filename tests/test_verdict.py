@@ -145,7 +145,10 @@ def test_each_sample_anonymized_once():
 
     res = exhaustive_search(counted, DOM[:4], beta=BETA, epsilon=EPS, delta=1, max_size=5)
     assert res.samples == len(calls)
-    assert max(calls.values()) <= 2  # the first non-empty sample is called twice (recheck)
+    # once each, except the spot checks (engine.calls.SpotChecks): a few samples of each size are
+    # called again and with their records reordered (at most 4 calls of one multiset)
+    assert max(calls.values()) <= 4
+    assert sum(calls.values()) - len(calls) <= 4 + 5 * (3 * 2 + 4)
 
 
 def test_budget_cuts_the_search_with_a_message():
