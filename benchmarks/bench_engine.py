@@ -58,7 +58,42 @@ def run() -> dict:
         else:
             row["full_law_generic_s"] = f"infeasible ({terms:.3g} count vectors)"
         out[f"{groups} groups, N = {n}"] = row
+    out["spot_check_overhead"] = spot_check_overhead()
     return out
+
+
+def spot_check_overhead(reps: int = 3) -> dict:
+    """Cost of the multiset spot check (engine.calls.SpotChecks: a few samples of each size are
+    anonymized again and reordered): the exhaustive search of a plain function (strongly-safe
+    3-anonymization over 8 values, up to 8 records, serial) and the generic law of a plain
+    function on 12 distinct records (4096 samples), each with the check and with it switched off
+    (the baseline, same process, alternating; best of ``reps``)."""
+    from benchmarks.bench_search import BETA, DOM, EPS, safe_plain
+    from dps_verify.engine import calls
+    from dps_verify.verdict import exhaustive_search
+
+    def search() -> None:
+        exhaustive_search(safe_plain, DOM, beta=BETA, epsilon=EPS, delta=1, max_size=8, executor="serial")
+
+    def law() -> None:
+        exact.distribution(safe_plain, list(range(12)), Fraction(1, 2))
+
+    due = calls.SpotChecks.due
+    res: dict = {}
+    for name, job in (("exhaustive_search_size8_s", search), ("distribution_12_records_s", law)):
+        on, off = [], []
+        for _ in range(reps):
+            for timings, switch in ((off, lambda self, sample: False), (on, due)):
+                calls.SpotChecks.due = switch  # type: ignore[method-assign]
+                try:
+                    t0 = time.perf_counter()
+                    job()
+                    timings.append(time.perf_counter() - t0)
+                finally:
+                    calls.SpotChecks.due = due  # type: ignore[method-assign]
+        res[name] = {"checked": round(min(on), 4), "unchecked": round(min(off), 4),
+                     "ratio": round(min(on) / min(off), 3)}
+    return res
 
 
 if __name__ == "__main__":

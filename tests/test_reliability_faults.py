@@ -24,6 +24,8 @@ ZOO = {  # file -> (fragment of the one-line message, exception type of the user
     "raises_value_error": ("raised ValueError: max() arg is an empty sequence on sample ()", ValueError),
     "unhashable": ("returned an unhashable value of type list", TypeError),
     "nondeterministic": ("is not a function of its sample", None),
+    "random_on_crowds": ("is not a function of its sample", None),
+    "order_dependent": ("depends on the order of the records", None),
     "bad_law": ("returned an invalid law on sample (): randomized anonymizer's probabilities sum to 9/10", ValueError),
     "blackbox_raises": ("raised KeyError: 3 on sample", KeyError),
 }
@@ -103,7 +105,8 @@ def calls_guarded(fn):
     return guard(fn)
 
 
-@pytest.mark.parametrize("name", ["raises_on_some", "raises_value_error", "unhashable", "nondeterministic"])
+@pytest.mark.parametrize("name", ["raises_on_some", "raises_value_error", "unhashable", "nondeterministic",
+                                  "random_on_crowds", "order_dependent"])
 def test_assert_dp_raises_the_users_error_not_assertion(name):
     from dps_verify.testing import assert_dp
 

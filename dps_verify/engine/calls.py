@@ -14,7 +14,9 @@ Each error message is one line naming the exception type, its message and the sa
 error has ``.original`` (the user's exception, also chained as ``__cause__``) and ``.sample``.
 With ``recheck=True`` the call is made twice and must agree ("not a function of its sample" —
 a plain function that draws randomness must be wrapped with ``randomized`` or audited as a
-black box).
+black box); with ``reorder=True`` it is also made on the sample's records reversed and rotated
+and must agree (a sample is a multiset, CP §2.1).  :class:`SpotChecks` picks the samples the
+engine checks this way: a few of each size (``verdict/samples.py``, ``engine/distribution.py``).
 
 Timeouts: ``with call_limits(timeout=2.0): ...`` bounds every guarded call made inside the block
 (``dps-verify audit --timeout SECONDS``).  It uses ``signal.setitimer`` / ``SIGALRM``, so it is
@@ -30,7 +32,7 @@ import contextvars
 import functools
 import signal
 import threading
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, TypeVar, cast
@@ -135,23 +137,95 @@ def _check_hashable(fn: Any, y: Any, sample: Any, what: str) -> Hashable:
 
 
 def _not_a_function(fn: Any, sample: Any, a: Any, b: Any, what: str) -> AuditedCodeError:
-    return AuditedCodeError(
+    err = AuditedCodeError(
         f"the {what} {_name(fn)} is not a function of its sample: two calls on sample "
         f"{_short(sample)} gave {_short(a)} and {_short(b)} (wrap a randomized anonymizer with "
         "exact.randomized, or audit it as a black box fn(sample, rng))",
         sample=sample,
     )
+    err.multiset_violation = True  # type: ignore[attr-defined]
+    return err
+
+
+def _order_dependent(fn: Any, sample: Any, a: Any, other: Any, b: Any, what: str) -> AuditedCodeError:
+    err = AuditedCodeError(
+        f"the {what} {_name(fn)} depends on the order of the records, not only on the multiset "
+        f"of its sample: sample {_short(sample)} gave {_short(a)}, the same records in the order "
+        f"{_short(other)} gave {_short(b)} (datasets and samples are multisets, CP §2.1; sort the "
+        "records, or count them, before publishing anything that lists them)",
+        sample=sample,
+    )
+    err.multiset_violation = True  # type: ignore[attr-defined]
+    return err
+
+
+def reorderings(sample: Any) -> list[tuple]:
+    """The reversed and the rotated-by-one orders of ``sample`` that differ from it as sequences
+    (none for a sample whose records are all equal)."""
+    s = tuple(sample)
+    out: list[tuple] = []
+    for other in (s[::-1], s[1:] + s[:1]):
+        if other != s and other not in out:
+            out.append(other)
+    return out
+
+
+#: How many samples of each size (with two distinct records at least) :class:`SpotChecks` picks.
+SPOT_CHECKS_PER_SIZE = 2
+
+
+class SpotChecks:
+    """Which calls are re-checked (issue #11: a mechanism is a function of its multiset sample).
+
+    The engine anonymizes each sample in one canonical order, once; an anonymizer that depends
+    on the order of the records, or that is not deterministic, would go unnoticed.  So, for each
+    sample size n ≥ 1, every non-empty sample is anonymized again, and again with its records
+    in the :func:`reorderings`, until ``per_size`` (default :data:`SPOT_CHECKS_PER_SIZE`) samples
+    of size n holding two distinct records have been checked; any difference raises
+    :class:`AuditedCodeError` (CLI exit 4).  A spot check, not a proof.  Its cost per size is
+    three calls for each of ``per_size`` samples plus one call for each sample of equal records
+    met before them (at most one per record, and only size 1 has nothing else).  ``done`` holds
+    the sizes whose quota is met (callers test membership first, on their hot path);
+    ``per_size=0`` checks nothing.
+    """
+
+    __slots__ = ("per_size", "done", "_seen")
+
+    def __init__(self, per_size: int | None = None):
+        self.per_size = SPOT_CHECKS_PER_SIZE if per_size is None else per_size
+        self.done: set[int] = set()
+        self._seen: dict[int, int] = {}
+
+    def due(self, sample: Sequence) -> bool:
+        """Whether this (not yet anonymized) sample is to be checked."""
+        n = len(sample)
+        if n == 0 or n in self.done or self.per_size <= 0:
+            return False
+        r0 = sample[0]
+        if n == 1 or all(r == r0 for r in sample):
+            return True  # nothing to reorder: a second call only
+        k = self._seen.get(n, 0) + 1
+        self._seen[n] = k
+        if k >= self.per_size:
+            self.done.add(n)
+        return True
 
 
 def call_anonymizer(anonymizer: Callable[[tuple], Hashable], sample: Any, *, recheck: bool = False,
-                    what: str = "anonymizer") -> Hashable:
-    """``anonymizer(sample)``, guarded: any exception, an unhashable output, a timeout or (with
-    ``recheck``) two disagreeing calls raise :class:`AuditedCodeError`."""
+                    reorder: bool = False, what: str = "anonymizer") -> Hashable:
+    """``anonymizer(sample)``, guarded: any exception, an unhashable output, a timeout, (with
+    ``recheck``) two disagreeing calls, or (with ``reorder``) a different output on a
+    :func:`reorderings` of the sample raise :class:`AuditedCodeError`."""
     y = _check_hashable(anonymizer, _invoke(anonymizer, (sample,), sample, what), sample, what)
     if recheck:
         y2 = _check_hashable(anonymizer, _invoke(anonymizer, (sample,), sample, what), sample, what)
         if y2 != y:
             raise _not_a_function(anonymizer, sample, y, y2, what)
+    if reorder:
+        for other in reorderings(sample):
+            y2 = _check_hashable(anonymizer, _invoke(anonymizer, (other,), other, what), other, what)
+            if y2 != y:
+                raise _order_dependent(anonymizer, sample, y, other, y2, what)
     return y
 
 
@@ -189,7 +263,7 @@ def _law_once(r: Any, fn: Any, sample: Any, what: str) -> dict[Hashable, Fractio
         ) from exc
 
 
-def call_law(randomized_anonymizer: Any, sample: Any, *, recheck: bool = False,
+def call_law(randomized_anonymizer: Any, sample: Any, *, recheck: bool = False, reorder: bool = False,
              what: str = "randomized anonymizer") -> dict[Hashable, Fraction]:
     """``randomized_anonymizer.law(sample)``, guarded like :func:`call_anonymizer`; a law whose
     probabilities are negative, unreadable or do not sum to 1 is a fault of the audited code too
@@ -200,6 +274,11 @@ def call_law(randomized_anonymizer: Any, sample: Any, *, recheck: bool = False,
         again = _law_once(randomized_anonymizer, fn, sample, what)
         if again != law:
             raise _not_a_function(fn, sample, law, again, what)
+    if reorder:
+        for other in reorderings(sample):
+            again = _law_once(randomized_anonymizer, fn, other, what)
+            if again != law:
+                raise _order_dependent(fn, sample, law, other, again, what)
     return law
 
 
@@ -237,4 +316,5 @@ def reports_dataset(fn: F) -> F:
     return cast(F, wrapper)
 
 
-__all__ = ["attach_dataset", "call_anonymizer", "call_blackbox", "call_law", "call_limits", "reports_dataset"]
+__all__ = ["SPOT_CHECKS_PER_SIZE", "SpotChecks", "attach_dataset", "call_anonymizer", "call_blackbox", "call_law",
+           "call_limits", "reorderings", "reports_dataset"]

@@ -18,7 +18,7 @@ from typing import Any, cast
 from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
 from dps_verify.core.params import beta_param
 from dps_verify.core.types import Anonymizer, AnonymizerLike
-from dps_verify.engine.calls import call_anonymizer, call_law, reports_dataset
+from dps_verify.engine.calls import SpotChecks, call_anonymizer, call_law, reports_dataset
 from dps_verify.engine.factorised import (
     DEFAULT_MAX_TERMS,
     check_budget,
@@ -110,7 +110,8 @@ def distribution(
 
     Raises ``ValueError`` if β ∉ (0, 1] or a record is unhashable, and
     :class:`~dps_verify.core.errors.AuditedCodeError` if the anonymizer raises, returns an
-    unhashable output, or is not a function of its sample (two calls on one sample disagree).
+    unhashable output, or is not a function of its multiset sample (spot-checked: two calls on
+    the first sample of each size, and on its records reversed and rotated, must agree).
     """
     b = beta_param(beta, allow_one=True)
     if factorised is None:
@@ -146,7 +147,9 @@ def distribution(
     total_den = q ** sum(len(m) for m in members)
     acc: dict[Hashable, Fraction] = {}
     acc_int: dict[Hashable, int] = {}
-    checked = False
+    # the first sample of each size is anonymized again, also reordered (engine/calls.py)
+    spot = SpotChecks(per_size=1)
+    checked_sizes = spot.done
     for choice in itertools.product(*(range(len(m) + 1) for m in members)):
         w = 1
         for g, s in enumerate(choice):
@@ -157,14 +160,13 @@ def distribution(
             _add(acc_int, call_anonymizer(from_counts, dict(zip(keys, choice))), w)
             continue
         sample: tuple = sum((prefixes[g][s] for g, s in enumerate(choice)), ())
+        check = len(sample) not in checked_sizes and spot.due(sample)
         if not isinstance(anonymizer, randomized):
             fn = cast(Anonymizer, anonymizer)
-            y = call_anonymizer(fn, sample, recheck=not checked)  # AuditedCodeError on a fault
-            checked = True
-            _add(acc_int, y, w)
+            # AuditedCodeError on a fault
+            _add(acc_int, call_anonymizer(fn, sample, recheck=check, reorder=check), w)
             continue
-        law = call_law(anonymizer, sample, recheck=not checked)
-        checked = True
+        law = call_law(anonymizer, sample, recheck=check, reorder=check)
         for y, pr in law.items():
             _add(acc, y, pr * w)
     for y, v in acc_int.items():

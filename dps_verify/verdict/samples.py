@@ -9,8 +9,11 @@ outputs as small integers, so the float screen can work on integer arrays.
 
 Every call into user code goes through :mod:`dps_verify.engine.calls` (``call_anonymizer`` /
 ``call_law``); a fault of the user's code is raised as
-:class:`~dps_verify.core.errors.AuditedCodeError` and is never turned into a verdict.  The first
-non-empty sample is anonymized twice (the anonymizer must be a function of its sample).
+:class:`~dps_verify.core.errors.AuditedCodeError` and is never turned into a verdict.  Samples
+are handed over in one canonical order; the first non-empty sample and a few samples of each
+size are anonymized again, also with their records reordered
+(:class:`~dps_verify.engine.calls.SpotChecks`): the anonymizer must be a function of its
+multiset sample (CP §2.1).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from dps_verify.core.errors import AuditedCodeError
-from dps_verify.engine.calls import call_anonymizer, call_law
+from dps_verify.engine.calls import SpotChecks, call_anonymizer, call_law
 from dps_verify.engine.distribution import randomized
 
 _ONE = Fraction(1)
@@ -120,6 +123,7 @@ class SampleTable:
         self.row_of_key: dict[int, int] = {}
         self.row_law: list[list[tuple[int, Fraction]]] = []  # per row: (output id, exact prob)
         self._checked = False
+        self.spot = SpotChecks()  # which samples are re-anonymized, also reordered
         self._arrays: dict | None = None
         # flat copies of the table, grown with it (the screen's arrays are built from these)
         self._keys: list[int] = []
@@ -128,6 +132,22 @@ class SampleTable:
         self._flat_p: list[float] = []
         self._min_p_log2 = 0.0  # a lower bound on log2 of the smallest positive exact probability
         self.calls = 0
+        self._check_order_first()
+
+    def _check_order_first(self) -> None:
+        """Anonymize the sample of the first two atoms before anything else, so that its spot
+        check (:class:`~dps_verify.engine.calls.SpotChecks`: again, and with the two records
+        swapped) runs before a search can reach a verdict on smaller samples: code that depends
+        on the order of the records is an error, not a PASS or FAIL."""
+        if self.from_counts is None and self.atoms.m >= 2 and self.radix > 2:
+            checked = self._checked
+            try:
+                self.row([1, 1] + [0] * (self.atoms.m - 2))
+            except AuditedCodeError as err:
+                if getattr(err, "multiset_violation", False):
+                    raise
+                # any other fault is left for the search, which meets it on its smallest sample
+                self._checked, self.spot = checked, SpotChecks()
 
     def key(self, counts: Sequence[int]) -> int:
         return sum(int(c) * p for c, p in zip(counts, self.pow) if c)
@@ -142,17 +162,18 @@ class SampleTable:
     def _evaluate(self, counts: Sequence[int]) -> list[tuple[int, Fraction]]:
         recheck = not self._checked and sum(counts) > 0
         self._checked = self._checked or recheck
-        if self.from_counts is not None:
+        if self.from_counts is not None:  # a dict of counts: no order to check
             assert self.atoms.keys is not None
             arg = {k: int(c) for k, c in zip(self.atoms.keys, counts) if c}
             law = {call_anonymizer(self.from_counts, arg, recheck=recheck,
                                    what="anonymizer's from_counts"): _ONE}
         else:
             sample = self.atoms.records(counts)
+            check = self.spot.due(sample)  # includes the first non-empty sample
             if self.is_randomized:
-                law = call_law(self.anonymizer, sample, recheck=recheck)
+                law = call_law(self.anonymizer, sample, recheck=check, reorder=check)
             else:
-                law = {call_anonymizer(self.anonymizer, sample, recheck=recheck): _ONE}
+                law = {call_anonymizer(self.anonymizer, sample, recheck=check, reorder=check): _ONE}
         self.calls += 1
         return [(self._intern(y), p if type(p) is Fraction else Fraction(p))
                 for y, p in law.items() if p]
@@ -201,12 +222,16 @@ class SampleTable:
         vals = self.atoms.values
         rok, law, fn = self.row_of_key, self.row_law, self.anonymizer
         chain, repeat = itertools.chain.from_iterable, itertools.repeat
+        spot, checked_sizes = self.spot, self.spot.done
         new = 0
         for k, c in zip(keys, C.tolist()):
             if k in rok:
                 continue
             sample = tuple(chain(repeat(v, n) for v, n in zip(vals, c) if n))
-            oid = self._intern(call_anonymizer(fn, sample))
+            if len(sample) in checked_sizes or not spot.due(sample):
+                oid = self._intern(call_anonymizer(fn, sample))
+            else:
+                oid = self._intern(call_anonymizer(fn, sample, recheck=True, reorder=True))
             rok[k] = len(law)
             law.append([(oid, _ONE)])
             self._keys.append(k)
