@@ -179,7 +179,7 @@ def test_smt2_export_rechecked_by_both_solvers(tmp_path, capsys):
     assert step["solvers"] == {"z3": "unsat", "cvc5": "unsat"} and step["vacuity"] == {"z3": "sat"}
     files = sorted(out.rglob("*.smt2"))
     assert any(f.name.endswith(".vacuity.smt2") for f in files)
-    assert (out / "cp-theorem-1" / "03-upper-direction.smt2").exists()
+    assert len(list((out / "cp-theorem-1").glob("[0-9][0-9]-upper-direction.smt2"))) == 1
     for f in files:
         text = f.read_text()
         expected = text.splitlines()[0].rsplit("expected ", 1)[1]
@@ -211,11 +211,108 @@ def test_smtlib_printer_quotes_and_unary_sums():
 def test_readme_proof_table_is_generated(results):
     from pathlib import Path
 
-    from dps_verify.paper.proofs.table import readme_block
+    from dps_verify.paper.proofs.table import FILES, given_block, readme_block
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert readme_block(results[i] for i in IDS) in readme, (
-        "README's proof table is stale: python -m dps_verify.paper.proofs.table")
+    root = Path(__file__).resolve().parents[1]
+    for rel in FILES:
+        text = (root / rel).read_text()
+        assert readme_block(results[i] for i in IDS) in text, (
+            f"{rel}'s proof table is stale: python -m dps_verify.paper.proofs.table --write")
+    assert given_block(results[i] for i in IDS) in (root / "docs/proofs.md").read_text()
+
+
+def test_table_shows_what_is_trusted(results):
+    """The 'taken on trust' column lists every given that is not a hypothesis, definition or
+    setting (cited / imported lemmas, prose links), and nothing for fully chained theorems."""
+    from dps_verify.paper.proofs.core import Fact
+    from dps_verify.paper.proofs.table import proof_table, trusted
+
+    rows = {line.split(" | ")[0].strip("| "): line for line in
+            proof_table(results[i] for i in IDS).splitlines()[2:]}
+    assert "lemma: multiplicative Chernoff bound (cited)" in rows["tr-theorem-6"]
+    assert "lemma: CP Thm 5 for each recoding" in rows["cp-theorem-6"]
+    assert "| none |" in rows["cp-theorem-1"]
+    x = sp.Symbol("x", real=True)
+    assert trusted([Fact(x > 0, "a hypothesis")]) == "none"
+    assert trusted([Fact(x > 0, "why: more", "prose-link")]) == "prose-link: why"
+    assert trusted([Fact(x > 0, "w", "lemma", label="L")] * 2) == "lemma: L"
+
+
+# ------------------------------------------------- the former prose links (issue #12)
+
+
+def test_cp1_decomposition_is_a_proved_step(results):
+    """Z = (1 - b)X + bY and the DPS bounds between X and Y are conclusions of PROVED steps
+    (inductions over the samples of D_-t), never given facts; the directions use them."""
+    from dps_verify.paper.proofs import cp_theorem_1 as m
+
+    r = results["cp-theorem-1"]
+    formulas = [g.formula for g in r.given]
+    assert m.DECOMP not in formulas and not any(f in formulas for f in m.DPS_XY)
+    assert all(g.kind != "prose-link" for g in r.given)
+    dec = next(s for s in r.steps if s.name == "decomposition Z = (1 - b) X + b Y")
+    assert dec.verdict == Verdict.PROVED and dec.concludes == m.DECOMP
+    assert any("decomposition over samples: every N" in ln["from"] for ln in dec.links)
+    for name in ("upper direction", "lower direction (rearranged)", "lower direction (final)"):
+        s = next(s for s in r.steps if s.name == name)
+        sources = " ".join(ln["from"] for ln in s.links)
+        assert "step 8: decomposition Z" in sources and "DPS summed" in sources, name
+
+
+def test_cp1_wrong_decomposition_rejected(results):
+    ctl = {c.name: c for c in results["cp-theorem-1"].negative_controls}
+    wrong = ctl["control: decomposition Z = (1 - b) Y + b X, inductive step"]
+    assert wrong.verdict == Verdict.REFUTED and wrong.counterexample
+    assert ctl["control: upper direction without the decomposition's proof"].verdict == Verdict.ERROR
+    assert ctl["control: sampling split with the factors exchanged"].verdict == Verdict.REFUTED
+
+
+def test_tr6_c_positive_is_chained(results):
+    from dps_verify.paper.proofs import tr_theorem_6 as m
+
+    r = results["tr-theorem-6"]
+    assert all(g.kind != "prose-link" for g in r.given)
+    assert not any(g.formula == (m.c_ > 0) for g in r.given)
+    phi = next(s for s in r.steps if s.name.startswith("phi(gamma, beta) > 0"))
+    assert phi.verdict == Verdict.PROVED and phi.concludes == m.PHI_POS
+    assert "h(1) = 0" in phi.certificate and "log(u)" in phi.certificate
+    c = next(s for s in r.steps if s.name == "c > 0")
+    assert c.verdict == Verdict.PROVED
+    assert any(ln["from"].startswith("step 2: phi") for ln in c.links)
+
+
+def test_tr6_phi_certificate_rejects_wrong_variants():
+    from dps_verify.paper.proofs import tr_theorem_6 as m
+
+    assert m._phi_positive()[0] == Verdict.PROVED
+    flipped = sp.Lt(m.PHI_CLAIM.lhs, 0)
+    assert m._phi_positive(flipped)[0] == Verdict.REFUTED
+    wrong_sign = m._phi_positive(sp.Gt(-m.PHI_CLAIM.lhs, 0), lambda u: -m.h_true(u))
+    assert wrong_sign[0] == Verdict.REFUTED and wrong_sign[1]["gamma"] == "1/2"
+    # an h that is not phi's (identity fails) is never PROVED, even if h' > 0
+    assert m._phi_positive(h=lambda u: u * sp.log(u) - u + 2)[0] != Verdict.PROVED
+    region = m._phi_positive(region=(m.b_ > 0, m.g_ >= m.b_))
+    assert region[0] == Verdict.REFUTED and region[1]["beta"] == region[1]["gamma"] == "1/2"
+
+
+def test_export_expected_answers_for_controls():
+    """A vacuous (ERROR) control exports unsat twice; a multi-obligation refuted control marks
+    only its refuting obligation 'sat'."""
+    from dps_verify.paper.proofs.export import expected_answers
+
+    x = sp.Symbol("x", real=True)
+    vac = prove_sym("vac", "", x >= 5, [x >= 1, x <= 0], expected=Verdict.ERROR)
+    assert expected_answers(vac, vac.queries[0]) == ("unsat", "unsat")
+    two = z3_all_control()
+    answers = [expected_answers(two, q)[0] for q in two.queries]
+    assert sorted(answers) == ["sat", "unsat"]
+
+
+def z3_all_control():
+    from dps_verify.paper.proofs.core import z3_all
+
+    x = z3.Real("x")
+    return z3_all("two", "", [(x >= 0, [x >= 1]), (x >= 2, [x >= 1])], expected=Verdict.REFUTED)
 
 
 # ------------------------------------------------------------ chaining (issue #12, item 4)

@@ -44,26 +44,49 @@ from dps_verify.paper.proofs.smt import Z3_TIMEOUT_MS, Query
 Verdict = ProofVerdict
 
 
+#: Kinds of given facts a reader needs to accept only as the theorem's statement and its
+#: encoding.  ``hypothesis``: stated by the theorem; ``definition``: defines the encoding's
+#: symbols; ``setting``: the model's ranges (parameters, probabilities in [0, 1]).  Every
+#: other kind is *trusted* and listed as such in the README's proof table: ``lemma`` (a fact
+#: proved elsewhere or cited, taken on trust here) and ``prose-link`` (results of earlier
+#: steps linked only in words).
+PLAIN_KINDS = ("hypothesis", "definition", "setting")
+
+
 @dataclass(frozen=True)
 class Fact:
-    """A formula a theorem takes as given: one of its stated hypotheses, a definition of the
-    encoding's symbols, or a fact of the setting (kind ``hypothesis``, ``definition`` or
-    ``setting``) -- or, kind ``prose-link``, the result of earlier steps that the encoding
-    links only in words, shown as such.  ``over`` lists index variables the fact holds for
-    every value of (their sympy assumptions give the range), so a step may use an instance."""
+    """A formula a theorem takes as given (its ``kind``: see :data:`PLAIN_KINDS`).  ``over`` lists
+    index variables the fact holds for every value of (their sympy assumptions give the
+    range), so a step may use an instance; ``label`` is a short name (for trusted kinds)."""
 
     formula: Any
     why: str
     kind: str = "hypothesis"
     over: tuple[sp.Symbol, ...] = ()
+    label: str = ""
+
+    @property
+    def trusted(self) -> bool:
+        """Taken on trust beyond the statement and the encoding (see :data:`PLAIN_KINDS`)."""
+        return self.kind not in PLAIN_KINDS
+
+    @property
+    def short(self) -> str:
+        """The label, or the justification's first clause."""
+        text = self.label or self.why.split(":")[0].split(";")[0]
+        return text if len(text) <= 60 else text[:57].rstrip() + "..."
 
     def to_dict(self) -> dict[str, str]:
-        return {"formula": sp.sstr(self.formula), "kind": self.kind, "why": self.why}
+        out = {"formula": sp.sstr(self.formula), "kind": self.kind, "why": self.why}
+        if self.label:
+            out["label"] = self.label
+        return out
 
 
-def given(kind: str, why: str, *formulas: Any, over: tuple[sp.Symbol, ...] = ()) -> list[Fact]:
+def given(kind: str, why: str, *formulas: Any, over: tuple[sp.Symbol, ...] = (),
+          label: str = "") -> list[Fact]:
     """Several :class:`Fact` s with one justification."""
-    return [Fact(f, why, kind, over) for f in formulas]
+    return [Fact(f, why, kind, over, label) for f in formulas]
 
 
 @dataclass
@@ -461,10 +484,15 @@ _REWRITES: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
 
 
 def _assumptions_text(expr: sp.Expr) -> str:
+    """The declared assumptions of the symbols and of the applied functions (``s(i)``)."""
     parts = []
-    for s in sorted(expr.free_symbols, key=lambda x: x.name):
-        flags = [f for f in ("positive", "nonnegative", "integer", "real") if s.assumptions0.get(f)]
-        parts.append(f"{s.name}: {flags[0] if flags else 'complex'}" + (
+    atoms = sorted(expr.free_symbols, key=lambda x: x.name) + sorted(
+        {e.func for e in expr.atoms(AppliedUndef)}, key=lambda f: str(f))
+    for s in atoms:
+        flags = [f for f in ("positive", "nonnegative", "integer", "real")
+                 if (s.assumptions0.get(f) if isinstance(s, sp.Symbol)
+                     else getattr(s(sp.Dummy()), f"is_{f}") is True)]
+        parts.append(f"{s}: {flags[0] if flags else 'complex'}" + (
             ", integer" if "integer" in flags and flags[0] != "integer" else ""))
     return "; ".join(parts)
 
@@ -651,6 +679,22 @@ def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, 
     return None
 
 
+def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str]],
+          derived: bool = False) -> str | None:
+    """Where the assumption ``a`` of step ``s`` comes from (``None``: nowhere).  A step stated
+    for every value of its index variables may only use facts that hold for every value too
+    (a fact or conclusion with index variables); a ``derived`` assumption only steps."""
+    schematic = any(a.has(v) for v in s.over)
+    derived = derived or a in s.derived
+    for formula, over, label in known:
+        if (schematic and not over) or (derived and not label.startswith("step")):
+            continue
+        sub = instance_of(formula, over, a)
+        if sub is not None:
+            return label + (f" at {sub}" if sub else "")
+    return None
+
+
 def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
     """Theorem assembly, checked: every *claim* step may assume only formulas that are the
     theorem's given facts or conclusions of *earlier* PROVED claim steps (the same formula, or
@@ -683,18 +727,11 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
                     if not ok:
                         missing.append(sp.sstr(a))
                     continue
-                src = None
-                # a step stated for every value of its index variables may only use facts
-                # that hold for every value too (a fact or conclusion with index variables)
-                schematic = any(a.has(v) for v in s.over)
-                for formula, over, label in known:
-                    if (schematic and not over) or (a in s.derived
-                                                     and not label.startswith("step")):
-                        continue
-                    sub = instance_of(formula, over, a)
-                    if sub is not None:
-                        src = label + (f" at {sub}" if sub else "")
-                        break
+                src = _link(a, s, known)
+                if src is None and isinstance(a, sp.And):  # a conjunction: every conjunct
+                    parts = [_link(c, s, known, a in s.derived) for c in _conjuncts(a)]
+                    if all(parts):
+                        src = "; ".join(dict.fromkeys(str(x) for x in parts))
                 links.append({"formula": sp.sstr(a), "from": src or "UNLINKED"})
                 if src is None:
                     missing.append(sp.sstr(a))

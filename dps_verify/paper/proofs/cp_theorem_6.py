@@ -60,8 +60,16 @@ def _hockey_queries(G: int, *, with_e1: bool = True, delta: bool = True) -> list
 
 
 S, T, W, E1, E2, d = sp.symbols("S T W E1 Eprime delta", real=True)
-#: the witness's A_m: probability of choosing g1 at distance dist from the state (t in, 4 a's).
-pw = sp.Symbol("p", real=True)
+#: the witness's A_m: probability pc(dist) of choosing g1 at distance dist from the state
+#: (t in, 4 a's); an opaque function defined by its recurrence.
+pc = sp.Function("pc")
+dist_ = sp.Symbol("dist", integer=True, nonnegative=True)
+PC_DEF = [sp.Eq(pc(0), sp.Rational(3, 4)), sp.Eq(pc(dist_ + 1), pc(dist_) / 3)]
+
+
+def pc_range(x: sp.Expr) -> sp.Basic:
+    """0 < pc(x) <= 3/4."""
+    return sp.And(pc(x) > 0, pc(x) <= sp.Rational(3, 4))
 wg, wg2, Pg, Qg = sp.symbols("w w' P Q", real=True)
 TERM_HYPS = [E1 >= 1, E2 >= 1, d >= 0, wg >= 0, wg2 >= 0, wg <= E1 * wg2, Pg >= 0, Qg >= 0,
              Pg <= E2 * Qg + d]
@@ -99,14 +107,16 @@ GIVEN = (
             *[at(h, g_) for h in TERM_HYPS[3:5] + TERM_HYPS[6:8]], over=(g_,))
     + given("hypothesis", "A_m is eps1-DP (CP Def 6), run on the unsampled D (App. A.3)",
             at(TERM_HYPS[5], g_), over=(g_,))
-    + given("hypothesis", "for a fixed recoding g, CP Thm 5 with eps' = eps - eps1",
-            at(TERM_HYPS[8], g_), over=(g_,))
+    + given("lemma", "for a fixed recoding g, the sampled strongly-safe anonymization is "
+            "(eps', delta)-DP with eps' = eps - eps1: CP Thm 5, proved in cp-theorem-5",
+            at(TERM_HYPS[8], g_), over=(g_,), label="CP Thm 5 for each recoding (cp-theorem-5)")
     + given("definition", "SL(N), SR(N): the termwise lemma's two sides summed over the first "
             "N recodings (empty sums 0)", *SUM_DEFS, over=(N_,))
     + given("definition", "over all G recodings: S = SL(G), SR(G) = e^eps1 e^eps' T + W delta "
             "with T = sum w' Q and W = sum w = 1", *TOTALS)
-    + given("setting", "the witness's choice probabilities (3/4) 3^-dist lie in (0, 3/4]",
-            pw > 0, pw <= sp.Rational(3, 4))
+    + given("definition", "the witness's choice probability Pr[A_m(S) = g1] = pc(dist(S)) = "
+            "(3/4) 3^-dist(S): pc(0) = 3/4 and pc(dist + 1) = pc(dist)/3", *PC_DEF,
+            over=(dist_,))
 )
 
 
@@ -188,6 +198,11 @@ def steps() -> list[Step]:
         "SL(N) <= SR(N) (induction hypothesis) and the termwise lemma for recoding N give "
         "SL(N + 1) <= SR(N + 1).", summed(N_ + 1), [summed(N_), termwise(N_), *SUM_DEFS[2:]],
         local=[summed(N_)], over=(N_,))
+    pbase = prove_sym("witness: pc(0) = 3/4 is in (0, 3/4]", "pc(0) = 3/4.", pc_range(0),
+                      PC_DEF[:1])
+    pstep = prove_sym("witness: pc(dist) in (0, 3/4] -> pc(dist + 1) in (0, 3/4]",
+                      "pc(dist + 1) = pc(dist)/3 keeps 0 < pc <= 3/4.", pc_range(dist_ + 1),
+                      [pc_range(dist_), PC_DEF[1]], local=[pc_range(dist_)], over=(dist_,))
     return [
         prove_sym("termwise lemma (A_m on unsampled D)",
                   "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for every recoding g.",
@@ -210,14 +225,19 @@ def steps() -> list[Step]:
               "Pr[g(Lambda(D)) = S] when A (A_m included) runs on the sample.",
               "exact witness (Fraction)", _factorisation, expected=Verdict.REFUTED,
               role="remark"),
+        pbase, pstep, induction("witness: 0 < pc(dist) <= 3/4 for every dist",
+                                "Induction on dist.", pc_range, dist_, 0, pbase, pstep,
+                                over=(dist_,)),
         prove_sym("witness: A_m is eps1-DP (e^eps1 = 3)",
-                  "Pr[g1 | S] = (3/4) 3^-dist(S), dist(S) = |1 - #b(S)| + |4 - #a(S)|: adding or "
-                  "removing one record moves dist by exactly 1, so for neighbours the "
-                  "probabilities are p and p/3 with 0 < p <= 3/4; then p/(p/3) = 3 and "
-                  "(1 - p/3)/(1 - p) <= 3: both choices within the factor e^eps1 = 3.",
-                  sp.And(pw <= 3 * (pw / 3), pw / 3 <= 3 * pw, 1 - pw / 3 <= 3 * (1 - pw),
-                         1 - pw <= 3 * (1 - pw / 3)),
-                  [pw > 0, pw <= sp.Rational(3, 4)]),
+                  "Pr[g1 | S] = pc(dist(S)) = (3/4) 3^-dist(S), dist(S) = |1 - #b(S)| + "
+                  "|4 - #a(S)|: adding or removing one record moves dist by exactly 1, so for "
+                  "neighbours the probabilities are p = pc(dist) and pc(dist + 1) = p/3 with "
+                  "0 < p <= 3/4; then p/(p/3) = 3 and (1 - p/3)/(1 - p) <= 3: both choices "
+                  "within the factor e^eps1 = 3 (the whole instance is also checked exactly).",
+                  sp.And(pc(dist_) <= 3 * pc(dist_ + 1), pc(dist_ + 1) <= 3 * pc(dist_),
+                         1 - pc(dist_ + 1) <= 3 * (1 - pc(dist_)),
+                         1 - pc(dist_) <= 3 * (1 - pc(dist_ + 1))),
+                  [pc(dist_) > 0, pc(dist_) <= sp.Rational(3, 4), PC_DEF[1]], over=(dist_,)),
         timed("theorem under CP Def 3 (A_m on the sample)",
               "The DPS guarantee with delta = d(k, beta, eps - eps1) when A (A_m included) runs "
               "on the sample: fails on an exact instance.",
@@ -242,6 +262,11 @@ def negative_controls() -> list[Step]:
               "Choice probabilities (3/4) 9^-dist: the exact DP check of the witness must "
               "fail, so no refutation.", "exact DP check",
               lambda: _def3_witness(base=9), expected=Verdict.OPEN),
+        prove_sym("control: witness A_m with pc(dist + 1) = pc(dist)/9",
+                  "Neighbouring choice probabilities a factor 9 apart: not within e^eps1 = 3.",
+                  sp.And(pc(dist_) <= 3 * pc(dist_ + 1), pc(dist_ + 1) <= 3 * pc(dist_)),
+                  [pc(dist_) > 0, pc(dist_) <= sp.Rational(3, 4),
+                   sp.Eq(pc(dist_ + 1), pc(dist_) / 9)], expected=ref),
         exists_sym("control: pin of a weakened termwise bound (2 delta)",
                    "The termwise pin against w P <= e^eps1 e^eps' w' Q + 2 w delta: never "
                    "attained with w > 0, delta > 0, so the pin must fail.",

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from dps_verify.paper.proofs.core import ProofResult, Step, Verdict
-from dps_verify.paper.proofs.smt import Query
+from dps_verify.paper.proofs.smt import Query, verdict_of
 
 
 def slug(text: str) -> str:
@@ -47,10 +47,17 @@ def files_for(result: ProofResult) -> dict[str, str]:
 
 def expected_answers(step: Step, q: Query) -> tuple[str, str]:
     """What a solver should answer on the main and the vacuity file, from the verdict the step
-    is recorded to have (a negative control is a wrong claim: its negation is satisfiable)."""
+    is recorded to have (a negative control is a wrong claim: its negation is satisfiable).
+
+    An ERROR control is a vacuous step: its hypotheses are unsatisfiable, so both files are
+    ``unsat``.  A refuted step with several obligations is refuted by the one(s) with a
+    re-checked model; its other obligations may well hold, so their files carry the answer z3
+    gave during the run."""
     if step.expected is Verdict.ERROR:
-        return "unknown", "unsat"
+        return "unsat", "unsat"
     holds = step.expected in (Verdict.PROVED, Verdict.BOUNDED, Verdict.OPEN)
+    if not holds and len(step.queries) > 1 and verdict_of(q) != "refuted":
+        return q.answers.get("z3", "unknown"), "sat"
     if q.kind == "exists":
         return ("sat" if holds else "unsat"), "sat"
     return ("unsat" if holds else "sat"), "sat"

@@ -102,7 +102,8 @@ TOTALS = [sp.Eq(pOG, PL(K_)), sp.Eq(qOG, QL(K_))]
 #: what the equivalence takes as given (checked by the chaining check of proofs.core).
 GIVEN = (given("setting", "e^eps >= 1, delta >= 0, probabilities non-negative",
                E >= 1, d >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0)
-         + given("setting", "the i-th output of O minus B has p(i), q(i) >= 0 and is off B",
+         + given("definition", "B is the bad set of TR Def 2: the i-th output of O minus B "
+                 "has probabilities p(i), q(i) >= 0 and is off B",
                  p_(i_) >= 0, q_(i_) >= 0, off_b(i_), over=(i_,))
          + given("definition", "PL(N), QL(N): p and q summed over the first N outputs of O "
                  "minus B (empty sums 0)", *SUM_DEFS, over=(N_,))

@@ -7,6 +7,7 @@ Uses the multiplicative Chernoff bound P[X >= gamma n] <= exp(-n(gamma ln(gamma/
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import ceil, comb, floor
 
@@ -15,12 +16,22 @@ import sympy as sp
 
 from dps_verify.core.params import in_paper_regime
 from dps_verify.measures.sdgs import n_min
-from dps_verify.paper.proofs.core import Step, Verdict, given, prove_sym, sympy_step, timed
+from dps_verify.paper.proofs.core import (
+    Step,
+    Verdict,
+    chain_control,
+    given,
+    prove_sym,
+    sympy_step,
+    timed,
+)
 
 CLAIM = "d(k, beta, eps) <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (f-smooth SDGS)."
 REFERENCE = "TR Thm 6, §6"
 EXPECTED = Verdict.PROVED
-SUMMARY = ("The final bound is proved (given the Chernoff lemma): at n = n_m < k/gamma the "
+SUMMARY = ("The final bound is proved given the cited Chernoff lemma (taken on trust): "
+           "phi(gamma, beta) > 0 by a sympy certificate (h(1) = 0, h' = ln u > 0), c = phi > 0 "
+           "chained from it; at n = n_m < k/gamma the "
            "tail is P[X >= k] and k/n_m > gamma, so the bound still holds.  The printed "
            "approximation step 'd ~ max_{n >= k/gamma}' is refuted as an inequality (exact "
            "witness).  delta0 in the statement has a typo: gamma(1 - beta) for gamma(1) - beta.")
@@ -28,31 +39,89 @@ SUMMARY = ("The final bound is proved (given the Chernoff lemma): at n = n_m < k
 u, gm, bt, nn, kk = sp.symbols("u gamma beta n k", positive=True)
 
 
+g_, b_, E_ = sp.symbols("gamma beta E", real=True)
+n_, k_, nm_, c_ = sp.symbols("n k n_m c", real=True)
+#: phi(gamma, beta) = gamma ln(gamma/beta) - (gamma - beta), the Chernoff exponent per record
+#: (an opaque function for z3, defined by PHI_DEF; its logarithm never reaches a solver).
+phi = sp.Function("phi")
 #: the 'WolframAlpha' fact of TR §6 as displayed and as checked (one definition).
-PHI_CLAIM = sp.Gt(gm * sp.log(gm / bt) - (gm - bt), 0)
+PHI_CLAIM = sp.Gt(g_ * sp.log(g_ / b_) - (g_ - b_), 0)
+PHI_DEF = sp.Eq(phi(g_, b_), PHI_CLAIM.lhs)
+#: where the fact is claimed: 0 < beta < gamma (TR §6 says "all positive gamma and beta", but
+#: phi(beta, beta) = 0; gamma > beta is what the theorem has, step '0 < beta < gamma < 1').
+PHI_REGION = [b_ > 0, g_ > b_]
+PHI_POS = sp.Implies(sp.And(*PHI_REGION), phi(g_, b_) > 0)
+#: the cited Chernoff bound (TR §6) on tau(n) = P[Bin(n, beta) >= gamma n], taken on trust.
+tau = sp.Function("tau")
+CHERNOFF = sp.Implies(g_ > b_, tau(n_) <= sp.exp(-n_ * phi(g_, b_)))
+#: c is the Chernoff exponent: a definition, so c > 0 is chained from the proved phi > 0.
+C_DEF = sp.Eq(c_, phi(g_, b_))
 
 
-def _phi_positive(claim: sp.Basic = PHI_CLAIM) -> tuple[Verdict, dict[str, str] | None, str]:
-    """Reads ``claim`` (lhs > 0 with lhs = beta h(gamma/beta), h(u) = u ln u - u + 1) and
-    proves it for gamma != beta: h(1) = 0, h' = ln u, so h > 0 off u = 1.  A flipped or
-    altered display is checked as displayed (and refuted at gamma = 1/2, beta = 1/4)."""
-    h = u * sp.log(u) - u + 1
-    d1 = sp.simplify(sp.diff(h, u))
-    v, w = sp.symbols("v w", positive=True)
-    shape = sp.expand(sp.expand_log(claim.lhs - claim.rhs - bt * h.subs(u, gm / bt), force=False))
-    calculus = (h.subs(u, 1) == 0 and d1 == sp.log(u)
-                and sp.log(1 + v).is_positive and sp.log(1 / (1 + w)).is_negative)
-    if isinstance(claim, sp.StrictGreaterThan) and shape == 0 and calculus:
-        return Verdict.PROVED, None, (
-            "gamma ln(gamma/beta) - (gamma - beta) = beta h(gamma/beta) (sympy expand, positive "
-            "symbols); h strictly decreasing on (0,1), increasing on (1,inf), h(1) = 0")
-    pt = {gm: sp.Rational(1, 2), bt: sp.Rational(1, 4)}
-    with mp.workdps(30):
-        value = bool(claim.subs(pt).evalf(30))
-    if not value:
-        return Verdict.REFUTED, {"gamma": "1/2", "beta": "1/4",
-                                 "claim at the point": str(claim.subs(pt))}, "false as displayed"
-    return Verdict.OPEN, None, "the displayed claim is not the form this check proves"
+def h_true(x: sp.Expr) -> sp.Expr:
+    """h(u) = u ln u - u + 1, with phi(gamma, beta) = beta h(gamma/beta)."""
+    return x * sp.log(x) - x + 1
+
+
+#: points (gamma, beta) at which a claim that is not certified is evaluated exactly.
+_POINTS = ((sp.Rational(1, 2), sp.Rational(1, 4)), (sp.Rational(1, 2), sp.Rational(1, 2)),
+           (sp.Rational(1, 4), sp.Rational(1, 2)))
+
+
+def _phi_positive(claim: sp.Basic = PHI_CLAIM, h: Callable[[sp.Expr], sp.Expr] = h_true,
+                  region: Sequence[sp.Basic] = tuple(PHI_REGION)
+                  ) -> tuple[Verdict, dict[str, str] | None, str]:
+    """Certificate for ``claim`` (displayed as ``lhs > 0``) on ``region``, checkable by a
+    reader without a solver, each part an exact sympy computation under stated assumptions:
+
+    1. the region states beta > 0 and gamma > beta, so u = gamma/beta > 1 and beta > 0;
+    2. lhs = beta h(gamma/beta) (sympy expand of expand_log, gamma and beta positive);
+    3. h(1) = 0 and h'(u) is positive for u = 1 + v, v > 0 (sympy's assumption system: for
+       h = u ln u - u + 1, h' = ln(1 + v) > 0);
+    4. hence h(u) = h(1) + integral_1^u h'(t) dt > 0 for u > 1, and lhs = beta h(u) > 0.
+
+    If a part fails (a flipped or altered display, an h of the wrong sign, a region that
+    allows gamma = beta) the claim is evaluated exactly at points of the region: REFUTED at
+    one where it is false, else OPEN."""
+    gp, bp, uu, v = sp.symbols("gamma_p beta_p u v", positive=True)
+    parts = []
+    if isinstance(claim, sp.StrictGreaterThan) and claim.rhs == 0:
+        parts.append("displayed as lhs > 0")
+    if (b_ > 0) in region and (g_ > b_) in region:
+        parts.append("region: beta > 0, gamma > beta")
+    lhs = claim.lhs.subs({g_: gp, b_: bp}, simultaneous=True)
+    if sp.expand(sp.expand_log(lhs - bp * h(gp / bp))) == 0:
+        parts.append("lhs = beta h(gamma/beta) (sympy expand_log + expand, positive symbols)")
+    dh = sp.diff(h(uu), uu)
+    if sp.simplify(h(sp.Integer(1))) == 0 and dh.subs(uu, 1 + v).is_positive is True:
+        parts.append(f"h(1) = 0 and h'(u) = {dh} > 0 for u = 1 + v, v > 0 (sympy assumptions)")
+    if len(parts) == 4:
+        return Verdict.PROVED, None, "; ".join(parts) + (
+            "; so h(u) = h(1) + int_1^u h'(t) dt > 0 for u > 1 and lhs = beta h(u) > 0")
+    for gv, bv in _POINTS:
+        sub = {g_: gv, b_: bv}
+        if all(bool(r.subs(sub)) for r in region) and not bool(claim.subs(sub)):
+            lhs_v = claim.lhs.subs(sub)
+            return Verdict.REFUTED, {"gamma": str(gv), "beta": str(bv), "lhs": str(lhs_v),
+                                     "lhs (30 digits)": str(sp.N(lhs_v, 30)),
+                                     "claim at the point": str(claim.subs(sub))}, (
+                "false at a point of the region (sympy decides the sign of the exact value)")
+    return Verdict.OPEN, None, "not certified: " + "; ".join(parts)
+
+
+def _phi_step(name: str = "phi(gamma, beta) > 0 for 0 < beta < gamma",
+              claim: sp.Basic = PHI_CLAIM, h: Callable[[sp.Expr], sp.Expr] = h_true,
+              region: Sequence[sp.Basic] = tuple(PHI_REGION),
+              expected: Verdict = Verdict.PROVED,
+              statement: str = ("The 'WolframAlpha' fact, via h(u) = u ln u - u + 1 with "
+                                "u = gamma/beta: phi(gamma, beta) = beta h(u) > 0.")) -> Step:
+    """The 'WolframAlpha' fact as a chained step: it reads phi's definition (a given) and
+    concludes phi(gamma, beta) > 0 on the region."""
+    step = timed(name, statement, "sympy certificate (identity, h(1) = 0, sign of h')",
+                 lambda: _phi_positive(claim, h, region), expr=claim, expected=expected)
+    step.assumes = (PHI_DEF,)
+    step.concludes = sp.Implies(sp.And(*region), phi(g_, b_) > 0)
+    return step
 
 
 def _f(j: int, n: int, b: Fraction) -> Fraction:
@@ -104,24 +173,42 @@ def _grid() -> tuple[Verdict, dict[str, str] | None, str]:
     return Verdict.BOUNDED, None, "k <= 10, beta in {1/20,1/5,1/2}, eps in {1/4..3}, n = n_m..n_m+7"
 
 
-g_ = sp.Symbol("gamma", real=True)
-n_, k_, nm_, c_ = sp.symbols("n k n_m c", real=True)
 #: the repair's defining inequalities of n_m (CP Thm 5's n_m step) and its setting.
 NM_DEF = [g_ * nm_ < k_, k_ <= g_ * (nm_ + 1)]
+#: TR Thm 6's hypothesis eps >= eps0 >= -ln(1 - beta) in the E = e^eps form, and gamma.
+HYP = [b_ > 0, b_ < 1, E_ * (1 - b_) >= 1]
+GAMMA_DEF = sp.Eq(g_, (E_ - 1 + b_) / E_)
+#: 0 < beta < gamma < 1 (a PROVED step's conclusion, used by the later steps).
+ORDER = [b_ > 0, g_ > b_, g_ > 0, g_ < 1]
 #: what the theorem takes as given (checked by the chaining check of proofs.core).
-GIVEN = (given("setting", "0 < gamma < 1, k >= 1, n_m >= 1", g_ > 0, g_ < 1, k_ >= 1, k_ > 0,
-               nm_ >= 1)
+GIVEN = (given("hypothesis", "TR Thm 6: 0 < beta < 1 and eps >= eps0 >= -ln(1 - beta), i.e. "
+               "E(1 - beta) >= 1 with E = e^eps", *HYP)
+         + given("definition", "gamma = (e^eps - 1 + beta)/e^eps (TR §6)", GAMMA_DEF)
+         + given("setting", "k >= 1 (the suppression threshold)", k_ >= 1, k_ > 0)
          + given("definition", "n_m = ceil(k/gamma - 1): gamma n_m < k <= gamma (n_m + 1) "
                  "(cp-theorem-5, step 'n_m = ceil(k/gamma - 1)')", *NM_DEF)
-         + given("prose-link", "c = gamma ln(gamma/beta) - (gamma - beta), positive by step 1",
-                 c_ > 0))
+         + given("definition", "phi(gamma, beta) = gamma ln(gamma/beta) - (gamma - beta), the "
+                 "exponent of the Chernoff bound per record", PHI_DEF)
+         + given("definition", "c = phi(gamma, beta) (the Chernoff exponent of TR §6)", C_DEF)
+         + given("lemma", "the multiplicative Chernoff bound, cited by TR §6 and not re-proved: "
+                 "tau(n) = P[Bin(n, beta) >= gamma n] <= exp(-n phi(gamma, beta)) for gamma > "
+                 "beta", CHERNOFF, label="multiplicative Chernoff bound (cited)"))
+
+
+def _c_step() -> Step:
+    return prove_sym("c > 0", "c = phi(gamma, beta) (definition) and phi(gamma, beta) > 0 for "
+                     "0 < beta < gamma (proved above).", c_ > 0, [C_DEF, PHI_POS, *PHI_REGION])
 
 
 def steps() -> list[Step]:
     return [
-        timed("gamma ln(gamma/beta) - (gamma - beta) > 0 (gamma != beta)",
-              "The 'WolframAlpha' fact, via h(u) = u ln u - u + 1 with u = gamma/beta.",
-              "sympy (derivative + sign)", _phi_positive, expr=PHI_CLAIM),
+        prove_sym("0 < beta < gamma < 1",
+                  "gamma - beta = (E - 1)(1 - beta)/E > 0 as E >= 1/(1 - beta) > 1, and "
+                  "gamma = 1 - (1 - beta)/E < 1.", sp.And(*ORDER), [*HYP, GAMMA_DEF]),
+        _phi_step(),
+        _c_step(),
+        prove_sym("n_m > 0", "k <= gamma (n_m + 1) with gamma < 1 <= k: n_m + 1 > 1.",
+                  nm_ > 0, [g_ > 0, g_ < 1, k_ >= 1, NM_DEF[1]]),
         sympy_step("Chernoff rewriting",
                    "beta n((g/b) ln(g/b) - (g/b - 1)) = n(g ln(g/b) - (g - b)).",
                    bt * nn * ((gm / bt) * sp.log(gm / bt) - (gm / bt - 1)),
@@ -138,7 +225,7 @@ def steps() -> list[Step]:
                   "gamma n_m < k and gamma n_m >= k - gamma >= k - 1: the first j > gamma n_m "
                   "is k, so the n_m term is P[X >= k] with threshold ratio k/n_m > gamma.",
                   sp.And(g_ * nm_ >= k_ - 1, k_ / nm_ > g_),
-                  [g_ > 0, g_ < 1, k_ >= 1, nm_ >= 1, *NM_DEF]),
+                  [g_ > 0, g_ < 1, k_ >= 1, nm_ > 0, *NM_DEF]),
         sympy_step("repair: exponent increasing in the threshold",
                    "d/dg [ln(g/b) - (g - b)/g] = (g - b)/g^2 > 0 for g > b, so a larger "
                    "threshold k/n_m only shrinks the Chernoff bound below exp(-k phi(gamma)).",
@@ -155,7 +242,19 @@ def steps() -> list[Step]:
 def negative_controls() -> list[Step]:
     g_ = sp.Symbol("gamma", real=True)
     k_, nm = sp.symbols("k n_m", integer=True)
+    ref = Verdict.REFUTED
     return [
+        _phi_step("control: h with the wrong sign", sp.Gt(-PHI_CLAIM.lhs, 0),
+                  lambda x: -h_true(x), expected=ref,
+                  statement="-phi(gamma, beta) > 0 via h(u) = -(u ln u - u + 1): the identity "
+                  "and h(1) = 0 hold, but h' = -ln u < 0, so the certificate must fail."),
+        _phi_step("control: phi > 0 claimed for gamma >= beta",
+                  region=(b_ > 0, g_ >= b_), expected=ref,
+                  statement="The same fact on 0 < beta <= gamma: phi(beta, beta) = 0."),
+        chain_control("control: c > 0 without the proof of phi > 0",
+                      "The step 'c > 0' alone: phi(gamma, beta) > 0 is neither given nor "
+                      "proved earlier, so the chaining check must reject it (ERROR).",
+                      [_c_step()], GIVEN),
         sympy_step("control: Chernoff rewriting with beta dropped",
                    "beta n(...) = n(g ln(g/b) - g).",
                    bt * nn * ((gm / bt) * sp.log(gm / bt) - (gm / bt - 1)),
