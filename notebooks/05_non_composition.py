@@ -219,7 +219,9 @@ print("50 x 0.02 =", 50 * 0.02, "; Pr[a record is never sampled in 50 rounds] ="
 # recoding group (CP App. A.2's reduction), of the T-fold composition of the group's output
 # pair, at one overall ε for all T releases together. It returns an enclosure [lower, upper]
 # of that δ and says whether it was computed
-# exactly or on an outward-rounded privacy-loss grid (`docs/accounting.md`). The command line
+# exactly, by the sparse composition (a group that is almost always suppressed: count the rare
+# releases), or on an outward-rounded privacy-loss grid (`docs/accounting.md`). The upper end
+# comes from the enumerated group sizes, not from the tail bound. The command line
 # gives the same numbers: `dps-verify delta --k 20 --beta 0.1 --epsilon 2 --releases 10`.
 
 # %%
