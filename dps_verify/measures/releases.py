@@ -373,7 +373,8 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
 
 
 #: most grid bins of the float screen's composed vector (coarse pass over every size; fine pass
-#: for the sizes within ``SCREEN_BAND`` of the coarse maximum)
+#: for the sizes within ``SCREEN_BAND`` of the coarse maximum), for T ≤ 100; ×⌈√(T/100)⌉ (a
+#: power of two) beyond
 SCREEN_BINS = (1 << 13, 1 << 15)
 SCREEN_BAND = 1.25
 #: screen values below this are FFT noise (absolute error ≈ 1e-16 · √bins), not estimates
@@ -437,6 +438,9 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
               max_enclosures: int) -> ReleasesResult:
     """The default algorithm (module doc, "The screened algorithm")."""
     bf, e = float(b), float(_arb_eps(eps).mid())
+    # the screen's grid error grows like T·h against a spread like √T: √T-proportional bins
+    scale = 1 << max(0, math.ceil(math.log2(math.sqrt(times / 100)))) if times > 100 else 1
+    coarse_bins, fine_bins = SCREEN_BINS[0] * scale, SCREEN_BINS[1] * scale
     encl: dict[int, Certified] = {k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol)}
     bound: dict[int, Certified] = {}  # certified per-size upper bounds (not full enclosures)
     untr: dict[int, Fraction] = {}
@@ -462,14 +466,14 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         top_s, peak = 0.0, k
         for n in range(k + 1, tail_from):  # past the screen's peak, stop once it has halved
             if n not in screen:
-                screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[0])
+                screen[n] = screen_delta(n, k, bf, e, times, coarse_bins)
             if screen[n] > top_s:
                 top_s, peak = screen[n], n
             elif n > peak + 3 and screen[n] < top_s / 2 and top_s > SCREEN_NOISE:
                 break
         for n in list(screen):
             if n not in fine_screened and screen[n] * SCREEN_BAND >= top_s:
-                screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[1])
+                screen[n] = screen_delta(n, k, bf, e, times, fine_bins)
                 fine_screened.add(n)
         cands = [n for n in screen if n < tail_from and n not in encl]
         if not cands or len(encl) > 1:
@@ -483,7 +487,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     target = goal()
     for n in range(k + 1, tail_from):  # the sizes step 1 did not reach
         if n not in screen:
-            screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[0])
+            screen[n] = screen_delta(n, k, bf, e, times, coarse_bins)
     h_hint: list[int | None] | None = None  # grids that served the previous size (sizes are alike)
     for n in sorted(range(k + 1, tail_from), key=lambda n: (-screen[n], n)):
         if n in encl:
@@ -494,7 +498,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
                                  {"mode": "cheap"})
             continue
         if n not in fine_screened and screen[n] * 1.1 >= float(target):
-            screen[n] = screen_delta(n, k, bf, e, times, SCREEN_BINS[1])
+            screen[n] = screen_delta(n, k, bf, e, times, fine_bins)
             fine_screened.add(n)
         c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint)
         h_hint = c.details.get("h_exps", h_hint)
