@@ -2,6 +2,13 @@
 (beta, eps, d(k, beta, eps))-DPS for eps >= -ln(1 - beta), gamma = (e^eps - 1 + beta)/e^eps.
 
 E = e^eps with E >= 1/(1 - beta).  n = copies of g(t) in D (t included), j = copies in S.
+
+The assembly (issue #12) is encoded, not prose: every sum over counts or outputs is a chained
+sum proved by induction on its number of terms (``proofs.core.induction``), every step assumes
+only GIVEN formulas or conclusions of earlier PROVED steps (``proofs.core.check_chain``), and
+the last step concludes, for every group size n >= 1, that both hockey-stick divergences
+(CP Def 2) and both out-of-band masses (TR Def 2) of the whole output are at most d.  The
+exact scan up to n = 60 is a remark (evidence), not a link.
 """
 
 from __future__ import annotations
@@ -29,10 +36,14 @@ CLAIM = ("Sampling + strongly-safe k-anonymization is (beta, eps, d(k, beta, eps
          "0 < beta < 1, eps >= -ln(1 - beta).")
 REFERENCE = "CP Thm 5, §3.3 and App. A.2"
 EXPECTED = Verdict.PROVED
-SUMMARY = ("Every step is proved for all n, k (z3 over reals/integers, sympy for the binomial "
-           "ratio and Pascal's rule); the worst-case bad mass equals the d formula. The d "
-           "formula's n = n_m term over-counts (sums j > gamma n_m, not j >= k): an upper "
-           "bound, so harmless.  Cross-check: exact max bad mass <= d for small cases.")
+SUMMARY = ("Every step is proved for all n, k (z3 and cvc5; sympy certificates for the pmf's "
+           "closed form) and the assembly is encoded: the bad mass B(n), a chained sum over "
+           "counts, is <= d for every n (n <= n_m: B(n) = T(n) <= T(n_m) <= d's n_m term; "
+           "n >= n_m + 1: B(n) <= d's n-th term); the group's hockey-stick divergences and "
+           "out-of-band masses (sums over its outputs) are <= B(n) or B(n-1); the other groups' "
+           "part factors out of the whole output. The d formula's n = n_m term over-counts "
+           "(sums j > gamma n_m, not j >= k): an upper bound, so harmless. The exact "
+           "cross-check (n <= 60) is evidence only.")
 
 b, E, g = sp.symbols("beta E gamma", real=True)
 n, j, k, nm = sp.symbols("n j k n_m", integer=True)
@@ -106,14 +117,246 @@ def cumulative(K_: sp.Expr, m_: sp.Expr) -> sp.Basic:
     return sp.Eq(F(K_, m_), F(K_ - 1, m_) + f(K_, m_))
 
 
-def tail(m_: sp.Expr) -> sp.Basic:
-    """T(m) = P[Bin(m, beta) >= k] = 1 - F(k-1; m)."""
-    return sp.Eq(T(m_), 1 - F(kk - 1, m_))
-
-
 def below_nm(x: sp.Expr) -> sp.Basic:
     """The max-over-n claim at x: T(x) <= T(n_m)."""
     return sp.Le(T(x), T(nmi))
+
+
+# ------------------------------------------------------------ the assembly (issue #12)
+# A group of m records of g(t) sampled with probability beta: f(x; m) is the probability that
+# x of them are sampled.  Each quantity of the assembly is a chained sum over x of a summand
+# defined by cases (opaque functions for z3, given by implications), so every sum is proved by
+# induction on the number J of its terms, exactly like the sums of cp_theorem_2 / tr_definition_2.
+x = sp.Symbol("x", integer=True)  # a count of g(t)'s records (any integer in the definitions)
+J = sp.Symbol("J", integer=True, nonnegative=True)  # number of summed terms
+d = sp.Symbol("d", real=True)  # d(k, beta, eps)
+c, e, h, h2, q, u, w = (sp.Function(s_) for s_ in ("c", "e", "h", "h2", "q", "u", "w"))
+SB, SD, ST, ST2, HV, HW, PU, PW = (sp.Function(s_) for s_ in (
+    "SB", "SD", "ST", "ST2", "HV", "HW", "PU", "PW"))
+DHS, DHSr, DPW, DPWr = (sp.Function(s_) for s_ in ("delta_hs", "delta_hs_rev", "mass_pw",
+                                                     "mass_pw_rev"))
+
+
+def bad(x_: sp.Expr, m_: sp.Expr) -> sp.Basic:
+    """The paper's bad counts of a group of size m: x >= k (published) and x > gamma m."""
+    return sp.And(x_ >= kk, x_ > g * m_)
+
+
+def cases(fn: sp.Function, x_: sp.Expr, m_: sp.Expr, cond: sp.Basic, val: sp.Expr) -> list:
+    """fn(x; m) = val where cond holds, 0 elsewhere."""
+    return [sp.Implies(cond, sp.Eq(fn(x_, m_), val)), sp.Implies(sp.Not(cond), sp.Eq(fn(x_, m_), 0))]
+
+
+def c_def(x_: sp.Expr, m_: sp.Expr) -> list:
+    """c(x; m): the summand of the bad mass B(m) (f(x; m) on the bad counts)."""
+    return cases(c, x_, m_, bad(x_, m_), f(x_, m_))
+
+
+def e_def(x_: sp.Expr, m_: sp.Expr) -> list:
+    """e(x; m): the summand of d's m-th term P[Bin(m, beta) > gamma m]."""
+    return cases(e, x_, m_, x_ > g * m_, f(x_, m_))
+
+
+def h_def(x_: sp.Expr, m_: sp.Expr) -> list:
+    """h(x; m): the summand of T(m) = P[Bin(m, beta) >= k]."""
+    return cases(h, x_, m_, x_ >= kk, f(x_, m_))
+
+
+def h2_def(x_: sp.Expr, m_: sp.Expr) -> list:
+    """h2(x; m): the summand of P[Bin(m, beta) >= k - 1]."""
+    return cases(h2, x_, m_, x_ >= kk - 1, f(x_, m_))
+
+
+def q_def(x_: sp.Expr, m_: sp.Expr) -> list:
+    """q(x; m): probability that the output shows x copies of g(t) when its group has m
+    records: the group is published iff at least k of them are sampled (strongly-safe
+    k-anonymization suppresses the rest), so q(0) = F(k-1; m), q(x) = 0 for 0 < x < k and
+    q(x) = f(x; m) for x >= k."""
+    return [sp.Implies(sp.Eq(x_, 0), sp.Eq(q(x_, m_), F(kk - 1, m_))),
+            sp.Implies(sp.And(x_ >= 1, x_ < kk), sp.Eq(q(x_, m_), 0)),
+            sp.Implies(x_ >= kk, sp.Eq(q(x_, m_), f(x_, m_)))]
+
+
+def out_of_band(x_: sp.Expr, n_: sp.Expr) -> sp.Basic:
+    """TR Def 2: output x's ratio q(x; n)/q(x; n-1) lies outside [1/E, E]."""
+    return sp.Or(q(x_, n_) > E * q(x_, n_ - 1), q(x_, n_ - 1) > E * q(x_, n_))
+
+
+def u_def(x_: sp.Expr, n_: sp.Expr) -> list:
+    """u(x; n) / w(x; n): mass of output x under D / D_-t if it is out of band, else 0."""
+    return (cases(u, x_, n_, out_of_band(x_, n_), q(x_, n_))
+            + cases(w, x_, n_, out_of_band(x_, n_), q(x_, n_ - 1)))
+
+
+def hs_fwd(x_: sp.Expr, n_: sp.Expr) -> sp.Expr:
+    """Output x's share of the hockey-stick divergence of D from D_-t (CP Def 2)."""
+    return sp.Max(q(x_, n_) - E * q(x_, n_ - 1), 0)
+
+
+def hs_rev(x_: sp.Expr, n_: sp.Expr) -> sp.Expr:
+    """Output x's share of the hockey-stick divergence of D_-t from D."""
+    return sp.Max(q(x_, n_ - 1) - E * q(x_, n_), 0)
+
+
+#: the summand of every chained sum (a function of (x, group size)).
+SUMMAND = {SB: lambda x_, m_: c(x_, m_), SD: lambda x_, m_: e(x_, m_),
+           ST: lambda x_, m_: h(x_, m_), ST2: lambda x_, m_: h2(x_, m_),
+           HV: hs_fwd, HW: hs_rev, PU: lambda x_, m_: u(x_, m_),
+           PW: lambda x_, m_: w(x_, m_)}
+
+
+def sum_def(S: sp.Function, J_: sp.Expr, m_: sp.Expr) -> sp.Basic:
+    """S(J + 1; m) = S(J; m) + summand(J; m)."""
+    return sp.Eq(S(J_ + 1, m_), S(J_, m_) + SUMMAND[S](J_, m_))
+
+
+def support(x_: sp.Expr, m_: sp.Expr) -> sp.Basic:
+    """f(x; m) = 0 for x > m (no more successes than trials)."""
+    return sp.Implies(x_ > m_, sp.Eq(f(x_, m_), 0))
+
+
+def ratio(x_: sp.Expr, n_: sp.Expr) -> sp.Basic:
+    """The pmf ratio without division: f(x; n) (n - x) = n (1 - beta) f(x; n - 1)."""
+    return sp.Eq(f(x_, n_) * (n_ - x_), n_ * (1 - b) * f(x_, n_ - 1))
+
+
+def band(j_: sp.Expr, n_: sp.Expr) -> sp.Basic:
+    """For a count 0 <= j < n of a group of n >= 1 records: f(j; n) <= E f(j; n-1) when
+    j <= gamma n, and f(j; n-1) <= E f(j; n) (the ratio n(1-beta)/(n-j) is >= 1 - beta)."""
+    return sp.Implies(sp.And(n_ >= 1, j_ >= 0, ratio(j_, n_), f(j_, n_ - 1) >= 0),
+                      sp.And(sp.Implies(j_ <= g * n_, f(j_, n_) <= E * f(j_, n_ - 1)),
+                             sp.Implies(j_ < n_, f(j_, n_ - 1) <= E * f(j_, n_))))
+
+
+def zero_band(n_: sp.Expr) -> list:
+    """Output 0 (g(t) suppressed): F(k-1; n) and F(k-1; n-1) within a factor E."""
+    return [F(kk - 1, n_) <= E * F(kk - 1, n_ - 1), F(kk - 1, n_ - 1) <= E * F(kk - 1, n_)]
+
+
+def sup_d(m_: sp.Expr) -> sp.Basic:
+    """d is the max (a supremum: the range n >= n_m is infinite) of the terms
+    P[Bin(n, beta) > gamma n] = SD(n + 1; n), so it is at least each of them."""
+    return sp.Implies(m_ >= nmi, d >= SD(m_ + 1, m_))
+
+
+def split_le(J_: sp.Expr, m_: sp.Expr) -> sp.Basic:
+    """n <= n_m: a count >= k exceeds gamma n (step 'n <= n_m: condition is j >= k')."""
+    return sp.Implies(sp.And(m_ <= nmi, J_ >= kk), J_ > g * m_)
+
+
+def split_ge(J_: sp.Expr, m_: sp.Expr) -> sp.Basic:
+    """n >= n_m + 1: a count > gamma n is >= k (step 'n >= n_m + 1: ...')."""
+    return sp.Implies(sp.And(m_ >= nmi + 1, J_ > g * m_), J_ >= kk)
+
+
+#: the three chained sums over counts, proved by one induction on J (for every m): for
+#: m >= n_m + 1 the bad mass is at most d's m-th term, for m <= n_m it is T's sum, and T's
+#: n_m sum is at most d's n_m-th term.
+def cmp_hi(J_: sp.Expr) -> sp.Basic:
+    return sp.Implies(m >= nmi + 1, SB(J_, m) <= SD(J_, m))
+
+
+def cmp_lo(J_: sp.Expr) -> sp.Basic:
+    return sp.Implies(m <= nmi, sp.Eq(SB(J_, m), ST(J_, m)))
+
+
+def cmp_nm(J_: sp.Expr) -> sp.Basic:
+    return ST(J_, nmi) <= SD(J_, nmi)
+
+
+def cmp_sums(J_: sp.Expr) -> sp.Basic:
+    return sp.And(cmp_hi(J_), cmp_lo(J_), cmp_nm(J_))
+
+
+def cmp_terms(J_: sp.Expr) -> sp.Basic:
+    return sp.And(sp.Implies(m >= nmi + 1, c(J_, m) <= e(J_, m)),
+                  sp.Implies(m <= nmi, sp.Eq(c(J_, m), h(J_, m))),
+                  h(J_, nmi) <= e(J_, nmi))
+
+
+#: T's summed Pascal identity and T's summand threshold k - 1 dominating k (induction on J).
+def pascal_sums(J_: sp.Expr) -> sp.Basic:
+    return sp.And(sp.Eq(ST(J_ + 1, m + 1), (1 - b) * ST(J_ + 1, m) + b * ST2(J_, m)),
+                  ST2(J_, m) >= ST(J_, m))
+
+
+#: the four output sums against the bad mass (induction on J, for every group size n >= 1).
+def out_sums(J_: sp.Expr) -> sp.Basic:
+    return sp.And(HV(J_, nn) <= SB(J_, nn), HW(J_, nn) <= 0, PU(J_, nn) <= SB(J_, nn),
+                  PW(J_, nn) <= SB(J_, nn - 1))
+
+
+def out_terms(J_: sp.Expr) -> sp.Basic:
+    return sp.And(hs_fwd(J_, nn) <= c(J_, nn), hs_rev(J_, nn) <= 0, u(J_, nn) <= c(J_, nn),
+                  w(J_, nn) <= c(J_, nn - 1))
+
+
+#: the theorem for a group of n >= 1 records of g(t) in D (t included): both hockey-stick
+#: divergences (CP Def 2) and both out-of-band masses (TR Def 2) are at most d.
+FINAL_GROUP = sp.And(HV(nn + 1, nn) <= d, HW(nn + 1, nn) <= d, PU(nn + 1, nn) <= d,
+                     PW(nn + 1, nn) <= d)
+FINAL = sp.And(DHS(nn) <= d, DHSr(nn) <= d, DPW(nn) <= d, DPWr(nn) <= d)
+
+# The whole output: (r, x) with r one of the R outputs of the other groups (probability
+# rho(r), the same under D and D_-t: their records, their sampling and the data-independent
+# recoding do not involve t) and x the published count of g(t), independent of r.
+rr = sp.Symbol("r", integer=True, nonnegative=True)  # an output of the other groups
+Qc = sp.Symbol("Q", integer=True, nonnegative=True)  # number of those summed
+Rtot = sp.Symbol("R", integer=True, positive=True)  # all of them
+rho, Prho, U2, W2 = (sp.Function(s_) for s_ in ("rho", "Prho", "U2", "W2"))
+IHV, IHW, IPU, IPW = (sp.Function(s_) for s_ in ("IHV", "IHW", "IPU", "IPW"))
+OHV, OHW, OPU, OPW = (sp.Function(s_) for s_ in ("OHV", "OHW", "OPU", "OPW"))
+
+
+def pair_band(r_: sp.Expr, x_: sp.Expr, n_: sp.Expr) -> sp.Basic:
+    """TR Def 2 for the whole output (r, x): P_D = rho(r) q(x; n), P_D-t = rho(r) q(x; n-1)."""
+    p1, p0 = rho(r_) * q(x_, n_), rho(r_) * q(x_, n_ - 1)
+    return sp.Or(p1 > E * p0, p0 > E * p1)
+
+
+def pair_defs(r_: sp.Expr, x_: sp.Expr, n_: sp.Expr) -> list:
+    """U2, W2: out-of-band mass of the whole output (r, x) under D and D_-t."""
+    ob = pair_band(r_, x_, n_)
+    return [sp.Implies(ob, sp.Eq(U2(r_, x_, n_), rho(r_) * q(x_, n_))),
+            sp.Implies(sp.Not(ob), sp.Eq(U2(r_, x_, n_), 0)),
+            sp.Implies(ob, sp.Eq(W2(r_, x_, n_), rho(r_) * q(x_, n_ - 1))),
+            sp.Implies(sp.Not(ob), sp.Eq(W2(r_, x_, n_), 0))]
+
+
+#: the summand of each inner sum (over x, for a fixed r) and the group sum it factors into.
+PAIR = {IHV: lambda r_, x_, n_: sp.Max(rho(r_) * q(x_, n_) - E * rho(r_) * q(x_, n_ - 1), 0),
+        IHW: lambda r_, x_, n_: sp.Max(rho(r_) * q(x_, n_ - 1) - E * rho(r_) * q(x_, n_), 0),
+        IPU: lambda r_, x_, n_: U2(r_, x_, n_), IPW: lambda r_, x_, n_: W2(r_, x_, n_)}
+GROUP_SUM = {IHV: HV, IHW: HW, IPU: PU, IPW: PW}
+GROUP_TERM = {IHV: hs_fwd, IHW: hs_rev, IPU: lambda x_, n_: u(x_, n_),
+              IPW: lambda x_, n_: w(x_, n_)}
+OUTER = {OHV: IHV, OHW: IHW, OPU: IPU, OPW: IPW}
+WHOLE = {DHS: OHV, DHSr: OHW, DPW: OPU, DPWr: OPW}
+
+
+def inner_def(S: sp.Function, r_: sp.Expr, J_: sp.Expr, n_: sp.Expr) -> sp.Basic:
+    return sp.Eq(S(r_, J_ + 1, n_), S(r_, J_, n_) + PAIR[S](r_, J_, n_))
+
+
+def outer_def(S: sp.Function, Q_: sp.Expr, n_: sp.Expr) -> sp.Basic:
+    return sp.Eq(S(Q_ + 1, n_), S(Q_, n_) + OUTER[S](Q_, n_ + 1, n_))
+
+
+def pair_terms(J_: sp.Expr) -> sp.Basic:
+    return sp.And(*[sp.Eq(PAIR[S](rr, J_, nn), rho(rr) * GROUP_TERM[S](J_, nn)) for S in PAIR])
+
+
+def inner(J_: sp.Expr) -> sp.Basic:
+    return sp.And(*[sp.Eq(S(rr, J_, nn), rho(rr) * GROUP_SUM[S](J_, nn)) for S in PAIR])
+
+
+def outer(Q_: sp.Expr) -> sp.Basic:
+    return sp.And(*[sp.Eq(S(Q_, nn), Prho(Q_) * GROUP_SUM[OUTER[S]](nn + 1, nn)) for S in OUTER])
+
+
+def defs(*forms: sp.Basic) -> list:
+    """Instances of given facts, minus those that collapse to True (k >= 1 makes 0 >= k False)."""
+    return [a for f_ in forms for a in (f_ if isinstance(f_, list) else [f_]) if a is not sp.true]
 
 
 #: the j = 0 step: hypotheses (the summed identity at K = k - 1 and the cdf facts) and
@@ -124,25 +367,67 @@ J0_LOW, J0_HIGH = 1 - b, sp.Integer(1)
 J0_CLAIM = sp.And(Fn / Fm >= J0_LOW, Fn / Fm <= J0_HIGH, 1 / E <= Fn / Fm)
 
 nr, jr = sp.symbols("n j", real=True)
+kg = sp.Symbol("k_over_gamma", real=True)  # k/gamma
+#: the declared ranges, stated for the solvers (sympy would evaluate k >= 1 to True).
+K_RANGE = sp.Ge(kk, 1, evaluate=False)
+J_RANGE = sp.Ge(J, 0, evaluate=False)
+N_RANGE = sp.Ge(nn, 1, evaluate=False)
+NM_RANGE = sp.Ge(nmi, 1, evaluate=False)
+SUMS = (SB, SD, ST, ST2)
+OUT_SUMS = (HV, HW, PU, PW)
 #: what the theorem takes as given (checked by the chaining check of proofs.core).
 GIVEN = (
     given("hypothesis", "CP Thm 5: 0 < beta < 1 and eps >= -ln(1 - beta), i.e. E(1 - beta) >= 1",
           *DOM)
     + given("definition", "gamma = (e^eps - 1 + beta)/e^eps (CP Thm 5)", sp.Eq(g, GAMMA))
-    + given("setting", "k >= 1 (the suppression threshold)", kr >= 1)
-    + given("definition", "n_m = ceil(k/gamma - 1): n_m >= k/gamma - 1 > n_m - 1",
-            nmr >= kr / g - 1, nmr - 1 < kr / g - 1)
-    + given("setting", "j of the n copies of g(t) are sampled: 0 <= j < n (j = n never "
-            "breaks the ratio: the D_-t sample has at most n - 1)", jr >= 0, jr < nr)
+    + given("setting", "k >= 1 (the suppression threshold)", K_RANGE)
+    + given("setting", "counts J >= 0 and D's group size n >= 1 (t is in D)", J_RANGE,
+            N_RANGE, over=(J, nn))
+    + given("definition", "n_m = ceil(k/gamma - 1): with k_over_gamma = k/gamma (times gamma: k), "
+            "n_m >= k_over_gamma - 1 > n_m - 1", nmi >= kg - 1, nmi - 1 < kg - 1, sp.Eq(kg * g, kk))
+    + given("setting", "for the ratio steps, j of the n copies of g(t) are sampled with "
+            "0 <= j < n (j = n is bad: D_-t cannot publish n copies; the assembly counts it)",
+            jr >= 0, jr < nr)
     + given("definition", "F is the binomial cdf of the pmf f: F(K; m) = F(K-1; m) + f(K; m)",
             cumulative(K, m), over=(K, m))
     + given("definition", "empty sums: F(-1; m) = 0 and f(-1; m) = 0",
             sp.Eq(F(-1, m), 0), sp.Eq(f(-1, m), 0), over=(m,))
-    + given("setting", "f(K; m) >= 0 and F(K-1; m) >= 0 (probabilities); F(K; m) >= "
-            "f(0; m) = (1 - beta)^m > 0 for K >= 0", f(K, m) >= 0, F(K - 1, m) >= 0,
-            F(K, m) > 0, over=(K, m))
-    + given("definition", "T(m) = P[Bin(m, beta) >= k] = 1 - F(k-1; m), the bad mass for "
-            "m <= n_m", tail(m), over=(m,))
+    + given("definition", "f(K; m) = C(m, K) beta^K (1-beta)^(m-K) >= 0 (a product of "
+            "non-negative factors)", f(K, m) >= 0, over=(K, m))
+    + given("definition", "summands (by cases on the count x): c = f on the bad counts "
+            "(x >= k and x > gamma m), e = f on x > gamma m, h = f on x >= k, h2 = f on "
+            "x >= k - 1, each 0 elsewhere; q = the law of the published count of g(t) "
+            "(F(k-1; m) at 0, 0 for 0 < x < k, f(x; m) for x >= k); u, w = q(x; n), q(x; n-1) "
+            "on the outputs whose ratio leaves [1/E, E], 0 elsewhere",
+            *c_def(x, m), *e_def(x, m), *h_def(x, m), *h2_def(x, m), *q_def(x, m),
+            *u_def(x, nn), over=(x, m, nn))
+    + given("definition", "chained sums over the counts 0, 1, ..., J - 1: S(0; m) = 0 and "
+            "S(J+1; m) = S(J; m) + summand(J; m); B(m) = SB(m+1; m) (bad mass), SD(m+1; m) = "
+            "P[Bin(m, beta) > gamma m] (d's m-th term), ST (P[X >= k]), ST2 (P[X >= k-1])",
+            *[sp.Eq(S(0, m), 0) for S in SUMS], *[sum_def(S, J, m) for S in SUMS],
+            over=(J, m))
+    + given("definition", "sums over the outputs 0..J-1 for a group of n records: HV, HW "
+            "(hockey-stick, CP Def 2, both directions), PU, PW (out-of-band masses under D "
+            "and D_-t, TR Def 2)", *[sp.Eq(S(0, nn), 0) for S in OUT_SUMS],
+            *[sum_def(S, J, nn) for S in OUT_SUMS], over=(J, nn))
+    + given("definition", "T(m) = P[Bin(m, beta) >= k] = ST(m+1; m), the bad mass for "
+            "m <= n_m", sp.Eq(T(m), ST(m + 1, m)), over=(m,))
+    + given("definition", "d(k, beta, eps) = max over n >= n_m of SD(n+1; n) = P[Bin(n, beta) "
+            "> gamma n]: the range is infinite, so the max is read as the supremum, whose "
+            "defining property is used: d >= every term", sup_d(m), over=(m,))
+    + given("setting", "the whole output is (r, x): r one of the R outputs of the other groups, "
+            "with probability rho(r) >= 0 (summing to 1) under both D and D_-t (their records, "
+            "their independent sampling and the data-independent recoding do not involve t), "
+            "and x the published count of g(t), independent of r: P_D(r, x) = rho(r) q(x; n), "
+            "P_D-t(r, x) = rho(r) q(x; n-1)", rho(rr) >= 0, sp.Eq(Prho(0), 0),
+            sp.Eq(Prho(Qc + 1), Prho(Qc) + rho(Qc)), sp.Eq(Prho(Rtot), 1), over=(rr, Qc))
+    + given("definition", "the whole output's divergences and out-of-band masses: sums over x "
+            "(inner, for each r) and over r (outer) of the pair terms, e.g. max(P_D(r, x) - E "
+            "P_D-t(r, x), 0); U2, W2 = P_D, P_D-t on the pairs whose ratio leaves [1/E, E]",
+            *pair_defs(rr, x, nn), *[sp.Eq(S(rr, 0, nn), 0) for S in PAIR],
+            *[inner_def(S, rr, J, nn) for S in PAIR], *[sp.Eq(S(0, nn), 0) for S in OUTER],
+            *[outer_def(S, Qc, nn) for S in OUTER],
+            *[sp.Eq(D_(nn), S(Rtot, nn)) for D_, S in WHOLE.items()], over=(rr, x, J, Qc, nn))
 )
 
 
@@ -183,7 +468,256 @@ def _j0_step() -> Step:
         "The summed identity at K = k - 1 (proved above, for every K >= 0), F(k-1; n-1) > 0 and "
         "0 <= F(k-2; n-1) <= F(k-1; n-1): the ratio F(k-1;n)/F(k-1;n-1) lies in "
         "[1 - beta, 1] (so in [e^-eps, e^eps]).",
-        J0_CLAIM, J0_HYPS, derived=[summed(kk - 1, nn), G <= Fm])
+        J0_CLAIM, J0_HYPS, derived=[summed(kk - 1, nn), G <= Fm], over=(nn,))
+
+
+def _closed() -> tuple[sp.Symbol, sp.Lambda]:
+    """f's closed form C(m, x) b^x (1-b)^(m-x), with beta declared positive (DOM)."""
+    bp = sp.Symbol("beta", positive=True)
+    xx, yy = sp.symbols("x y")
+    return bp, sp.Lambda((xx, yy), sp.binomial(yy, xx) * bp ** xx * (1 - bp) ** (yy - xx))
+
+
+def _pmf_steps() -> list[Step]:
+    """Facts about f read off its closed form (sympy certificates), chained as f-formulas."""
+    bp, closed = _closed()
+    r = sp.Symbol("r", integer=True, nonnegative=True)
+    rule = pascal_pmf(i, nn)
+    scale = bp ** i * (1 - bp) ** (nn - i)
+    rat = ratio(i, nn)
+    return [
+        sympy_step("pmf ratio",
+                   "f(i; n) (n - i) = n (1 - beta) f(i; n-1) for every i >= 0, n >= 1 (so "
+                   "f(j; n)/f(j; n-1) = n(1 - beta)/(n - j) for j < n): checked with f replaced "
+                   "by C(n, i) b^i (1-b)^(n-i) and both sides divided by b^i (1-b)^(n-i) > 0.",
+                   rat.lhs.replace(f, closed).subs(b, bp) / scale,
+                   rat.rhs.replace(f, closed).subs(b, bp) / scale, concludes=rat, over=(i, nn)),
+        sympy_step("Pascal's rule", "C(n, j) = C(n-1, j) + C(n-1, j-1).",
+                   sp.binomial(n, j), sp.binomial(n - 1, j) + sp.binomial(n - 1, j - 1)),
+        # Pascal's rule for the pmf: the chained formula with f replaced by its closed form,
+        # both sides divided by b^i (1-b)^(n-i) > 0.
+        sympy_step(
+            "Pascal's rule for the pmf",
+            "f(i; n) = (1-b) f(i; n-1) + b f(i-1; n-1) for every i >= 0, n >= 1: checked with f "
+            "replaced by C(n, i) b^i (1-b)^(n-i) and both sides divided by b^i (1-b)^(n-i) > 0.",
+            rule.lhs.replace(f, closed).subs(b, bp) / scale,
+            rule.rhs.replace(f, closed).subs(b, bp) / scale, concludes=rule, over=(i, nn)),
+        sympy_step("pmf above its support",
+                   "f(x; m) = 0 for x > m: with x = m + 1 + r (r >= 0) the closed form has the "
+                   "factor C(m, m + 1 + r) = 0.",
+                   closed(m + 1 + r, m), sp.Integer(0), concludes=support(x, m), over=(x, m)),
+        sympy_step("pmf at m = 0", "f(0; 0) = C(0, 0) b^0 (1-b)^0 = 1.", closed(0, 0),
+                   sp.Integer(1), concludes=sp.Eq(f(0, 0), 1)),
+    ]
+
+
+def _positivity_steps() -> list[Step]:
+    """F(K-1; m) >= 0 and F(K; m) >= f(0; m) = (1-beta)^m > 0, by induction (was a given)."""
+    out: list[Step] = []
+
+    def f0(x_: sp.Expr) -> sp.Basic:
+        return f(0, x_) > 0
+
+    base = prove_sym("f(0; m) > 0: base m = 0", "f(0; 0) = 1 > 0.", f0(0), [sp.Eq(f(0, 0), 1)])
+    step = prove_sym("f(0; m) > 0: step m -> m + 1",
+                     "Pascal's rule at i = 0: f(0; m+1) = (1-b) f(0; m) + b f(-1; m) = "
+                     "(1-b) f(0; m) > 0.", f0(m + 1),
+                     [f0(m), pascal_pmf(0, m + 1), sp.Eq(f(-1, m), 0), b > 0, b < 1],
+                     local=[f0(m)], over=(m,))
+    out += [base, step] + [induction("f(0; m) > 0 for every m >= 0",
+                                  "Induction on m: f(0; m) = (1 - beta)^m > 0.",
+                                  f0, m, 0, base, step, over=(m,))]
+
+    def nonneg(x_: sp.Expr) -> sp.Basic:
+        return F(x_ - 1, m) >= 0
+
+    base = prove_sym("F(K-1; m) >= 0: base K = 0", "F(-1; m) = 0.", nonneg(0),
+                     [sp.Eq(F(-1, m), 0)], over=(m,))
+    step = prove_sym("F(K-1; m) >= 0: step K -> K + 1", "F(K; m) = F(K-1; m) + f(K; m) >= 0.",
+                     nonneg(K + 1), [nonneg(K), cumulative(K, m), f(K, m) >= 0],
+                     local=[nonneg(K)], over=(K, m))
+    out += [base, step] + [induction("F(K-1; m) >= 0 for every K >= 0",
+                                  "Induction on K from the cdf definition and f >= 0.",
+                                  nonneg, K, 0, base, step, over=(K, m))]
+
+    def above_f0(x_: sp.Expr) -> sp.Basic:
+        return F(x_, m) >= f(0, m)
+
+    base = prove_sym("F(K; m) >= f(0; m): base K = 0", "F(0; m) = F(-1; m) + f(0; m) = f(0; m).",
+                     above_f0(0), [cumulative(0, m), sp.Eq(F(-1, m), 0)], over=(m,))
+    step = prove_sym("F(K; m) >= f(0; m): step K -> K + 1",
+                     "F(K+1; m) = F(K; m) + f(K+1; m) >= F(K; m) >= f(0; m).", above_f0(K + 1),
+                     [above_f0(K), cumulative(K + 1, m), f(K + 1, m) >= 0],
+                     local=[above_f0(K)], over=(K, m))
+    out += [base, step] + [induction("F(K; m) >= f(0; m) for every K >= 0",
+                                  "Induction on K from the cdf definition and f >= 0.",
+                                  above_f0, K, 0, base, step, over=(K, m)),
+            prove_sym("F(K; m) > 0", "F(K; m) >= f(0; m) > 0 for every K, m >= 0.",
+                      F(K, m) > 0, [above_f0(K), f0(m)], over=(K, m))]
+    return out
+
+
+def _monotone_steps() -> list[Step]:
+    """T(m) = P[Bin(m, beta) >= k] is non-decreasing in m, as a chained sum over counts."""
+    base = prove_sym(
+        "T's summed Pascal: base J = 0",
+        "Empty sums, and h(0; .) = 0 as 0 < k.", pascal_sums(0),
+        defs(sp.Eq(ST(0, m + 1), 0), sum_def(ST, 0, m + 1), sp.Eq(ST(0, m), 0),
+             sum_def(ST, 0, m), sp.Eq(ST2(0, m), 0), h_def(0, m + 1), h_def(0, m)), over=(m,))
+    step = prove_sym(
+        "T's summed Pascal: step J -> J + 1",
+        "Termwise h(J+1; m+1) = (1-b) h(J+1; m) + b h2(J; m) (Pascal's rule when J + 1 >= k, "
+        "all 0 otherwise) and h2(J; m) >= h(J; m) (thresholds k - 1 <= k, f >= 0), added to "
+        "the induction hypothesis.", pascal_sums(J + 1), PASCAL_STEP_HYPS,
+        local=[pascal_sums(J)], over=(J, m))
+    return [base, step, induction(
+        "T's summed Pascal for every J",
+        "Induction on J: ST(J+1; m+1) = (1-b) ST(J+1; m) + b ST2(J; m) and ST2(J; m) >= "
+        "ST(J; m) for every J >= 0.", pascal_sums, J, 0, base, step, over=(J, m)),
+        prove_sym(
+        "monotone for n <= n_m",
+        "T(m+1) = ST(m+2; m+1) = (1-b) ST(m+2; m) + b ST2(m+1; m) >= (1-b) T(m) + b T(m) = "
+        "T(m), as ST(m+2; m) = T(m) + h(m+1; m) and f(m+1; m) = 0.",
+        T(m + 1) >= T(m),
+        defs(sp.Eq(T(m), ST(m + 1, m)), sp.Eq(T(m + 1), ST(m + 2, m + 1)),
+             *pascal_sums(m + 1).args, sum_def(ST, m + 1, m), h_def(m + 1, m),
+             support(m + 1, m), b > 0, b < 1), over=(m,))]
+
+
+def _assembly_steps() -> list[Step]:
+    """Bad mass B(m) <= d for every m (cases n <= n_m and n >= n_m + 1), then the group's
+    divergences and out-of-band masses (sums over its outputs) <= d, then the theorem."""
+    out: list[Step] = []
+    term = prove_sym(
+        "case split, termwise",
+        "For every count J: if m >= n_m + 1, c(J; m) <= e(J; m) (a bad count exceeds gamma m); "
+        "if m <= n_m, c(J; m) = h(J; m) (the bad counts are those >= k); and h(J; n_m) <= "
+        "e(J; n_m) (a count >= k > gamma n_m exceeds gamma n_m).", cmp_terms(J),
+        defs(c_def(J, m), e_def(J, m), h_def(J, m), h_def(J, nmi), e_def(J, nmi),
+             f(J, m) >= 0, f(J, nmi) >= 0, split_le(J, m), split_ge(J, m), g * nmi < kk, g > 0),
+        over=(J, m))
+    base = prove_sym("case split, sums: base J = 0", "Empty sums are 0.", cmp_sums(0),
+                     defs(*[sp.Eq(S(0, mm), 0) for S in (SB, SD, ST) for mm in (m, nmi)]),
+                     over=(m,))
+    step = prove_sym(
+        "case split, sums: step J -> J + 1",
+        "Add the termwise comparison at J to the induction hypothesis.", cmp_sums(J + 1),
+        defs(cmp_sums(J), *[sum_def(S, J, mm) for S in (SB, SD, ST) for mm in (m, nmi)],
+             *cmp_terms(J).args), local=[cmp_sums(J)], over=(J, m))
+    out += [term, base, step, induction(
+        "case split, sums for every J", "Induction on the number J of counts summed.",
+        cmp_sums, J, 0, base, step, over=(J, m))]
+    out.append(prove_sym(
+        "bad mass <= d for every group size",
+        "m >= n_m + 1: B(m) <= SD(m+1; m), the m-th term of d's max, <= d.  m <= n_m: B(m) = "
+        "T(m) <= T(n_m) <= SD(n_m+1; n_m) (gamma n_m < k), the n_m term, <= d.",
+        SB(m + 1, m) <= d, BOUND_HYPS, over=(m,)))
+    out.append(prove_sym(
+        "pmf ratio within the band",
+        "For real 0 <= j and n >= 1 with f(j; n)(n - j) = n(1-b) f(j; n-1), f >= 0: j <= gamma n "
+        "gives f(j; n) <= E f(j; n-1), and j < n gives f(j; n-1) <= (1-b)^-1 f(j; n) <= "
+        "E f(j; n) (stated for reals, used at integers).",
+        band(jr, nr), [sp.Eq(g, GAMMA), *DOM], over=(jr, nr)))
+    out.append(prove_sym(
+        "output 0 within the band",
+        "From the j = 0 ratio in [1 - beta, 1] and F(k-1; n-1) > 0: F(k-1; n) <= F(k-1; n-1) "
+        "<= E F(k-1; n-1) and F(k-1; n-1) <= E F(k-1; n).",
+        sp.And(*zero_band(nn)), [*J0_CLAIM.args, Fm > 0, *DOM], over=(nn,)))
+    termo = prove_sym(
+        "outputs, termwise",
+        "For every output (count J of g(t)): its share of the hockey-stick divergence of D "
+        "from D_-t and its out-of-band mass under D are <= c(J; n), its share of the reverse "
+        "divergence is 0, and its out-of-band mass under D_-t is <= c(J; n-1): J = 0 by the "
+        "j = 0 ratio, 0 < J < k is never published, k <= J < n by the pmf ratio (out of band "
+        "iff J > gamma n, and then J > gamma (n-1)), J = n is bad, J > n has mass 0.",
+        out_terms(J), OUT_TERM_HYPS, over=(J, nn))
+    base = prove_sym("outputs, sums: base J = 0", "Empty sums are 0.", out_sums(0),
+                     [sp.Eq(S(0, nn), 0) for S in OUT_SUMS]
+                     + [sp.Eq(SB(0, nn), 0), sp.Eq(SB(0, nn - 1), 0)], over=(nn,))
+    step = prove_sym(
+        "outputs, sums: step J -> J + 1",
+        "Add the termwise bounds at J to the induction hypothesis.", out_sums(J + 1),
+        [out_sums(J), *[sum_def(S, J, nn) for S in OUT_SUMS], sum_def(SB, J, nn),
+         sum_def(SB, J, nn - 1), *out_terms(J).args], local=[out_sums(J)], over=(J, nn))
+    out += [termo, base, step, induction(
+        "outputs, sums for every J", "Induction on the number J of outputs summed.",
+        out_sums, J, 0, base, step, over=(J, nn))]
+    out.append(prove_sym(
+        "group of n: both divergences and both out-of-band masses <= d",
+        "Summed over the n + 1 outputs: HV, PU <= B(n) <= d; PW <= SB(n+1; n-1) = B(n-1) + "
+        "c(n; n-1) = B(n-1) <= d (f(n; n-1) = 0); HW <= 0 <= B(0) <= d.",
+        FINAL_GROUP, GROUP_HYPS, over=(nn,)))
+    out += _whole_output_steps()
+    return out
+
+
+def _whole_output_steps() -> list[Step]:
+    """The other groups' part factors out (the reduction of CP App. A.2 to g(t)'s count)."""
+    scale = sp.Implies(rho(rr) > 0, sp.Eq(pair_band(rr, J, nn), out_of_band(J, nn)))
+    out = [prove_sym("whole output: ratio of a pair",
+                     "For rho(r) > 0 the pair (r, J) leaves the band [1/E, E] iff the count J "
+                     "does: rho(r) cancels from the ratio.", scale, [*DOM], over=(rr, J, nn)),
+           prove_sym("whole output, termwise",
+                     "Each pair's share is rho(r) times the count's: max(rho a - E rho b, 0) = "
+                     "rho max(a - E b, 0) for rho >= 0, and the out-of-band masses likewise "
+                     "(rho(r) = 0 gives 0 on both sides).", pair_terms(J),
+                     [rho(rr) >= 0, *u_def(J, nn), *pair_defs(rr, J, nn), *DOM, scale],
+                     over=(rr, J, nn))]
+    base = prove_sym("whole output, sums over x: base J = 0", "Empty sums are 0.", inner(0),
+                     [*[sp.Eq(S(rr, 0, nn), 0) for S in PAIR],
+                      *[sp.Eq(S(0, nn), 0) for S in OUT_SUMS]], over=(rr, nn))
+    step = prove_sym("whole output, sums over x: step J -> J + 1",
+                     "Add rho(r) times the count's term.", inner(J + 1),
+                     [inner(J), *[inner_def(S, rr, J, nn) for S in PAIR],
+                      *[sum_def(S, J, nn) for S in OUT_SUMS], *pair_terms(J).args],
+                     local=[inner(J)], over=(rr, J, nn))
+    out += [base, step] + [induction("whole output, sums over x for every J",
+                                  "Induction on J: for each r the sum over counts is rho(r) "
+                                  "times the group's sum.", inner, J, 0, base, step,
+                                  over=(rr, J, nn))]
+    base = prove_sym("whole output, sums over r: base Q = 0", "Empty sums are 0.", outer(0),
+                     [*[sp.Eq(S(0, nn), 0) for S in OUTER], sp.Eq(Prho(0), 0)], over=(nn,))
+    step = prove_sym("whole output, sums over r: step Q -> Q + 1",
+                     "Add the Q-th output of the other groups: rho(Q) times the group's sum.",
+                     outer(Qc + 1),
+                     [outer(Qc), *[outer_def(S, Qc, nn) for S in OUTER],
+                      sp.Eq(Prho(Qc + 1), Prho(Qc) + rho(Qc)), *inner(nn + 1).subs(rr, Qc).args],
+                     local=[outer(Qc)], over=(Qc, nn))
+    out += [base, step] + [induction("whole output, sums over r for every Q",
+                                  "Induction on Q: the first Q outputs of the other groups "
+                                  "contribute Prho(Q) times the group's sum.", outer, Qc, 0,
+                                  base, step, over=(Qc, nn))]
+    out.append(prove_sym(
+        "CP Thm 5: delta = d for every D and t",
+        "Over all R outputs of the other groups (Prho(R) = 1) the whole output's divergences and "
+        "out-of-band masses equal the group's: both hockey-stick divergences (CP Def 2) and "
+        "both out-of-band masses (TR Def 2) of sampled strongly-safe k-anonymization are at "
+        "most d(k, beta, eps).",
+        FINAL, [*FINAL_GROUP.args, *outer(Rtot).args, sp.Eq(Prho(Rtot), 1),
+                *[sp.Eq(D_(nn), S(Rtot, nn)) for D_, S in WHOLE.items()]], over=(nn,)))
+    return out
+
+
+#: T's summed Pascal, inductive step: the induction hypothesis, the sums' definitions at J and
+#: J + 1, the summands' cases and Pascal's rule at (J + 1, m + 1).
+PASCAL_STEP_HYPS = defs(
+    pascal_sums(J), sum_def(ST, J + 1, m + 1), sum_def(ST, J + 1, m), sum_def(ST2, J, m),
+    sum_def(ST, J, m), h_def(J + 1, m + 1), h_def(J + 1, m), h2_def(J, m), h_def(J, m),
+    pascal_pmf(J + 1, m + 1), f(J, m) >= 0)
+#: the step 'bad mass <= d': cmp_sums at J = m + 1 (both cases) and at J = n_m + 1 (third
+#: conjunct), T's definition, the max over n <= n_m, and d's defining property.
+BOUND_CASE_HI = [cmp_hi(m + 1), sup_d(m)]
+BOUND_CASE_LO = [cmp_lo(m + 1), cmp_nm(nmi + 1), sp.Eq(T(m), ST(m + 1, m)),
+                 sp.Eq(T(nmi), ST(nmi + 1, nmi)), sp.Implies(m <= nmi, below_nm(m))]
+BOUND_HYPS = BOUND_CASE_HI + BOUND_CASE_LO + [d >= SD(nmi + 1, nmi)]
+OUT_TERM_HYPS = defs(
+    DOM, sp.Eq(g, GAMMA), g > 0, g < 1, K_RANGE, q_def(J, nn), q_def(J, nn - 1), c_def(J, nn),
+    c_def(J, nn - 1), u_def(J, nn), f(J, nn) >= 0, f(J, nn - 1) >= 0, ratio(J, nn),
+    support(J, nn), support(J, nn - 1), band(J, nn), *zero_band(nn), J_RANGE, N_RANGE)
+GROUP_HYPS = defs(
+    *out_sums(nn + 1).args, SB(nn + 1, nn) <= d, SB(nn, nn - 1) <= d, SB(1, 0) <= d,
+    sum_def(SB, nn, nn - 1), c_def(nn, nn - 1), support(nn, nn - 1), sp.Eq(SB(0, 0), 0),
+    sum_def(SB, 0, 0), c_def(0, 0))
 
 
 def steps() -> list[Step]:
@@ -192,26 +726,9 @@ def steps() -> list[Step]:
         prove_sym("gamma <= 1", "gamma <= 1 since beta <= 1.", GAMMA <= 1, DOM),
         prove_sym("0 < gamma < 1", "With gamma = (E - 1 + beta)/E: 0 < beta < gamma < 1.",
                   sp.And(g > b, g > 0, g < 1), DOM + [sp.Eq(g, GAMMA)]),
-        sympy_step("pmf ratio", "f(j; n, beta)/f(j; n-1, beta) = n(1 - beta)/(n - j).",
-                   sp.combsimp(sp.binomial(n, j) * (1 - b) ** (n - j)
-                               / (sp.binomial(n - 1, j) * (1 - b) ** (n - 1 - j))),
-                   n * (1 - b) / (n - j)),
-        sympy_step("Pascal's rule", "C(n, j) = C(n-1, j) + C(n-1, j-1).",
-                   sp.binomial(n, j), sp.binomial(n - 1, j) + sp.binomial(n - 1, j - 1)),
     ]
-    # Pascal's rule for the pmf: the chained formula with f replaced by its closed form, both
-    # sides divided by b^i (1-b)^(n-i) > 0 (beta declared positive: DOM gives 0 < beta < 1).
-    bp = sp.Symbol("beta", positive=True)
-    x, y = sp.symbols("x y")
-    closed = sp.Lambda((x, y), sp.binomial(y, x) * bp ** x * (1 - bp) ** (y - x))
-    rule = pascal_pmf(i, nn)
-    scale = bp ** i * (1 - bp) ** (nn - i)
-    out.append(sympy_step(
-        "Pascal's rule for the pmf",
-        "f(i; n) = (1-b) f(i; n-1) + b f(i-1; n-1) for every i >= 0, n >= 1: checked with f "
-        "replaced by C(n, i) b^i (1-b)^(n-i) and both sides divided by b^i (1-b)^(n-i) > 0.",
-        rule.lhs.replace(f, closed).subs(b, bp) / scale,
-        rule.rhs.replace(f, closed).subs(b, bp) / scale, concludes=rule, over=(i, nn)))
+    out += _pmf_steps()
+    out += _positivity_steps()
     base, step, j0 = _fresh()
     out += [base, step, induction(
         "summed Pascal for every K >= 0",
@@ -227,7 +744,7 @@ def steps() -> list[Step]:
         "Both ends occur: F(k-2; n-1) = 0 (k = 1) gives the ratio 1 - beta, and F(k-2; n-1) = "
         "F(k-1; n-1) gives 1; the interval [1 - beta, 1] cannot be narrowed.",
         sp.And(sp.Eq(Fn / Fm, J0_LOW), sp.Eq(Fn.subs(kk, kk + 1) / Fm.subs(kk, kk + 1), J0_HIGH)),
-        J0_HYPS + [h.subs(kk, kk + 1) for h in J0_HYPS[3:]]))
+        J0_HYPS + [hh.subs(kk, kk + 1) for hh in J0_HYPS[3:]]))
     out.append(prove_sym(
         "bad outcomes are exactly j > gamma n",
         "For 0 <= j < n: n(1-b)/(n-j) > E  <=>  j > gamma n; the lower side never fails.",
@@ -237,24 +754,18 @@ def steps() -> list[Step]:
     out.append(prove_sym(
         "n_m = ceil(k/gamma - 1)",
         "gamma n_m < k <= gamma (n_m + 1), and gamma(n_m + 1) < k + 1 (so the first bad j at "
-        "n_m + 1 is k + 1).",
-        sp.And(g * nmr < kr, kr <= g * (nmr + 1), g * (nmr + 1) < kr + 1),
-        [g > 0, g < 1, kr >= 1, nmr >= kr / g - 1, nmr - 1 < kr / g - 1]))
+        "n_m + 1 is k + 1); n_m >= 1.",
+        sp.And(g * nmi < kk, kk <= g * (nmi + 1), g * (nmi + 1) < kk + 1, NM_RANGE),
+        [g > 0, g < 1, K_RANGE, nmi >= kg - 1, nmi - 1 < kg - 1, sp.Eq(kg * g, kk)]))
     out.append(prove_sym(
         "n <= n_m: condition is j >= k",
         "For n <= n_m and j >= k: j > gamma n (so bad set = {k <= j <= n}).",
-        jr > g * nr, [g > 0, g < 1, g * nmr < kr], premises=[nr <= nmr, jr >= kr]))
+        split_le(J, m), [g > 0, g < 1, g * nmi < kk], over=(J, m)))
     out.append(prove_sym(
         "n >= n_m + 1: condition is j > gamma n",
         "For n >= n_m + 1, j > gamma n implies j >= k.",
-        jr >= kr, [g > 0, g < 1, kr <= g * (nmr + 1)], premises=[nr >= nmr + 1, jr > g * nr]))
-    out.append(prove_sym(
-        "monotone for n <= n_m",
-        "T(m+1) - T(m) = F(k-1; m) - F(k-1; m+1) = b f(k-1; m) >= 0, by the summed identity "
-        "at (k - 1, m + 1) and the cdf definition.",
-        sp.And(sp.Eq(T(m + 1), T(m) + b * f(kk - 1, m)), T(m + 1) >= T(m)),
-        [b > 0, tail(m), tail(m + 1), summed(kk - 1, m + 1), cumulative(kk - 1, m),
-         f(kk - 1, m) >= 0], over=(m,)))
+        split_ge(J, m), [g > 0, g < 1, kk <= g * (nmi + 1)], over=(J, m)))
+    out += _monotone_steps()
     top = prove_sym("max over n: base n = n_m", "T(n_m) <= T(n_m).", below_nm(nmi))
     down = prove_sym(
         "max over n: inductive step n -> n - 1",
@@ -263,15 +774,17 @@ def steps() -> list[Step]:
         local=[below_nm(nn)], over=(nn,))
     out += [top, down, induction(
         "max over n: every n <= n_m",
-        "Induction down from n_m: for every n <= n_m the bad mass T(n) is at most the n_m term "
-        "of d's max.", below_nm, nn, nmi, top, down, direction=-1,
-        concludes=sp.Implies(nn <= nmi, below_nm(nn)))]
+        "Induction down from n_m (the step holds for every n >= 1, so it reaches n = 0): for "
+        "every 0 <= n <= n_m, T(n) <= T(n_m).", below_nm, nn, nmi, top, down, direction=-1,
+        concludes=sp.Implies(m <= nmi, below_nm(m)), over=(m,))]
     out.append(prove_sym(
         "D_-t side is dominated",
         "Bad j for D_-t (j > gamma n) are bad at n - 1 too (j > gamma (n-1)): its mass is a "
         "term of the max over n.",
         jr > g * (nr - 1), [g > 0], premises=[jr > g * nr]))
-    out.append(timed("exact cross-check", "Worst bad mass (D and D_-t) <= d on a finite grid.",
+    out += _assembly_steps()
+    out.append(timed("exact cross-check", "Worst bad mass (D and D_-t) <= d on a finite grid "
+                     "(evidence only: the assembly above does not use it).",
                      "exhaustive up to n = 60 (Fraction)", _cross_check,
                      expected=Verdict.BOUNDED, role="remark"))
     return out
@@ -322,4 +835,48 @@ def negative_controls() -> list[Step]:
                   sp.And(g * nmr < kr, kr <= g * (nmr + 1)),
                   [g > 0, g < 1, kr >= 1, nmr <= kr / g - 1, nmr + 1 > kr / g - 1],
                   expected=ref),
+        *_assembly_controls(),
+    ]
+
+
+def _assembly_controls() -> list[Step]:
+    """Wrong variants of the assembly's steps, rejected by the same machinery (issue #12)."""
+    ref = Verdict.REFUTED
+    e1 = sp.Function("e1")
+    return [
+        prove_sym("control: n_m term with threshold j > gamma n_m + 1",
+                  "T(n_m)'s summand against d's n_m summand with the threshold moved to "
+                  "gamma n_m + 1: the count j = k is >= k but not above gamma n_m + 1, so the "
+                  "termwise bound fails.", h(J, nmi) <= e1(J, nmi),
+                  defs(h_def(J, nmi), cases(e1, J, nmi, J > g * nmi + 1, f(J, nmi)),
+                       f(J, nmi) >= 0, g * nmi < kk, kk <= g * (nmi + 1), g > 0, g < 1, K_RANGE),
+                  expected=ref),
+        prove_sym("control: case split without n <= n_m",
+                  "'bad mass <= d' from the n >= n_m + 1 case alone: a group size m <= n_m "
+                  "is not covered.", SB(m + 1, m) <= d,
+                  BOUND_CASE_HI + [d >= SD(nmi + 1, nmi)], expected=ref),
+        prove_sym("control: d's max without its n_m term",
+                  "'bad mass <= d' when d only dominates the terms n >= n_m + 1: B(n_m) = "
+                  "T(n_m) is not covered.", SB(m + 1, m) <= d,
+                  [cmp_hi(m + 1), sp.Implies(m >= nmi + 1, d >= SD(m + 1, m)), *BOUND_CASE_LO],
+                  expected=ref),
+        prove_sym("control: T's summed Pascal off by one",
+                  "The inductive step claiming ST(J+2; m+1) = (1-b) ST(J+1; m) + b ST2(J+1; m) "
+                  "(one count short on the right); refuted at J = 1, m = 2, k = 1, beta = 1/2.",
+                  sp.Eq(ST(J + 2, m + 1), (1 - b) * ST(J + 1, m) + b * ST2(J + 1, m)),
+                  PASCAL_STEP_HYPS + [sp.Eq(J, 1), sp.Eq(m, 2), sp.Eq(kk, 1),
+                                      sp.Eq(b, sp.Rational(1, 2))], expected=ref),
+        prove_sym("control: hockey-stick share without e^eps",
+                  "max(q(J; n) - q(J; n-1), 0) <= c(J; n): a count with n beta < J <= gamma n "
+                  "is not bad but its mass grows from D_-t to D (refuted at n = 5, J = 3, "
+                  "k = 1, E = 3, beta = 1/2).",
+                  sp.Max(q(J, nn) - q(J, nn - 1), 0) <= c(J, nn),
+                  OUT_TERM_HYPS + [sp.Eq(nn, 5), sp.Eq(J, 3), sp.Eq(kk, 1), sp.Eq(E, 3),
+                                   sp.Eq(b, sp.Rational(1, 2))], expected=ref),
+        chain_control("control: group bound without the sums over outputs",
+                      "The step 'group of n: ... <= d' alone: the output sums it assumes are "
+                      "neither given nor proved, so the chaining check must reject it.",
+                      [prove_sym("group of n: both divergences and both out-of-band masses <= d",
+                                 "(as in the proof)", FINAL_GROUP, GROUP_HYPS, over=(nn,))],
+                      GIVEN),
     ]

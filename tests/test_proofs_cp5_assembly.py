@@ -1,0 +1,133 @@
+"""CP Thm 5's assembly (issue #12): the PROVED verdict rests on proofs only.
+
+The bad mass, the group's divergences and out-of-band masses and the whole output are chained
+sums proved by induction; the last step concludes delta <= d for every group size; no claim
+step is bounded, no given is trusted, and the exact scan (n <= 60) is a remark nobody links to.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from dps_verify.paper.proofs import cp_theorem_5 as cp5
+from dps_verify.paper.proofs import run
+from dps_verify.paper.proofs.core import Verdict, aggregate, check_chain
+
+FINAL = "CP Thm 5: delta = d for every D and t"
+#: the links the last step must (transitively) rest on: the case split, the max over n <= n_m,
+#: the monotone T, the sums over outputs and over the other groups' outputs, F > 0.
+BACKBONE = ("bad mass <= d for every group size", "max over n: every n <= n_m",
+            "monotone for n <= n_m", "case split, sums for every J", "outputs, sums for every J",
+            "whole output, sums over x for every J", "whole output, sums over r for every Q",
+            "T's summed Pascal for every J", "j = 0 ratio in [1 - beta, 1]", "F(K; m) > 0")
+NEW_CONTROLS = ("control: n_m term with threshold j > gamma n_m + 1",
+                "control: case split without n <= n_m",
+                "control: d's max without its n_m term",
+                "control: T's summed Pascal off by one",
+                "control: hockey-stick share without e^eps",
+                "control: group bound without the sums over outputs")
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run("cp-theorem-5")
+
+
+def _step(result, name):
+    return next(s for s in result.steps if s.name == name)
+
+
+def _depends_on(result, name) -> set[str]:
+    """Names of the steps ``name`` rests on, transitively (read off the recorded links)."""
+    by_index = {i: s for i, s in enumerate(result.steps, 1)}
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        s = _step(result, todo.pop())
+        for link in s.links or []:
+            m = re.match(r"step (\d+): ", link["from"])
+            if m:
+                dep = by_index[int(m.group(1))].name
+                if dep not in seen:
+                    seen.add(dep)
+                    todo.append(dep)
+        for inner in s.discharges:
+            if inner not in seen:
+                seen.add(inner)
+                todo.append(inner)
+    return seen
+
+
+def test_theorem_proved_and_every_step_as_recorded(result):
+    assert result.verdict is Verdict.PROVED and result.ok
+    assert not [s.name for s in result.steps + result.negative_controls if not s.ok]
+
+
+def test_last_step_is_the_theorem_for_every_group_size(result):
+    last = _step(result, FINAL)
+    assert last.verdict is Verdict.PROVED
+    assert last.solvers == {"z3": "unsat", "cvc5": "unsat"} and last.vacuity == {"z3": "sat"}
+    assert last.over == (cp5.nn,)
+    assert last.concludes == cp5.FINAL
+    deps = _depends_on(result, FINAL)
+    missing = [b for b in BACKBONE if b not in deps]
+    assert not missing, missing
+
+
+def test_proved_verdict_needs_no_bounded_check(result):
+    claims = [s for s in result.steps if s.role == "claim"]
+    assert all(s.verdict is Verdict.PROVED and not s.bound for s in claims)
+    remarks = [s for s in result.steps if s.role == "remark"]
+    assert [s.name for s in remarks] == ["exact cross-check"]
+    assert remarks[0].verdict is Verdict.BOUNDED
+    # the theorem verdict without the remark is the same, and nothing links to it
+    assert aggregate(claims) is Verdict.PROVED
+    for s in result.steps:
+        assert not any("exact cross-check" in ln["from"] for ln in s.links or []), s.name
+
+
+def test_no_trusted_given(result):
+    kinds = {g.kind for g in result.given}
+    assert kinds <= {"hypothesis", "definition", "setting"}, kinds
+    # F(K; m) > 0 and F(K-1; m) >= 0 are proved (by induction), not given
+    proved = {s.concludes for s in result.steps if s.verdict is Verdict.PROVED}
+    for formula in (cp5.F(cp5.K, cp5.m) > 0, cp5.F(cp5.K - 1, cp5.m) >= 0):
+        assert formula not in {g.formula for g in result.given}
+        assert formula in proved
+    j0 = _step(result, "j = 0 ratio in [1 - beta, 1]")
+    positive = next(ln for ln in j0.links if ln["formula"] == "F(k - 1, n - 1) > 0")
+    assert positive["from"].startswith("step") and "F(K; m) > 0" in positive["from"]
+
+
+def test_every_smt_step_has_both_solvers_and_satisfiable_hypotheses(result):
+    for s in result.steps:
+        if s.role != "claim" or s.solvers is None:
+            continue
+        assert s.vacuity == {"z3": "sat"}, s.name
+        want = "sat" if "witness" in s.method else "unsat"
+        assert s.solvers == {"z3": want, "cvc5": want}, s.name
+        assert s.links is not None and all(ln["from"] != "UNLINKED" for ln in s.links), s.name
+
+
+def test_new_controls_rejected(result):
+    controls = {c.name: c for c in result.negative_controls}
+    for name in NEW_CONTROLS:
+        c = controls[name]
+        assert c.ok and c.verdict in (Verdict.REFUTED, Verdict.ERROR), name
+        if c.verdict is Verdict.REFUTED:
+            assert c.counterexample, name
+            assert c.vacuity == {"z3": "sat"}, name  # refuted on satisfiable hypotheses
+
+
+@pytest.mark.parametrize("dropped", ["outputs, sums for every J", "max over n: every n <= n_m",
+                                     "whole output, sums over r for every Q"])
+def test_dropping_a_link_breaks_the_chain(result, dropped):
+    """Without one induction the chaining check turns the theorem into an ERROR."""
+    copies = [replace(s, links=None) for s in result.steps if s.name != dropped]
+    problems = check_chain(copies, list(result.given))
+    assert problems
+    assert aggregate(copies) is Verdict.ERROR
+    assert next(s for s in copies if s.name == FINAL).verdict is Verdict.ERROR
