@@ -49,9 +49,10 @@ bound over (J + 1)-subsets of releases; proof in that module).
    discretised, width ``rtol``).  Let the *target* be the largest enclosed upper end.
 2. The tail start A is the first size found (doubling, then bisection) whose cheap bound on
    δ_T^U(A) is ≤ max(target, ``ATOL``); by step 4 above every n ≥ A is covered *without raising the upper
-   end*.  δ_T^U(n) decays exponentially in n (the T-fold loss of (U_n, U_{n−1}) has variance
-   O(T/n)), so such an A exists; the search stops at ``n_limit`` (then the tail bound at
-   ``n_limit + 1`` is used as it is and may set the upper end).
+   end*.  Such an A exists in practice because δ_T^U(n) decays exponentially in n (the T-fold
+   loss of (U_n, U_{n−1}) has variance O(T/n)) — an efficiency remark only: soundness rests on
+   the bound at the A actually used, whatever it is.  The search stops at ``n_limit`` (then the
+   tail bound at ``n_limit + 1`` is used as it is and may set the upper end).
 3. Every n in (k, A) is screened in floats (:func:`screen_delta`: one FFT power per direction
    on a mean-preserving grid; never used as a bound), and the screen's argmax is enclosed
    (``rtol``); the target becomes max(largest enclosed upper end, (1 + ``rtol``)·largest
