@@ -29,12 +29,14 @@ from dps_verify.paper.proofs.core import (
 CLAIM = "d(k, beta, eps) <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (f-smooth SDGS)."
 REFERENCE = "TR Thm 6, §6"
 EXPECTED = Verdict.PROVED
-SUMMARY = ("The final bound is proved given the cited Chernoff lemma (taken on trust): "
-           "phi(gamma, beta) > 0 by a sympy certificate (h(1) = 0, h' = ln u > 0), c = phi > 0 "
-           "chained from it; at n = n_m < k/gamma the "
-           "tail is P[X >= k] and k/n_m > gamma, so the bound still holds.  The printed "
-           "approximation step 'd ~ max_{n >= k/gamma}' is refuted as an inequality (exact "
-           "witness).  delta0 in the statement has a typo: gamma(1 - beta) for gamma(1) - beta.")
+SUMMARY = ("The steps of the bound are proved given the cited Chernoff lemma (taken on "
+           "trust): phi(gamma, beta) > 0 by a sympy certificate (h(1) = 0, h' = ln u > 0), "
+           "c = phi > 0 chained from it; at n = n_m < k/gamma the tail is P[X >= k] and "
+           "k/n_m > gamma, so the bound still holds.  Their assembly into d <= exp(-k(...)) "
+           "(Chernoff for each n, e^-x decreasing, the max over n) is not one chained formula.  "
+           "The printed approximation step 'd ~ max_{n >= k/gamma}' is refuted as an inequality "
+           "(exact witness).  delta0 in the statement has a typo: gamma(1 - beta) for "
+           "gamma(1) - beta.")
 
 u, gm, bt, nn, kk = sp.symbols("u gamma beta n k", positive=True)
 
