@@ -28,7 +28,7 @@ the exact one-release law) leaves mass ≤ ``tail_mass``; that bound is *added* 
 *(a) Grid rounding.*  Couple each release's loss ℓ with ⌈ℓ⌉_h (its value rounded up to the
 lattice) and ⌊ℓ⌋_h.  Sums of rounded-up losses dominate the true sums pointwise, and f is
 non-decreasing, so E[f(Σ⌊ℓ⌋_h)] ≤ E[f(Σℓ)] ≤ E[f(Σ⌈ℓ⌉_h)].  The lattice indices come from a
-128-bit interval logarithm of r/r0 (floor of its lower end, ceiling of its upper end), so the
+128-bit ball logarithm (python-flint ``arb``) of r/r0 (floor of its lower end, ceiling of its upper end), so the
 rounding is outward whatever the float error.
 
 *(b) Tail cuts.*  Call the *ideal chain* the sequence of exact convolutions, each followed by the
@@ -70,7 +70,8 @@ contributes ≤ ‖e‖₂‖w‖₂ (Cauchy–Schwarz).
 
 The result is a :class:`~dps_verify.core.numbers.Certified` whose ``how`` states the grid step,
 the number of releases and the width.  :func:`enclose_delta` picks the exact PLD when its
-composed support is small, and otherwise refines the grid until ``upper ≤ (1 + rtol)·lower`` or
+composed support is small, the sparse enclosure (:mod:`dps_verify.measures.pld_sparse`) when one
+atom dominates and that is tight, and otherwise refines the grid until ``upper ≤ (1 + rtol)·lower`` or
 the work budget ``max_bins`` is reached.
 """
 
@@ -208,8 +209,8 @@ class _Tails:
 
     For λ > 0, Pr[J₁ + … + J_n > t ; all finite] ≤ M(λ)^n e^(−λt) with M(λ) = Σ_i p_i e^(λ j_i)
     over the finite atoms (a sub-probability), and symmetrically for the lower tail.  The cut
-    points are chosen in floats; the mass bound of each cut is then evaluated in 128-bit interval
-    arithmetic, so it holds whatever the float vector contains there.
+    points are chosen in floats; the mass bound of each cut is then evaluated in 128-bit ball
+    arithmetic (python-flint ``arb``), so it holds whatever the float vector contains there.
     """
 
     LAMBDAS = [2.0**k for k in range(-6, 9)]
@@ -257,7 +258,7 @@ class _Tails:
         """Rigorous upper bound on the mass of the n-fold sum below ``lo`` plus above ``hi``
         (a side given as None is not cut and contributes 0).  For each side the λ with the
         smallest float estimate is chosen, and M(λ)^n e^(∓λ h t) is evaluated at that λ in
-        128-bit interval arithmetic: every λ > 0 gives a valid bound, so a poor float choice
+        128-bit ball arithmetic: every λ > 0 gives a valid bound, so a poor float choice
         can only loosen it."""
         total = 0.0
         flint = _flint()
@@ -268,7 +269,8 @@ class _Tails:
                 lam = min(self.LAMBDAS,
                           key=lambda la: n * self._logm[sgn * la] - sgn * la * self.h * t)
                 lh, logm = self._log_mgf(sgn * lam)
-                b = min(Fraction(1), _arb_upper(((n * logm) - lh * t).exp()))
+                x = ((n * logm) - lh * t).exp()
+                b = min(Fraction(1), _arb_upper(x)) if x.is_finite() else Fraction(1)  # mass ≤ 1
                 total += _round_up(float(b)) * (1 + 4 * U)
         return _round_up(total * (1 + 4 * U))
 
@@ -293,7 +295,7 @@ def _trim(v: _Vec, n: int, tails: _Tails, tau: float, upper: bool) -> _Vec:
 
 def _indices(pld: PLD, h_exp: int) -> tuple[Fraction, dict[Fraction, tuple[int, int]]]:
     """Anchor ratio r0 (heaviest atom) and, per ratio r, (floor, ceil) of ln(r/r0)/h, h = 2^h_exp,
-    from a 128-bit interval logarithm (outward rounded)."""
+    from a 128-bit ball logarithm (python-flint ``arb``, outward rounded)."""
     r0 = max(pld.ratios, key=lambda r: (pld.ratios[r], r))
     out = {}
     flint = _flint()
@@ -503,8 +505,11 @@ def enclose_deltas(
 ) -> list[Certified]:
     """Enclosures of δ_T(ε) for several directions whose *maximum* is wanted.
 
-    Each direction is exact when cheap (:func:`exact_compose_cost` ≤ ``exact_budget``), else
-    discretised; the direction(s) whose upper bound keeps the maximum's enclosure wider than
+    Each direction is exact when cheap (:func:`exact_compose_cost` ≤ ``exact_budget``); else,
+    when one atom dominates (:func:`~dps_verify.measures.pld_sparse.sparse_promising`), the
+    sparse enclosure of :mod:`~dps_verify.measures.pld_sparse`, kept if its upper end is within
+    ``rtol`` of the largest lower end; else discretised (intersected with the sparse enclosure
+    when both ran: each contains δ, so their intersection does); the direction(s) whose upper bound keeps the maximum's enclosure wider than
     ``upper ≤ (1 + rtol)·lower`` get a grid twice as fine, until the next grid would exceed
     ``max_bins``.  :class:`CertificationError` (naming ``times``) if the coarsest grid already
     does.
