@@ -263,3 +263,16 @@ def test_tiny_delta_upper_end_comes_from_enclosed_sizes():
     assert r.bound_source == "enclosure" and r.argmax_n == 22
     assert r.delta.upper <= r.delta.lower * Fraction(101, 100)
     assert r.tail_bound is not None and r.tail_bound <= r.delta.upper
+
+
+def test_cli_releases_json_interior_worst_size():
+    """k = 20, β = 1/10, ε = 2, T = 10: the JSON reports the enclosure at the worst size, tight."""
+    out = subprocess.run(
+        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "20", "--beta", "1/10",
+         "--epsilon", "2", "--releases", "10", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["covers_all_n"] and data["upper_end_from"] == "enclosure"
+    assert data["lower_end_at_n"] == 22 and float(data["upper"]) <= 1.01 * float(data["lower"])

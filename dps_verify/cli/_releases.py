@@ -28,6 +28,7 @@ def run_releases(k: int, beta: Fraction, eps: Fraction, times: int, as_json: boo
         "upper": format_up(c.upper, 17),
         "lower": format_down(c.lower, 17),
         "argmax_n": r.argmax_n,
+        "lower_end_at_n": r.details.get("best_lower_at", r.argmax_n),
         "worst_case_over": ("all group sizes n >= 1" if r.covers_all_n
                             else f"group sizes n in [{r.scanned[0]}, {r.scanned[1]}] only"),
         "covers_all_n": r.covers_all_n,
@@ -47,7 +48,7 @@ def run_releases(k: int, beta: Fraction, eps: Fraction, times: int, as_json: boo
     print(f"  hockey-stick delta ({kind})   {out['value']}   in [{out['lower']}, {out['upper']}]")
     if r.covers_all_n:
         print(f"  worst case over ALL group sizes n (neighbouring group n vs n-1; other groups cancel):"
-              f" attained near n = {r.argmax_n}; n in [{r.scanned[0]}, {r.scanned[1]}] bounded one by one,"
+              f" attained near n = {out['lower_end_at_n']}; n in [{r.scanned[0]}, {r.scanned[1]}] bounded one by one,"
               f" n >= {r.tail_from} by a monotone tail bound ({out['tail_bound']})")
         if r.bound_source == "tail":
             print("  note: the upper end comes from the tail bound, not an enclosure (no tail start"
