@@ -123,6 +123,26 @@ MUTANTS = [
            "C_DEF = sp.Eq(c_, phi(g_, b_))", "C_DEF = sp.Eq(c_, -phi(g_, b_))"),
     Mutant("TR Thm 6 gamma without beta", P + "tr_theorem_6.py",
            "GAMMA_DEF = sp.Eq(g_, (E_ - 1 + b_) / E_)", "GAMMA_DEF = sp.Eq(g_, (E_ - 1) / E_)"),
+    # --- CP Thm 5's assembly (issue #12, Q1)
+    Mutant("CP Thm 5 bad set without j >= k", P + "cp_theorem_5.py",
+           "    return sp.And(x_ >= kk, x_ > g * m_)", "    return sp.And(x_ > g * m_)"),
+    Mutant("CP Thm 5 d's max without its n_m term", P + "cp_theorem_5.py",
+           "    return sp.Implies(m_ >= nmi, d >= SD(m_ + 1, m_))",
+           "    return sp.Implies(m_ >= nmi + 1, d >= SD(m_ + 1, m_))"),
+    Mutant("CP Thm 5 sums over outputs without their induction", P + "cp_theorem_5.py",
+           "    out += [termo, base, step, induction(",
+           "    out += [termo, base, step] + 0 * [induction("),
+    Mutant("CP Thm 5 hockey-stick share without e^eps", P + "cp_theorem_5.py",
+           "    return sp.Max(q(x_, n_) - E * q(x_, n_ - 1), 0)",
+           "    return sp.Max(q(x_, n_) - q(x_, n_ - 1), 0)"),
+    Mutant("CP Thm 5 T's summand from k - 1", P + "cp_theorem_5.py",
+           "    return cases(h, x_, m_, x_ >= kk, f(x_, m_))",
+           "    return cases(h, x_, m_, x_ >= kk - 1, f(x_, m_))"),
+    Mutant("CP Thm 5 other groups' law not shared by D_-t", P + "cp_theorem_5.py",
+           "sp.Max(rho(r_) * q(x_, n_) - E * rho(r_) * q(x_, n_ - 1), 0),",
+           "sp.Max(rho(r_) * q(x_, n_) - E * q(x_, n_ - 1), 0),"),
+    Mutant("CP Thm 5 f(0; m) > 0 induction from the wrong base", P + "cp_theorem_5.py",
+           "f0, m, 0, base, step, over=(m,))", "f0, m, 1, base, step, over=(m,))"),
 ]
 
 #: which theorem each mutant is checked against (a mutant of the shared machinery: one that uses it).
