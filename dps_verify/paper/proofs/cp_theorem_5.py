@@ -76,13 +76,11 @@ def _cross_check() -> tuple[Verdict, dict[str, str] | None, str]:
                 n_m = ceil(kk / gam - 1)
                 d = max(_tail(floor(gam * nn) + 1, nn, beta) for nn in range(n_m, 61))
                 for nn in range(1, 61):
-                    # bad j: j >= k, j > gamma n and n(1-b) > E(n-j) -- an upper tail from
-                    # the first such j (the conditions are monotone in j)
-                    first = next((x for x in range(kk, nn + 1)
-                                  if x > gam * nn and nn * (1 - beta) > e * (nn - x)), nn + 1)
+                    # bad j: j >= k, j > gamma n and n(1-b) > E(n-j), i.e. j > n - n(1-b)/E
+                    # -- an upper tail from the first such j (the conditions are monotone in j)
+                    first = max(kk, floor(max(gam * nn, nn - nn * (1 - beta) / e)) + 1)
                     bad = _tail(first, nn, beta)
-                    first_minus = next((x for x in range(kk, nn) if x > gam * nn), nn)
-                    bad_minus = _tail(first_minus, nn - 1, beta)
+                    bad_minus = _tail(max(kk, floor(gam * nn) + 1), nn - 1, beta)
                     if max(bad, bad_minus) > d:
                         worst = {"beta": str(beta), "E": str(e), "k": str(kk), "n": str(nn)}
     if worst:
