@@ -652,9 +652,17 @@ def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, 
     """The substitution of the index variables ``over`` turning ``fact`` into exactly
     ``target`` (sympy's structural equality: the same formula object), each value inside its
     variable's declared range; ``None`` when there is none.  Candidate values are read off the
-    arguments of the applied functions (``F(K - 1, m)`` against ``F(k - 2, n - 1)``)."""
+    arguments of the applied functions (``F(K - 1, m)`` against ``F(k - 2, n - 1)``).  A pure
+    function of its arguments, cached (the chaining check asks the same pairs many times)."""
+    found = _instance_of(fact, tuple(over), target)
+    return None if found is None else dict(found)
+
+
+@lru_cache(maxsize=65536)
+def _instance_of(fact: Any, over: tuple[sp.Symbol, ...], target: Any
+                 ) -> tuple[tuple[str, str], ...] | None:
     if fact == target:
-        return {}
+        return ()
     # no early type check: an instance may collapse (Implies(n > n - 1, P) is P)
     if not over:
         return None
@@ -672,10 +680,15 @@ def instance_of(fact: Any, over: Sequence[sp.Symbol], target: Any) -> dict[str, 
                         x = _solve_linear(pa, v, ta)
                         if x is not None:
                             cands[v].add(x)
+    # a substitution never creates symbols: the target's must come from the fact's own (index
+    # variables excluded) or from the values (a cheap filter before the costly rebuild)
+    fixed, wanted = fact.free_symbols - set(over), target.free_symbols
     for combo in product(*[sorted(cands[v], key=sp.default_sort_key) for v in over]):
+        if not wanted <= fixed.union(*[sp.sympify(x).free_symbols for x in combo]):
+            continue
         sub = dict(zip(over, combo))
         if all(_fits(v, x) for v, x in sub.items()) and fact.xreplace(sub) == target:
-            return {v.name: sp.sstr(x) for v, x in sub.items() if x != v}
+            return tuple((v.name, sp.sstr(x)) for v, x in sub.items() if x != v)
     return None
 
 
