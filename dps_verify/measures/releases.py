@@ -377,7 +377,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
 #: for the sizes within ``SCREEN_BAND`` of the coarse maximum), for T ≤ 100; ×⌈√(T/100)⌉ (a
 #: power of two) beyond
 SCREEN_BINS = (1 << 13, 1 << 15)
-SCREEN_BAND = 1.25
+SCREEN_BAND = 1.05
 #: screen values below this are FFT noise (absolute error ≈ 1e-16 · √bins), not estimates
 SCREEN_NOISE = 1e-11
 
@@ -498,7 +498,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             bound[n] = Certified(Fraction(0), cheap, "Chernoff bound on the thresholded pair",
                                  {"mode": "cheap"})
             continue
-        if n not in fine_screened and screen[n] * 1.1 >= float(target):
+        if n not in fine_screened and screen[n] * 1.03 >= float(target):
             screen[n] = screen_delta(n, k, bf, e, times, fine_bins)
             fine_screened.add(n)
         c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint)
