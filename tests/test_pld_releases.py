@@ -218,7 +218,8 @@ def _reference(n, k, beta, eps, times):
 
 
 def _check_sup(r, k, beta, eps, times):
-    refs = {n: _reference(n, k, beta, eps, times) for n in range(k, min(r.tail_from + 3, k + 16))}
+    sizes = set(range(k, min(r.tail_from + 3, k + 16))) | {r.details.get("best_lower_at", k)}
+    refs = {n: _reference(n, k, beta, eps, times) for n in sizes}
     worst = max(refs, key=lambda n: refs[n][0])
     return worst, (max(v[0] for v in refs.values()) <= r.delta.upper
                    and any(v[1] >= r.delta.lower for v in refs.values()))
