@@ -404,9 +404,11 @@ GIVEN = (
             "P[Bin(m, beta) > gamma m] (d's m-th term), ST (P[X >= k]), ST2 (P[X >= k-1])",
             *[sp.Eq(S(0, m), 0) for S in SUMS], *[sum_def(S, J, m) for S in SUMS],
             over=(J, m))
-    + given("definition", "sums over the outputs 0..J-1 for a group of n records: HV, HW "
-            "(hockey-stick, CP Def 2, both directions), PU, PW (out-of-band masses under D "
-            "and D_-t, TR Def 2)", *[sp.Eq(S(0, nn), 0) for S in OUT_SUMS],
+    + given("definition", "sums over the outputs 0..J-1 for a group of n records (a count "
+            "above n has probability 0 under D and D_-t, so J = n + 1 covers them all): HV, HW "
+            "(hockey-stick, both directions: the sum of the positive parts max(P - E P', 0) is "
+            "CP Def 2's sup over events O of P(O) - E P'(O), attained at O = {P > E P'}), PU, PW "
+            "(out-of-band masses under D and D_-t, TR Def 2)", *[sp.Eq(S(0, nn), 0) for S in OUT_SUMS],
             *[sum_def(S, J, nn) for S in OUT_SUMS], over=(J, nn))
     + given("definition", "T(m) = P[Bin(m, beta) >= k] = ST(m+1; m), the bad mass for "
             "m <= n_m", sp.Eq(T(m), ST(m + 1, m)), over=(m,))
