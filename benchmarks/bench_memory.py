@@ -14,9 +14,15 @@ Usage (from the repository root)::
     python -m benchmarks memory              # tests and notebooks
     python benchmarks/bench_memory.py --notebooks-only
     python benchmarks/bench_memory.py --tests-only [-- extra pytest arguments]
+    python benchmarks/bench_memory.py --rank mem.jsonl   # a memory_profile log, ranked
 
 POSIX only (``resource``).  The full test run takes minutes: run it rarely.  Set
 ``BENCH_MEMORY_LOG=FILE`` to append the commands' own output to FILE (progress, failures).
+
+To see *where* a run's memory goes, load the per-test profiler ``benchmarks/memory_profile.py``
+(``DPS_MEMPROFILE=mem.jsonl python -m pytest -p benchmarks.memory_profile``: RSS and peak after
+every test; optional tracemalloc tops, malloc_trim and the project's cache sizes per module).
+``tests/conftest.py`` releases memory between test modules (``DPS_TEST_KEEP_MEMORY=1``: off).
 """
 
 from __future__ import annotations
@@ -90,8 +96,27 @@ def run(tests: bool = True, nbs: bool = True, extra: list[str] | None = None) ->
     return out
 
 
+def rank(path: str, top: int = 15) -> list[dict]:
+    """Test modules of a ``benchmarks/memory_profile.py`` log ranked by the peak they add
+    (``peak_added_mb``: how far the run's peak rose during the module) and the memory they leave
+    behind (``rss_added_mb``)."""
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    rows = [r for r in rows if "rss_mb" in r]
+    out: dict[str, dict] = {}
+    for prev, r in zip(rows, rows[1:]):
+        mod = r["nodeid"].split("::", 1)[0]
+        m = out.setdefault(mod, {"module": mod, "rss_added_mb": 0.0, "peak_added_mb": 0.0})
+        m["rss_added_mb"] = round(m["rss_added_mb"] + r["rss_mb"] - prev["rss_mb"], 1)
+        m["peak_added_mb"] = round(m["peak_added_mb"] + r["hwm_mb"] - prev["hwm_mb"], 1)
+        m["peak_after_mb"] = r["hwm_mb"]
+    return sorted(out.values(), key=lambda m: (-m["peak_added_mb"], -m["rss_added_mb"]))[:top]
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if args[:1] == ["--rank"]:
+        print(json.dumps(rank(args[1]), indent=2))
+        sys.exit(0)
     extra = args[args.index("--") + 1:] if "--" in args else []
     print(json.dumps(run(tests="--notebooks-only" not in args, nbs="--tests-only" not in args,
                          extra=extra), indent=2))
