@@ -489,9 +489,11 @@ def _pmf_steps() -> list[Step]:
         sympy_step("pmf ratio",
                    "f(i; n) (n - i) = n (1 - beta) f(i; n-1) for every i >= 0, n >= 1 (so "
                    "f(j; n)/f(j; n-1) = n(1 - beta)/(n - j) for j < n): checked with f replaced "
-                   "by C(n, i) b^i (1-b)^(n-i) and both sides divided by b^i (1-b)^(n-i) > 0.",
-                   rat.lhs.replace(f, closed).subs(b, bp) / scale,
-                   rat.rhs.replace(f, closed).subs(b, bp) / scale, concludes=rat, over=(i, nn)),
+                   "by C(n, i) b^i (1-b)^(n-i), both sides divided by b^i (1-b)^(n-i) > 0 and "
+                   "the powers of the positive bases combined (powsimp, no force).",
+                   sp.powsimp(rat.lhs.replace(f, closed).subs(b, bp) / scale),
+                   sp.powsimp(rat.rhs.replace(f, closed).subs(b, bp) / scale), concludes=rat,
+                   over=(i, nn)),
         sympy_step("Pascal's rule", "C(n, j) = C(n-1, j) + C(n-1, j-1).",
                    sp.binomial(n, j), sp.binomial(n - 1, j) + sp.binomial(n - 1, j - 1)),
         # Pascal's rule for the pmf: the chained formula with f replaced by its closed form,
