@@ -75,8 +75,11 @@ def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
         e_q = None
     p, q = int(b.numerator), int(b.denominator)
     prec = 80 + 2 * k.bit_length()
-    while prec <= 1 << 14:
-        with flint.ctx.workprec(prec):
+    ctx = flint.ctx
+    old = ctx.prec
+    try:
+        while prec <= 1 << 14:
+            ctx.prec = prec  # what ctx.workprec does, without its context-manager overhead
             bb = flint.arb(flint.fmpq(p, q))
             om = flint.arb(flint.fmpq(q - p, q))
             e = flint.arb(e_q) if e_q is not None else arb_epsilon(eps)
@@ -85,5 +88,7 @@ def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
             if v.is_finite() and v > 0 and v.rel_accuracy_bits() >= 64:
                 m_raw, e_raw = v.upper().man_exp()
                 return mpmath.mp.make_mpf(libmp.from_man_exp(int(m_raw), int(e_raw), mpmath.mp.prec, "u"))
-        prec *= 2
+            prec *= 2
+    finally:
+        ctx.prec = old
     return None

@@ -197,7 +197,6 @@ def tail_enclosure(n: int, T: int, p: int, q: int, rel_bits: int = TAIL_BITS) ->
         j += 1
 
 
-@lru_cache(maxsize=256)
 def _exp_dyadic_arb(eps: Fraction, prec: int) -> tuple[int, int, int] | None:
     """:func:`~dps_verify.core.numbers.exp_dyadic` (lo/2^s ≤ e^ε ≤ hi/2^s) from a python-flint
     ball at ``prec`` + 8 bits: Arb's exp is a rigorous enclosure and ``lower()``/``upper()``
@@ -205,15 +204,28 @@ def _exp_dyadic_arb(eps: Fraction, prec: int) -> tuple[int, int, int] | None:
     (about 10× cheaper).  None (use the mpmath.iv version) without python-flint or for
     0 < ε outside (0, 4096).  Cached per (ε, prec): at most 256 entries of a few hundred bits.
     """
-    flint = _flint_or_none()
-    if flint is None or not 0 < eps < 4096:
+    if not 0 < eps < 4096:
         return None
-    with flint.ctx.workprec(prec + 8):
-        x = flint.arb(flint.fmpq(int(eps.numerator), int(eps.denominator))).exp()
+    return _exp_dyadic_arb_ints(int(eps.numerator), int(eps.denominator), prec)
+
+
+@lru_cache(maxsize=256)
+def _exp_dyadic_arb_ints(num: int, den: int, prec: int) -> tuple[int, int, int] | None:
+    flint = _flint_or_none()
+    if flint is None:  # pragma: no cover
+        return None
+    ctx = flint.ctx
+    old = ctx.prec
+    ctx.prec = prec + 8  # what ctx.workprec does, without its context-manager overhead
+    try:
+        x = flint.arb(flint.fmpq(num, den)).exp()
         if not x.is_finite():  # pragma: no cover - ε < 4096 keeps e^ε finite
             return None
-        lo_m, lo_e = (int(v) for v in x.lower().man_exp())
-        hi_m, hi_e = (int(v) for v in x.upper().man_exp())
+        lo_m, lo_e = x.lower().man_exp()
+        hi_m, hi_e = x.upper().man_exp()
+    finally:
+        ctx.prec = old
+    lo_m, lo_e, hi_m, hi_e = int(lo_m), int(lo_e), int(hi_m), int(hi_e)
     s = max(0, -lo_e, -hi_e)
     return lo_m << (lo_e + s), hi_m << (hi_e + s), s
 
@@ -342,7 +354,7 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
 def clear_caches() -> None:
     """Empty this module's bounded cache of e^ε enclosures (per ε and precision); benchmarks
     call it to time cold computations."""
-    _exp_dyadic_arb.cache_clear()
+    _exp_dyadic_arb_ints.cache_clear()
 
 
 def _float_kl_gamma(beta: Fraction, eps: Fraction) -> float:
@@ -412,10 +424,13 @@ def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -
     p, q = int(beta.numerator), int(beta.denominator)
     best = flint.fmpq(int(num), int(den))
     prec = 64 + N.bit_length()
-    for wp in (prec, 4 * prec):
-        with flint.ctx.workprec(wp):
+    ctx = flint.ctx
+    old = ctx.prec
+    try:
+        for wp in (prec, 4 * prec):
+            ctx.prec = wp  # what ctx.workprec does, without its context-manager overhead
             b = flint.arb(flint.fmpq(p, q))
-            one_m_b = flint.arb(flint.fmpq(q - p, q))
+            one_m_b = 1 - b
             ea = flint.arb(e_q) if e_q is not None else arb_epsilon(e)
             em = (-ea).expm1()  # e^{−ε} − 1
             gm = one_m_b * (-em)
@@ -425,6 +440,8 @@ def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -
                 return True
             if v < 0:
                 return False
+    finally:
+        ctx.prec = old
     return False
 
 
