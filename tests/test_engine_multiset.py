@@ -195,3 +195,25 @@ def test_audit_api_rejects_order_dependence():
     anon = load_callable(f"{FAULTY / 'order_dependent.py'}:anonymize")[0]
     with pytest.raises(AuditedCodeError, match="depends on the order"):
         audit(anon, beta=0.5, epsilon=1, delta=0.1, domain=[1, 2, 3], max_size=4, seed=0)
+
+
+def test_nan_output_is_named_as_not_equal_to_itself():
+    """Review R3 F4: a deterministic NaN is not 'two different calls' — the message names the real
+    fault (an output not equal to itself cannot key one outcome); a NaN-free twin passes."""
+    def nan_small(s):
+        return float("nan") if len(s) < 2 else len(s)
+
+    with pytest.raises(AuditedCodeError, match=r"do not compare equal \(NaN\?\)") as info:
+        exact.distribution(nan_small, (1, 2, 3), BETA)
+    assert "not a function of its sample" not in str(info.value)
+    law = exact.distribution(lambda s: -1.0 if len(s) < 2 else len(s), (1, 2, 3), BETA)
+    assert sum(law.values()) == 1
+
+
+def test_float_rounding_order_dependence_is_explained():
+    """A float sum over the records in list order is order-dependent (0.1 + 0.2 + 0.3 differs from
+    0.3 + 0.2 + 0.1); the message says why, and summing the sorted records passes."""
+    with pytest.raises(AuditedCodeError, match="rounds differently in another order"):
+        exact.distribution(lambda s: sum(s), (0.1, 0.2, 0.3), BETA)
+    law = exact.distribution(lambda s: sum(sorted(s)), (0.1, 0.2, 0.3), BETA)
+    assert sum(law.values()) == 1

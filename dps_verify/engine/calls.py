@@ -137,6 +137,16 @@ def _check_hashable(fn: Any, y: Any, sample: Any, what: str) -> Hashable:
 
 
 def _not_a_function(fn: Any, sample: Any, a: Any, b: Any, what: str) -> AuditedCodeError:
+    if repr(a) == repr(b):  # e.g. NaN: the outputs print alike but are not equal, so they
+        # cannot be counted as one outcome (an output must compare equal to itself)
+        err = AuditedCodeError(
+            f"the {what} {_name(fn)} returned {_short(a)} on sample {_short(sample)} twice, but "
+            "the two outputs do not compare equal (NaN?); an output must be equal to itself to "
+            "be counted as one outcome of the distribution",
+            sample=sample,
+        )
+        err.multiset_violation = True  # type: ignore[attr-defined]
+        return err
     err = AuditedCodeError(
         f"the {what} {_name(fn)} is not a function of its sample: two calls on sample "
         f"{_short(sample)} gave {_short(a)} and {_short(b)} (wrap a randomized anonymizer with "
@@ -152,7 +162,9 @@ def _order_dependent(fn: Any, sample: Any, a: Any, other: Any, b: Any, what: str
         f"the {what} {_name(fn)} depends on the order of the records, not only on the multiset "
         f"of its sample: sample {_short(sample)} gave {_short(a)}, the same records in the order "
         f"{_short(other)} gave {_short(b)} (datasets and samples are multisets, CP §2.1; sort the "
-        "records, or count them, before publishing anything that lists them)",
+        "records, or count them, before publishing anything that lists them"
+        + ("; a float computed from the records rounds differently in another order"
+           if isinstance(a, float) and isinstance(b, float) else "") + ")",
         sample=sample,
     )
     err.multiset_violation = True  # type: ignore[attr-defined]
