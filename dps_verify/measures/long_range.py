@@ -261,6 +261,8 @@ def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float,
 SEGMENT_BUDGET = 20_000
 #: Segments probed when the estimate is over budget (the scan may still stop early).
 PROBE = 300
+#: Largest k for which an undecided suppressed-outcome test falls back to exact integers.
+EXACT_TIE_MAX_K = 2_000
 
 
 class _SegmentScan:
@@ -362,9 +364,11 @@ class _SegmentScan:
         """F(m; n−1) − e^ε F(m; n) = β f(m; n−1) − (e^ε−1) F(m; n)."""
         return self._c(("bm", m, n), lambda: self.b * self.B.pmf(m, n - 1) - self.em1 * self.F(m, n))
 
-    def z(self, n: int) -> bool | None:
-        """Suppressed outcome bad backward (certain answer, or None if the ball cannot tell even
-        at 16 times the working precision)."""
+    def z(self, n: int) -> bool:
+        """Suppressed outcome bad backward: F(k−1; n−1) > e^ε F(k−1; n), strictly (a tie is not
+        bad: it adds 0 to the hockey-stick sum and is no pointwise violation).  Decided in ball
+        arithmetic, at up to 16 times the working precision; a ball that still straddles 0 (an
+        exact tie, e.g. ε = ln x with x the ratio itself) goes to :meth:`z_exact`."""
         if not self.backward:
             return False
         k = self.k
@@ -377,11 +381,37 @@ class _SegmentScan:
                 return False
             p *= 2
             if p > 16 * self.prec:
-                return None
+                return self.z_exact(n)
             Bp = BallBinomial(self.beta, p)
             with self.flint.ctx.workprec(Bp._wp(n) + 64):
                 em1 = arb_epsilon(min(self.eps, Fraction(1 << 20))).expm1()
                 v = arb_fraction(self.beta) * Bp.pmf(k - 1, n - 1) - em1 * Bp.lower_cdf(k - 1, n)
+
+    def z_exact(self, n: int) -> bool:
+        """z_n decided exactly.  With β = p/q, r = q − p and A(n) = Σ_{j ≤ k−1} C(n, j) p^j r^{k−1−j}
+        (an integer), F(k−1; n) = r^{n−k+1} A(n) / q^n, so z_n ⇔ e^ε·r·A(n) < q·A(n−1), which
+        the e^ε enclosure decides exactly (``E.less``: :func:`~dps_verify.core.numbers.exp_compare`
+        when its dyadic ball cannot; exact for an exact-log ε, ties included).  A(n) costs about
+        k² multiplications of k-digit integers, so k is capped at :data:`EXACT_TIE_MAX_K`."""
+        k = self.k
+        if k > EXACT_TIE_MAX_K:
+            raise CertificationError(
+                f"segment scan: cannot decide the suppressed outcome at n = {n} in ball arithmetic "
+                f"(an exact tie F(k−1; n−1) = e^epsilon·F(k−1; n)?) and the exact check is limited "
+                f"to k ≤ {EXACT_TIE_MAX_K} (k = {k}, beta = {float(self.beta):.4g}, "
+                f"epsilon = {float(self.eps):.4g})"
+            )
+        p, q, r = self.beta.numerator, self.q, self.r
+
+        def A(size: int) -> int:  # Horner: acc_i = Σ_{j ≤ i} C(size, j) p^j r^{i−j}
+            acc = c = pp = 1
+            for i in range(min(k - 1, size)):
+                c = c * (size - i) // (i + 1)
+                pp *= p
+                acc = acc * r + c * pp
+            return acc * r ** max(k - 1 - size, 0)
+
+        return bool(self.E.less(r * A(n), q * A(n - 1)))
 
     def value(self, n: int, T: int, m: int, z: bool) -> Any:
         """The per-n value of the measure with the bad set (T, m, z)."""
@@ -484,11 +514,7 @@ def sdgs_by_segments(
     if backward:
         hi = k
         while True:
-            zz = sc.z(hi)
-            if zz is None:
-                raise CertificationError(f"segment scan: cannot decide the suppressed outcome at n = {hi} "
-                                         f"(beta = {float(beta):.4g}, epsilon = {float(eps):.4g})")
-            if zz:
+            if sc.z(hi):  # decided exactly, ties not bad (_SegmentScan.z)
                 break
             hi = 2 * hi
             if hi > 1 << 400:
@@ -498,10 +524,7 @@ def sdgs_by_segments(
             hi = lo
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            zm = sc.z(mid)
-            if zm is None:
-                raise CertificationError(f"segment scan: cannot decide the suppressed outcome at n = {mid}")
-            if zm:
+            if sc.z(mid):
                 hi = mid
             else:
                 lo = mid

@@ -1,0 +1,136 @@
+"""Exact ties of the suppressed outcome in the segment scan (review R3 F1) and the smallest
+maximiser on exact ties between group sizes (review R3 F5).
+
+F1: with ε = ln x and x = F(k−1; n−1)/F(k−1; n) exactly, the suppressed outcome's likelihood
+ratio between D_{−t} (n−1 copies) and D (n copies) is exactly e^ε.  No ball decides that, so the
+segment scan (measures/long_range.py) used to raise CertificationError; it now decides the tie
+exactly (integers and E.less / exp_compare).  A tie is not bad: the bad sets are strict (ratio
+> e^ε), it adds 0 to the hockey-stick sum and is no pointwise violation.
+
+The brute force below is written from the definitions only: one recoding group of n copies of
+t under sampled strongly-safe k-anonymization (CP Def. 3: each record kept with probability β;
+the group's count j is published when j ≥ k, otherwise the group is suppressed, "⊥"), D versus
+D_{−t}, exact Fractions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+from dps_verify.core.errors import CertificationError
+from dps_verify.core.params import epsilon_param
+from dps_verify.measures import long_range, sdgs
+
+F = Fraction
+SUPPRESSED = "⊥"
+
+
+def _law(size: int, k: int, beta: Fraction) -> dict:
+    law: dict = {}
+    for j in range(size + 1):
+        out = j if j >= k else SUPPRESSED
+        law[out] = law.get(out, F(0)) + comb(size, j) * beta**j * (1 - beta) ** (size - j)
+    return law
+
+
+def _hockey_stick(P: dict, Q: dict, x: Fraction) -> Fraction:
+    return sum((max(F(0), P.get(o, F(0)) - x * Q.get(o, F(0))) for o in set(P) | set(Q)), F(0))
+
+
+def brute(n: int, k: int, beta: Fraction, x: Fraction, definition: str, strict: bool = True) -> Fraction:
+    """δ of (D with n copies of t, D_{−t}) at e^ε = x; ``strict=False`` is the wrong variant
+    (bad set ratio ≥ e^ε) used as the negative control."""
+    P, Q = _law(n, k, beta), _law(n - 1, k, beta)
+    if definition == "hockey-stick":
+        return max(_hockey_stick(P, Q, x), _hockey_stick(Q, P, x))
+
+    def bad(A: dict, B: dict, o: object) -> bool:
+        a, b = A.get(o, F(0)), B.get(o, F(0))
+        return a > x * b if strict else a >= x * b
+
+    S = {o for o in set(P) | set(Q) if bad(P, Q, o) or bad(Q, P, o)}
+    return max(sum((P.get(o, F(0)) for o in S), F(0)), sum((Q.get(o, F(0)) for o in S), F(0)))
+
+
+def _ln(x: Fraction) -> object:
+    return epsilon_param(f"ln({x.numerator}/{x.denominator})")
+
+
+def _cdf(m: int, size: int, beta: Fraction) -> Fraction:
+    return sum((comb(size, j) * beta**j * (1 - beta) ** (size - j) for j in range(min(m, size) + 1)), F(0))
+
+
+# (k, β, e^ε, n at the tie): F(1; n−1)/F(1; n) = 2n/(n+1) for β = 1/2, (3/2)(n+1)/(n+2) for β = 1/3
+SMALL_TIES = [(2, F(1, 2), F(198, 100), 99), (2, F(1, 3), F(1485, 1000), 98)]
+
+
+@pytest.mark.parametrize("k, beta, x, n_tie", SMALL_TIES)
+def test_small_ties_are_ties(k, beta, x, n_tie):
+    assert _cdf(k - 1, n_tie - 1, beta) == x * _cdf(k - 1, n_tie, beta)
+    assert x < 1 / (1 - beta)  # outside CP Thm 5's regime: the backward side (and z) is live
+
+
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+@pytest.mark.parametrize("k, beta, x, n_tie", SMALL_TIES)
+def test_forced_segment_path_at_a_tie_matches_brute_force(k, beta, x, n_tie, definition):
+    eps = _ln(x)
+    got = sdgs.scan_segments_for_test(k, beta, eps, definition)  # used to raise at n = n_tie
+    values = {n: brute(n, k, beta, x, definition) for n in range(1, 160)}
+    best = max(values.values())
+    assert got.lower <= best <= got.upper
+    assert got.upper - got.lower <= best * F(1, 10**12)
+    assert values[got.details["argmax_n"]] >= got.lower
+
+
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+@pytest.mark.parametrize("k, beta, x, n_tie", SMALL_TIES)
+def test_per_n_value_at_the_tie_uses_the_strict_bad_set(k, beta, x, n_tie, definition):
+    eps = _ln(x)
+    sc = long_range._SegmentScan(k, beta, eps, definition, sdgs._Exp(eps), True, 96)
+    assert sc.z(n_tie) is False  # the tie is not bad ...
+    assert sc.z(n_tie + 1) is True  # ... and the ratio passes e^ε right after it
+    assert sc.z(n_tie - 1) is False
+    assert sc.z_exact(n_tie + 1) is True and sc.z_exact(n_tie - 1) is False  # agrees with the balls
+    for n in (n_tie - 1, n_tie, n_tie + 1):
+        v = sc.value(n, sc.fwd_T(n), sc.bwd_m(n), sc.z(n))
+        lo, hi = long_range.arb_to_fractions(v)
+        strict = brute(n, k, beta, x, definition)
+        assert lo <= strict <= hi, (n, strict, lo, hi)
+        if n == n_tie and definition == "pointwise":
+            # negative control: a non-strict bad set counts the tied suppressed outcome, and
+            # the value is then outside the scan's ball
+            loose = brute(n, k, beta, x, definition, strict=False)
+            assert loose != strict
+            assert not (lo <= loose <= hi)
+        if n == n_tie and definition == "hockey-stick":
+            # the tied outcome adds Q − e^ε·P = 0: strictness cannot matter here
+            assert brute(n, k, beta, x, definition, strict=False) == strict
+
+
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+def test_reviewer_repro_tie_at_a_million(definition):
+    # k = 2, β = 1e-4: x = F(1; n−1)/F(1; n) exactly at n = 10^6, a size the doubling probes
+    beta, n = F(1, 10**4), 10**6
+    x = (1 + (n - 2) * beta) / ((1 - beta) * (1 + (n - 1) * beta))
+    assert (1 - beta) * (1 + (n - 1) * beta) * x == 1 + (n - 2) * beta
+    tie = sdgs.sdgs_delta_certified(2, beta, _ln(x), definition)
+    eta = F(1, 10**30)
+    above = sdgs.sdgs_delta_certified(2, beta, _ln(x * (1 + eta)), definition)
+    below = sdgs.sdgs_delta_certified(2, beta, _ln(x * (1 - eta)), definition)
+    assert 0 < tie.lower <= tie.upper <= 1
+    # δ is non-increasing in ε (both definitions): the tie sits between its neighbours
+    assert above.lower <= tie.upper and tie.lower <= below.upper
+    assert tie.upper - tie.lower <= tie.lower * F(1, 10**12)
+
+
+def test_exact_tie_check_has_a_stated_limit(monkeypatch):
+    k, beta, x, n_tie = SMALL_TIES[0]
+    eps = _ln(x)
+    monkeypatch.setattr(long_range, "EXACT_TIE_MAX_K", 1)
+    sc = long_range._SegmentScan(k, beta, eps, "pointwise", sdgs._Exp(eps), True, 96)
+    assert sc.z(n_tie + 1) is True  # decided by the balls: no exact check needed
+    with pytest.raises(CertificationError, match="exact check is limited to k ≤ 1"):
+        sc.z(n_tie)
