@@ -487,7 +487,10 @@ def sdgs_by_segments(
 ) -> Certified:
     """sup_{n ≥ k} of the hockey-stick or pointwise value of one recoding group (see the
     segment notes above), visiting segments of constant bad set instead of single group sizes.
-    ε > 0.  ``kl`` ≤ KL(γ‖β) certified; ``kl_below(c, β)`` ≤ KL(c‖β) certified for c < β."""
+    ε > 0.  ``kl`` ≤ KL(γ‖β) certified; ``kl_below(c, β)`` ≤ KL(c‖β) certified for c < β.
+    ``details['argmax_n']`` is the group size with the largest certified lower end (balls do
+    not decide exact ties between group sizes; the exact walk of ``scan`` reports the smallest
+    maximiser)."""
     flint = _flint()
     arb = flint.arb
     over_estimate: CertificationError | None = None

@@ -567,6 +567,22 @@ class _Best:
         if _cmp(hi, den, self.hi_num, self.hi_den) > 0:
             self.hi_num, self.hi_den = hi, den
 
+    def exact(self) -> bool:
+        """Whether the best value is known exactly (lower end = upper end)."""
+        return bool(self.lo_num == self.hi_num and self.lo_den == self.hi_den)
+
+    def equals(self, num: Any, den: Any) -> bool:
+        """Whether the best value is known exactly and equals num/den (exact comparison)."""
+        return self.n != 0 and self.exact() and _cmp(num, den, self.lo_num, self.lo_den) == 0
+
+    def offer_earlier(self, lo: Any, hi: Any, den: Any, n: int) -> None:
+        """:meth:`offer` for a walk over decreasing n: an exact value equal to an exact best
+        moves the maximiser to the smaller n (argmax_n is the smallest maximiser)."""
+        if lo == hi and n < self.n and self.equals(lo, den):
+            self.n = n
+            return
+        self.offer(lo, hi, den, n)
+
 
 # an untyped gmpy2 mpfr when _HAVE_GMP (the only case in which _cmp reads it), else None
 _SLOP: Any = gmpy2.mpfr(2) ** -40 if _HAVE_GMP else None
@@ -649,6 +665,14 @@ def scan(
     pointwise(n) = Pr[X_n ≥ k], increasing in n (checked against best at n_m − 1), and
     hockey-stick(n) ≤ Pr[X_n ≥ k] − Pr[X_{n−1} ≥ k] = β f(k−1; n−1), maximised over the range in
     closed form; if either check fails the scan restarts at n = k.
+
+    ``details['argmax_n']`` (exact walk) is the *smallest* maximising group size whenever the
+    maximum is known exactly (exact integers; hockey-stick values are exact when e^ε is
+    rational, ε = ln x): the walk upward keeps the first n on ties, the walk down the skipped
+    range moves it to a smaller n with an exactly equal value (:meth:`_Best.offer_earlier`).
+    When the values are enclosures it is a group size with the largest certified lower end.
+    The long-range paths report the group size with the largest certified lower end (ball
+    arithmetic does not decide ties).
     """
     if measure not in ("paper-d", "hockey-stick", "pointwise"):
         raise ValueError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
@@ -910,7 +934,7 @@ def _scan_from(
     # ---- skipped range k ≤ n < n0 (only for the exact measures in the regime) ---------------
     if not paper and n0 > k:
         if measure == "pointwise":
-            _, tl_hi = tail_enclosure(n0 - 1, k, p, q)
+            _, tl_hi = tail_enclosure(n0 - 1, k, p, q)  # < the value at n0: no tie possible
             if _cmp(tl_hi, Q ** (n0 - 1), best.lo_num, best.lo_den) > 0:
                 return None
             stop_note += (
@@ -957,6 +981,11 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
     and β f(k−1; n−1) ≤ best, every smaller n is bounded too.  Otherwise HS(n) is computed
     exactly (tails walked down with Pr[X_{n−1} ≥ k] = Pr[X_n ≥ k] − β f(k−1; n−1)) and offered.
     Returns the smallest n computed exactly (n0 if none).
+
+    Ties (argmax_n is the smallest maximiser): values computed here are offered with
+    :meth:`_Best.offer_earlier`.  Below the returned n only n = k can tie with the best: for
+    k < n' the value is strictly below its bound (Pr[X_{n'−1} ≥ k] > 0, e^ε > 1), and the
+    bound is at most the best; HS(k) = β^k exactly (Pr[X_{k−1} ≥ k] = 0), compared exactly.
     """
     p, q = beta.numerator, beta.denominator
     P, Q, R = mpz(p), mpz(q), mpz(q - p)
@@ -968,12 +997,14 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
     while n >= k:
         # bound β f(k−1; n−1) = p·N(n−1, k−1) / q^n
         if n - 1 <= peak and _cmp(P * Nm, qn, best.lo_num, best.lo_den) <= 0:
+            if best.equals(P**k, Q**k):
+                best.n = k  # HS(k) = β^k ties with the best (the only possible tie, docstring)
             return n + 1
         # exact HS(n): V(n−1) = (V(n) − p·N(n−1, k−1))/q
         Wl = (Vl - P * Nm) // Q
         Wh = -((-(Vh - P * Nm)) // Q)
         lo, hi, s = _affine_iv(E, Vl, Vh, Q * Wl, Q * Wh)
-        best.offer(lo, hi, qn << s, n)
+        best.offer_earlier(lo, hi, qn << s, n)
         # step down: N(n−2, k−1) = N(n−1, k−1)·(n−k)/((n−1)·r)
         if n - 2 >= k - 1:
             Nm = gmpy2.divexact(Nm * (n - k), (n - 1) * R)
