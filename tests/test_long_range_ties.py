@@ -126,6 +126,29 @@ def test_reviewer_repro_tie_at_a_million(definition):
     assert tie.upper - tie.lower <= tie.lower * F(1, 10**12)
 
 
+# ties near n = 10^12 (review R3 F1): x = 2(1 − 10^−12) for β = 1/2 and its β = 1/3 analogue
+LARGE_TIES = [(2, F(1, 2), 999_999_999_999), (2, F(1, 3), 999_999_999_998)]
+
+
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+@pytest.mark.parametrize("k, beta, n_tie", LARGE_TIES)
+def test_forced_segment_path_at_a_tie_near_10_to_12(k, beta, n_tie, definition):
+    # F(1; n−1)/F(1; n) in closed form (k = 2): 2n/(n+1) (β = 1/2), (3/2)(n+1)/(n+2) (β = 1/3)
+    def ratio(n: int) -> Fraction:
+        return F(2 * n, n + 1) if beta == F(1, 2) else F(3 * (n + 1), 2 * (n + 2))
+
+    assert all(ratio(n) == _cdf(k - 1, n - 1, beta) / _cdf(k - 1, n, beta) for n in (2, 3, 10, 41))
+    x = ratio(n_tie)
+    eps = _ln(x)
+    sc = long_range._SegmentScan(k, beta, eps, definition, sdgs._Exp(eps), True, 96)
+    assert sc.z(n_tie) is False and sc.z(n_tie + 1) is True
+    got = sdgs.scan_segments_for_test(k, beta, eps, definition)
+    values = {n: brute(n, k, beta, x, definition) for n in range(1, 120)}
+    best = max(values.values())
+    assert got.lower <= best <= got.upper
+    assert got.upper - got.lower <= best * F(1, 10**12)
+
+
 def test_exact_tie_check_has_a_stated_limit(monkeypatch):
     k, beta, x, n_tie = SMALL_TIES[0]
     eps = _ln(x)

@@ -381,7 +381,10 @@ class _SegmentScan:
                 return False
             p *= 2
             if p > 16 * self.prec:
-                return self.z_exact(n)
+                decided = self.cache.get(("z exact", n))
+                if decided is None:
+                    decided = self.cache[("z exact", n)] = self.z_exact(n)
+                return bool(decided)
             Bp = BallBinomial(self.beta, p)
             with self.flint.ctx.workprec(Bp._wp(n) + 64):
                 em1 = arb_epsilon(min(self.eps, Fraction(1 << 20))).expm1()
