@@ -149,6 +149,26 @@ def test_forced_segment_path_at_a_tie_near_10_to_12(k, beta, n_tie, definition):
     assert got.upper - got.lower <= best * F(1, 10**12)
 
 
+@pytest.mark.parametrize("k", [2, 3, 6])
+@pytest.mark.parametrize("beta", [F(1, 2), F(1, 3), F(2, 7)])
+def test_exact_suppressed_outcome_decision_matches_the_definition(k, beta):
+    # z_n ⇔ F(k−1; n−1) > e^ε·F(k−1; n), strictly; e^ε at, just above and just below the ratio
+    # (k = 1: the ratio is 1/(1−β) for every n, CP Thm 5's edge, so there is nothing to tie)
+    checked = 0
+    for n_tie in (k + 1, k + 5, 30):
+        ratio = _cdf(k - 1, n_tie - 1, beta) / _cdf(k - 1, n_tie, beta)
+        if ratio <= 1 or ratio >= 1 / (1 - beta):  # ε must be > 0 and outside CP Thm 5's regime
+            continue
+        for x in (ratio, ratio * (1 + F(1, 10**40)), ratio * (1 - F(1, 10**40))):
+            eps = _ln(x)
+            sc = long_range._SegmentScan(k, beta, eps, "pointwise", sdgs._Exp(eps), True, 96)
+            for n in (n_tie - 1, n_tie, n_tie + 1):
+                want = _cdf(k - 1, n - 1, beta) > x * _cdf(k - 1, n, beta)
+                assert sc.z_exact(n) is want and sc.z(n) is want, (k, beta, x, n)
+                checked += 1
+    assert checked
+
+
 def test_exact_tie_check_has_a_stated_limit(monkeypatch):
     k, beta, x, n_tie = SMALL_TIES[0]
     eps = _ln(x)
