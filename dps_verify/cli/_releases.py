@@ -10,11 +10,11 @@ import json
 import time
 from fractions import Fraction
 
-from dps_verify.core.numbers import format_down, format_up
+from dps_verify.core.numbers import format_down
 
 
 def run_releases(k: int, beta: Fraction, eps: Fraction, times: int, as_json: bool, t0: float) -> int:
-    from dps_verify.measures.releases import releases_delta
+    from dps_verify.measures.releases import format_bound, releases_delta
 
     r = releases_delta(k, beta, eps, times)
     c = r.delta
@@ -24,8 +24,8 @@ def run_releases(k: int, beta: Fraction, eps: Fraction, times: int, as_json: boo
         "epsilon": str(eps),
         "releases": times,
         "mode": r.mode,
-        "value": format_up(c.upper, 7),
-        "upper": format_up(c.upper, 17),
+        "value": format_bound(c.upper, 7),
+        "upper": format_bound(c.upper, 17),
         "lower": format_down(c.lower, 17),
         "argmax_n": r.argmax_n,
         "lower_end_at_n": r.details.get("best_lower_at", r.argmax_n),
@@ -34,7 +34,7 @@ def run_releases(k: int, beta: Fraction, eps: Fraction, times: int, as_json: boo
         "covers_all_n": r.covers_all_n,
         "scanned_group_sizes": list(r.scanned),
         "tail_from": r.tail_from,
-        "tail_bound": format_up(r.tail_bound, 7) if r.tail_bound is not None else None,
+        "tail_bound": format_bound(r.tail_bound, 7) if r.tail_bound is not None else None,
         "enclosed_group_sizes": list(r.enclosed),
         "upper_end_from": r.bound_source,
         "certified": c.how,

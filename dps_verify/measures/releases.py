@@ -136,6 +136,19 @@ def group_pair(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
     return thresholded_count_law(n, beta, k), thresholded_count_law(n - 1, beta, k)
 
 
+def format_bound(x: Fraction, digits: int = 4) -> str:
+    """An upper bound in scientific notation rounded UP, with more than ``digits`` significant
+    digits when needed so that a bound below 1 never prints as 1 (review R3 F2)."""
+    from dps_verify.core.numbers import format_up
+
+    x = Fraction(x)
+    s = format_up(x, digits)
+    while x < 1 and Fraction(s) >= 1 and digits < 40:
+        digits += 1
+        s = format_up(x, digits)
+    return s
+
+
 # ---- the cheap bound ------------------------------------------------------------------------
 
 
@@ -175,6 +188,9 @@ def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, A
     as arb balls."""
     flint = _flint()
     inf_up = min(Fraction(1), times * p_inf)
+    if 0 < p_inf < 1 and times > 1:  # 1 − (1 − p∞)^T, tighter than T·p∞ when p∞ is large
+        with flint.ctx.workprec(BALL_PREC):
+            inf_up = min(inf_up, _upper(1 - (1 - _arb_q(p_inf)) ** times))
     if not atoms:
         return inf_up
     e = float(_arb_eps(eps).mid())
@@ -360,7 +376,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
         f"worst case over ALL group sizes n: n < {k} gives 0; n in [{k}, {tail_from - 1}] enclosed "
         f"(n = {', '.join(map(str, sorted(encs)))}) or bounded by a Chernoff bound on the "
         f"thresholded pair; n >= {tail_from} by the untruncated pair at n = {tail_from} "
-        f"(non-increasing in n; bound {float(tail):.3g}); upper end set by {why}; "
+        f"(non-increasing in n; bound {format_bound(tail)}); upper end set by {why}; "
         f"at n = {best_n}: {fine[best_n].how}"
     )
     cert = Certified(lower, upper, how, {"argmax_n": argmax, "mode": mode})
@@ -452,7 +468,10 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         return max(c.upper for c in encl.values())
 
     def goal() -> Fraction:  # sizes bounded below this keep upper <= (1 + rtol)·lower
-        return max(top(), max(c.lower for c in encl.values()) * Fraction(1 + rtol))
+        lower = max(c.lower for c in encl.values())
+        # capped below 1 (review R3 F2): with (1 + rtol)·lower >= 1 the trivial bound 1 would
+        # pass everywhere; top + rtol·(1 − lower) stays < 1 whenever top < 1, and >= top
+        return max(top(), min(lower * Fraction(1 + rtol), top() + Fraction(rtol) * (1 - lower)))
 
     def tail_ok(a: int) -> bool:
         if a not in untr:
@@ -537,7 +556,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         f"in floats, n = {', '.join(map(str, sorted(encl)))} enclosed, every other size bounded "
         f"below the largest enclosed upper end (Chernoff, sparse or pessimistic grid); n >= "
         f"{tail_from} by the untruncated pair at n = {tail_from} (non-increasing in n; bound "
-        f"{float(tail):.3g}); upper end set by {why}; at n = {best_n}: {encl[best_n].how}"
+        f"{format_bound(tail)}); upper end set by {why}; at n = {best_n}: {encl[best_n].how}"
     )
     cert = Certified(min(lower, upper), upper, how, {"argmax_n": argmax, "mode": mode})
     kinds: dict[str, int] = {}
