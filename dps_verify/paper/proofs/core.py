@@ -126,6 +126,9 @@ class Step:
     links: list[dict[str, str]] | None = None
     #: names of the steps whose induction hypotheses (``local``) this induction step discharges.
     discharges: tuple[str, ...] = ()
+    #: the very Step objects of its base and inductive step (compared by identity, never by
+    #: name, in :func:`check_chain`: both must be earlier PROVED steps of the same list).
+    uses_steps: tuple[Any, ...] = field(default=(), repr=False, compare=False)
     #: assumptions that must be conclusions of earlier PROVED steps (never given facts).
     derived: tuple[Any, ...] = ()
 
@@ -683,8 +686,14 @@ def _instance_of(fact: Any, over: tuple[sp.Symbol, ...], target: Any
     # a substitution never creates symbols: the target's must come from the fact's own (index
     # variables excluded) or from the values (a cheap filter before the costly rebuild)
     fixed, wanted = fact.free_symbols - set(over), target.free_symbols
+    # xreplace does not rename bound variables (Sum, Lambda, ...): refuse a substitution that
+    # could capture one or reach inside its scope (review R4 F8)
+    bound = fact.atoms(sp.Symbol) - fact.free_symbols
+    if bound & set(over):
+        return None
     for combo in product(*[sorted(cands[v], key=sp.default_sort_key) for v in over]):
-        if not wanted <= fixed.union(*[sp.sympify(x).free_symbols for x in combo]):
+        values = [sp.sympify(x).free_symbols for x in combo]
+        if not wanted <= fixed.union(*values) or any(bound & vs for vs in values):
             continue
         sub = dict(zip(over, combo))
         if all(_fits(v, x) for v, x in sub.items()) and fact.xreplace(sub) == target:
@@ -701,6 +710,10 @@ def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str
     derived = derived or a in s.derived
     for formula, over, label in known:
         if (schematic and not over) or (derived and not label.startswith("step")):
+            continue
+        # a source in which one of the step's index variables is a *fixed* parameter holds
+        # for that one value only, never for every value (review R4 F4)
+        if set(s.over) & (formula.free_symbols - set(over)):
             continue
         sub = instance_of(formula, over, a)
         if sub is not None:
@@ -723,17 +736,20 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
         if s.role != "claim":
             continue
         missing: list[str] = []
-        for name in s.discharges:  # an induction step: its inductive step must still stand
-            done = [t for t in steps[:idx - 1] if t.name == name]
-            if not done or done[-1].verdict is not Verdict.PROVED:
-                missing.append(f"(the inductive step '{name}' is not an earlier PROVED step)")
+        for used in s.uses_steps:  # an induction step: its base and inductive step (the same
+            # objects, not merely steps of the same name) must still stand, earlier in the list
+            if not any(t is used for t in steps[:idx - 1]) or used.verdict is not Verdict.PROVED:
+                missing.append(f"(the step object '{used.name}' it relies on is not an earlier "
+                               "PROVED step of this list)")
+        if s.discharges and not s.uses_steps:
+            missing.append("(an induction step without the step objects it relies on)")
         if s.assumes is None and s.solvers is not None:
             missing.append("(hypotheses not stated as formulas)")
         elif s.assumes is not None:
             links: list[dict[str, str]] = []
             for a in s.assumes:
                 if a in s.local:
-                    ok = any(s.name in t.discharges for t in steps[idx:])
+                    ok = any(any(u is s for u in t.uses_steps[1:]) for t in steps[idx:])
                     links.append({"formula": sp.sstr(a), "from": "induction hypothesis, "
                                   + ("discharged by a later induction step" if ok
                                      else "NOT DISCHARGED")})
@@ -764,6 +780,59 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
     return problems
 
 
+def _range_min(v: sp.Symbol) -> Any:
+    """The least value of an integer symbol's declared range (``None``: unbounded below)."""
+    if v.is_positive:
+        return sp.Integer(1)
+    if v.is_nonnegative:
+        return sp.Integer(0)
+    return None
+
+
+def _induction_conclusions(formula: Callable[[Any], Any], var: sp.Symbol, start: Any,
+                           direction: int, concludes: Any) -> tuple[Any, str | None]:
+    """The conclusion the induction rule licenses (``concludes`` checked against it), or an
+    error.  Upward from ``start`` (``start`` >= var's declared minimum) it covers every
+    ``v >= start``; downward (the step holding for every ``var`` in its declared range) every
+    ``v <= start`` down to that minimum less one.  Accepted: ``formula(var)`` when ``start`` is
+    var's declared minimum (upward), else ``Implies(v >= start, formula(v))`` /
+    ``Implies(v <= start, formula(v))`` for ``var`` or a renamed integer symbol ``v`` whose
+    declared range lies in the covered one (review R4 F1, F3b)."""
+    lo = _range_min(var)
+    start = sp.sympify(start)
+    if var.is_integer is not True or start.is_integer is not True:
+        return None, "the induction variable and its start must be declared integers"
+    if direction > 0 and lo is not None and (start - lo).is_nonnegative is not True:
+        return None, (f"start {start} is not known to lie in {var}'s declared range, so the "
+                      "inductive step does not cover the first move")
+    plain = direction > 0 and lo is not None and start == lo
+
+    def guarded(v: sp.Symbol) -> Any:
+        return sp.Implies(v >= start if direction > 0 else v <= start, formula(v))
+
+    if concludes is None:
+        return (formula(var) if plain else guarded(var)), None
+    if plain and concludes == formula(var):
+        return concludes, None
+    for v in sorted(concludes.free_symbols, key=lambda x: x.name):
+        if not isinstance(v, sp.Symbol) or v.is_integer is not True:
+            continue
+        if v != var:
+            lo_v = _range_min(v)
+            if direction > 0:
+                ok = lo_v is not None and (lo_v - start).is_nonnegative is True
+                if ok and concludes == formula(v):
+                    return concludes, None
+            # the guarded form needs v's range inside the covered one (downward: >= lo - 1)
+            ok = direction > 0 or lo is None or (lo_v is not None and lo_v >= lo - 1)
+            if not ok:
+                continue
+        if concludes == guarded(v):
+            return concludes, None
+    return None, ("the stated conclusion is not the formula for every value on the proved "
+                  f"side of {start} (expected {sp.sstr(guarded(var))})")
+
+
 def induction(
     name: str,
     statement: str,
@@ -778,17 +847,32 @@ def induction(
     over: Sequence[sp.Symbol] = (),
 ) -> Step:
     """The induction rule as a step: from ``base`` proving ``formula(start)`` and ``step``
-    proving ``formula(var + direction)`` under the induction hypothesis ``formula(var)``
-    (one of its ``local`` assumptions), conclude ``formula(var)`` for every ``var`` on that
-    side of ``start`` (``concludes`` overrides the recorded conclusion, e.g. with the range).
-    The formula objects are compared, not the text; PROVED only if both steps are."""
+    proving ``formula(var + direction)`` under exactly one local assumption, the induction
+    hypothesis ``formula(var)``, for every ``var`` in its declared range, conclude
+    ``formula(var)`` for every ``var`` on that side of ``start``.  The recorded conclusion
+    carries the range guard (``var >= start`` / ``var <= start``) unless ``start`` is var's
+    declared minimum; ``concludes`` may only restate it (or rename the variable, see
+    :func:`_induction_conclusions`), anything else is an ERROR.  The formula objects are
+    compared, not the text; PROVED only if both steps are (and :func:`check_chain` checks that
+    these very objects are earlier PROVED steps of the list)."""
     t0 = time.perf_counter()
+    concl, why = _induction_conclusions(formula, var, start, direction, concludes)
+    bound_var = next((v for v in (concl.free_symbols if concl is not None else ())
+                      if v in over and v != var and v not in base.over + step.over), None)
     wanted = [("base proves P(start)", base.concludes == formula(start)),
+              ("base has no induction hypothesis", not base.local),
               ("inductive step proves P(next)", step.concludes == formula(var + direction)),
-              ("inductive step assumes P(var) as its induction hypothesis",
-               formula(var) in step.local),
+              ("inductive step's only local assumption is the induction hypothesis P(var)",
+               tuple(step.local) == (formula(var),)),
               # so that the chaining check lets it use only facts true for every value of var
-              ("inductive step is stated for every value of var", var in step.over)]
+              ("inductive step is stated for every value of var", var in step.over),
+              ("every other index variable of the conclusion is one of the base's and the "
+               "inductive step's", all(
+                   w in part.over for w in over if w != var and w != bound_var
+                   for part in (base, step)
+                   if w in part.concludes.free_symbols or any(
+                       w in sp.sympify(a).free_symbols for a in (part.assumes or ())))),
+              (f"conclusion: {why}", why is None)]
     bad = [w for w, ok in wanted if not ok]
     if bad:
         verdict, note = Verdict.ERROR, "induction does not fit: " + "; ".join(bad)
@@ -796,15 +880,16 @@ def induction(
         verdict, note = Verdict.PROVED, (
             f"induction on {var} ({'up' if direction > 0 else 'down'} from {start}): base "
             f"'{base.name}' and inductive step '{step.name}' both PROVED (formula objects "
-            "compared)")
+            "compared; conclusion checked against the rule)")
     else:
         verdict, note = Verdict.OPEN, "base or inductive step not PROVED"
-    concl = formula(var) if concludes is None else concludes
+    if concl is None:
+        concl = concludes if concludes is not None else formula(var)
     return Step(name, statement, concl, "induction rule", verdict, Verdict.PROVED,
                 time.perf_counter() - t0, None, note,
                 certificate=note if verdict is Verdict.PROVED else None,
                 assumes=(formula(start),), concludes=concl, over=tuple(over),
-                discharges=(step.name,))
+                discharges=(step.name,), uses_steps=(base, step))
 
 
 def chain_control(name: str, statement: str, steps: Sequence[Step],

@@ -1,0 +1,190 @@
+"""Regression tests for the skeptic review R4 of the proof machinery (proofs/core.py).
+
+Each test builds a small theorem whose final claim is FALSE with the public helpers (after the
+reviewer's scripts in /work/tools/review4/chain_holes.py and cert_probe.py) and checks that the
+machinery rejects it (ERROR or not PROVED), never PROVED.  The solver-backed steps are real
+(z3 + cvc5), but each formula is tiny.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from dps_verify.paper.proofs.core import (
+    Fact,
+    Step,
+    Verdict,
+    aggregate,
+    check_chain,
+    given,
+    induction,
+    prove_sym,
+)
+
+y = sp.Symbol("y", real=True)
+k = sp.Symbol("k", integer=True, nonnegative=True)
+A = sp.Function("A")  # A(k) = k y, opaque to the solvers
+
+
+def adef(x: sp.Expr) -> sp.Basic:
+    return sp.Eq(A(x), x * y)
+
+
+AFACT = given("definition", "A(k) = k y for every k", adef(k), over=(k,))
+YPOS = given("hypothesis", "y >= 0", y >= 0)
+
+
+def verdict_of(steps: list[Step], facts: list[Fact]) -> Verdict:
+    check_chain(steps, facts)
+    return aggregate(steps)
+
+
+def le3(x: sp.Expr) -> sp.Basic:
+    """P(k): k y <= 3 y, false for k >= 4 when y > 0."""
+    return A(x) <= 3 * y
+
+
+# ------------------------------------------------------------------------------- F1
+
+
+def test_f1_induction_override_with_an_arbitrary_formula_is_an_error():
+    """H4: base 0 y >= 0 and step k y >= 0 => (k+1) y >= 0 cannot conclude y <= -1."""
+    form = lambda kk: kk * y >= 0  # noqa: E731
+    base = prove_sym("base", "", form(0), [y >= 0])
+    step = prove_sym("step", "", form(k + 1), [form(k), y >= 0], local=[form(k)], over=(k,))
+    ind = induction("P(k) for every k", "", form, k, 0, base, step, over=(k,),
+                    concludes=(y <= -1))
+    final = prove_sym("final: y <= -1", "", y <= -1, [y <= -1])
+    assert ind.verdict is Verdict.ERROR
+    assert verdict_of([base, step, ind, final], YPOS) is Verdict.ERROR
+    assert final.verdict is Verdict.ERROR
+
+
+def _down_parts(top_at):
+    """A downward induction T(n) <= T(n_m) from n_m with the step n -> n - 1 (CP Thm 5's max
+    over n), T(n - 1) <= T(n) given for every n >= 1."""
+    T = sp.Function("T")
+    nn = sp.Symbol("n", integer=True, positive=True)
+    nm = sp.Symbol("n_m", integer=True, positive=True)
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+
+    def below(x):
+        return T(x) <= T(nm)
+
+    facts = given("hypothesis", "T non-decreasing", T(nn) >= T(nn - 1), over=(nn,))
+    top = prove_sym("top", "", below(nm))
+    down = prove_sym("down", "", below(nn - 1), [below(nn), T(nn) >= T(nn - 1)],
+                     local=[below(nn)], over=(nn,))
+    ind = induction("every n <= n_m", "", below, nn, nm, top, down, direction=-1,
+                    concludes=sp.Implies(m <= top_at(nm), below(m)), over=(m,))
+    return facts, [top, down, ind]
+
+
+def test_f1_downward_override_renamed_with_its_guard_is_accepted():
+    facts, steps = _down_parts(lambda nm: nm)
+    assert verdict_of(steps, facts) is Verdict.PROVED
+
+
+def test_f1_downward_override_widened_past_the_start_is_an_error():
+    """Mutant M4b: the guard m <= n_m + 1 claims T(n_m + 1) <= T(n_m)."""
+    facts, steps = _down_parts(lambda nm: nm + 1)
+    assert steps[-1].verdict is Verdict.ERROR
+    assert verdict_of(steps, facts) is Verdict.ERROR
+
+
+# ------------------------------------------------------------------------------- F3
+
+
+def test_f3a_inductive_step_with_an_extra_local_hypothesis_is_an_error():
+    """H1: local = [P(k), k <= 2] would prove P(5) (so y <= 0) from y >= 0."""
+    base = prove_sym("base", "", le3(0), [adef(0), y >= 0])
+    step = prove_sym("step", "", le3(k + 1), [le3(k), k <= 2, adef(k), adef(k + 1), y >= 0],
+                     local=[le3(k), k <= 2], over=(k,))
+    ind = induction("P(k) for every k", "", le3, k, 0, base, step, over=(k,))
+    final = prove_sym("final: y <= 0", "", y <= 0, [le3(5), adef(5), y >= 0])
+    assert ind.verdict is Verdict.ERROR
+    assert verdict_of([base, step, ind, final], YPOS + AFACT) is Verdict.ERROR
+
+
+def test_f3b_induction_from_above_the_minimum_carries_its_guard():
+    """H2: from start = 1 the conclusion is k >= 1 => P(k); its use at k = 0 is unlinked."""
+    form = lambda kk: A(kk) >= y  # noqa: E731
+    base = prove_sym("base k = 1", "", form(1), [adef(1), y >= 0])
+    step = prove_sym("step", "", form(k + 1), [form(k), adef(k), adef(k + 1), y >= 0],
+                     local=[form(k)], over=(k,))
+    ind = induction("P(k) for every k >= 1", "", form, k, 1, base, step, over=(k,))
+    assert ind.concludes == sp.Implies(k >= 1, form(k))
+    final = prove_sym("final: y <= 0", "", y <= 0, [form(0), adef(0)])
+    assert verdict_of([base, step, ind, final], YPOS + AFACT) is Verdict.ERROR
+    assert final.verdict is Verdict.ERROR
+    # an explicit unguarded conclusion is refused
+    bad = induction("P(k) for every k", "", form, k, 1, base, step, over=(k,),
+                    concludes=form(k))
+    assert bad.verdict is Verdict.ERROR
+
+
+def test_f3b_upward_induction_below_the_declared_range_is_an_error():
+    """A positive variable: the step does not cover 0 -> 1, so a base at 0 proves nothing."""
+    kp = sp.Symbol("k", integer=True, positive=True)
+    form = lambda kk: A(kk) >= 0  # noqa: E731
+    base = prove_sym("base", "", form(0), [adef(0)])
+    step = prove_sym("step", "", form(kp + 1), [form(kp), adef(kp), adef(kp + 1), y >= 0],
+                     local=[form(kp)], over=(kp,))
+    assert induction("all", "", form, kp, 0, base, step, over=(kp,)).verdict is Verdict.ERROR
+
+
+def test_f3c_inductive_step_matched_only_by_name_is_an_error():
+    """H9: a listed harmless step named 'step' must not stand for the hidden one."""
+    base = prove_sym("base", "", le3(0), [adef(0), y >= 0])
+    listed = prove_sym("step", "", y >= 0, [y >= 0])
+    hidden = prove_sym("step", "", le3(k + 1), [le3(k), k <= 2, adef(k), adef(k + 1), y >= 0],
+                       local=[le3(k)], over=(k,))
+    ind = induction("P(k) for every k", "", le3, k, 0, base, hidden, over=(k,))
+    final = prove_sym("final: y <= 0", "", y <= 0, [le3(5), adef(5), y >= 0])
+    assert verdict_of([base, listed, ind, final], YPOS + AFACT) is Verdict.ERROR
+    assert ind.verdict is Verdict.ERROR
+
+
+def test_f3_honest_induction_still_proves():
+    form = lambda kk: A(kk) >= 0  # noqa: E731
+    base = prove_sym("base", "", form(0), [adef(0)])
+    step = prove_sym("step", "", form(k + 1), [form(k), adef(k), adef(k + 1), y >= 0],
+                     local=[form(k)], over=(k,))
+    ind = induction("P(k) for every k", "", form, k, 0, base, step, over=(k,))
+    use = prove_sym("use at 5", "", 5 * y >= 0, [form(5), adef(5)])
+    assert ind.concludes == form(k)
+    assert verdict_of([base, step, ind, use], YPOS + AFACT) is Verdict.PROVED
+
+
+# ------------------------------------------------------------------------------- F4
+
+
+def test_f4_fixed_parameter_is_not_an_index_variable():
+    """H3: k <= 2 about the fixed k, re-proved by a step stated for every m, must not serve a
+    step stated for every k."""
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    facts = given("hypothesis", "k <= 2 (fixed k)", k <= 2) + YPOS + AFACT
+    s1 = prove_sym("s1: for every m, k <= 2 and m >= 0", "", sp.And(k <= 2, m >= 0), [k <= 2],
+                   over=(m,))
+    base = prove_sym("base", "", le3(0), [adef(0), y >= 0])
+    step = prove_sym("step (for every k)", "", le3(k + 1),
+                     [le3(k), k <= 2, adef(k), adef(k + 1), y >= 0], local=[le3(k)], over=(k,))
+    ind = induction("P(k) for every k", "", le3, k, 0, base, step, over=(k,))
+    final = prove_sym("final: y <= 0", "", y <= 0, [le3(5), adef(5), y >= 0])
+    assert verdict_of([s1, base, step, ind, final], facts) is Verdict.ERROR
+    assert step.verdict is Verdict.ERROR
+
+
+# ------------------------------------------------------------------------------- F8
+
+
+def test_f8_substitution_never_captures_a_bound_variable():
+    """H5: G(n) = sum_i a(i) n at n := i is not G(i) = sum_i a(i) i."""
+    i, n = sp.symbols("i n", integer=True, nonnegative=True)
+    a, G = sp.Function("a"), sp.Function("G")
+    fact = sp.Eq(G(n), sp.Sum(a(i) * n, (i, 0, 2)))
+    target = sp.Eq(G(i), sp.Sum(a(i) * i, (i, 0, 2)))
+    s = Step("uses the captured instance", "", verdict=Verdict.PROVED, assumes=(target,),
+             concludes=sp.true)
+    assert verdict_of([s], [Fact(fact, "definition of G", "definition", over=(n,))]) \
+        is Verdict.ERROR
