@@ -188,3 +188,51 @@ def test_f8_substitution_never_captures_a_bound_variable():
              concludes=sp.true)
     assert verdict_of([s], [Fact(fact, "definition of G", "definition", over=(n,))]) \
         is Verdict.ERROR
+
+
+# ------------------------------------------------------------------------------- F7
+
+_n, _k = sp.symbols("n k", integer=True)
+_x = sp.Symbol("x", real=True)
+_np = sp.Symbol("n", integer=True, positive=True)
+_n0, _k0, _i0 = sp.symbols("n k i", integer=True, nonnegative=True)
+_bp = sp.Symbol("beta", positive=True)
+
+
+def _identity(lhs, rhs):
+    from dps_verify.paper.proofs.core import sympy_identity
+    return sympy_identity(lhs, rhs)[0]
+
+
+def test_f7_false_identities_on_integer_and_real_domains_are_refused():
+    """cert_probe.py: each is false (or undefined) somewhere on the declared domain."""
+    false = [
+        (sp.binomial(_n, _k), sp.binomial(_n, _n - _k)),  # n = -1, k = 0: 1 vs 0
+        (sp.gamma(_n + 1) / sp.gamma(_n), _n),  # poles at n <= 0
+        (sp.factorial(_n) / sp.factorial(_n - 1), _n),  # (-1)! at n = 0
+        (sp.gamma(_n0 + 1) / sp.gamma(_n0), _n0),  # gamma(0) at n = 0
+        (sp.Mul(_x, sp.Pow(_x, -1, evaluate=False), evaluate=False), sp.Integer(1)),  # x = 0
+        ((_n - _k) * sp.binomial(_n, _k), _n * sp.binomial(_n - 1, _k)),  # C(-1, k): not stated
+    ]
+    for lhs, rhs in false:
+        assert _identity(lhs, rhs) is not Verdict.PROVED, (lhs, rhs)
+
+
+def test_f7_true_identities_with_their_assumptions_stated_still_pass():
+    assert _identity(sp.binomial(_n0, _k0), sp.binomial(_n0, _n0 - _k0)) is Verdict.PROVED
+    assert _identity(sp.factorial(_np) / sp.factorial(_np - 1), _np) is Verdict.PROVED
+    # Pascal's rule for n >= 1 (CP Thm 5)
+    j = sp.Symbol("j", integer=True)
+    assert _identity(sp.binomial(_np, j),
+                     sp.binomial(_np - 1, j) + sp.binomial(_np - 1, j - 1)) is Verdict.PROVED
+    # the pmf ratio f(i; n) (n - i) = n (1 - b) f(i; n - 1), closed forms divided by the
+    # common factor b^i (1 - b)^(n - i) (as CP Thm 5 states it)
+    def pmf(a, m):
+        return sp.binomial(m, a) * _bp ** a * (1 - _bp) ** (m - a)
+    scale = _bp ** _i0 * (1 - _bp) ** (_np - _i0)
+    assert _identity(sp.powsimp(pmf(_i0, _np) * (_np - _i0) / scale),
+                     sp.powsimp(_np * (1 - _bp) * pmf(_i0, _np - 1) / scale)) is Verdict.PROVED
+    # CP Thm 1's factorisation: 1/E on both sides (a common denominator)
+    E, b = sp.symbols("E beta", real=True)
+    assert _identity((E + 1 / E - 2) * (b - b ** 2),
+                     (E - 1) ** 2 * b * (1 - b) / E) is Verdict.PROVED

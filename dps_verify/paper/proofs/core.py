@@ -500,18 +500,58 @@ def _assumptions_text(expr: sp.Expr) -> str:
     return "; ".join(parts)
 
 
+def _poles(expr: Any) -> tuple[set[Any], str | None]:
+    """The bases of ``expr``'s denominators not known non-zero (powers whose exponent is not
+    known non-negative), and why ``expr`` is otherwise not defined on its symbols' declared
+    domain (``None``: it is): factorial and binomial need a top argument known to be a
+    non-negative integer (binomial's bottom one an integer), gamma an argument known positive
+    (review R4 F7: combsimp/gammasimp are valid only away from poles and negative integers)."""
+    dens: set[Any] = set()
+    for e in sp.preorder_traversal(expr):
+        if isinstance(e, sp.Pow) and e.exp.is_nonnegative is not True \
+                and e.base.is_nonzero is not True:
+            dens.add(e.base)
+        if isinstance(e, sp.factorial) and not (e.args[0].is_integer and
+                                                e.args[0].is_nonnegative):
+            return dens, f"{e}: argument not known a non-negative integer"
+        if isinstance(e, sp.binomial) and not (e.args[0].is_integer and e.args[0].is_nonnegative
+                                               and e.args[1].is_integer):
+            return dens, f"{e}: not known C(non-negative integer, integer)"
+        if isinstance(e, sp.gamma) and e.args[0].is_positive is not True:
+            return dens, f"{e}: argument not known positive"
+    return dens, None
+
+
+def _domain_problem(lhs: Any, rhs: Any) -> tuple[str | None, str]:
+    """Why the identity ``lhs = rhs`` cannot be certified by rewriting (``None``: it can), and
+    the condition it is certified under: a denominator not known non-zero must be one of both
+    sides (x/x = 1 is refused for a real x; a common factor (1-b)^(m-s) on both sides is
+    accepted 'where 1 - b != 0', both sides being undefined at the same points)."""
+    dl, wl = _poles(lhs)
+    dr, wr = _poles(rhs)
+    if wl or wr:
+        return wl or wr, ""
+    if dl != dr:
+        return "denominator(s) " + ", ".join(sorted(sp.sstr(x) for x in dl ^ dr)) + \
+            " not known non-zero and not common to both sides", ""
+    return None, ("; where " + ", ".join(sorted(f"{sp.sstr(x)} != 0" for x in dl))) if dl else ""
+
+
 def sympy_identity(lhs: sp.Expr, rhs: sp.Expr) -> tuple[Verdict, float, str | None]:
     """Show ``lhs == rhs``: PROVED if ``lhs - rhs`` reduces to 0 under one of sympy's
     assumption-respecting rewrites (expand, cancel, factor, combsimp, gammasimp, simplify --
     never ``force=True``, so sqrt(a*c) = sqrt(a)*sqrt(c) is proved only for a, c declared
     positive); returns the certificate (which rewrite, under which symbol assumptions)."""
     t0 = time.perf_counter()
+    problem, where = _domain_problem(lhs, rhs)
+    if problem:  # only where both sides are defined on the declared domain
+        return Verdict.OPEN, time.perf_counter() - t0, None
     diff = lhs - rhs
     shown = sp.Add(lhs, rhs, evaluate=False)
     for label, rewrite in _REWRITES:
         try:
             if rewrite(diff) == 0:
-                cert = f"sympy {label}(lhs - rhs) == 0 [{_assumptions_text(shown)}]"
+                cert = f"sympy {label}(lhs - rhs) == 0 [{_assumptions_text(shown)}{where}]"
                 return Verdict.PROVED, time.perf_counter() - t0, cert
         except (TypeError, ValueError, NotImplementedError):  # pragma: no cover
             continue

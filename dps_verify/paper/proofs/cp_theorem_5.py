@@ -494,8 +494,8 @@ def _pmf_steps() -> list[Step]:
                    sp.powsimp(rat.lhs.replace(f, closed).subs(b, bp) / scale),
                    sp.powsimp(rat.rhs.replace(f, closed).subs(b, bp) / scale), concludes=rat,
                    over=(i, nn)),
-        sympy_step("Pascal's rule", "C(n, j) = C(n-1, j) + C(n-1, j-1).",
-                   sp.binomial(n, j), sp.binomial(n - 1, j) + sp.binomial(n - 1, j - 1)),
+        sympy_step("Pascal's rule", "C(n, j) = C(n-1, j) + C(n-1, j-1) for n >= 1.",
+                   sp.binomial(nn, j), sp.binomial(nn - 1, j) + sp.binomial(nn - 1, j - 1)),
         # Pascal's rule for the pmf: the chained formula with f replaced by its closed form,
         # both sides divided by b^i (1-b)^(n-i) > 0.
         sympy_step(
