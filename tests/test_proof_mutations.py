@@ -143,6 +143,17 @@ MUTANTS = [
            "sp.Max(rho(r_) * q(x_, n_) - E * q(x_, n_ - 1), 0),"),
     Mutant("CP Thm 5 f(0; m) > 0 induction from the wrong base", P + "cp_theorem_5.py",
            "f0, m, 0, base, step, over=(m,))", "f0, m, 1, base, step, over=(m,))"),
+    # --- CP Thm 5's conclusion pinned to the paper (review R4 F6: M1, M1b, M2, M6)
+    Mutant("R4 M1 CP Thm 5 conclusion with 2d", P + "cp_theorem_5.py",
+           "PAPER_DELTA = d  #", "PAPER_DELTA = 2 * d  #"),
+    Mutant("R4 M1b CP Thm 5 conclusion with d + 1", P + "cp_theorem_5.py",
+           "PAPER_DELTA = d  #", "PAPER_DELTA = d + 1  #"),
+    Mutant("R4 M2 CP Thm 5 conclusion without the D_-t direction", P + "cp_theorem_5.py",
+           "    return sp.And(DHS(nn) <= delta, DHSr(nn) <= delta, DPW(nn) <= delta, DPWr(nn) <= delta)",
+           "    return sp.And(DHS(nn) <= delta, DPW(nn) <= delta)"),
+    Mutant("R4 M6 CP Thm 5 d's defining property for every n >= 0", P + "cp_theorem_5.py",
+           "    return sp.Implies(m_ >= nmi, d >= SD(m_ + 1, m_))",
+           "    return sp.Implies(m_ >= 0, d >= SD(m_ + 1, m_))"),
 ]
 
 #: which theorem each mutant is checked against (a mutant of the shared machinery: one that uses it).

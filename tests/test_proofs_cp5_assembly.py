@@ -28,7 +28,14 @@ NEW_CONTROLS = ("control: n_m term with threshold j > gamma n_m + 1",
                 "control: d's max without its n_m term",
                 "control: T's summed Pascal off by one",
                 "control: hockey-stick share without e^eps",
-                "control: group bound without the sums over outputs")
+                "control: group bound without the sums over outputs",
+                "control: pin of a weakened conclusion (d + 1)",
+                "control: pin of a weakened conclusion (2d)",
+                "control: statement with one direction only",
+                "control: statement with the bound d + 1",
+                "control: d's defining property over every n >= 0")
+PINS = ("pin: the conclusion is the paper's statement", "pin: the last step loses nothing",
+        "pin: d's range starts at n_m")
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +126,8 @@ def test_new_controls_rejected(result):
         assert c.ok and c.verdict in (Verdict.REFUTED, Verdict.ERROR), name
         if c.verdict is Verdict.REFUTED:
             assert c.counterexample, name
-            assert c.vacuity == {"z3": "sat"}, name  # refuted on satisfiable hypotheses
+            if c.solvers is not None:  # (structural controls have no solver query)
+                assert c.vacuity == {"z3": "sat"}, name  # refuted on satisfiable hypotheses
 
 
 @pytest.mark.parametrize("dropped", ["outputs, sums for every J", "max over n: every n <= n_m",
@@ -131,3 +139,17 @@ def test_dropping_a_link_breaks_the_chain(result, dropped):
     assert problems
     assert aggregate(copies) is Verdict.ERROR
     assert next(s for s in copies if s.name == FINAL).verdict is Verdict.ERROR
+
+
+def test_conclusion_pinned_to_the_paper(result):
+    """Review R4 F6: the last step concludes the one statement (both orders, CP Def 2 and
+    TR Def 2, each <= d), rests on d >= 0 (proved), and its pins hold."""
+    assert cp5.FINAL == cp5.statement(cp5.d) and cp5.PAPER_DELTA == cp5.d
+    assert len(cp5.FINAL.args) == 4
+    assert cp5.statement_check(cp5.FINAL)[0] is Verdict.PROVED
+    last = _step(result, FINAL)
+    assert (cp5.d >= 0) in last.assumes
+    link = next(ln for ln in last.links if ln["formula"] == "d >= 0")
+    assert link["from"].startswith("step") and "d >= 0" in link["from"]
+    for name in PINS:
+        assert _step(result, name).verdict is Verdict.PROVED, name

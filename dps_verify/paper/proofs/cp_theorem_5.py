@@ -293,7 +293,19 @@ def out_terms(J_: sp.Expr) -> sp.Basic:
 #: divergences (CP Def 2) and both out-of-band masses (TR Def 2) are at most d.
 FINAL_GROUP = sp.And(HV(nn + 1, nn) <= d, HW(nn + 1, nn) <= d, PU(nn + 1, nn) <= d,
                      PW(nn + 1, nn) <= d)
-FINAL = sp.And(DHS(nn) <= d, DHSr(nn) <= d, DPW(nn) <= d, DPWr(nn) <= d)
+#: CP Thm 5's statement -- the ONE definition used by the last step, its pins, its controls and
+#: the displayed text: for a group of n >= 1 records of g(t) in D, the whole output's
+#: hockey-stick divergence (CP Def 2) of D from D_-t and of D_-t from D, and its out-of-band
+#: masses (TR Def 2) under D and under D_-t, are all at most delta.
+PAPER_DELTA = d  # the paper's delta: d(k, beta, eps), the sup over n >= n_m (see sup_d)
+
+
+def statement(delta: sp.Expr) -> sp.Basic:
+    """(beta, eps, delta)-DPS for the pair (D, D_-t) in both orders, CP Def 2 and TR Def 2."""
+    return sp.And(DHS(nn) <= delta, DHSr(nn) <= delta, DPW(nn) <= delta, DPWr(nn) <= delta)
+
+
+FINAL = statement(PAPER_DELTA)
 
 # The whole output: (r, x) with r one of the R outputs of the other groups (probability
 # rho(r), the same under D and D_-t: their records, their sampling and the data-independent
@@ -689,15 +701,97 @@ def _whole_output_steps() -> list[Step]:
                                   "Induction on Q: the first Q outputs of the other groups "
                                   "contribute Prho(Q) times the group's sum.", outer, Qc, 0,
                                   base, step, over=(Qc, nn))]
+    out += _d_nonneg_steps()
     out.append(prove_sym(
         "CP Thm 5: delta = d for every D and t",
         "Over all R outputs of the other groups (Prho(R) = 1) the whole output's divergences and "
         "out-of-band masses equal the group's: both hockey-stick divergences (CP Def 2) and "
         "both out-of-band masses (TR Def 2) of sampled strongly-safe k-anonymization are at "
-        "most d(k, beta, eps).",
-        FINAL, [*FINAL_GROUP.args, *outer(Rtot).args, sp.Eq(Prho(Rtot), 1),
-                *[sp.Eq(D_(nn), S(Rtot, nn)) for D_, S in WHOLE.items()]], over=(nn,)))
+        f"most d(k, beta, eps): {sp.sstr(FINAL)}.", FINAL, FINAL_HYPS, over=(nn,)))
+    out += _statement_pins()
     return out
+
+
+#: the last step's hypotheses: the group's bounds, the factorisation over the other groups'
+#: outputs, their law summing to 1, the whole output's quantities, and d >= 0 (proved).
+FINAL_HYPS = [*FINAL_GROUP.args, *outer(Rtot).args, sp.Eq(Prho(Rtot), 1),
+              *[sp.Eq(D_(nn), S(Rtot, nn)) for D_, S in WHOLE.items()], d >= 0]
+
+
+def _d_nonneg_steps() -> list[Step]:
+    """d >= 0: every term of d's max is a sum of probabilities (chained, by induction on J)."""
+    def nonneg(J_: sp.Expr) -> sp.Basic:
+        return SD(J_, m) >= 0
+
+    base = prove_sym("d's terms >= 0: base J = 0", "SD(0; m) = 0 (empty sum).", nonneg(0),
+                     [sp.Eq(SD(0, m), 0)], over=(m,))
+    step = prove_sym("d's terms >= 0: step J -> J + 1",
+                     "SD(J+1; m) = SD(J; m) + e(J; m), and e(J; m) is f(J; m) >= 0 or 0.",
+                     nonneg(J + 1), defs(nonneg(J), sum_def(SD, J, m), e_def(J, m), f(J, m) >= 0),
+                     local=[nonneg(J)], over=(J, m))
+    return [base, step,
+            induction("d's terms >= 0 for every J", "Induction on the number J of counts summed.",
+                      nonneg, J, 0, base, step, over=(J, m)),
+            prove_sym("d >= 0", "d is at least its n_m term SD(n_m + 1; n_m), a probability "
+                      ">= 0.", d >= 0, [d >= SD(nmi + 1, nmi), SD(nmi + 1, nmi) >= 0])]
+
+
+def attained(delta: sp.Expr) -> sp.Basic:
+    """Every bound of :func:`statement` reached: each quantity equal to ``delta``."""
+    return sp.And(*[sp.Eq(c.lhs, delta) for c in statement(delta).args])
+
+
+#: d's range pin: at n = n_m - 1 (below the range) d's defining property says nothing.
+BELOW_RANGE = [*defs(sup_d(nmi - 1)), NM_RANGE, d >= 0]
+
+
+def statement_check(formula: sp.Basic) -> tuple[Verdict, dict[str, str] | None, str]:
+    """Structural pin of the conclusion against the paper: ``formula`` must bound exactly the
+    whole output's four quantities the GIVEN defines (WHOLE), each by the symbol d whose
+    defining property is d's sup (sup_d), and the D_-t direction of each must be the D
+    direction with D and D_-t exchanged (swap q(x; n) and q(x; n-1) in the summands)."""
+    want = {D_(nn) <= d for D_ in WHOLE}
+    got = set(formula.args) if isinstance(formula, sp.And) else {formula}
+    bad: dict[str, str] = {}
+    if got != want:
+        bad["conclusion"] = (f"bounds {sorted(map(sp.sstr, got))}, the paper's statement "
+                             f"bounds {sorted(map(sp.sstr, want))}")
+    swap = {q(x, nn): q(x, nn - 1), q(x, nn - 1): q(x, nn)}
+    hv, hw = PAIR[IHV](rr, x, nn), PAIR[IHW](rr, x, nn)
+    if hv.xreplace(swap) != hw:
+        bad["hockey-stick"] = "D_-t's summand is not D's with D and D_-t exchanged"
+    pd = pair_defs(rr, x, nn)
+    if [f_.xreplace(swap).replace(U2, W2) for f_ in pd[:2]] != pd[2:]:
+        bad["out-of-band"] = "W2's cases are not U2's with D and D_-t exchanged"
+    if bad:
+        return Verdict.REFUTED, bad, "; ".join(f"{k_}: {v}" for k_, v in bad.items())
+    return Verdict.PROVED, None, (
+        "structure compared: the conclusion is " + sp.sstr(formula) + ", i.e. each of "
+        "delta_hs, delta_hs_rev (CP Def 2, D vs D_-t and D_-t vs D), mass_pw, mass_pw_rev "
+        "(TR Def 2, under D and under D_-t) <= d, and the reverse summands are the forward "
+        "ones with q(x; n) and q(x; n-1) exchanged")
+
+
+def _statement_pins() -> list[Step]:
+    """The conclusion pinned to CP Thm 5's statement: its shape, nothing lost by the last step,
+    and d's range starting at n_m (so neither the bound nor d can be quietly weakened)."""
+    return [
+        timed("pin: the conclusion is the paper's statement",
+              "The last step concludes (beta, eps, d)-DPS in both orders and both senses: "
+              "hockey-stick divergence (CP Def 2) of D from D_-t and of D_-t from D, out-of-band "
+              "masses (TR Def 2) under D and D_-t, each <= d = d(k, beta, eps).",
+              "structural comparison", lambda: statement_check(FINAL), expr=FINAL),
+        exists_sym("pin: the last step loses nothing",
+                   "Under the last step's hypotheses each of the four quantities can equal "
+                   "d > 0: the conclusion is exactly as strong as the chained bounds (a bound "
+                   "d + 1 or 2d, or a lost direction, would be noticed here or above).",
+                   attained(PAPER_DELTA), FINAL_HYPS + [d > 0]),
+        exists_sym("pin: d's range starts at n_m",
+                   "d is the sup over n >= n_m only (the paper's d): the term at n = n_m - 1 may "
+                   "exceed it, as it does for beta = 1/2, e^eps = 2, k = 6 (n_m = 7: the n = 6 "
+                   "term is 7/64, the terms for 7 <= n <= 60 are at most 23/256).",
+                   SD(nmi, nmi - 1) > d, BELOW_RANGE),
+    ]
 
 
 #: T's summed Pascal, inductive step: the induction hypothesis, the sums' definitions at J and
@@ -841,11 +935,41 @@ def negative_controls() -> list[Step]:
     ]
 
 
+def _statement_controls() -> list[Step]:
+    """A weakened conclusion or a strengthened hypothesis on d, rejected by the pins."""
+    ref = Verdict.REFUTED
+    one_way = sp.And(DHS(nn) <= d, DPW(nn) <= d)
+    return [
+        exists_sym("control: pin of a weakened conclusion (d + 1)",
+                   "The 'loses nothing' pin against the bound d + 1: the chained bounds never "
+                   "reach it, so the pin must fail.", attained(PAPER_DELTA + 1),
+                   FINAL_HYPS + [d > 0], expected=ref),
+        exists_sym("control: pin of a weakened conclusion (2d)",
+                   "The 'loses nothing' pin against the bound 2d (d > 0): must fail.",
+                   attained(2 * PAPER_DELTA), FINAL_HYPS + [d > 0], expected=ref),
+        timed("control: statement with one direction only",
+              "The statement pin on D vs D_-t alone (no D_-t vs D conjuncts): must fail.",
+              "structural comparison", lambda: statement_check(one_way), expr=one_way,
+              expected=ref),
+        timed("control: statement with the bound d + 1",
+              "The statement pin on the four quantities <= d + 1: must fail.",
+              "structural comparison", lambda: statement_check(statement(d + 1)),
+              expr=statement(d + 1), expected=ref),
+        exists_sym("control: d's defining property over every n >= 0",
+                   "The range pin with d >= every term for n >= 0 (a larger d than the "
+                   "paper's, i.e. a stronger hypothesis): the n_m - 1 term can no longer "
+                   "exceed d, so the pin must fail.", SD(nmi, nmi - 1) > d,
+                   [sp.Implies(nmi - 1 >= 0, d >= SD(nmi, nmi - 1)), NM_RANGE, d >= 0],
+                   expected=ref),
+    ]
+
+
 def _assembly_controls() -> list[Step]:
     """Wrong variants of the assembly's steps, rejected by the same machinery (issue #12)."""
     ref = Verdict.REFUTED
     e1 = sp.Function("e1")
     return [
+        *_statement_controls(),
         prove_sym("control: n_m term with threshold j > gamma n_m + 1",
                   "T(n_m)'s summand against d's n_m summand with the threshold moved to "
                   "gamma n_m + 1: the count j = k is >= k but not above gamma n_m + 1, so the "
