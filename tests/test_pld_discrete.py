@@ -107,3 +107,18 @@ def test_negative_control_rounding_the_wrong_way_is_caught(monkeypatch):
     except ValueError:  # lower > upper: the swap is detected outright
         return
     assert not (enc.lower <= ex.lower and ex.upper <= enc.upper)
+
+
+def test_huge_times_raises_before_allocating_the_ffts():
+    """Over-budget work is refused before the first convolution (it used to run 2^21-point FFTs,
+    ~76 MB traced, before the bin check fired)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(CertificationError, match="max_bins"):
+            pair_delta(P, Q, 1, times=10**6)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 30 * 2**20

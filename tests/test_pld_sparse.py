@@ -127,7 +127,8 @@ def test_negative_control_optimistic_chain_as_upper_bound_is_rejected(monkeypatc
     misses = 0
     for times in (3, 5, 8):
         for eps in (Fraction(0), Fraction(1, 4), Fraction(1, 2)):
-            c = D.upper_below([pld], eps, times, Fraction(0), exact_budget=0, max_bins=1 << 14)
+            # a target above DISCRETE_FLOOR: below it the grid is not used at all
+            c = D.upper_below([pld], eps, times, Fraction(1, 10**9), exact_budget=0, max_bins=1 << 14)
             misses += c.upper < multinomial_delta(pld, eps, times)[0]
     assert misses > 0
 

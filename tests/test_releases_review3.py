@@ -94,3 +94,127 @@ def test_f2_cli_text_is_not_vacuous():
     out = buf.getvalue()
     assert code == 0, out
     assert "9.999961e-01" in out and "bound 1)" not in out and "bound 1;" not in out
+
+
+# ---- F3: a target beneath the discretised enclosure's width floor -----------------------------
+
+
+def test_f3_upper_below_reaches_a_target_below_the_grid_floor():
+    from dps_verify.measures.pld_discrete import DISCRETE_FLOOR, upper_below
+    from dps_verify.measures.releases import _pair_plds
+
+    beta = Fraction(1, 2)
+    plds = _pair_plds(362, 200, beta)
+    target = Fraction(1, 10**27)
+    assert target < DISCRETE_FLOOR
+    c = upper_below(plds, 1, 2, target)
+    # e^1 is irrational: bracket the exact value between e = 2.718281828459045... bounds
+    lo_x, hi_x = Fraction(2718281828459045, 10**15), Fraction(2718281828459046, 10**15)
+    assert exact_delta(362, 200, beta, hi_x, 2) <= c.upper <= target
+    assert c.lower <= exact_delta(362, 200, beta, lo_x, 2)
+    assert c.details["mode"] in ("exact", "direct")
+
+
+def test_f3_pair_enclosure_is_narrow_below_the_grid_floor():
+    from dps_verify.measures.pld import pair_delta_enclosure
+    from dps_verify.measures.releases import group_pair
+
+    beta = Fraction(1, 2)
+    c = pair_delta_enclosure(*group_pair(362, 200, beta), 1, 2, rtol=0.01)
+    lo_x, hi_x = Fraction(2718281828459045, 10**15), Fraction(2718281828459046, 10**15)
+    assert c.lower <= exact_delta(362, 200, beta, lo_x, 2)
+    assert exact_delta(362, 200, beta, hi_x, 2) <= c.upper
+    assert c.upper <= Fraction(101, 100) * c.lower  # was [0, 2.8e-14]
+
+
+def test_f3_target_missed_is_reported():
+    from dps_verify.measures.releases import _target_missed
+
+    assert _target_missed(Fraction(1), Fraction(1), 0.01, "x") is None
+    assert _target_missed(Fraction(100), Fraction(101), 0.01, "x") is None
+    note = _target_missed(Fraction(1, 10**24), Fraction(3, 10**14), 0.01, "the enclosure at n = 362")
+    assert note is not None and "target width missed" in note and "n = 362" in note
+    assert "inf" in str(_target_missed(Fraction(0), Fraction(1, 10**20), 0.01, "y"))
+
+
+def test_f3_cli_prints_target_missed(monkeypatch):
+    import contextlib
+    import dataclasses
+    import io
+
+    import dps_verify.measures.releases as rel
+    from dps_verify.cli import main
+
+    real = rel.releases_delta
+
+    def wide(*a, **kw):
+        r = real(*a, **kw)
+        return dataclasses.replace(r, target_missed="target width missed: upper/lower = 7 > 1 + rtol = 1.01, set by test")
+
+    monkeypatch.setattr(rel, "releases_delta", wide)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["delta", "--k", "3", "--beta", "1/2", "--epsilon", "1", "--releases", "1"]) == 0
+    assert "target width missed: upper/lower = 7" in buf.getvalue()
+
+
+# ---- ε = 0: the tail bound from the total variation distance ----------------------------------
+
+
+@pytest.mark.parametrize("beta", [Fraction(1, 3), Fraction(1, 2), Fraction(1, 10**4), Fraction(9, 10)])
+@pytest.mark.parametrize("times", [1, 2, 3])
+def test_tv_bound_contains_exact_untruncated_delta_at_eps_zero(beta, times):
+    from dps_verify.measures.releases import tv_bound
+
+    for n in (1, 2, 3, 5, 8):
+        p, q = _law(n, beta, 0), _law(n - 1, beta, 0)
+        d = max(_hs(p, q, Fraction(1), times), _hs(q, p, Fraction(1), times))
+        b = tv_bound(n, beta, times)
+        assert d <= b <= 1
+        if times == 1:
+            assert b - d < Fraction(1, 10**30)  # the 1-fold TV is exact
+
+
+def test_tv_bound_negative_control_one_fold_tv_is_not_a_t_fold_bound():
+    from dps_verify.measures.releases import tv_bound
+
+    beta = Fraction(1, 3)
+    p, q = _law(4, beta, 0), _law(3, beta, 0)
+    assert max(_hs(p, q, Fraction(1), 3), _hs(q, p, Fraction(1), 3)) > tv_bound(4, beta, 1)
+
+
+def test_eps_zero_small_beta_finishes_with_the_exact_sup():
+    beta = Fraction(1, 10**4)
+    r = releases_delta(1, beta, 0, 3)
+    exact = 1 - (1 - beta) ** 3  # n = 1 against the empty group, three releases
+    assert r.delta.lower == r.delta.upper == exact
+    assert r.argmax_n == 1 and r.tail_from == 2 and r.target_missed is None
+
+
+@pytest.mark.parametrize("n,k,beta,x,times", [
+    (8, 3, Fraction(1, 3), Fraction(3, 2), 3), (6, 2, Fraction(1, 3), Fraction(1), 3),
+    (5, 1, Fraction(1, 2), Fraction(4, 3), 4), (30, 20, Fraction(1, 2), Fraction(5, 2), 2),
+])
+def test_direct_sum_contains_exact_delta(n, k, beta, x, times):
+    from dps_verify.measures.pld_discrete import direct_delta
+    from dps_verify.measures.releases import _pair_plds
+
+    eps = f"ln({x})"
+    exact = exact_delta(n, k, beta, x, times)
+    cs = [direct_delta(p, eps, times) for p in _pair_plds(n, k, beta)]
+    lo, hi = max(c.lower for c in cs), max(c.upper for c in cs)
+    assert lo <= exact <= hi
+    assert hi - lo <= Fraction(1, 10**9) * max(exact, Fraction(1, 10**300))
+
+
+def test_direct_sum_negative_control_dropped_widening_is_caught(monkeypatch):
+    """Rounding the weights 1 − e^(ε − loss) inward instead of outward (a negative margin)
+    makes the 'enclosure' miss the exact value: the same check rejects it."""
+    from dps_verify.measures import pld_discrete as D
+    from dps_verify.measures.releases import _pair_plds
+
+    monkeypatch.setattr(D, "WEIGHT_MARGIN", -2.0**-20)  # shrink g instead of widening it
+    beta = Fraction(1, 3)
+    exact = exact_delta(6, 2, beta, Fraction(1), 3)
+    cs = [D.direct_delta(p, 0, 3) for p in _pair_plds(6, 2, beta)]
+    assert not (max(c.lower for c in cs) <= exact <= max(c.upper for c in cs))

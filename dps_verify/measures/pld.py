@@ -187,7 +187,8 @@ def pair_delta_enclosure(p: Mapping, q: Mapping, epsilon: Number, times: int = 1
     lo, hi = max(fwd.lower, bwd.lower), max(fwd.upper, bwd.upper)
     worst = fwd if fwd.upper >= bwd.upper else bwd
     modes = {fwd.details.get("mode"), bwd.details.get("mode")}
-    mode = "exact" if modes == {"exact"} else ("discretised" if "discretised" in modes else "sparse")
+    mode = ("exact" if modes == {"exact"} else "discretised" if "discretised" in modes
+            else "sparse" if "sparse" in modes else "direct")
     how = worst.how if mode != "exact" else fwd.how
     if mode != "exact":
         how = how.rsplit("; width", 1)[0] + f"; width {float(hi - lo):.3g}"

@@ -100,6 +100,13 @@ ETA = 8 * U  # ≥ Higham's η = μ + γ₄(√2 + μ) ≈ 6.7u for twiddles acc
 WEIGHT_MARGIN = 2.0**-40
 #: cost (ratio products, see :func:`exact_compose_cost`) up to which the exact PLD is used
 EXACT_COST_BUDGET = 20_000
+#: cost up to which the exact PLD is still used when the target lies below DISCRETE_FLOOR (the
+#: grid cannot reach it; review R3 F3: about 2 s at cost 27 000 for T = 2, n = 362)
+EXACT_FALLBACK_BUDGET = 5 * EXACT_COST_BUDGET
+#: absolute width below which a discretised enclosure is not expected to get (float error of the
+#: FFT ≈ 1e-16 per unit of mass, tail cuts ≥ 1e-18 each): a target below it goes exact when the
+#: cost is at most EXACT_FALLBACK_BUDGET
+DISCRETE_FLOOR = Fraction(1, 10**12)
 #: default cap on the length of one discretised vector (the work budget)
 DEFAULT_MAX_BINS = 1 << 20
 DEFAULT_TAIL_MASS = 1e-16
@@ -322,20 +329,41 @@ def _base_vector(pld: PLD, idx: dict, which: int) -> _Vec:
     return _Vec(data, lo, err, 0.0)
 
 
+def _kept_bins(a: _Vec, b: _Vec, n: int, tails: _Tails, tau: float) -> int:
+    """Length of ``_trim(_convolve(a, b), n, …)``, computed before convolving (the trimmed range
+    depends only on the convolution's offset and length), so that an over-budget step raises
+    before its FFT allocates anything."""
+    length, offset = len(a.data) + len(b.data) - 1, a.offset + b.offset
+    lo, hi = tails.cut(n, tau)
+    start, stop = max(lo - offset, 0), min(hi - offset + 1, length)
+    return stop - start if start < stop else 1
+
+
 def _power(base: _Vec, times: int, tails: _Tails, tau: float, upper: bool, max_bins: int) -> _Vec:
     result: _Vec | None = None
     n_result, n_base = 0, 1
+    # the T-fold vector spans at most T·(len − 1) + 1 bins and, after trimming, the Chernoff
+    # range for T: when that is already over the budget, stop before the first FFT (a 2^21-bin
+    # transform was allocated before the check used to fire)
+    if times > 1:
+        lo, hi = tails.cut(times, tau)
+        if min(times * (len(base.data) - 1) + 1, hi - lo + 1) > max_bins:
+            raise _TooBig
     while times:
         if times & 1:
             if result is None:
                 result = base
             else:
+                if _kept_bins(result, base, n_result + n_base, tails, tau) > max_bins:
+                    raise _TooBig
                 result = _trim(_convolve(result, base, upper), n_result + n_base, tails, tau, upper)
             n_result += n_base
             _check_bins(result, max_bins)
         times >>= 1
         if times:
             n_base *= 2
+            if _kept_bins(base, base, n_base, tails, tau) > max_bins:
+                raise _TooBig
             base = _trim(_convolve(base, base, upper), n_base, tails, tau, upper)
             _check_bins(base, max_bins)
     assert result is not None
@@ -502,6 +530,7 @@ def enclose_deltas(
     rtol: float = 0.01,
     max_bins: int = DEFAULT_MAX_BINS,
     exact_budget: int = EXACT_COST_BUDGET,
+    fallback_budget: int = EXACT_FALLBACK_BUDGET,
 ) -> list[Certified]:
     """Enclosures of δ_T(ε) for several directions whose *maximum* is wanted.
 
@@ -511,8 +540,10 @@ def enclose_deltas(
     ``rtol`` of the largest lower end; else discretised (intersected with the sparse enclosure
     when both ran: each contains δ, so their intersection does); the direction(s) whose upper bound keeps the maximum's enclosure wider than
     ``upper ≤ (1 + rtol)·lower`` get a grid twice as fine, until the next grid would exceed
-    ``max_bins``.  :class:`CertificationError` (naming ``times``) if the coarsest grid already
-    does.
+    ``max_bins``.  When the target (1 + rtol)·lower is below :data:`DISCRETE_FLOOR` a
+    discretised direction over it is made exact instead, if its cost is at most
+    ``fallback_budget``.  :class:`CertificationError` (naming ``times``) if the coarsest grid
+    already does.
     """
     times = _times_param(times)
     eps = epsilon_param(epsilon)
@@ -561,6 +592,24 @@ def enclose_deltas(
         todo = [i for i, c in enumerate(results)
                 if c is not None and c.details.get("mode") == "discretised" and c.upper > target
                 and c.upper - c.lower > Fraction(1, 10**300) and i not in final]
+        if target < DISCRETE_FLOOR:  # beneath any grid's width floor: exact if affordable (R3 F3)
+            made = []
+            for i in todo:
+                old_i = results[i]
+                assert old_i is not None
+                if direct_tuples(plds[i], times) <= DIRECT_MAX_TUPLES:
+                    c = _intersect(direct_delta(plds[i], eps, times), old_i)
+                    if c.upper <= target or c.upper - c.lower <= (old_i.upper - old_i.lower) / 100:
+                        results[i] = Certified(c.lower, c.upper, c.how, dict(c.details, mode="direct"))
+                        made.append(i)
+                        continue
+                if exact_compose_cost(plds[i], times) <= fallback_budget:
+                    e = plds[i].self_compose(times).delta_certified(eps)
+                    results[i] = Certified(e.lower, e.upper, "exact PLD (" + e.how + ")",
+                                           {"mode": "exact", "times": times})
+                    made.append(i)
+            if made:
+                continue  # the largest lower end may have moved: recompute the target
         todo = [i for i in todo if results[i].details["bins"] * 2 <= max_bins]  # type: ignore[union-attr]
         if not todo:
             return [_intersect(c, sparse_res.get(i)) for i, c in enumerate(results) if c is not None]
@@ -604,12 +653,15 @@ def upper_below(
     h_exp: list[int | None] | None = None,
     max_bins: int = DEFAULT_MAX_BINS,
     exact_budget: int = EXACT_COST_BUDGET,
+    fallback_budget: int = EXACT_FALLBACK_BUDGET,
 ) -> Certified:
     """A certified upper bound on max over ``plds`` of δ_T(ε), worked on only until it is
     ≤ ``target`` (the lower end is whatever came for free).  Each direction: exact when very
     cheap (cost ≤ ``exact_budget``/16), :func:`~dps_verify.measures.pld_sparse.sparse_delta`
     when a dominant atom makes it tight, else the pessimistic discretised chain alone on finer
-    and finer grids, and the exact PLD (cost ≤ ``exact_budget``) if those miss the target; ``estimate`` (a float
+    and finer grids, and the exact PLD (cost ≤ ``exact_budget``) if those miss the target; a target below
+    :data:`DISCRETE_FLOOR` (out of any grid's reach) goes exact at once when the cost is at most
+    ``fallback_budget``; ``estimate`` (a float
     screen of the true value, not relied on) sets how many halvings to jump.  Stops early,
     returning the bound reached, when the grid would exceed ``max_bins`` or ``estimate`` is
     itself ≥ ``target`` (then no grid can certify the target).  ``h_exp``: a grid exponent that
@@ -633,6 +685,15 @@ def upper_below(
         if cost <= exact_budget // 16:  # exact and cheaper than one grid
             out.append(exact(pld))
             continue
+        if target < DISCRETE_FLOOR:  # no grid gets there (R3 F3): direct sum, else exact
+            if direct_tuples(pld, times) <= DIRECT_MAX_TUPLES:
+                c = direct_delta(pld, eps, times)
+                if c.upper <= target or cost > fallback_budget:
+                    out.append(c)
+                    continue
+            if cost <= fallback_budget:
+                out.append(exact(pld))
+                continue
         if sparse_promising(pld, times):
             c = sparse_delta(pld, eps, times, rtol=0.1, floor=target)
             if c.upper <= target:
@@ -672,9 +733,75 @@ def upper_below(
     lo = max(c.lower for c in out)
     worst = max(out, key=lambda c: c.upper)
     modes = {c.details.get("mode") for c in out}
-    mode = "exact" if modes == {"exact"} else ("discretised" if "discretised" in modes else "sparse")
+    mode = ("exact" if modes == {"exact"} else "discretised" if "discretised" in modes
+            else "sparse" if "sparse" in modes else "direct")
     return Certified(lo, worst.upper, worst.how,
                      {"mode": mode, "h_exps": [c.details.get("h_exp") for c in out]})
+
+
+#: most T-tuples of finite atoms :func:`direct_delta` sums (memory ≈ 48 bytes per tuple)
+DIRECT_MAX_TUPLES = 1 << 20
+
+
+def direct_tuples(pld: PLD, times: int) -> int:
+    """Number of T-tuples of finite atoms :func:`direct_delta` would sum (m^T)."""
+    return max(len(pld.ratios), 1) ** times
+
+
+def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
+    """Enclosure of δ_T(ε) (one direction) by summing over every T-tuple of finite atoms in
+    float interval arithmetic, without a grid (review R3 F3: reaches values far below the
+    discretised enclosure's absolute floor ≈ 1e-14, e.g. 6e-29, at relative width ≈ 1e-12).
+
+    δ_T = 1 − (1 − p∞)^T + Σ_tuples Π p_i · max(0, 1 − e^(ε − Σ ln r_i)) (CP Def. 2 for
+    independent releases).  Each ln r_i and ε are 128-bit balls rounded outward to floats; the
+    masses are correctly rounded floats (Fraction → float) widened by one ulp; every sum and
+    product of endpoints is widened by one ulp (round-to-nearest errs by at most half an ulp,
+    also in the subnormal range); −expm1 is trusted to 2^-40 relative (as the grid weights are);
+    the final float sums of N non-negative terms err by at most γ_N ≤ 1.01·N·u relative, plus
+    N·2^-1074 for products that underflow.  For m^T ≤ :data:`DIRECT_MAX_TUPLES` only."""
+    from dps_verify.measures.ball_binomial import arb_epsilon
+
+    eps = epsilon_param(epsilon)
+    times = _times_param(times)
+    flint = _flint()
+    with flint.ctx.workprec(128):
+        inf_ball = (1 - (1 - _arb_q(pld.infinity_mass)) ** times if pld.infinity_mass
+                    else flint.arb(0))
+        inf_lo, inf_hi = _arb_ends(inf_ball)
+        e_lo, e_hi = _arb_ends(arb_epsilon(eps))
+        ends = [_arb_ends(_arb_q(r).log()) for r in pld.ratios]
+    inf_lo = max(inf_lo, Fraction(0))
+    how = (f"direct sum over all {len(pld.ratios)}^{times} tuples of finite atoms in float "
+           "interval arithmetic (outward ulps, 128-bit ball logarithms)")
+    if not pld.ratios:
+        return Certified(inf_lo, min(Fraction(1), inf_hi), how, {"mode": "direct", "times": times})
+    if direct_tuples(pld, times) > DIRECT_MAX_TUPLES:
+        raise CertificationError(f"direct sum for times = {times}: more than "
+                                 f"{DIRECT_MAX_TUPLES} tuples of finite atoms")
+    down, up = -math.inf, math.inf
+    probs = np.array([float(p) for p in pld.ratios.values()])
+    p1_lo = np.maximum(np.nextafter(probs, down), 0.0)
+    p1_hi = np.nextafter(probs, up)
+    l1_lo = np.nextafter(np.array([float(a) for a, _ in ends]), down)
+    l1_hi = np.nextafter(np.array([float(b) for _, b in ends]), up)
+    p_lo, p_hi, l_lo, l_hi = p1_lo, p1_hi, l1_lo, l1_hi
+    for _ in range(times - 1):
+        p_lo = np.maximum(np.nextafter(np.multiply.outer(p_lo, p1_lo).ravel(), down), 0.0)
+        p_hi = np.nextafter(np.multiply.outer(p_hi, p1_hi).ravel(), up)
+        l_lo = np.nextafter(np.add.outer(l_lo, l1_lo).ravel(), down)
+        l_hi = np.nextafter(np.add.outer(l_hi, l1_hi).ravel(), up)
+    d_lo = np.nextafter(l_lo - math.nextafter(float(e_hi), up), down)
+    d_hi = np.nextafter(l_hi - math.nextafter(float(e_lo), down), up)
+    g_hi = np.minimum(np.maximum(-np.expm1(-d_hi), 0.0) * (1 + WEIGHT_MARGIN), 1.0)
+    g_lo = np.maximum(-np.expm1(-d_lo), 0.0) * (1 - WEIGHT_MARGIN)
+    n = len(p_hi)
+    gamma = 1.01 * (n + 4) * U
+    s_hi = _round_up(float(np.sum(p_hi * g_hi)) * (1 + gamma) + n * 2.0**-1074)
+    s_lo = max(0.0, _round_down(float(np.sum(p_lo * g_lo)) * (1 - gamma)))
+    upper = min(Fraction(1), inf_hi + Fraction(s_hi))
+    lower = min(upper, inf_lo + Fraction(s_lo))
+    return Certified(lower, upper, how, {"mode": "direct", "times": times})
 
 
 def _intersect(c: Certified, other: Certified | None) -> Certified:
@@ -702,7 +829,11 @@ def enclose_delta(pld: PLD, epsilon: Number, times: int = 1, **kw) -> Certified:
 
 __all__ = [
     "DEFAULT_MAX_BINS",
+    "DIRECT_MAX_TUPLES",
+    "DISCRETE_FLOOR",
+    "direct_delta",
     "EXACT_COST_BUDGET",
+    "EXACT_FALLBACK_BUDGET",
     "exact_compose_cost",
     "discretised_delta",
     "enclose_delta",

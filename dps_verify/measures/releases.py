@@ -129,6 +129,9 @@ class ReleasesResult:
     enclosed: tuple[int, ...] = ()
     bound_source: str = "enclosure"
     details: dict = field(default_factory=dict)
+    #: set when the enclosure is wider than asked (upper > (1 + rtol)·lower): what sets the
+    #: upper end (the result still holds)
+    target_missed: str | None = None
 
 
 def group_pair(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
@@ -269,21 +272,48 @@ def _pair_bound(n: int, k: int | None, beta: Fraction, eps: Fraction, times: int
     return max(fwd, bwd)
 
 
+def tv_bound(n: int, beta: Fraction, times: int) -> Fraction:
+    """Rigorous upper bound on δ_T^U(n) at every ε ≥ 0, from the total variation distance.
+
+    δ_T(ε) ≤ δ_T(0) = TV(P^⊗T, Q^⊗T) ≤ 1 − (1 − TV(P, Q))^T (couple each release maximally:
+    all T agree with probability ≥ (1 − TV)^T).  For P = Binomial(n, β), Q = Binomial(n − 1, β),
+    P(c) > Q(c) exactly when c > nβ, and P(U_n ≥ j) − P(U_{n−1} ≥ j) = β·P(U_{n−1} = j − 1) (the
+    n-th record), so TV = β·C(n − 1, m) β^m (1 − β)^(n − 1 − m) with m = ⌊nβ⌋.  Unlike the
+    Chernoff bound this one stays small at ε = 0 (review R3 performance note).  Ball arithmetic."""
+    if n < 1:
+        return Fraction(0)
+    m = min(n - 1, math.floor(n * beta))
+    flint = _flint()
+    with flint.ctx.workprec(BALL_PREC):
+        B = _arb_q(beta)
+        tv = B * flint.arb(math.comb(n - 1, m)) * B**m * (1 - B) ** (n - 1 - m)
+        out = _upper(1 - (1 - tv) ** times)
+    return min(Fraction(1), max(Fraction(0), out))
+
+
 def untruncated_bound(n: int, beta: Fraction, eps: Number, times: int) -> Fraction:
     """Cheap rigorous bound on δ_T^U(n), the T-fold δ of (Binomial(n, β), Binomial(n − 1, β)),
-    both directions; by the module doc (steps 2–4) it bounds δ_T(m) for every m ≥ n."""
+    both directions; by the module doc (steps 2–4) it bounds δ_T(m) for every m ≥ n.  The
+    smaller of the Chernoff bound and :func:`tv_bound`."""
     if n < 2:
         return Fraction(1)
-    return _pair_bound(n, None, beta_param(beta), epsilon_param(eps), _times_param(times))
+    b, times = beta_param(beta), _times_param(times)
+    tv = tv_bound(n, b, times)
+    if tv == 0:
+        return tv
+    return min(tv, _pair_bound(n, None, b, epsilon_param(eps), times))
 
 
 def thresholded_bound(n: int, k: int, beta: Fraction, eps: Number, times: int) -> Fraction:
-    """Cheap rigorous bound on δ_T(n) for the thresholded pair of :func:`group_pair`."""
+    """Cheap rigorous bound on δ_T(n) for the thresholded pair of :func:`group_pair` (the
+    thresholded δ is at most the untruncated one, module doc step 2, so :func:`tv_bound` serves
+    too)."""
     if n < k:
         return Fraction(0)
+    b, times = beta_param(beta), _times_param(times)
     if n == 1:  # k = 1: one record against none
-        return chernoff_bound(*group_pair(n, k, beta), eps, times)
-    return _pair_bound(n, k, beta_param(beta), epsilon_param(eps), _times_param(times))
+        return min(tv_bound(n, b, times), chernoff_bound(*group_pair(n, k, b), eps, times))
+    return min(tv_bound(n, b, times), _pair_bound(n, k, b, epsilon_param(eps), times))
 
 
 # ---- the worst case over n --------------------------------------------------------------------
@@ -379,11 +409,15 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
         f"(non-increasing in n; bound {format_bound(tail)}); upper end set by {why}; "
         f"at n = {best_n}: {fine[best_n].how}"
     )
+    missed = _target_missed(lower, upper, rtol, why)
+    if missed:
+        how += "; " + missed
     cert = Certified(lower, upper, how, {"argmax_n": argmax, "mode": mode})
     return ReleasesResult(cert, argmax, (k, tail_from - 1), mode, True, tail_from, tail,
                           tuple(sorted(encs)), source,
                           {"cheap_bounds": len(bound) - len(encs), "untruncated_bounds": len(untr),
-                           "fine_enclosures": sorted(fine), "coarse_enclosures": sorted(coarse)})
+                           "fine_enclosures": sorted(fine), "coarse_enclosures": sorted(coarse)},
+                          missed)
 
 
 # ---- the float screen and the screened algorithm -------------------------------------------
@@ -525,6 +559,10 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         if c.upper <= target:
             bound[n] = c
             continue
+        if c.details.get("mode") in ("exact", "direct") and c.upper <= c.lower * Fraction(1 + rtol):
+            encl[n] = c  # exact or a narrow direct sum in both directions: an enclosure of δ_T(n)
+            target = goal()
+            continue
         if len(encl) < 1 + 2 * max_enclosures:  # the screen missed a worst size: enclose it
             c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol)
             encl[n] = c
@@ -545,7 +583,8 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     best_n = max(encl, key=lambda n: (encl[n].lower, -n))
     modes = {c.details.get("mode") for c in encl.values()} | {c.details.get("mode") for c in bound.values()}
     modes.discard("cheap")
-    mode = ("exact" if modes <= {"exact"} else "discretised" if "discretised" in modes else "sparse")
+    mode = ("exact" if modes <= {"exact"} else "discretised" if "discretised" in modes
+            else "sparse" if "sparse" in modes else "direct")
     why = {
         "enclosure": f"the enclosure at n = {argmax}",
         "tail": f"the monotone tail bound for n >= {tail_from}",
@@ -558,6 +597,9 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         f"{tail_from} by the untruncated pair at n = {tail_from} (non-increasing in n; bound "
         f"{format_bound(tail)}); upper end set by {why}; at n = {best_n}: {encl[best_n].how}"
     )
+    missed = _target_missed(lower, upper, rtol, why)
+    if missed:
+        how += "; " + missed
     cert = Certified(min(lower, upper), upper, how, {"argmax_n": argmax, "mode": mode})
     kinds: dict[str, int] = {}
     for c in bound.values():
@@ -566,7 +608,16 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
                           tuple(sorted(encl)), source,
                           {"screened": len(screen), "bounds_by_kind": kinds,
                            "untruncated_bounds": len(untr), "enclosures": sorted(encl),
-                           "best_lower_at": best_n})
+                           "best_lower_at": best_n}, missed)
+
+
+def _target_missed(lower: Fraction, upper: Fraction, rtol: float, why: str) -> str | None:
+    """The note for a result wider than asked (upper > (1 + rtol)·lower), naming what sets the
+    upper end (review R3 F3); None when the width is met."""
+    if upper <= lower * Fraction(1 + rtol):
+        return None
+    ratio = "inf (lower end 0)" if lower == 0 else f"{float(upper / lower):.4g}"
+    return f"target width missed: upper/lower = {ratio} > 1 + rtol = {1 + rtol:g}, set by {why}"
 
 
 def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:
@@ -604,10 +655,13 @@ def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rto
     mode = "exact" if modes == {"exact"} else "discretised"
     how = (f"worst case over n in [{k}, {max(n_max, k)}] only (n_max given; larger groups not "
            f"covered); at n = {best[1]}: {best[0].how}")
+    missed = _target_missed(lower, best[0].upper, rtol, f"the enclosure at n = {best[1]}")
+    if missed:
+        how += "; " + missed
     cert = Certified(lower, best[0].upper, how, {"argmax_n": best[1], "mode": mode})
     return ReleasesResult(cert, best[1], (k, max(n_max, k)), mode, False,
-                          enclosed=tuple(range(k, max(n_max, k) + 1)))
+                          enclosed=tuple(range(k, max(n_max, k) + 1)), target_missed=missed)
 
 
-__all__ = ["ReleasesResult", "chernoff_bound", "group_pair", "releases_delta", "screen_delta",
-           "thresholded_bound", "untruncated_bound"]
+__all__ = ["ReleasesResult", "chernoff_bound", "format_bound", "group_pair", "releases_delta",
+           "screen_delta", "thresholded_bound", "tv_bound", "untruncated_bound"]
