@@ -236,3 +236,70 @@ def test_f7_true_identities_with_their_assumptions_stated_still_pass():
     E, b = sp.symbols("E beta", real=True)
     assert _identity((E + 1 / E - 2) * (b - b ** 2),
                      (E - 1) ** 2 * b * (1 - b) / E) is Verdict.PROVED
+
+
+# ------------------------------------------------------------------------------- F2
+
+_p, _q = sp.Function("p"), sp.Function("q")
+_s = sp.Symbol("s", integer=True, nonnegative=True)
+_b = sp.Symbol("beta", real=True)
+_P_CLOSED = sp.Eq(_p(_s), _b ** _s * (1 - _b))
+_Q_CLOSED = sp.Eq(_q(_s), _b ** (_s + 1) * (1 - _b))
+
+
+def test_f2_untied_sympy_conclusion_is_an_error():
+    """H8: a certificate of 1 = 1 recorded as y = -1, then y <= -1 'follows'."""
+    from dps_verify.paper.proofs.core import sympy_step
+    s = sympy_step("certificate 1 = 1", "", sp.Integer(1), sp.Integer(1), concludes=sp.Eq(y, -1))
+    final = prove_sym("final: y <= -1", "", y <= -1, [sp.Eq(y, -1)])
+    assert s.verdict is Verdict.ERROR
+    assert verdict_of([s, final], YPOS) is Verdict.ERROR
+
+
+def test_f2_trivial_certificate_does_not_certify_a_nontrivial_conclusion():
+    """M8's shape: sympy evaluated the certified sides to 0 = 0 at construction."""
+    from dps_verify.paper.proofs.core import sympy_step
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    s = sympy_step("0 = 0", "", sp.Integer(0), sp.Integer(0),
+                   concludes=sp.Implies(_s >= m, sp.Eq(_p(_s), 0)), over=(_s, m))
+    assert s.verdict is Verdict.ERROR
+
+
+def test_f2_closed_form_certificate_is_tied_to_its_conclusion():
+    """CP Thm 1's split: q(s) = b p(s) is certified with p, q replaced by their closed forms;
+    the mutant M3 (weights changed in the conclusion only) is an ERROR."""
+    from dps_verify.paper.proofs.core import sympy_instance, sympy_step
+    facts = given("definition", "closed forms", _P_CLOSED, _Q_CLOSED, over=(_s,))
+    good = sympy_instance("split", "", sp.Eq(_q(_s), _b * _p(_s)),
+                          definitions=[_P_CLOSED, _Q_CLOSED], over=(_s,))
+    assert verdict_of([good], facts) is Verdict.PROVED
+    # M3: the same certified sides recorded with another weight
+    lhs, rhs = _b ** (_s + 1) * (1 - _b), _b * _b ** _s * (1 - _b)
+    bad = sympy_step("split (1 - b)", "", lhs, rhs, concludes=sp.Eq(_q(_s), (1 - _b) * _p(_s)),
+                     definitions=[_P_CLOSED, _Q_CLOSED], over=(_s,))
+    assert bad.verdict is Verdict.ERROR
+    wrong = sympy_instance("split (1 - b)", "", sp.Eq(_q(_s), (1 - _b) * _p(_s)),
+                           definitions=[_P_CLOSED, _Q_CLOSED], over=(_s,))
+    assert wrong.verdict is not Verdict.PROVED
+    # the closed forms must be given (for every s), not merely stated by the step
+    assert verdict_of([sympy_instance("split", "", sp.Eq(_q(_s), _b * _p(_s)),
+                                      definitions=[_P_CLOSED, _Q_CLOSED], over=(_s,))],
+                      YPOS) is Verdict.ERROR
+
+
+def test_f2_support_range_change_of_variable_is_checked():
+    """CP Thm 5's 'pmf above its support': x > m via x = m + 1 + r; mutant M8 (x >= m) is an
+    ERROR."""
+    from dps_verify.paper.proofs.core import sympy_instance
+    f = sp.Function("f")
+    x = sp.Symbol("x", integer=True)
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    r = sp.Symbol("r", integer=True, nonnegative=True)
+    closed = sp.Eq(f(x, m), sp.binomial(m, x) * _b ** x * (1 - _b) ** (m - x))
+    facts = given("definition", "f's closed form", closed, over=(x, m))
+    good = sympy_instance("support", "", sp.Implies(x > m, sp.Eq(f(x, m), 0)),
+                          definitions=[closed], change=(x, m + 1 + r), over=(x, m))
+    assert verdict_of([good], facts) is Verdict.PROVED
+    m8 = sympy_instance("support (x >= m)", "", sp.Implies(x >= m, sp.Eq(f(x, m), 0)),
+                        definitions=[closed], change=(x, m + 1 + r), over=(x, m))
+    assert m8.verdict is Verdict.ERROR

@@ -558,6 +558,78 @@ def sympy_identity(lhs: sp.Expr, rhs: sp.Expr) -> tuple[Verdict, float, str | No
     return Verdict.OPEN, time.perf_counter() - t0, None
 
 
+def _rename_fact(old: Any, new: sp.Symbol) -> Any:
+    """The fact that licenses reading ``old`` as the positive (non-negative) symbol ``new``:
+    ``old > 0`` (``>= 0``), as ``s < c`` / ``s > c`` when ``old`` is ``c -/+ s``."""
+    strict = bool(new.is_positive)
+    rel = (old > 0) if strict else (old >= 0)
+    syms = old.free_symbols
+    if not isinstance(old, sp.Symbol) and len(syms) == 1:
+        (v,) = syms
+        a = sp.diff(old, v)
+        c = sp.expand(old - a * v)
+        if a == -1 and not c.has(v):
+            return sp.Lt(v, c) if strict else sp.Le(v, c)
+        if a == 1 and not c.has(v):
+            return sp.Gt(v, -c) if strict else sp.Ge(v, -c)
+    return rel
+
+
+def _tied_sides(concludes: Any, definitions: Sequence[Any], rename: Sequence[tuple[Any, Any]],
+                divide_by: Any, change: tuple[sp.Symbol, Any] | None
+                ) -> tuple[Any, Any, list[Any], str | None]:
+    """The identity a certificate must show so that ``concludes`` follows (review R4 F2):
+    ``concludes`` (an equation, or ``Implies(x > a, equation)`` with ``change = (x, a + 1 +
+    r)``, r a fresh non-negative integer) with each applied function replaced by its
+    definition (an equation ``F(v1, ..., vn) = closed``; each instance used is recorded as an
+    assumption for the chaining check), each ``old`` of ``rename`` replaced by a positive
+    (non-negative) symbol (the fact ``old > 0`` recorded as an assumption), and both sides
+    divided by ``divide_by`` (known non-zero) and power-combined.  Returns ``(lhs, rhs,
+    assumptions, problem)``."""
+    assumes: list[Any] = []
+    body = concludes
+    if change is not None:
+        x, val = change
+        if not (isinstance(concludes, sp.Implies) and isinstance(concludes.args[0],
+                                                                 (sp.Gt, sp.Ge))):
+            return None, None, [], "a change of variable needs a conclusion Implies(x > a, ...)"
+        guard, body = concludes.args
+        fresh = sp.sympify(val).free_symbols - concludes.free_symbols
+        a: Any = guard.rhs
+        r: Any = next(iter(fresh)) if len(fresh) == 1 else sp.nan
+        ok = guard.lhs == x and bool(x.is_integer and a.is_integer and r.is_integer
+                                     and r.is_nonnegative)
+        if not ok or sp.expand(val - ((a + 1 + r) if isinstance(guard, sp.Gt) else a + r)) != 0:
+            return None, None, [], (f"the change of variable {x} = {val} does not cover "
+                                    f"exactly the range {guard}")
+        body = body.xreplace({x: val})
+    if not isinstance(body, sp.Eq):
+        return None, None, [], "the conclusion is not an equation"
+    sides = [body.lhs, body.rhs]
+    for d in definitions:
+        head = d.lhs if isinstance(d, sp.Eq) else None
+        if not (isinstance(head, AppliedUndef) and all(isinstance(v, sp.Symbol)
+                                                        for v in head.args)
+                and len(set(head.args)) == len(head.args)):
+            return None, None, [], f"not a definition F(v1, ..., vn) = closed form: {d}"
+        lam = sp.Lambda(head.args, d.rhs)
+        for e in sorted({e for side in sides for e in side.atoms(AppliedUndef)
+                         if e.func == head.func}, key=sp.default_sort_key):
+            assumes.append(sp.Eq(e, lam(*e.args)))
+        sides = [side.replace(head.func, lam) for side in sides]
+    for old, new in rename:
+        if not (isinstance(new, sp.Symbol) and (new.is_positive or new.is_nonnegative)):
+            return None, None, [], f"a rename must be to a positive symbol: {new}"
+        assumes.append(_rename_fact(old, new))
+        sides = [side.xreplace({old: new}) for side in sides]
+    if divide_by is not None:
+        if any(bb.is_nonzero is not True for bb in (
+                f.base if isinstance(f, sp.Pow) else f for f in sp.Mul.make_args(divide_by))):
+            return None, None, [], f"the divisor {divide_by} is not known non-zero"
+        sides = [sp.powsimp(side / divide_by) for side in sides]
+    return sides[0], sides[1], assumes, None
+
+
 def sympy_step(
     name: str,
     statement: str,
@@ -570,12 +642,19 @@ def sympy_step(
     at: dict[sp.Symbol, Any] | None = None,
     concludes: Any = None,
     over: Sequence[sp.Symbol] = (),
+    definitions: Sequence[Any] = (),
+    rename: Sequence[tuple[Any, Any]] = (),
+    divide_by: Any = None,
+    change: tuple[sp.Symbol, Any] | None = None,
 ) -> Step:
     """Build a :class:`Step` discharged by :func:`sympy_identity`; a non-identity is
     REFUTED when a point (in the symbols' declared domain) where both sides differ is found
-    and re-checked exactly.  ``at`` gives a point to try first.  ``concludes`` is the formula
-    the chaining check records (default ``Eq(lhs, rhs)``) when ``lhs``/``rhs`` were derived
-    from it (e.g. by substituting a closed form)."""
+    and re-checked exactly.  ``at`` gives a point to try first.  The step concludes
+    ``Eq(lhs, rhs)``; a different ``concludes`` is recorded only when ``lhs``/``rhs`` are
+    exactly what :func:`_tied_sides` derives from it with the stated ``definitions``,
+    ``rename``, ``divide_by`` and ``change`` (the instances and facts used become the step's
+    assumptions, checked by :func:`check_chain`); otherwise the step is an ERROR (review R4
+    F2: a certificate says nothing about a formula it is not tied to)."""
     verdict, secs, cert = sympy_identity(lhs, rhs)
     cex = None
     if verdict is not Verdict.PROVED:
@@ -583,9 +662,53 @@ def sympy_step(
         if cex is not None:
             verdict = Verdict.REFUTED
     eq = sp.Eq(lhs, rhs, evaluate=False)
+    assumes: list[Any] = []
+    tied = concludes is None or concludes in (eq, sp.Eq(lhs, rhs))
+    if not tied:
+        tl, tr, assumes, problem = _tied_sides(concludes, definitions, rename, divide_by,
+                                               change)
+        if problem is None and (tl != lhs or tr != rhs):
+            problem = (f"the certified sides are not the conclusion's (expected {sp.sstr(tl)} "
+                       f"= {sp.sstr(tr)})")
+        if problem is not None and verdict is Verdict.PROVED:
+            verdict, cert = Verdict.ERROR, None
+            note = f"certificate not tied to the recorded conclusion: {problem}" + (
+                f" [{note}]" if note else "")
+        elif cert is not None:
+            steps_ = [f"{len(assumes)} definition/range fact(s) used"] + (
+                [f"renamed {', '.join(f'{o} -> {n}' for o, n in rename)}"] if rename else []) + (
+                [f"both sides divided by {sp.sstr(divide_by)}"] if divide_by is not None
+                else []) + ([f"{change[0]} = {sp.sstr(change[1])}"] if change else [])
+            cert += "; tied to the conclusion: " + ", ".join(steps_)
     return Step(name, statement, eq, "sympy", verdict, expected, secs, cex, note, role,
-                certificate=cert, assumes=(), concludes=eq if concludes is None else concludes,
-                over=tuple(over))
+                certificate=cert, assumes=tuple(assumes),
+                concludes=eq if concludes is None else concludes, over=tuple(over))
+
+
+def sympy_instance(
+    name: str,
+    statement: str,
+    concludes: Any,
+    *,
+    definitions: Sequence[Any] = (),
+    rename: Sequence[tuple[Any, Any]] = (),
+    divide_by: Any = None,
+    change: tuple[sp.Symbol, Any] | None = None,
+    **kwargs: Any,
+) -> Step:
+    """A :func:`sympy_step` whose identity is derived from ``concludes`` by
+    :func:`_tied_sides` (closed forms substituted from ``definitions``, positive renames, a
+    common non-zero divisor, a change of variable for a range ``x > a``): the certificate is
+    about exactly the recorded conclusion.  A conclusion that does not fit is an ERROR."""
+    lhs, rhs, _, problem = _tied_sides(concludes, definitions, rename, divide_by, change)
+    if problem is not None:
+        return Step(name, statement, concludes, "sympy", Verdict.ERROR,
+                    kwargs.get("expected", Verdict.PROVED), 0.0, None,
+                    f"certificate not tied to the recorded conclusion: {problem}",
+                    kwargs.get("role", "claim"), assumes=(), concludes=concludes,
+                    over=tuple(kwargs.get("over", ())))
+    return sympy_step(name, statement, lhs, rhs, concludes=concludes, definitions=definitions,
+                      rename=rename, divide_by=divide_by, change=change, **kwargs)
 
 
 def _in_domain(s: sp.Symbol, v: Any) -> bool:

@@ -144,7 +144,8 @@ def _split_step(name: str, statement: str, lhs: sp.Expr, rhs: sp.Expr,
                 concludes: sp.Basic) -> Step:
     """A sampling split for every sample i: the chained formula (``concludes``) with pX, p0,
     p1 replaced by their closed forms (the given definitions, recorded as its assumptions)."""
-    step = sympy_step(name, statement, lhs, rhs, concludes=concludes, over=(i_,))
+    step = sympy_step(name, statement, lhs, rhs, concludes=concludes, over=(i_,),
+                      definitions=CLOSED)
     step.assumes = tuple(CLOSED)
     return step
 

@@ -28,6 +28,7 @@ from dps_verify.paper.proofs.core import (
     given,
     induction,
     prove_sym,
+    sympy_instance,
     sympy_step,
     timed,
 )
@@ -386,6 +387,9 @@ NM_RANGE = sp.Ge(nmi, 1, evaluate=False)
 SUMS = (SB, SD, ST, ST2)
 OUT_SUMS = (HV, HW, PU, PW)
 #: what the theorem takes as given (checked by the chaining check of proofs.core).
+#: f's closed form (CP Def 3: each of m records sampled with probability beta), a definition:
+#: the sympy certificates about f substitute it (proofs.core.sympy_instance).
+F_CLOSED = sp.Eq(f(x, m), sp.binomial(m, x) * b ** x * (1 - b) ** (m - x))
 GIVEN = (
     given("hypothesis", "CP Thm 5: 0 < beta < 1 and eps >= -ln(1 - beta), i.e. E(1 - beta) >= 1",
           *DOM)
@@ -404,6 +408,8 @@ GIVEN = (
             sp.Eq(F(-1, m), 0), sp.Eq(f(-1, m), 0), over=(m,))
     + given("definition", "f(K; m) = C(m, K) beta^K (1-beta)^(m-K) >= 0 (a product of "
             "non-negative factors)", f(K, m) >= 0, over=(K, m))
+    + given("definition", "f's closed form: f(x; m) = C(m, x) beta^x (1-beta)^(m-x) for every "
+            "count x and group size m >= 0", F_CLOSED, over=(x, m))
     + given("definition", "summands (by cases on the count x): c = f on the bad counts "
             "(x >= k and x > gamma m), e = f on x > gamma m, h = f on x >= k, h2 = f on "
             "x >= k - 1, each 0 elsewhere; q = the law of the published count of g(t) "
@@ -483,45 +489,35 @@ def _j0_step() -> Step:
         J0_CLAIM, J0_HYPS, derived=[summed(kk - 1, nn), G <= Fm], over=(nn,))
 
 
-def _closed() -> tuple[sp.Symbol, sp.Lambda]:
-    """f's closed form C(m, x) b^x (1-b)^(m-x), with beta declared positive (DOM)."""
-    bp = sp.Symbol("beta", positive=True)
-    xx, yy = sp.symbols("x y")
-    return bp, sp.Lambda((xx, yy), sp.binomial(yy, xx) * bp ** xx * (1 - bp) ** (yy - xx))
-
-
 def _pmf_steps() -> list[Step]:
-    """Facts about f read off its closed form (sympy certificates), chained as f-formulas."""
-    bp, closed = _closed()
+    """Facts about f read off its closed form (sympy certificates tied to the chained
+    f-formulas: F_CLOSED substituted, beta and 1 - beta read as positive symbols (DOM))."""
+    bp, cp = sp.Symbol("beta", positive=True), sp.Symbol("c", positive=True)  # c = 1 - beta
     r = sp.Symbol("r", integer=True, nonnegative=True)
-    rule = pascal_pmf(i, nn)
-    scale = bp ** i * (1 - bp) ** (nn - i)
-    rat = ratio(i, nn)
+    pos = [(1 - b, cp), (b, bp)]
+    scale = bp ** i * cp ** (nn - i)
     return [
-        sympy_step("pmf ratio",
-                   "f(i; n) (n - i) = n (1 - beta) f(i; n-1) for every i >= 0, n >= 1 (so "
-                   "f(j; n)/f(j; n-1) = n(1 - beta)/(n - j) for j < n): checked with f replaced "
-                   "by C(n, i) b^i (1-b)^(n-i), both sides divided by b^i (1-b)^(n-i) > 0 and "
-                   "the powers of the positive bases combined (powsimp, no force).",
-                   sp.powsimp(rat.lhs.replace(f, closed).subs(b, bp) / scale),
-                   sp.powsimp(rat.rhs.replace(f, closed).subs(b, bp) / scale), concludes=rat,
-                   over=(i, nn)),
+        sympy_instance("pmf ratio",
+                       "f(i; n) (n - i) = n (1 - beta) f(i; n-1) for every i >= 0, n >= 1 (so "
+                       "f(j; n)/f(j; n-1) = n(1 - beta)/(n - j) for j < n): checked with f "
+                       "replaced by C(n, i) b^i (1-b)^(n-i), b and c = 1 - b positive, both "
+                       "sides divided by b^i c^(n-i) > 0 and the powers combined (powsimp, no "
+                       "force).", ratio(i, nn), definitions=[F_CLOSED], rename=pos,
+                       divide_by=scale, over=(i, nn)),
         sympy_step("Pascal's rule", "C(n, j) = C(n-1, j) + C(n-1, j-1) for n >= 1.",
                    sp.binomial(nn, j), sp.binomial(nn - 1, j) + sp.binomial(nn - 1, j - 1)),
-        # Pascal's rule for the pmf: the chained formula with f replaced by its closed form,
-        # both sides divided by b^i (1-b)^(n-i) > 0.
-        sympy_step(
+        sympy_instance(
             "Pascal's rule for the pmf",
             "f(i; n) = (1-b) f(i; n-1) + b f(i-1; n-1) for every i >= 0, n >= 1: checked with f "
-            "replaced by C(n, i) b^i (1-b)^(n-i) and both sides divided by b^i (1-b)^(n-i) > 0.",
-            rule.lhs.replace(f, closed).subs(b, bp) / scale,
-            rule.rhs.replace(f, closed).subs(b, bp) / scale, concludes=rule, over=(i, nn)),
-        sympy_step("pmf above its support",
-                   "f(x; m) = 0 for x > m: with x = m + 1 + r (r >= 0) the closed form has the "
-                   "factor C(m, m + 1 + r) = 0.",
-                   closed(m + 1 + r, m), sp.Integer(0), concludes=support(x, m), over=(x, m)),
-        sympy_step("pmf at m = 0", "f(0; 0) = C(0, 0) b^0 (1-b)^0 = 1.", closed(0, 0),
-                   sp.Integer(1), concludes=sp.Eq(f(0, 0), 1)),
+            "replaced by C(n, i) b^i (1-b)^(n-i), b and c = 1 - b positive, both sides divided "
+            "by b^i c^(n-i) > 0.", pascal_pmf(i, nn), definitions=[F_CLOSED], rename=pos,
+            divide_by=scale, over=(i, nn)),
+        sympy_instance("pmf above its support",
+                       "f(x; m) = 0 for x > m: with x = m + 1 + r (r >= 0) the closed form has "
+                       "the factor C(m, m + 1 + r) = 0.", support(x, m), definitions=[F_CLOSED],
+                       change=(x, m + 1 + r), over=(x, m)),
+        sympy_instance("pmf at m = 0", "f(0; 0) = C(0, 0) b^0 (1-b)^0 = 1.",
+                       sp.Eq(f(0, 0), 1), definitions=[F_CLOSED]),
     ]
 
 
