@@ -218,3 +218,25 @@ def test_direct_sum_negative_control_dropped_widening_is_caught(monkeypatch):
     exact = exact_delta(6, 2, beta, Fraction(1), 3)
     cs = [D.direct_delta(p, 0, 3) for p in _pair_plds(6, 2, beta)]
     assert not (max(c.lower for c in cs) <= exact <= max(c.upper for c in cs))
+
+
+@pytest.mark.parametrize("beta", [Fraction(1, 3), Fraction(9, 10), Fraction(1, 10**3)])
+@pytest.mark.parametrize("k", [1, 2, 5])
+def test_thresholded_tv_bound_contains_exact_delta_at_eps_zero(beta, k):
+    from dps_verify.measures.releases import tv_bound
+
+    for n in range(1, 11):
+        for times in (1, 2):
+            d = exact_delta(n, k, beta, Fraction(1), times)
+            b = tv_bound(n, beta, times, k)
+            assert d <= b <= 1 and d <= thresholded_bound(n, k, beta, 0, times) <= b
+            if times == 1:
+                assert b - d < Fraction(1, 10**30)
+
+
+def test_eps_zero_interior_worst_beyond_n_limit_finishes_and_says_the_target_was_missed():
+    """k = 5, β = 1e-4, ε = 0: the worst size is near n ≈ 4/β, beyond n_limit; the result
+    must still come (upper end from the tail bound) and say that the width was missed."""
+    r = releases_delta(5, Fraction(1, 10**4), 0, 3, n_limit=128)
+    assert r.target_missed is not None and "tail" in r.target_missed
+    assert r.delta.upper >= exact_delta(129, 5, Fraction(1, 10**4), Fraction(1), 1)

@@ -798,7 +798,7 @@ def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
     n = len(p_hi)
     gamma = 1.01 * (n + 4) * U
     s_hi = _round_up(float(np.sum(p_hi * g_hi)) * (1 + gamma) + n * 2.0**-1074)
-    s_lo = max(0.0, _round_down(float(np.sum(p_lo * g_lo)) * (1 - gamma)))
+    s_lo = max(0.0, _round_down(float(np.sum(p_lo * g_lo)) * (1 - gamma) - n * 2.0**-1074))
     upper = min(Fraction(1), inf_hi + Fraction(s_hi))
     lower = min(upper, inf_lo + Fraction(s_lo))
     return Certified(lower, upper, how, {"mode": "direct", "times": times})

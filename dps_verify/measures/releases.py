@@ -272,17 +272,20 @@ def _pair_bound(n: int, k: int | None, beta: Fraction, eps: Fraction, times: int
     return max(fwd, bwd)
 
 
-def tv_bound(n: int, beta: Fraction, times: int) -> Fraction:
+def tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
     """Rigorous upper bound on δ_T^U(n) at every ε ≥ 0, from the total variation distance.
 
     δ_T(ε) ≤ δ_T(0) = TV(P^⊗T, Q^⊗T) ≤ 1 − (1 − TV(P, Q))^T (couple each release maximally:
     all T agree with probability ≥ (1 − TV)^T).  For P = Binomial(n, β), Q = Binomial(n − 1, β),
     P(c) > Q(c) exactly when c > nβ, and P(U_n ≥ j) − P(U_{n−1} ≥ j) = β·P(U_{n−1} = j − 1) (the
-    n-th record), so TV = β·C(n − 1, m) β^m (1 − β)^(n − 1 − m) with m = ⌊nβ⌋.  Unlike the
-    Chernoff bound this one stays small at ε = 0 (review R3 performance note).  Ball arithmetic."""
-    if n < 1:
+    n-th record), so TV = β·C(n − 1, m) β^m (1 − β)^(n − 1 − m) with m = ⌊nβ⌋.  With the
+    threshold k ≥ 1 (:func:`group_pair`) the merged atom "suppressed" has the smaller mass under
+    n (P(U_n < k) − P(U_{n−1} < k) = −β·P(U_{n−1} = k − 1)), so only counts c ≥ max(k, ⌊nβ⌋ + 1)
+    count and m = max(k − 1, ⌊nβ⌋).  Unlike the Chernoff bound this one stays small at ε = 0
+    (review R3 performance note).  Ball arithmetic."""
+    if n < max(k, 1):
         return Fraction(0)
-    m = min(n - 1, math.floor(n * beta))
+    m = min(n - 1, max(k - 1, math.floor(n * beta)))
     flint = _flint()
     with flint.ctx.workprec(BALL_PREC):
         B = _arb_q(beta)
@@ -312,8 +315,8 @@ def thresholded_bound(n: int, k: int, beta: Fraction, eps: Number, times: int) -
         return Fraction(0)
     b, times = beta_param(beta), _times_param(times)
     if n == 1:  # k = 1: one record against none
-        return min(tv_bound(n, b, times), chernoff_bound(*group_pair(n, k, b), eps, times))
-    return min(tv_bound(n, b, times), _pair_bound(n, k, b, epsilon_param(eps), times))
+        return min(tv_bound(n, b, times, k), chernoff_bound(*group_pair(n, k, b), eps, times))
+    return min(tv_bound(n, b, times, k), _pair_bound(n, k, b, epsilon_param(eps), times))
 
 
 # ---- the worst case over n --------------------------------------------------------------------
@@ -537,8 +540,12 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         if screen[n_star] <= max(float(encl[k].lower), SCREEN_NOISE):
             break
         encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol)
-    # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first
-    target = goal()
+    # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first.
+    #    The tail bound is part of the upper end anyway: bounding a size below it gains nothing
+    #    (it is above the target only when no tail start was found up to n_limit)
+    if tail_from not in untr:
+        untr[tail_from] = untruncated_bound(tail_from, b, eps, times)
+    target = max(goal(), untr[tail_from])
     for n in range(k + 1, tail_from):  # the sizes step 1 did not reach
         if n not in screen:
             screen[n] = screen_delta(n, k, bf, e, times, coarse_bins)
@@ -561,12 +568,12 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             continue
         if c.details.get("mode") in ("exact", "direct") and c.upper <= c.lower * Fraction(1 + rtol):
             encl[n] = c  # exact or a narrow direct sum in both directions: an enclosure of δ_T(n)
-            target = goal()
+            target = max(goal(), untr[tail_from])
             continue
         if len(encl) < 1 + 2 * max_enclosures:  # the screen missed a worst size: enclose it
             c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol)
             encl[n] = c
-            target = goal()
+            target = max(goal(), untr[tail_from])
         else:  # budget spent: keep the best certified bound (raises the upper end)
             bound[n] = c if c.upper <= cheap else Certified(Fraction(0), cheap, "Chernoff bound", {"mode": "cheap"})
     if tail_from not in untr:
