@@ -32,8 +32,11 @@ and the T releases independent,
 
     δ_T ≤ 1 − (1 − p∞)^T + C_λ e^(−λε) M(λ)^T,    M(λ) = Σ_{finite y} P(y)·(P(y)/Q(y))^λ,
 
-and 1 − (1 − p∞)^T ≤ T·p∞.  λ is chosen by a float screen; the bound at that λ is evaluated in
-ball arithmetic (python-flint arb, 128 bits), so it holds whatever the screen did.
+and 1 − (1 − p∞)^T is evaluated as it is (T·p∞ exceeds 1 when p∞ is large).  λ is chosen by a
+float screen; the bound at that λ is evaluated in ball arithmetic (python-flint arb, 128 bits),
+so it holds whatever the screen did.  At small ε the Chernoff bound is weak (at ε = 0 it never
+gets small); the cheap bounds are therefore the smaller of it and :func:`tv_bound`,
+δ_T(ε) ≤ δ_T(0) ≤ 1 − (1 − TV)^T with the closed-form TV of the (thresholded) binomial pair.
 
 **Rare releases: the sparse enclosure.**  When the group is almost always suppressed (n just
 above k, or β small), δ_T(n) can be 1e-18 and below, where the discretised PLD's absolute float
@@ -58,7 +61,10 @@ bound over (J + 1)-subsets of releases; proof in that module).
    (``rtol``); the target becomes max(largest enclosed upper end, (1 + ``rtol``)·largest
    enclosed lower end) and the tail start is searched again (it can only move down).
 4. Every other n in (k, A), in decreasing screen order, gets a *certified upper bound* below
-   the target, the cheapest that works: the Chernoff bound of the thresholded pair, else
+   the target — max(top, min((1 + rtol)·lower, top + rtol·(1 − lower)), tail bound at A), top
+   the largest enclosed upper end: capped below 1 (else the trivial bound 1 would pass when
+   (1 + rtol)·lower ≥ 1, review R3 F2) and never below the tail bound, which is part of the upper
+   end anyway — the cheapest that works: the Chernoff bound of the thresholded pair, else
    :func:`~dps_verify.measures.pld_discrete.upper_below` (exact / sparse / the pessimistic grid
    chain alone, refined until below the target).  A size that cannot be brought below the
    target is a worst size the screen missed: it is enclosed and the target raised (at most
@@ -68,7 +74,8 @@ bound over (J + 1)-subsets of releases; proof in that module).
 The result encloses sup_n δ_T(n): the lower end is the largest certified lower end of a concrete
 size; the upper end is the largest of every certified per-size bound on [k, A) and the tail bound
 at A — each of which is a proved upper bound on δ_T(n) for the sizes it covers, and together they
-cover every n ≥ 1.  ``covers_all_n`` is True and ``how`` names which part sets the upper end.
+cover every n ≥ 1.  ``covers_all_n`` is True and ``how`` names which part sets the upper end;
+when upper > (1 + rtol)·lower, ``target_missed`` (and ``how``) says so and names it.
 
 **The previous algorithm** (``method="scan"``, kept for comparison).  The group n = k is
 enclosed first.  Let U be the largest upper end enclosed so far.  The tail start A is the first
