@@ -143,6 +143,12 @@ MUTANTS = [
            "sp.Max(rho(r_) * q(x_, n_) - E * q(x_, n_ - 1), 0),"),
     Mutant("CP Thm 5 f(0; m) > 0 induction from the wrong base", P + "cp_theorem_5.py",
            "f0, m, 0, base, step, over=(m,))", "f0, m, 1, base, step, over=(m,))"),
+    # --- TR Thm 6's bound assembled from the cited Chernoff lemma (review R4 F5: M5, M7)
+    Mutant("R4 M5 TR Thm 6 Chernoff lemma removed", P + "tr_theorem_6.py",
+           '         + given("lemma", "the multiplicative Chernoff bound',
+           '         + 0 * given("lemma", "the multiplicative Chernoff bound'),
+    Mutant("R4 M7 TR Thm 6 Chernoff lemma with the exponent doubled", P + "tr_theorem_6.py",
+           "tail(n, t) <= Exp(-n * phi(t, b_)))", "tail(n, t) <= Exp(-2 * n * phi(t, b_)))"),
     # --- CP Thm 5's conclusion pinned to the paper (review R4 F6: M1, M1b, M2, M6)
     Mutant("R4 M1 CP Thm 5 conclusion with 2d", P + "cp_theorem_5.py",
            "PAPER_DELTA = d  #", "PAPER_DELTA = 2 * d  #"),
