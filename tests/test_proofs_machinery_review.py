@@ -303,3 +303,28 @@ def test_f2_support_range_change_of_variable_is_checked():
     m8 = sympy_instance("support (x >= m)", "", sp.Implies(x >= m, sp.Eq(f(x, m), 0)),
                         definitions=[closed], change=(x, m + 1 + r), over=(x, m))
     assert m8.verdict is Verdict.ERROR
+
+
+def test_f2_timed_certificate_is_tied_to_its_conclusion():
+    """TR Thm 6's phi step: a custom certificate of (expr > 0) may conclude phi > 0 only if
+    expr is phi's definition."""
+    from dps_verify.paper.proofs.core import timed
+    g, bb = sp.symbols("gamma beta", real=True)
+    phi = sp.Function("phi")
+    phi_def = sp.Eq(phi(g, bb), g * sp.log(g / bb) - g + bb)
+    region = sp.And(bb > 0, g > bb)
+
+    def ok():
+        return Verdict.PROVED, None, "certificate"
+
+    concl = sp.Implies(region, phi(g, bb) > 0)
+    good = timed("phi > 0", "", "custom", ok, concludes=concl,
+                 certified=sp.Implies(region, phi_def.rhs > 0), definitions=[phi_def])
+    assert good.verdict is Verdict.PROVED
+    facts = given("definition", "phi", phi_def)
+    assert verdict_of([good], facts) is Verdict.PROVED
+    other = sp.Implies(region, phi_def.rhs + (g - bb) ** 2 > 0)  # certified something else
+    bad = timed("phi > 0", "", "custom", ok, concludes=concl, certified=other,
+                definitions=[phi_def])
+    assert bad.verdict is Verdict.ERROR
+    assert timed("phi > 0", "", "custom", ok, concludes=concl).verdict is Verdict.ERROR

@@ -749,14 +749,39 @@ def timed(
     expected: Verdict = Verdict.PROVED,
     role: str = "claim",
     bound: str = "",
+    concludes: Any = None,
+    certified: Any = None,
+    definitions: Sequence[Any] = (),
 ) -> Step:
     """Run an arbitrary check returning ``(verdict, counterexample, note)`` and time it.
-    A check may only return PROVED with a certificate in its note (exact arithmetic)."""
+    A check may only return PROVED with a certificate in its note (exact arithmetic).
+
+    A chained conclusion (``concludes``) needs ``certified``, the formula the check decides
+    (built from the same objects the check reads): ``concludes`` with the applied functions
+    of ``definitions`` (``F(v1, ..., vn) = closed``) replaced by their closed forms must be
+    exactly ``certified`` (review R4 F2); otherwise the step is an ERROR.  The definitions
+    become its assumptions (checked by :func:`check_chain`)."""
     t0 = time.perf_counter()
     verdict, cex, note = check()
+    problem = None
+    if concludes is not None:
+        shown = concludes
+        for d in definitions:
+            head = d.lhs
+            if not (isinstance(d, sp.Eq) and isinstance(head, AppliedUndef)):
+                problem = f"not a definition F(v1, ..., vn) = closed form: {d}"
+                break
+            shown = shown.replace(head.func, sp.Lambda(head.args, d.rhs))
+        if problem is None and (certified is None or shown != certified):
+            problem = (f"the certified formula {sp.sstr(certified)} is not the conclusion "
+                       f"{sp.sstr(concludes)} with its definitions substituted")
+    if problem is not None and verdict is Verdict.PROVED:
+        verdict, note = Verdict.ERROR, f"certificate not tied to the recorded conclusion: {problem}"
     cert = note if verdict is Verdict.PROVED else None
     return Step(name, statement, expr, method, verdict, expected,
-                time.perf_counter() - t0, cex, note, role, certificate=cert, bound=bound)
+                time.perf_counter() - t0, cex, note, role, certificate=cert, bound=bound,
+                assumes=tuple(definitions) if concludes is not None else None,
+                concludes=concludes)
 
 
 def run_module(theorem_id: str, module: Any) -> ProofResult:
