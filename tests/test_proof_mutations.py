@@ -160,6 +160,12 @@ MUTANTS = [
     Mutant("R4 M6 CP Thm 5 d's defining property for every n >= 0", P + "cp_theorem_5.py",
            "    return sp.Implies(m_ >= nmi, d >= SD(m_ + 1, m_))",
            "    return sp.Implies(m_ >= 0, d >= SD(m_ + 1, m_))"),
+    # --- certificates tied to what they conclude (review R4 F2: M3, M8)
+    Mutant("R4 M8 CP Thm 5 support fact widened to x >= m", P + "cp_theorem_5.py",
+           "return sp.Implies(x_ > m_, sp.Eq(f(x_, m_), 0))",
+           "return sp.Implies(x_ >= m_, sp.Eq(f(x_, m_), 0))"),
+    Mutant("R4 M3 CP Thm 1 sampling split concluded with weight 1 - b", P + "cp_theorem_1.py",
+           "return sp.Eq(p1(x), b * pX(x))", "return sp.Eq(p1(x), (1 - b) * pX(x))"),
 ]
 
 #: which theorem each mutant is checked against (a mutant of the shared machinery: one that uses it).
