@@ -112,7 +112,7 @@ def test_f3_upper_below_reaches_a_target_below_the_grid_floor():
     lo_x, hi_x = Fraction(2718281828459045, 10**15), Fraction(2718281828459046, 10**15)
     assert exact_delta(362, 200, beta, hi_x, 2) <= c.upper <= target
     assert c.lower <= exact_delta(362, 200, beta, lo_x, 2)
-    assert c.details["mode"] in ("exact", "direct")
+    assert c.details["mode"] in ("exact", "direct", "sparse")  # not the grid: it cannot get there
 
 
 def test_f3_pair_enclosure_is_narrow_below_the_grid_floor():

@@ -685,6 +685,11 @@ def upper_below(
         if cost <= exact_budget // 16:  # exact and cheaper than one grid
             out.append(exact(pld))
             continue
+        if sparse_promising(pld, times):
+            c = sparse_delta(pld, eps, times, rtol=0.1, floor=target)
+            if c.upper <= target:
+                out.append(c)
+                continue
         if target < DISCRETE_FLOOR:  # no grid gets there (R3 F3): direct sum, else exact
             if direct_tuples(pld, times) <= DIRECT_MAX_TUPLES:
                 c = direct_delta(pld, eps, times)
@@ -693,11 +698,6 @@ def upper_below(
                     continue
             if cost <= fallback_budget:
                 out.append(exact(pld))
-                continue
-        if sparse_promising(pld, times):
-            c = sparse_delta(pld, eps, times, rtol=0.1, floor=target)
-            if c.upper <= target:
-                out.append(c)
                 continue
         coarsest = math.floor(math.log2(max(_loss_span(pld), 1e-3) / 256))
         h = coarsest - math.floor(math.log2(times) / 2) if hint is None else min(coarsest, hint + 1)
