@@ -231,7 +231,9 @@ def test_table_shows_what_is_trusted(results):
             proof_table(results[i] for i in IDS).splitlines()[2:]}
     assert "lemma: multiplicative Chernoff bound (cited)" in rows["tr-theorem-6"]
     assert "lemma: CP Thm 5 for each recoding" in rows["cp-theorem-6"]
-    assert "| none |" in rows["cp-theorem-1"]
+    # review R4 F9: the sampling law summing to 1 is a lemma (binomial theorem), shown as trusted
+    assert "| lemma: sampling law sums to 1 (binomial theorem) |" in rows["cp-theorem-1"]
+    assert "| none |" in rows["cp-theorem-2"]
     x = sp.Symbol("x", real=True)
     assert trusted([Fact(x > 0, "a hypothesis")]) == "none"
     assert trusted([Fact(x > 0, "why: more", "prose-link")]) == "prose-link: why"

@@ -2,7 +2,7 @@
 
 The bad mass, the group's divergences and out-of-band masses and the whole output are chained
 sums proved by induction; the last step concludes delta <= d for every group size; no claim
-step is bounded, no given is trusted, and the exact scan (n <= 60) is a remark nobody links to.
+step is bounded, the only trusted givens are two standard lemmas, and the exact scan (n <= 60) is a remark nobody links to.
 """
 
 from __future__ import annotations
@@ -96,9 +96,14 @@ def test_proved_verdict_needs_no_bounded_check(result):
         assert not any("exact cross-check" in ln["from"] for ln in s.links or []), s.name
 
 
-def test_no_trusted_given(result):
+def test_trusted_givens_are_the_two_standard_lemmas(result):
+    """Review R4 F9: the factorisation over the other groups (CP App. A.2) and 'hockey-stick =
+    sum of positive parts' are lemmas, shown as trusted; nothing else is trusted."""
     kinds = {g.kind for g in result.given}
-    assert kinds <= {"hypothesis", "definition", "setting"}, kinds
+    assert kinds <= {"hypothesis", "definition", "setting", "lemma"}, kinds
+    labels = {g.label for g in result.given if g.trusted}
+    assert labels == {"other groups' law independent of t's group (CP App. A.2)",
+                      "hockey-stick = sum of positive parts (standard)"}, labels
     # F(K; m) > 0 and F(K-1; m) >= 0 are proved (by induction), not given
     proved = {s.concludes for s in result.steps if s.verdict is Verdict.PROVED}
     for formula in (cp5.F(cp5.K, cp5.m) > 0, cp5.F(cp5.K - 1, cp5.m) >= 0):

@@ -129,8 +129,11 @@ GIVEN = (
             "appendix's Y = YS(K), Z = Pr[A^beta2(D) in O] = ZS(K) (A^beta2 read as sampling at "
             "b, then A^beta1, as the appendix does; steps 1-2 show the two stages are one "
             "Bernoulli(beta2) sampling per record)", *TOTALS)
-    + given("definition", "Lambda_b(D_-t) is a probability law over its K samples: PS(K) = 1",
-            sp.Eq(PS(K_), 1))
+    + given("lemma", "Lambda_b(D_-t) is a probability law over its K samples: PS(K) = 1 -- the "
+            "sum over the subsets T of the m records of b^|T| (1-b)^(m-|T|) is (b + (1 - b))^m "
+            "= 1 (binomial theorem; the abstract sample index of this encoding does not carry "
+            "the subsets, so it is not re-proved here)", sp.Eq(PS(K_), 1),
+            label="sampling law sums to 1 (binomial theorem)")
     + given("hypothesis", "A is (beta1, eps1, delta1)-DPS: A^beta1 is (eps1, delta1)-DP on "
             "the neighbours T_i + t and T_i (CP Def 2, both directions), for every sample i",
             *dps_at(i_), over=(i_,))

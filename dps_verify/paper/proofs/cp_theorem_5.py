@@ -423,22 +423,28 @@ GIVEN = (
             *[sp.Eq(S(0, m), 0) for S in SUMS], *[sum_def(S, J, m) for S in SUMS],
             over=(J, m))
     + given("definition", "sums over the outputs 0..J-1 for a group of n records (a count "
-            "above n has probability 0 under D and D_-t, so J = n + 1 covers them all): HV, HW "
-            "(hockey-stick, both directions: the sum of the positive parts max(P - E P', 0) is "
-            "CP Def 2's sup over events O of P(O) - E P'(O), attained at O = {P > E P'}), PU, PW "
-            "(out-of-band masses under D and D_-t, TR Def 2)", *[sp.Eq(S(0, nn), 0) for S in OUT_SUMS],
-            *[sum_def(S, J, nn) for S in OUT_SUMS], over=(J, nn))
+            "above n has probability 0 under D and D_-t -- the proved step 'pmf above its "
+            "support' -- so J = n + 1 covers them all): PU, PW (out-of-band masses under D and "
+            "D_-t, TR Def 2)", *[sp.Eq(S(0, nn), 0) for S in (PU, PW)],
+            *[sum_def(S, J, nn) for S in (PU, PW)], over=(J, nn))
+    + given("lemma", "hockey-stick divergence as a sum (standard): the sums HV, HW of the "
+            "positive parts max(P - E P', 0) over the outputs (both directions) are CP Def 2's "
+            "sup over events O of P(O) - E P'(O), attained at O = {P > E P'}",
+            *[sp.Eq(S(0, nn), 0) for S in (HV, HW)], *[sum_def(S, J, nn) for S in (HV, HW)],
+            over=(J, nn), label="hockey-stick = sum of positive parts (standard)")
     + given("definition", "T(m) = P[Bin(m, beta) >= k] = ST(m+1; m), the bad mass for "
             "m <= n_m", sp.Eq(T(m), ST(m + 1, m)), over=(m,))
     + given("definition", "d(k, beta, eps) = max over n >= n_m of SD(n+1; n) = P[Bin(n, beta) "
             "> gamma n]: the range is infinite, so the max is read as the supremum, whose "
             "defining property is used: d >= every term", sup_d(m), over=(m,))
-    + given("setting", "the whole output is (r, x): r one of the R outputs of the other groups, "
+    + given("lemma", "the whole output is (r, x): r one of the R outputs of the other groups, "
             "with probability rho(r) >= 0 (summing to 1) under both D and D_-t (their records, "
             "their independent sampling and the data-independent recoding do not involve t), "
             "and x the published count of g(t), independent of r: P_D(r, x) = rho(r) q(x; n), "
-            "P_D-t(r, x) = rho(r) q(x; n-1)", rho(rr) >= 0, sp.Eq(Prho(0), 0),
-            sp.Eq(Prho(Qc + 1), Prho(Qc) + rho(Qc)), sp.Eq(Prho(Rtot), 1), over=(rr, Qc))
+            "P_D-t(r, x) = rho(r) q(x; n-1) (the reduction of CP App. A.2; rho's sum is 1, "
+            "the other groups' sampling law)", rho(rr) >= 0, sp.Eq(Prho(0), 0),
+            sp.Eq(Prho(Qc + 1), Prho(Qc) + rho(Qc)), sp.Eq(Prho(Rtot), 1), over=(rr, Qc),
+            label="other groups' law independent of t's group (CP App. A.2)")
     + given("definition", "the whole output's divergences and out-of-band masses: sums over x "
             "(inner, for each r) and over r (outer) of the pair terms, e.g. max(P_D(r, x) - E "
             "P_D-t(r, x), 0); U2, W2 = P_D, P_D-t on the pairs whose ratio leaves [1/E, E]",
