@@ -685,19 +685,26 @@ def upper_below(
         if cost <= exact_budget // 16:  # exact and cheaper than one grid
             out.append(exact(pld))
             continue
+        below_floor = target < DISCRETE_FLOOR  # no grid gets there (R3 F3): direct sum, else exact
+        direct_c: Certified | None = None
+        if below_floor and direct_tuples(pld, times) <= DIRECT_QUICK_TUPLES:  # milliseconds
+            direct_c = direct_delta(pld, eps, times)
+            if direct_c.upper <= target:
+                out.append(direct_c)
+                continue
         if sparse_promising(pld, times):
             c = sparse_delta(pld, eps, times, rtol=0.1, floor=target)
             if c.upper <= target:
                 out.append(c)
                 continue
-        if target < DISCRETE_FLOOR:  # no grid gets there (R3 F3): direct sum, else exact
-            if direct_tuples(pld, times) <= DIRECT_MAX_TUPLES:
-                c = direct_delta(pld, eps, times)
-                if c.upper <= target or cost > fallback_budget:
-                    out.append(c)
-                    continue
-            if cost <= fallback_budget:
+        if below_floor:
+            if direct_c is None and direct_tuples(pld, times) <= DIRECT_MAX_TUPLES:
+                direct_c = direct_delta(pld, eps, times)
+            if cost <= fallback_budget and (direct_c is None or direct_c.upper > target):
                 out.append(exact(pld))
+                continue
+            if direct_c is not None:
+                out.append(direct_c)
                 continue
         coarsest = math.floor(math.log2(max(_loss_span(pld), 1e-3) / 256))
         h = coarsest - math.floor(math.log2(times) / 2) if hint is None else min(coarsest, hint + 1)
@@ -741,6 +748,8 @@ def upper_below(
 
 #: most T-tuples of finite atoms :func:`direct_delta` sums (memory ≈ 48 bytes per tuple)
 DIRECT_MAX_TUPLES = 1 << 20
+#: up to this many tuples the direct sum takes milliseconds: tried before the sparse enclosure
+DIRECT_QUICK_TUPLES = 1 << 17
 
 
 def direct_tuples(pld: PLD, times: int) -> int:
