@@ -328,3 +328,12 @@ def test_f2_timed_certificate_is_tied_to_its_conclusion():
                 definitions=[phi_def])
     assert bad.verdict is Verdict.ERROR
     assert timed("phi > 0", "", "custom", ok, concludes=concl).verdict is Verdict.ERROR
+
+
+def test_f2_tr_theorem_6_phi_step_concludes_only_what_it_certifies():
+    """_phi_step certifies its displayed claim; it may conclude phi > 0 only when that claim
+    is phi's definition (here a different expression, beta h(gamma/beta) > 0, is certified)."""
+    from dps_verify.paper.proofs import tr_theorem_6 as t6
+    assert t6._phi_step().verdict is Verdict.PROVED
+    other = sp.Gt(t6.b_ * t6.h_true(t6.g_ / t6.b_), 0)
+    assert t6._phi_step("other claim", claim=other).verdict is Verdict.ERROR

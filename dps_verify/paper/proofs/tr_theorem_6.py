@@ -152,11 +152,10 @@ def _phi_step(name: str = "phi(gamma, beta) > 0 for 0 < beta < gamma",
                                 "u = gamma/beta: phi(gamma, beta) = beta h(u) > 0.")) -> Step:
     """The 'WolframAlpha' fact as a chained step: it reads phi's definition (a given) and
     concludes phi(gamma, beta) > 0 on the region."""
-    step = timed(name, statement, "sympy certificate (identity, h(1) = 0, sign of h')",
-                 lambda: _phi_positive(claim, h, region), expr=claim, expected=expected)
-    step.assumes = (PHI_DEF,)
-    step.concludes = sp.Implies(sp.And(*region), phi(g_, b_) > 0)
-    return step
+    return timed(name, statement, "sympy certificate (identity, h(1) = 0, sign of h')",
+                 lambda: _phi_positive(claim, h, region), expr=claim, expected=expected,
+                 concludes=sp.Implies(sp.And(*region), phi(g_, b_) > 0),
+                 certified=sp.Implies(sp.And(*region), claim), definitions=[PHI_DEF])
 
 
 def _f(j: int, n: int, b: Fraction) -> Fraction:
