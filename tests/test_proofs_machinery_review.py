@@ -184,8 +184,12 @@ def test_f8_substitution_never_captures_a_bound_variable():
     a, G = sp.Function("a"), sp.Function("G")
     fact = sp.Eq(G(n), sp.Sum(a(i) * n, (i, 0, 2)))
     target = sp.Eq(G(i), sp.Sum(a(i) * i, (i, 0, 2)))
-    s = Step("uses the captured instance", "", verdict=Verdict.PROVED, assumes=(target,),
-             concludes=sp.true)
+    from dps_verify.paper.proofs.core import _seal, instance_of
+    assert instance_of(fact, (n,), target) is None
+    assert instance_of(fact, (n,), fact.xreplace({n: 3})) == {"n": "3"}  # a proper instance
+    # a step (sealed as a constructor would) that assumes the captured 'instance'
+    s = _seal(Step("uses the captured instance", "", verdict=Verdict.PROVED, assumes=(target,),
+                   concludes=sp.Eq(G(i), G(i), evaluate=False)))
     assert verdict_of([s], [Fact(fact, "definition of G", "definition", over=(n,))]) \
         is Verdict.ERROR
 
@@ -337,3 +341,20 @@ def test_f2_tr_theorem_6_phi_step_concludes_only_what_it_certifies():
     assert t6._phi_step().verdict is Verdict.PROVED
     other = sp.Gt(t6.b_ * t6.h_true(t6.g_ / t6.b_), 0)
     assert t6._phi_step("other claim", claim=other).verdict is Verdict.ERROR
+
+
+def test_f2_conclusion_changed_after_the_check_is_an_error():
+    """A step's conclusion (or its index variables, or a dropped assumption) set by hand after
+    its check ran is not what was certified."""
+    from dataclasses import replace
+    s1 = prove_sym("y >= 0", "", y >= 0, [y >= 0])
+    s1.concludes = y <= -1
+    final = prove_sym("final", "", y <= -1, [y <= -1])
+    assert verdict_of([s1, final], YPOS) is Verdict.ERROR
+    s2 = replace(prove_sym("y >= 0", "", y >= 0, [y >= 0]), concludes=y <= -1)
+    assert verdict_of([s2], YPOS) is Verdict.ERROR
+    s3 = prove_sym("y >= 0", "", y >= 0, [y >= 0])
+    s3.assumes = ()
+    assert verdict_of([s3], []) is Verdict.ERROR
+    s4 = prove_sym("y >= 0", "", y >= 0, [y >= 0])
+    assert verdict_of([s4], YPOS) is Verdict.PROVED

@@ -129,6 +129,10 @@ class Step:
     #: the very Step objects of its base and inductive step (compared by identity, never by
     #: name, in :func:`check_chain`: both must be earlier PROVED steps of the same list).
     uses_steps: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    #: (conclusion, assumptions, index variables) as the constructor's check certified them;
+    #: :func:`check_chain` refuses a step whose fields were changed afterwards (by hand or by
+    #: ``dataclasses.replace``): a certificate covers only what it checked (review R4 F2).
+    sealed: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: assumptions that must be conclusions of earlier PROVED steps (never given facts).
     derived: tuple[Any, ...] = ()
 
@@ -203,6 +207,21 @@ class ProofResult:
             "steps": [s.to_dict() for s in self.steps],
             "negative_controls": [c.to_dict() for c in self.negative_controls],
         }
+
+
+def _seal(step: Step) -> Step:
+    """Record what the step's check certified (see :attr:`Step.sealed`)."""
+    step.sealed = (step.concludes, tuple(step.assumes or ()), tuple(step.over))
+    return step
+
+
+def _seal_broken(s: Step) -> bool:
+    """The step's conclusion, index variables or assumptions differ from the sealed ones."""
+    if s.sealed is None:
+        return True
+    concl, assumes, over = s.sealed
+    return (s.concludes is not concl or tuple(s.over) != over
+            or not all(a in (s.assumes or ()) for a in assumes))
 
 
 def aggregate(steps: Iterable[Step]) -> Verdict:
@@ -411,7 +430,7 @@ def prove_sym(
     step.local = tuple(local)
     step.derived = tuple(derived)
     step.over = tuple(over)
-    return step
+    return _seal(step)
 
 
 def exists_sym(
@@ -680,9 +699,9 @@ def sympy_step(
                 [f"both sides divided by {sp.sstr(divide_by)}"] if divide_by is not None
                 else []) + ([f"{change[0]} = {sp.sstr(change[1])}"] if change else [])
             cert += "; tied to the conclusion: " + ", ".join(steps_)
-    return Step(name, statement, eq, "sympy", verdict, expected, secs, cex, note, role,
-                certificate=cert, assumes=tuple(assumes),
-                concludes=eq if concludes is None else concludes, over=tuple(over))
+    return _seal(Step(name, statement, eq, "sympy", verdict, expected, secs, cex, note, role,
+                      certificate=cert, assumes=tuple(assumes),
+                      concludes=eq if concludes is None else concludes, over=tuple(over)))
 
 
 def sympy_instance(
@@ -752,6 +771,7 @@ def timed(
     concludes: Any = None,
     certified: Any = None,
     definitions: Sequence[Any] = (),
+    over: Sequence[sp.Symbol] = (),
 ) -> Step:
     """Run an arbitrary check returning ``(verdict, counterexample, note)`` and time it.
     A check may only return PROVED with a certificate in its note (exact arithmetic).
@@ -778,10 +798,10 @@ def timed(
     if problem is not None and verdict is Verdict.PROVED:
         verdict, note = Verdict.ERROR, f"certificate not tied to the recorded conclusion: {problem}"
     cert = note if verdict is Verdict.PROVED else None
-    return Step(name, statement, expr, method, verdict, expected,
-                time.perf_counter() - t0, cex, note, role, certificate=cert, bound=bound,
-                assumes=tuple(definitions) if concludes is not None else None,
-                concludes=concludes)
+    return _seal(Step(name, statement, expr, method, verdict, expected,
+                      time.perf_counter() - t0, cex, note, role, certificate=cert, bound=bound,
+                      assumes=tuple(definitions) if concludes is not None else None,
+                      concludes=concludes, over=tuple(over)))
 
 
 def run_module(theorem_id: str, module: Any) -> ProofResult:
@@ -931,6 +951,9 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
                                "PROVED step of this list)")
         if s.discharges and not s.uses_steps:
             missing.append("(an induction step without the step objects it relies on)")
+        if s.verdict is Verdict.PROVED and s.concludes is not None and _seal_broken(s):
+            missing.append("(its conclusion, index variables or assumptions are not those its "
+                           "check certified: changed after the step was built)")
         if s.assumes is None and s.solvers is not None:
             missing.append("(hypotheses not stated as formulas)")
         elif s.assumes is not None:
@@ -1073,11 +1096,11 @@ def induction(
         verdict, note = Verdict.OPEN, "base or inductive step not PROVED"
     if concl is None:
         concl = concludes if concludes is not None else formula(var)
-    return Step(name, statement, concl, "induction rule", verdict, Verdict.PROVED,
-                time.perf_counter() - t0, None, note,
-                certificate=note if verdict is Verdict.PROVED else None,
-                assumes=(formula(start),), concludes=concl, over=tuple(over),
-                discharges=(step.name,), uses_steps=(base, step))
+    return _seal(Step(name, statement, concl, "induction rule", verdict, Verdict.PROVED,
+                      time.perf_counter() - t0, None, note,
+                      certificate=note if verdict is Verdict.PROVED else None,
+                      assumes=(formula(start),), concludes=concl, over=tuple(over),
+                      discharges=(step.name,), uses_steps=(base, step)))
 
 
 def chain_control(name: str, statement: str, steps: Sequence[Step],

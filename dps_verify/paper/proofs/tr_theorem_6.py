@@ -289,8 +289,8 @@ def _assembly() -> list[Step]:
                  "phi(t, beta)/t = ln(t/beta) - (t - beta)/t has derivative (t - beta)/t^2 > 0: "
                  "a larger threshold ratio only shrinks the Chernoff bound per k.",
                  "sympy certificate (identity, sign of the derivative)", _mono_certificate,
-                 expr=MONO)
-    mono.assumes, mono.concludes, mono.over = (PHI_DEF,), MONO, (t_,)
+                 expr=MONO, concludes=MONO, definitions=[PHI_DEF], over=(t_,),
+                 certified=MONO.replace(phi, sp.Lambda(PHI_DEF.lhs.args, PHI_DEF.rhs)))
     shown = sp.Eq(-BOUND_EXPONENT, k_ * (sp.log(g_ / b_) - (g_ - b_) / g_))
     gp, bp, kp = sp.symbols("gamma_p beta_p k_p", positive=True)
     pos = {g_: gp, b_: bp, k_: kp}
