@@ -361,15 +361,13 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
         return c
 
     fine[k] = enclose(k, rtol)
-    untr: dict[int, Fraction] = {}
+    untr = _UntruncatedBounds(b, eps, times)
 
     def crit() -> Fraction:  # the tail may not raise the upper end above what is enclosed
         return max(c.upper for c in (*fine.values(), *coarse.values()))
 
     def tail_ok(a: int) -> bool:
-        if a not in untr:
-            untr[a] = untruncated_bound(a, b, eps, times)
-        return untr[a] <= max(crit(), ATOL)
+        return untr(a) <= max(crit(), ATOL)
 
     while True:
         A = _tail_start(k + 1, n_limit, tail_ok)
@@ -393,9 +391,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
             else:
                 coarse[n_top] = c
 
-    if tail_from not in untr:
-        untr[tail_from] = untruncated_bound(tail_from, b, eps, times)
-    tail = untr[tail_from]
+    tail = untr(tail_from)
     encs = {**coarse, **fine}
     lower = max(c.lower for c in encs.values())
     n_top = max(range(k, tail_from), key=lambda n: (bound[n], -n))
@@ -504,7 +500,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     coarse_bins, fine_bins = SCREEN_BINS[0] * scale, SCREEN_BINS[1] * scale
     encl: dict[int, Certified] = {k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol)}
     bound: dict[int, Certified] = {}  # certified per-size upper bounds (not full enclosures)
-    untr: dict[int, Fraction] = {}
+    untr = _UntruncatedBounds(b, eps, times)
     screen: dict[int, float] = {}
     fine_screened: set[int] = set()
 
@@ -518,9 +514,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         return max(top(), min(lower * Fraction(1 + rtol), top() + Fraction(rtol) * (1 - lower)))
 
     def tail_ok(a: int) -> bool:
-        if a not in untr:
-            untr[a] = untruncated_bound(a, b, eps, times)
-        return untr[a] <= max(top(), ATOL)
+        return untr(a) <= max(top(), ATOL)
 
     # 1. screen the sizes below the tail start and enclose the screen's argmax (once; the tail
     #    start is then searched again against the raised target, and can only move down)
@@ -550,9 +544,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first.
     #    The tail bound is part of the upper end anyway: bounding a size below it gains nothing
     #    (it is above the target only when no tail start was found up to n_limit)
-    if tail_from not in untr:
-        untr[tail_from] = untruncated_bound(tail_from, b, eps, times)
-    target = max(goal(), untr[tail_from])
+    target = max(goal(), untr(tail_from))
     for n in range(k + 1, tail_from):  # the sizes step 1 did not reach
         if n not in screen:
             screen[n] = screen_delta(n, k, bf, e, times, coarse_bins)
@@ -575,17 +567,15 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             continue
         if c.details.get("mode") in ("exact", "direct") and c.upper <= c.lower * Fraction(1 + rtol):
             encl[n] = c  # exact or a narrow direct sum in both directions: an enclosure of δ_T(n)
-            target = max(goal(), untr[tail_from])
+            target = max(goal(), untr(tail_from))
             continue
         if len(encl) < 1 + 2 * max_enclosures:  # the screen missed a worst size: enclose it
             c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol)
             encl[n] = c
-            target = max(goal(), untr[tail_from])
+            target = max(goal(), untr(tail_from))
         else:  # budget spent: keep the best certified bound (raises the upper end)
             bound[n] = c if c.upper <= cheap else Certified(Fraction(0), cheap, "Chernoff bound", {"mode": "cheap"})
-    if tail_from not in untr:
-        untr[tail_from] = untruncated_bound(tail_from, b, eps, times)
-    tail = untr[tail_from]
+    tail = untr(tail_from)
     lower = max([c.lower for c in encl.values()] + [c.lower for c in bound.values()])
     n_enc = max(encl, key=lambda n: (encl[n].upper, -n))
     n_bnd = max(bound, key=lambda n: (bound[n].upper, -n)) if bound else None
@@ -632,6 +622,23 @@ def _target_missed(lower: Fraction, upper: Fraction, rtol: float, why: str) -> s
         return None
     ratio = "inf (lower end 0)" if lower == 0 else f"{float(upper / lower):.4g}"
     return f"target width missed: upper/lower = {ratio} > 1 + rtol = {1 + rtol:g}, set by {why}"
+
+
+class _UntruncatedBounds:
+    """``untruncated_bound(a, b, eps, times)`` memoised per tail start a (both worst-size
+    searches ask for the same starts repeatedly); ``len`` counts the distinct starts."""
+
+    def __init__(self, b: Fraction, eps: Number, times: int) -> None:
+        self.b, self.eps, self.times = b, eps, times
+        self._memo: dict[int, Fraction] = {}
+
+    def __call__(self, a: int) -> Fraction:
+        if a not in self._memo:
+            self._memo[a] = untruncated_bound(a, self.b, self.eps, self.times)
+        return self._memo[a]
+
+    def __len__(self) -> int:
+        return len(self._memo)
 
 
 def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:

@@ -1027,6 +1027,14 @@ def _hs_below_best(E: _Exp, Ah: Any, Bl: Any, qn: Any, best: _Best) -> bool:
     return top <= 0 or top * best.lo_den <= best.lo_num * (qn << E.s)
 
 
+def _clipped_affine(E: _Exp, As: Any, B: Any) -> tuple[Any, Any]:
+    """Numerators (lo, hi) over 2^s of A − e^ε·B for exact A = As/2^s, B ≥ 0: lo from e^ε's
+    upper end (0 when e^ε has none), hi from its lower end, both clipped below at 0."""
+    lo = mpz(0) if E.hi is None else As - E.hi * B
+    lo = max(lo, mpz(0))
+    return lo, max(As - E.lo * B, lo)
+
+
 def _affine_iv(E: _Exp, Al: Any, Ah: Any, Bl: Any, Bh: Any) -> tuple[Any, Any, int]:
     """Numerators (lo, hi) over 2^s with lo ≤ A − e^ε·B ≤ hi for A ∈ [Al, Ah], B ∈ [Bl, Bh]
     (B ≥ 0), clipped below at 0 (used on bad sets only, see :meth:`_Exp.affine`): lo is the
@@ -1035,19 +1043,8 @@ def _affine_iv(E: _Exp, Al: Any, Ah: Any, Bl: Any, Bh: Any) -> tuple[Any, Any, i
     while True:
         if Bh == 0:  # then B = 0 exactly
             return mpz(Al) << E.s, mpz(Ah) << E.s, E.s
-        Als, Ahs = mpz(Al) << E.s, mpz(Ah) << E.s
-        l1 = mpz(0) if E.hi is None else Als - E.hi * Bh
-        h1 = Als - E.lo * Bh
-        if l1 < 0:
-            l1 = mpz(0)
-        if h1 < l1:
-            h1 = l1
-        l2 = mpz(0) if E.hi is None else Ahs - E.hi * Bl
-        h2 = Ahs - E.lo * Bl
-        if l2 < 0:
-            l2 = mpz(0)
-        if h2 < l2:
-            h2 = l2
+        l1, h1 = _clipped_affine(E, mpz(Al) << E.s, Bh)
+        l2, h2 = _clipped_affine(E, mpz(Ah) << E.s, Bl)
         ok = (h1 == 0 or ((h1 - l1) << 60) <= h1) and (h2 == 0 or ((h2 - l2) << 60) <= h2)
         if ok or not E.refine():
             return l1, (h2 if h2 > l1 else l1), E.s
