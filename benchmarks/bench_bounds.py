@@ -151,8 +151,8 @@ def _tail_case(k: int, beta: str, reps: int) -> dict:
     import flint
     import gmpy2
 
-    from dps_verify.measures.ball_binomial import BallBinomial
-    from dps_verify.measures.sdgs import tail_enclosure
+    from dps_verify.worstcase.ball_binomial import BallBinomial
+    from dps_verify.worstcase.sdgs import tail_enclosure
 
     b = Fraction(beta)
     p, q = b.numerator, b.denominator
@@ -211,7 +211,7 @@ def min_k_grid(reps: int = 3) -> dict:
     ratio of the best times.  The answers are checked extremal by
     tests/test_search_inverse_screen.py and must agree here."""
     from dps_verify.core.params import beta_edge
-    from dps_verify.measures import inverse_screen
+    from dps_verify.inverse import screen as inverse_screen
 
     grid = [(e, dl) for e in ("0.5", "1", "1.5", "2") for dl in ("1e-5", "1e-6", "1e-8")]
     out: dict = {}
@@ -241,7 +241,7 @@ def min_k_grid(reps: int = 3) -> dict:
 def inverse_eps_beta() -> dict:
     """min_epsilon and max_beta with and without the float guess (same process): seconds for a
     few queries per measure, and the ratio.  Answers are equal within tol in both runs."""
-    from dps_verify.measures import inverse_screen
+    from dps_verify.inverse import screen as inverse_screen
 
     eps_q = [(20, "0.1", "1e-6"), (61, "0.3", "1e-8"), (100, "0.5", "1e-6")]
     beta_q = [(20, "1", "1e-6"), (61, "ln(11)", "1e-8"), (100, "0.5", "1e-6")]
@@ -329,14 +329,14 @@ def table2_vs_float(reps: int = 5) -> dict:
     rarely spoils all of them, whereas a whole certified table (≈3 ms) is often cut and its
     float counterpart (≈0.5 ms) seldom; the best whole table over ``reps`` interleaved rounds
     (``..._whole_table``) is reported too.
-    The certified runs are cold: the bounded caches (:func:`dps_verify.measures.sdgs.
+    The certified runs are cold: the bounded caches (:func:`dps_verify.worstcase.sdgs.
     clear_caches`, core.numbers.exp_interval's) are emptied before every cell
     (``..._warm_caches_s`` is d with them kept).  Also the certified d with the KL exponent in
     mpmath.iv instead of arb (the setup before #15.3)."""
     import gc
 
     from dps_verify.core import numbers as core_numbers
-    from dps_verify.measures import sdgs
+    from dps_verify.worstcase import sdgs
 
     cells = [(b, e) for b in BETAS for e in EPSILONS]
     clear = getattr(sdgs, "clear_caches", lambda: None)  # absent before #15.3 (old trees)

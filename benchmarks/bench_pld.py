@@ -14,8 +14,8 @@ import os
 import time
 from fractions import Fraction
 
+from dps_verify.inverse.releases import group_pair
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
-from dps_verify.measures.releases import group_pair
 
 K, BETA, N = 5, Fraction(1, 10), 13
 CASES = [(10, Fraction(1, 2)), (100, 2), (100, Fraction(5, 2)), (1000, 4)]
@@ -76,7 +76,7 @@ INTERIOR_CASES = [(5, BETA, 1, 100), (20, BETA, 2, 10)]
 
 
 def _releases_row(k, beta, eps, times, method="screen") -> dict:
-    from dps_verify.measures.releases import releases_delta
+    from dps_verify.inverse.releases import releases_delta
 
     t0, c0 = time.perf_counter(), time.process_time()
     r = releases_delta(k, beta, eps, times, method=method)

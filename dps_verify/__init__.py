@@ -38,12 +38,12 @@ _LAZY: dict[str, str] = {
     "pointwise_delta": "dps_verify.measures.divergence",
     "epsilon": "dps_verify.measures.divergence",
     "measure": "dps_verify.measures.divergence",
-    "sdgs_delta": "dps_verify.measures.sdgs",
-    "d": "dps_verify.measures.bounds",
-    "min_k": "dps_verify.measures.bounds",
-    "min_epsilon": "dps_verify.measures.bounds",
-    "max_beta": "dps_verify.measures.bounds",
-    "amplify": "dps_verify.measures.amplification",
+    "sdgs_delta": "dps_verify.worstcase.sdgs",
+    "d": "dps_verify.worstcase.closed_forms",
+    "min_k": "dps_verify.inverse.questions",
+    "min_epsilon": "dps_verify.inverse.questions",
+    "max_beta": "dps_verify.inverse.questions",
+    "amplify": "dps_verify.worstcase.amplification",
     # testing and auditing
     "assert_dp": "dps_verify.testing.checks",
     # ``dps_verify.audit`` is the audit package, callable as ``audit.core.audit`` itself
@@ -100,11 +100,12 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from dps_verify.core.numbers import Certified
     from dps_verify.core.types import Anonymizer, Bound, Definition, Neighbouring
     from dps_verify.engine.distribution import ExactDistribution, distribution, pairs, randomized
-    from dps_verify.measures.amplification import amplify
-    from dps_verify.measures.bounds import d, max_beta, min_epsilon, min_k
+    from dps_verify.inverse.questions import max_beta, min_epsilon, min_k
     from dps_verify.measures.divergence import delta, epsilon, measure, pointwise_delta
-    from dps_verify.measures.sdgs import sdgs_delta
     from dps_verify.testing.checks import assert_dp
+    from dps_verify.worstcase.amplification import amplify
+    from dps_verify.worstcase.closed_forms import d
+    from dps_verify.worstcase.sdgs import sdgs_delta
 
 
 def __getattr__(name: str) -> Any:

@@ -1,17 +1,11 @@
-"""Stable facade: the paper's closed-form bounds (code in :mod:`dps_verify.measures.bounds`,
-:mod:`~dps_verify.measures.amplification` and :mod:`~dps_verify.measures.chernoff`)."""
+"""Stable facade for user code: the paper's closed-form bounds and the inverse questions (code in
+:mod:`dps_verify.worstcase.closed_forms`, :mod:`dps_verify.inverse.questions`,
+:mod:`dps_verify.worstcase.amplification` and :mod:`dps_verify.worstcase.chernoff`)."""
 
-from dps_verify.measures.amplification import amplify
-from dps_verify.measures.bounds import (
-    BOUNDS,
-    d,
-    d_certified,
-    d_safe,
-    max_beta,
-    min_epsilon,
-    min_k,
-)
-from dps_verify.measures.chernoff import chernoff_delta
+from dps_verify.inverse.questions import BOUNDS, max_beta, min_epsilon, min_k
+from dps_verify.worstcase.amplification import amplify
+from dps_verify.worstcase.chernoff import chernoff_delta
+from dps_verify.worstcase.closed_forms import d, d_certified, d_safe
 
 __all__ = [
     "BOUNDS",

@@ -2,7 +2,7 @@
 
 The code lives in :mod:`dps_verify.engine.distribution` (the law of "sample, then anonymize"),
 :mod:`dps_verify.measures.divergence` (hockey-stick and pointwise δ, ε) and
-:mod:`dps_verify.measures.sdgs` (exact worst case of sampled strongly-safe k-anonymization).
+:mod:`dps_verify.worstcase.sdgs` (exact worst case of sampled strongly-safe k-anonymization).
 """
 
 from dps_verify.engine.distribution import ExactDistribution, distribution, pairs, randomized
@@ -16,7 +16,7 @@ from dps_verify.measures.divergence import (
     pointwise_delta,
     pointwise_delta_exact,
 )
-from dps_verify.measures.sdgs import sdgs_delta, sdgs_delta_certified
+from dps_verify.worstcase.sdgs import sdgs_delta, sdgs_delta_certified
 
 __all__ = [
     "DEFINITIONS",

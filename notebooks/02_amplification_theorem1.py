@@ -83,7 +83,7 @@ for name, claim in [
 
 # %%
 try:
-    from dps_verify.paper import proofs
+    from dps_verify.paper import kernel as proofs
     res = proofs.run("cp-theorem-1")
     print("verdict:", res.verdict)
     for s in res.steps + res.negative_controls:

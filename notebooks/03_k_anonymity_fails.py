@@ -186,7 +186,7 @@ P1, Q1 = exact.distribution(anon, ["x"] * k, 1), exact.distribution(anon, ["x"] 
 print("without sampling:", P1.exact, "vs", Q1.exact)
 print("delta at eps = 10:", exact.delta(P1, Q1, 10))
 try:
-    from dps_verify.paper import proofs
+    from dps_verify.paper import kernel as proofs
     print("proofs:", proofs.run("cp-proposition-4").verdict)
 except (ImportError, KeyError):
     pass

@@ -22,8 +22,8 @@ import numpy as np
 from dps_verify import bounds, exact
 from dps_verify.core import binomial
 from dps_verify.errors import CertificationError
-from dps_verify.measures import sdgs
 from dps_verify.paper import figures
+from dps_verify.worstcase import sdgs
 
 plt.rcParams["figure.figsize"] = (7, 3.6)
 plt.rcParams["axes.grid"] = True

@@ -101,7 +101,7 @@ ax.set_title("Composition: claimed vs exact")
 ax.legend()
 plt.show()
 try:
-    from dps_verify.paper import proofs
+    from dps_verify.paper import kernel as proofs
     r = proofs.run("tr-theorem-2")
     print("proofs registry verdict for tr-theorem-2:", r.verdict)
 except (ImportError, KeyError):
@@ -225,7 +225,7 @@ print("50 x 0.02 =", 50 * 0.02, "; Pr[a record is never sampled in 50 rounds] ="
 # gives the same numbers: `dps-verify delta --k 20 --beta 0.1 --epsilon 2 --releases 10`.
 
 # %%
-from dps_verify.measures.releases import releases_delta  # noqa: E402
+from dps_verify.inverse.releases import releases_delta  # noqa: E402
 
 for T in (1, 10, 50):
     r = releases_delta(20, "1/10", 2, T)

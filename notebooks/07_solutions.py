@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from dps_verify import bounds, exact, mechanisms
-from dps_verify.measures import sdgs
+from dps_verify.worstcase import sdgs
 
 plt.rcParams["figure.figsize"] = (7, 3.6)
 plt.rcParams["axes.grid"] = True

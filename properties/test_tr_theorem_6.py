@@ -19,8 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dps_verify.core.numbers import to_fraction
-from dps_verify.measures.bounds import d_certified
-from dps_verify.measures.chernoff import chernoff_delta
+from dps_verify.worstcase.chernoff import chernoff_delta
+from dps_verify.worstcase.closed_forms import d_certified
 
 BETAS = [Fraction(1, 20), Fraction(1, 10), Fraction(1, 5), Fraction(3, 10), Fraction(1, 2)]
 

@@ -50,7 +50,7 @@ def test_d_matches_high_precision_reference(k, beta, eps):
 def test_d_is_the_tail_at_argmax():
     c = bounds.d_certified(20, "0.2", "0.25")
     n = c.details["argmax_n"]
-    from dps_verify.measures.sdgs import first_bad
+    from dps_verify.worstcase.sdgs import first_bad
 
     assert c.lower == upper_tail(first_bad(n, Fraction(1, 5), Fraction(1, 4)), n, Fraction(1, 5))
 

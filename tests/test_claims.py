@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from dps_verify import bounds
-from dps_verify.measures import sdgs
 from dps_verify.paper.claims import REGISTRY, VERDICTS, Claim, Result
 from dps_verify.paper.claims.base import CONFIRMED, sig
 from dps_verify.paper.claims.runner import run_claims
+from dps_verify.worstcase import sdgs
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,10 @@ from dps_verify.core.binomial import pmf
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import exp_compare
 from dps_verify.core.params import beta_edge, in_paper_regime
-from dps_verify.measures.bounds import neg_log1m_upper
 from dps_verify.paper import figures
 from dps_verify.paper.claims import beyond, cp_section3
 from dps_verify.paper.claims.base import CORRECTED, REFUTED
+from dps_verify.worstcase.closed_forms import neg_log1m_upper
 
 BETA5 = Fraction(1, 40)
 

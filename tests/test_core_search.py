@@ -43,7 +43,8 @@ def test_boundary_rational_rejects_bad_arguments():
 def test_max_beta_paper_bound_is_a_local_boundary_not_global():
     """bounds.max_beta's certificate is local (documented): the paper's d is a sawtooth in β."""
     from dps_verify.core.numbers import to_fraction
-    from dps_verify.measures.bounds import d, max_beta
+    from dps_verify.inverse.questions import max_beta
+    from dps_verify.worstcase.closed_forms import d
 
     half, target = F(1, 2), F(1, 10)
     b = to_fraction(max_beta(2, half, target, bound="paper", tol="1e-6"))

@@ -141,7 +141,7 @@ def test_cli_non_tty_stdin_does_not_prompt() -> None:
 
 
 def test_steps_come_from_the_proof_module() -> None:
-    from dps_verify.paper.proofs import run
+    from dps_verify.paper.kernel import run
 
     text, _, _ = _run("cp-theorem-1", ["q"])
     for s in run("cp-theorem-1").steps:

@@ -19,8 +19,8 @@ from dps_verify import bounds  # noqa: E402
 from dps_verify.core.errors import CertificationError  # noqa: E402
 from dps_verify.core.params import in_paper_regime  # noqa: E402
 from dps_verify.measures import sdgs  # noqa: E402
-from dps_verify.measures.ball_binomial import BallBinomial, arb_to_fractions  # noqa: E402
-from dps_verify.measures.long_range import d_by_runs  # noqa: E402
+from dps_verify.worstcase.ball_binomial import BallBinomial, arb_to_fractions  # noqa: E402
+from dps_verify.worstcase.long_range import d_by_runs  # noqa: E402
 
 F = Fraction
 
@@ -180,7 +180,7 @@ def test_segments_negative_control():
     the closed-form n = N_{T−1} + 1) misses the maximum and is rejected."""
     beta, eps = F(1, 10), F(1, 20)  # outside the regime
     c = _segments(5, beta, eps, "hockey-stick")
-    from dps_verify.measures.long_range import _SegmentScan
+    from dps_verify.worstcase.long_range import _SegmentScan
 
     sc = _SegmentScan(5, beta, eps, "hockey-stick", sdgs._Exp(eps), True, 96)
     n = c.details["argmax_n"]

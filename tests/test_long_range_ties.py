@@ -22,7 +22,7 @@ import pytest
 
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.params import epsilon_param
-from dps_verify.measures import long_range, sdgs
+from dps_verify.worstcase import long_range, sdgs
 
 F = Fraction
 SUPPRESSED = "⊥"

@@ -24,7 +24,7 @@ from dps_verify.core.numbers import (
 def test_no_global_mpmath_state_after_running_every_proof_in_process():
     """#10.6: every proof runs in-process; mpmath's precision and d(20, 0.1, 1) are unchanged."""
     from dps_verify import bounds
-    from dps_verify.paper.proofs import THEOREMS, run
+    from dps_verify.paper.kernel import THEOREMS, run
 
     prec0, iv0 = mpmath.mp.prec, mpmath.iv.prec
     d0 = bounds.d(20, "0.1", 1)

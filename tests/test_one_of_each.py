@@ -9,7 +9,7 @@ from coming back:
 - one bad-set function (``measures/divergence.py``);
 - one regime edge ε = −ln(1−β) of CP Thm 5 (``core/params.py``): no ``-log(1 - x)`` or
   ``-log1p(-x)`` elsewhere;
-- one n_m = ⌈k/γ − 1⌉ (``measures/sdgs.py``, CP App. A.2): no ``ceil(k / g - 1)`` elsewhere.
+- one n_m = ⌈k/γ − 1⌉ (``worstcase/sdgs.py``, CP App. A.2): no ``ceil(k / g - 1)`` elsewhere.
 
 Sites that compute the same number for another reason are listed in ``ALLOWED`` with that
 reason.  A planted copy of each kind in a temporary tree is found by the same scan (negative
@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "dps_verify"
+#: The theorem encodings (top-level proofs/), scanned with the package; paths start "proofs/".
+PROOFS = Path(__file__).resolve().parents[1] / "proofs"
 
 #: Monte-Carlo engine functions: defined in verdict/montecarlo.py only.
 MC_NAMES = frozenset({"select_event", "confirm", "confirm_event", "clopper_pearson",
@@ -41,17 +43,17 @@ HOMES = {
     "Monte-Carlo function": "verdict/montecarlo.py",
     "bad-set function": "measures/divergence.py",
     "regime edge -ln(1-beta)": "core/params.py",
-    "n_m = ceil(k/gamma - 1)": "measures/sdgs.py",
+    "n_m = ceil(k/gamma - 1)": "worstcase/sdgs.py",
 }
 
 #: (kind, path, enclosing function) -> why this site is not a copy of the shared function.
 ALLOWED: dict[tuple[str, str, str], str] = {
-    ("regime edge -ln(1-beta)", "measures/sdgs.py", "_float_kl"):
+    ("regime edge -ln(1-beta)", "worstcase/sdgs.py", "_float_kl"):
         "KL(0 || beta) = -ln(1-beta), the rate of the float Chernoff screen, not the regime edge",
-    ("n_m = ceil(k/gamma - 1)", "paper/proofs/tr_theorem_6.py", "_approx_witness"):
+    ("n_m = ceil(k/gamma - 1)", "proofs/tr_theorem_6.py", "_approx_witness"):
         "TR §6 witness in the E = e^eps form: E rational, so eps = ln E is not, and "
         "sdgs.n_min takes a rational eps; gamma is an exact Fraction here",
-    ("n_m = ceil(k/gamma - 1)", "measures/inverse_screen.py", "n_m"):
+    ("n_m = ceil(k/gamma - 1)", "inverse/screen.py", "n_m"):
         "float screen vectorised over a numpy grid of gamma values (a guess only; the "
         "certified inverse decides, with sdgs.n_min)",
 }
@@ -99,11 +101,12 @@ def _is_n_m(node: ast.AST) -> bool:
             and isinstance(arg.left.left, ast.Name) and arg.left.left.id == "k")
 
 
-def scan(root: Path) -> list[tuple[str, str, str, int]]:
-    """Every site of a listed idea under ``root``: (kind, path, enclosing function, line)."""
+def scan(root: Path, prefix: str = "") -> list[tuple[str, str, str, int]]:
+    """Every site of a listed idea under ``root``: (kind, ``prefix`` + path, enclosing function,
+    line)."""
     found: list[tuple[str, str, str, int]] = []
     for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root).as_posix()
+        rel = prefix + path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
         def visit(node: ast.AST, func: str, rel: str = rel) -> None:
@@ -127,15 +130,15 @@ def scan(root: Path) -> list[tuple[str, str, str, int]]:
     return found
 
 
-def copies(root: Path) -> list[str]:
+def copies(root: Path, prefix: str = "") -> list[str]:
     """Sites outside their idea's home that are not in ``ALLOWED``."""
     return [f"{kind}: {rel}:{line} (in {func}) - use {HOMES[kind]}"
-            for kind, rel, func, line in scan(root)
+            for kind, rel, func, line in scan(root, prefix)
             if rel != HOMES[kind] and (kind, rel, func) not in ALLOWED]
 
 
 def test_every_listed_idea_lives_once() -> None:
-    assert copies(PACKAGE) == []
+    assert copies(PACKAGE) + copies(PROOFS, "proofs/") == []
 
 
 def test_each_home_still_holds_its_idea() -> None:
@@ -179,7 +182,7 @@ PLANTED = {
         def edge(beta):
             return -math.log(1 - float(beta))
         """,
-    "paper/proofs/tr_theorem_6.py": """
+    "proofs/tr_theorem_6.py": """
         import mpmath as mp
 
         def grid(k, g):
@@ -212,7 +215,7 @@ def test_planted_duplicates_are_found(tmp_path: Path) -> None:
     assert "Monte-Carlo function: audit/statistical.py:5 (in confirm)" in text
     assert "bad-set function: audit/core.py" in text
     assert "regime edge -ln(1-beta): paper/walkthroughs.py:5 (in check)" in text
-    assert "n_m = ceil(k/gamma - 1): paper/proofs/tr_theorem_6.py" in text
+    assert "n_m = ceil(k/gamma - 1): proofs/tr_theorem_6.py" in text
     # figures.edge now calls core.params (#13): a planted copy there is reported too
     assert "regime edge -ln(1-beta): paper/figures.py:5 (in edge)" in text
     assert ": core/params.py:" not in text and ": verdict/montecarlo.py:" not in text

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 from dps_verify import exact
 from dps_verify import mechanisms as M
+from dps_verify.inverse.releases import group_pair, releases_delta
 from dps_verify.measures.pld import pair_delta
-from dps_verify.measures.releases import group_pair, releases_delta
 
 
 def test_group_pair_is_the_full_neighbour_pair():

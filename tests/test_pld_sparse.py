@@ -15,10 +15,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from dps_verify.inverse.releases import group_pair
 from dps_verify.measures import pld_discrete as D
 from dps_verify.measures import pld_sparse as S
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
-from dps_verify.measures.releases import group_pair
 from tests.test_pld_discrete_properties import multinomial_delta
 
 

@@ -1,6 +1,7 @@
 """Mutation test of the proof encodings (issue #12 item 5).
 
-Each mutant changes one encoding in ``dps_verify/paper/proofs/`` and runs only its theorem; it is
+Each mutant changes one encoding in the top-level ``proofs/`` (or the kernel in
+``dps_verify/paper/kernel/``) and runs only its theorem; it is
 *caught* when some verdict differs from the one recorded (theorem, step or negative control).
 The first seven are the survivors of the skeptical review in issue #12; the others weaken
 conclusions, strengthen hypotheses or disable parts of the machinery (vacuity check, sound
@@ -30,7 +31,8 @@ import pytest
 
 from tests.mutation import PACKAGE, Mutant, StaleMutant
 
-P = "paper/proofs/"
+P = "../proofs/"  # theorem encodings (top-level proofs/, relative to dps_verify/)
+K = "paper/kernel/"  # the proof kernel
 W = "paper/cp6_witness.py"  # CP Thm 6's exact counterexample, used by the proof
 
 MUTANTS = [
@@ -59,21 +61,21 @@ MUTANTS = [
            "TARGET = E * (p * a2 + (1 - p) * c2) + d", "TARGET = E * (p * a2 + (1 - p) * c2)"),
     Mutant("CP Thm 5 gamma without beta", P + "cp_theorem_5.py",
            "GAMMA = (E - 1 + b) / E", "GAMMA = (E - 1) / E"),
-    Mutant("sympy back end with force=True", P + "core.py",
+    Mutant("sympy back end with force=True", K + "core.py",
            '("simplify", sp.simplify),',
            '("simplify", lambda e: sp.simplify(sp.powsimp(e, force=True))),'),
-    Mutant("vacuity check disabled", P + "smt.py",
+    Mutant("vacuity check disabled", K + "smt.py",
            'if q.vacuity.get("z3") == UNSAT:\n        return "vacuous"\n    if q.vacuity.get("z3") != SAT:\n        return "unknown"',
            'if False:\n        return "vacuous"'),
     # --- chaining and pins (issue #12, this session)
-    Mutant("chaining check disabled", P + "core.py",
+    Mutant("chaining check disabled", K + "core.py",
            "        if missing:\n            msg = (", "        if False:\n            msg = ("),
     Mutant("CP Thm 5 induction concluded for one K only", P + "cp_theorem_5.py",
            "lambda x_: summed(x_, nn), K, 0, base, step, over=(K, nn))]",
            "lambda x_: summed(x_, nn), K, 0, base, step, over=(nn,))]"),
     Mutant("CP Thm 5 j = 0 step without its identity's proof", P + "cp_theorem_5.py",
            "    out += [base, step, induction(", "    out += [base, step] + 0 * [induction("),
-    Mutant("induction rule accepts any inductive step", P + "core.py",
+    Mutant("induction rule accepts any inductive step", K + "core.py",
            '("inductive step proves P(next)", step.concludes == formula(var + direction))',
            '("inductive step proves P(next)", True)'),
     Mutant("CP Thm 5 j = 0 bound weakened to 1 - 2 beta", P + "cp_theorem_5.py",
@@ -205,15 +207,17 @@ def _z3_on_text(text: str, timeout_ms: int = 5_000) -> str:
 
 def _child(mutant: Mutant | None, theorem_id: str, both: bool) -> list:
     """Runs in the forked child: fresh proof modules (mutated in memory), then the theorem."""
+    import dps_verify_proofs as theorems
+
     import dps_verify.paper as paper_pkg
-    from dps_verify.paper import proofs
+    from dps_verify.paper import kernel as proofs
 
     mod_name = proofs._MODULES[theorem_id]
     # (package, name, path relative to dps_verify/) in import order
-    order = [(proofs, name, f"{P}{name}.py") for name in SHARED]
+    order = [(proofs, name, f"{K}{name}.py") for name in SHARED]
     if mutant is not None and mutant.path == W:
         order.append((paper_pkg, "cp6_witness", W))
-    order.append((proofs, mod_name, f"{P}{mod_name}.py"))
+    order.append((theorems, mod_name, f"{P}{mod_name}.py"))
     applied = mutant is None
     for package, name, rel in order:
         full = f"{package.__name__}.{name}"
@@ -233,8 +237,8 @@ def _child(mutant: Mutant | None, theorem_id: str, both: bool) -> list:
             module.cvc5_check = _z3_on_text  # type: ignore[attr-defined]
     if not applied:
         raise StaleMutant(f"{mutant.name}: {mutant.path} is not a module run here")
-    r = sys.modules["dps_verify.paper.proofs.core"].run_module(
-        theorem_id, sys.modules[f"dps_verify.paper.proofs.{mod_name}"])
+    r = sys.modules["dps_verify.paper.kernel.core"].run_module(
+        theorem_id, sys.modules[f"dps_verify_proofs.{mod_name}"])
     bad = [s.name for s in r.steps + r.negative_controls if not s.ok]
     return [r.verdict == r.expected and not bad, f"{r.verdict.value}; unexpected: {bad}"]
 
@@ -271,7 +275,7 @@ def warm() -> None:
     import sympy  # noqa: F401
     import z3  # noqa: F401
 
-    import dps_verify.paper.proofs  # noqa: F401
+    import dps_verify.paper.kernel  # noqa: F401
 
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -295,5 +299,5 @@ def test_mutant_caught(mutant: Mutant):
 
 def test_every_mutant_targets_a_proof_module():
     for m in MUTANTS:
-        assert m.path.startswith(P) or m.path == W, m.name
+        assert m.path.startswith((P, K)) or m.path == W, m.name
         assert (PACKAGE / m.path).read_text().count(m.old) == 1, m.name

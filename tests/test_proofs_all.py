@@ -9,8 +9,8 @@ import sympy as sp
 import z3
 
 from dps_verify import cli
-from dps_verify.paper.proofs import THEOREMS, run
-from dps_verify.paper.proofs.core import Verdict, aggregate, prove_sym, sympy_step, z3_prove
+from dps_verify.paper.kernel import THEOREMS, run
+from dps_verify.paper.kernel.core import Verdict, aggregate, prove_sym, sympy_step, z3_prove
 
 IDS = list(THEOREMS)
 
@@ -166,7 +166,7 @@ def test_cli_runs_theorem(capsys):
 def test_smt2_export_rechecked_by_both_solvers(tmp_path, capsys):
     """Exported files parse in z3 and cvc5 and both give the recorded answer (claim steps:
     exactly; finite instances / controls: cvc5 may say unknown within its limit)."""
-    from dps_verify.paper.proofs.smt import CVC5_BOUNDED_MS, cvc5_check
+    from dps_verify.paper.kernel.smt import CVC5_BOUNDED_MS, cvc5_check
 
     out = tmp_path / "smt"
     (tmp_path / "smt").mkdir()
@@ -197,7 +197,7 @@ def test_smt2_export_rechecked_by_both_solvers(tmp_path, capsys):
 
 
 def test_smtlib_printer_quotes_and_unary_sums():
-    from dps_verify.paper.proofs.smt import cvc5_check, to_smtlib
+    from dps_verify.paper.kernel.smt import cvc5_check, to_smtlib
 
     x, y = z3.Real("K'0_1"), z3.Real("y")
     text = to_smtlib([z3.Sum([x]) > 1, z3.Sum([x, y]) < 0, y >= 0])
@@ -211,21 +211,21 @@ def test_smtlib_printer_quotes_and_unary_sums():
 def test_readme_proof_table_is_generated(results):
     from pathlib import Path
 
-    from dps_verify.paper.proofs.table import FILES, given_block, readme_block
+    from dps_verify.paper.kernel.table import FILES, given_block, readme_block
 
     root = Path(__file__).resolve().parents[1]
     for rel in FILES:
         text = (root / rel).read_text()
         assert readme_block(results[i] for i in IDS) in text, (
-            f"{rel}'s proof table is stale: python -m dps_verify.paper.proofs.table --write")
+            f"{rel}'s proof table is stale: python -m dps_verify.paper.kernel.table --write")
     assert given_block(results[i] for i in IDS) in (root / "docs/proofs.md").read_text()
 
 
 def test_table_shows_what_is_trusted(results):
     """The 'taken on trust' column lists every given that is not a hypothesis, definition or
     setting (cited / imported lemmas, prose links), and nothing for fully chained theorems."""
-    from dps_verify.paper.proofs.core import Fact
-    from dps_verify.paper.proofs.table import proof_table, trusted
+    from dps_verify.paper.kernel.core import Fact
+    from dps_verify.paper.kernel.table import proof_table, trusted
 
     rows = {line.split(" | ")[0].strip("| "): line for line in
             proof_table(results[i] for i in IDS).splitlines()[2:]}
@@ -246,7 +246,7 @@ def test_table_shows_what_is_trusted(results):
 def test_cp1_decomposition_is_a_proved_step(results):
     """Z = (1 - b)X + bY and the DPS bounds between X and Y are conclusions of PROVED steps
     (inductions over the samples of D_-t), never given facts; the directions use them."""
-    from dps_verify.paper.proofs import cp_theorem_1 as m
+    from dps_verify_proofs import cp_theorem_1 as m
 
     r = results["cp-theorem-1"]
     formulas = [g.formula for g in r.given]
@@ -270,7 +270,7 @@ def test_cp1_wrong_decomposition_rejected(results):
 
 
 def test_tr6_c_positive_is_chained(results):
-    from dps_verify.paper.proofs import tr_theorem_6 as m
+    from dps_verify_proofs import tr_theorem_6 as m
 
     r = results["tr-theorem-6"]
     assert all(g.kind != "prose-link" for g in r.given)
@@ -284,7 +284,7 @@ def test_tr6_c_positive_is_chained(results):
 
 
 def test_tr6_phi_certificate_rejects_wrong_variants():
-    from dps_verify.paper.proofs import tr_theorem_6 as m
+    from dps_verify_proofs import tr_theorem_6 as m
 
     assert m._phi_positive()[0] == Verdict.PROVED
     flipped = sp.Lt(m.PHI_CLAIM.lhs, 0)
@@ -300,7 +300,7 @@ def test_tr6_phi_certificate_rejects_wrong_variants():
 def test_export_expected_answers_for_controls():
     """A vacuous (ERROR) control exports unsat twice; a multi-obligation refuted control marks
     only its refuting obligation 'sat'."""
-    from dps_verify.paper.proofs.export import expected_answers
+    from dps_verify.paper.kernel.export import expected_answers
 
     x = sp.Symbol("x", real=True)
     vac = prove_sym("vac", "", x >= 5, [x >= 1, x <= 0], expected=Verdict.ERROR)
@@ -311,7 +311,7 @@ def test_export_expected_answers_for_controls():
 
 
 def z3_all_control():
-    from dps_verify.paper.proofs.core import z3_all
+    from dps_verify.paper.kernel.core import z3_all
 
     x = z3.Real("x")
     return z3_all("two", "", [(x >= 0, [x >= 1]), (x >= 2, [x >= 1])], expected=Verdict.REFUTED)
@@ -336,7 +336,7 @@ def test_every_claim_step_is_chained(results):
 
 
 def test_chain_rejects_unproved_assumption():
-    from dps_verify.paper.proofs.core import Fact, chain_control, check_chain
+    from dps_verify.paper.kernel.core import Fact, chain_control, check_chain
 
     x, y = sp.symbols("x y", real=True)
     facts = [Fact(x >= 1, "toy hypothesis")]
@@ -359,7 +359,7 @@ def test_chain_rejects_unproved_assumption():
 
 
 def test_chain_instances_respect_ranges():
-    from dps_verify.paper.proofs.core import instance_of
+    from dps_verify.paper.kernel.core import instance_of
 
     F = sp.Function("F")
     K = sp.Symbol("K", integer=True, nonnegative=True)
@@ -372,7 +372,7 @@ def test_chain_instances_respect_ranges():
 
 
 def test_induction_needs_fitting_parts():
-    from dps_verify.paper.proofs.core import induction
+    from dps_verify.paper.kernel.core import induction
 
     T = sp.Function("T")
     n = sp.Symbol("n", integer=True, nonnegative=True)

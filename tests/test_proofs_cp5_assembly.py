@@ -11,10 +11,10 @@ import re
 from dataclasses import replace
 
 import pytest
+from dps_verify_proofs import cp_theorem_5 as cp5
 
-from dps_verify.paper.proofs import cp_theorem_5 as cp5
-from dps_verify.paper.proofs import run
-from dps_verify.paper.proofs.core import Verdict, aggregate, check_chain
+from dps_verify.paper.kernel import run
+from dps_verify.paper.kernel.core import Verdict, aggregate, check_chain
 
 FINAL = "CP Thm 5: delta = d for every D and t"
 #: the links the last step must (transitively) rest on: the case split, the max over n <= n_m,

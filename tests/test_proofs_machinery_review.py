@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import (
+from dps_verify.paper.kernel.core import (
     Fact,
     Step,
     Verdict,
@@ -184,7 +184,7 @@ def test_f8_substitution_never_captures_a_bound_variable():
     a, G = sp.Function("a"), sp.Function("G")
     fact = sp.Eq(G(n), sp.Sum(a(i) * n, (i, 0, 2)))
     target = sp.Eq(G(i), sp.Sum(a(i) * i, (i, 0, 2)))
-    from dps_verify.paper.proofs.core import _seal, instance_of
+    from dps_verify.paper.kernel.core import _seal, instance_of
     assert instance_of(fact, (n,), target) is None
     assert instance_of(fact, (n,), fact.xreplace({n: 3})) == {"n": "3"}  # a proper instance
     # a step (sealed as a constructor would) that assumes the captured 'instance'
@@ -204,7 +204,7 @@ _bp = sp.Symbol("beta", positive=True)
 
 
 def _identity(lhs, rhs):
-    from dps_verify.paper.proofs.core import sympy_identity
+    from dps_verify.paper.kernel.core import sympy_identity
     return sympy_identity(lhs, rhs)[0]
 
 
@@ -253,7 +253,7 @@ _Q_CLOSED = sp.Eq(_q(_s), _b ** (_s + 1) * (1 - _b))
 
 def test_f2_untied_sympy_conclusion_is_an_error():
     """H8: a certificate of 1 = 1 recorded as y = -1, then y <= -1 'follows'."""
-    from dps_verify.paper.proofs.core import sympy_step
+    from dps_verify.paper.kernel.core import sympy_step
     s = sympy_step("certificate 1 = 1", "", sp.Integer(1), sp.Integer(1), concludes=sp.Eq(y, -1))
     final = prove_sym("final: y <= -1", "", y <= -1, [sp.Eq(y, -1)])
     assert s.verdict is Verdict.ERROR
@@ -262,7 +262,7 @@ def test_f2_untied_sympy_conclusion_is_an_error():
 
 def test_f2_trivial_certificate_does_not_certify_a_nontrivial_conclusion():
     """M8's shape: sympy evaluated the certified sides to 0 = 0 at construction."""
-    from dps_verify.paper.proofs.core import sympy_step
+    from dps_verify.paper.kernel.core import sympy_step
     m = sp.Symbol("m", integer=True, nonnegative=True)
     s = sympy_step("0 = 0", "", sp.Integer(0), sp.Integer(0),
                    concludes=sp.Implies(_s >= m, sp.Eq(_p(_s), 0)), over=(_s, m))
@@ -272,7 +272,7 @@ def test_f2_trivial_certificate_does_not_certify_a_nontrivial_conclusion():
 def test_f2_closed_form_certificate_is_tied_to_its_conclusion():
     """CP Thm 1's split: q(s) = b p(s) is certified with p, q replaced by their closed forms;
     the mutant M3 (weights changed in the conclusion only) is an ERROR."""
-    from dps_verify.paper.proofs.core import sympy_instance, sympy_step
+    from dps_verify.paper.kernel.core import sympy_instance, sympy_step
     facts = given("definition", "closed forms", _P_CLOSED, _Q_CLOSED, over=(_s,))
     good = sympy_instance("split", "", sp.Eq(_q(_s), _b * _p(_s)),
                           definitions=[_P_CLOSED, _Q_CLOSED], over=(_s,))
@@ -294,7 +294,7 @@ def test_f2_closed_form_certificate_is_tied_to_its_conclusion():
 def test_f2_support_range_change_of_variable_is_checked():
     """CP Thm 5's 'pmf above its support': x > m via x = m + 1 + r; mutant M8 (x >= m) is an
     ERROR."""
-    from dps_verify.paper.proofs.core import sympy_instance
+    from dps_verify.paper.kernel.core import sympy_instance
     f = sp.Function("f")
     x = sp.Symbol("x", integer=True)
     m = sp.Symbol("m", integer=True, nonnegative=True)
@@ -312,7 +312,7 @@ def test_f2_support_range_change_of_variable_is_checked():
 def test_f2_timed_certificate_is_tied_to_its_conclusion():
     """TR Thm 6's phi step: a custom certificate of (expr > 0) may conclude phi > 0 only if
     expr is phi's definition."""
-    from dps_verify.paper.proofs.core import timed
+    from dps_verify.paper.kernel.core import timed
     g, bb = sp.symbols("gamma beta", real=True)
     phi = sp.Function("phi")
     phi_def = sp.Eq(phi(g, bb), g * sp.log(g / bb) - g + bb)
@@ -337,7 +337,7 @@ def test_f2_timed_certificate_is_tied_to_its_conclusion():
 def test_f2_tr_theorem_6_phi_step_concludes_only_what_it_certifies():
     """_phi_step certifies its displayed claim; it may conclude phi > 0 only when that claim
     is phi's definition (here a different expression, beta h(gamma/beta) > 0, is certified)."""
-    from dps_verify.paper.proofs import tr_theorem_6 as t6
+    from dps_verify_proofs import tr_theorem_6 as t6
     assert t6._phi_step().verdict is Verdict.PROVED
     other = sp.Gt(t6.b_ * t6.h_true(t6.g_ / t6.b_), 0)
     assert t6._phi_step("other claim", claim=other).verdict is Verdict.ERROR

@@ -6,7 +6,7 @@ from math import comb
 
 import pytest
 
-from dps_verify.measures.releases import (
+from dps_verify.inverse.releases import (
     format_bound,
     releases_delta,
     thresholded_bound,
@@ -100,8 +100,8 @@ def test_f2_cli_text_is_not_vacuous():
 
 
 def test_f3_upper_below_reaches_a_target_below_the_grid_floor():
-    from dps_verify.measures.pld_discrete import DISCRETE_FLOOR, upper_below
-    from dps_verify.measures.releases import _pair_plds
+    from dps_verify.inverse.pld_discrete import DISCRETE_FLOOR, upper_below
+    from dps_verify.inverse.releases import _pair_plds
 
     beta = Fraction(1, 2)
     plds = _pair_plds(362, 200, beta)
@@ -116,8 +116,8 @@ def test_f3_upper_below_reaches_a_target_below_the_grid_floor():
 
 
 def test_f3_pair_enclosure_is_narrow_below_the_grid_floor():
+    from dps_verify.inverse.releases import group_pair
     from dps_verify.measures.pld import pair_delta_enclosure
-    from dps_verify.measures.releases import group_pair
 
     beta = Fraction(1, 2)
     c = pair_delta_enclosure(*group_pair(362, 200, beta), 1, 2, rtol=0.01)
@@ -128,7 +128,7 @@ def test_f3_pair_enclosure_is_narrow_below_the_grid_floor():
 
 
 def test_f3_target_missed_is_reported():
-    from dps_verify.measures.releases import _target_missed
+    from dps_verify.inverse.releases import _target_missed
 
     assert _target_missed(Fraction(1), Fraction(1), 0.01, "x") is None
     assert _target_missed(Fraction(100), Fraction(101), 0.01, "x") is None
@@ -142,7 +142,7 @@ def test_f3_cli_prints_target_missed(monkeypatch):
     import dataclasses
     import io
 
-    import dps_verify.measures.releases as rel
+    import dps_verify.inverse.releases as rel
     from dps_verify.cli import main
 
     real = rel.releases_delta
@@ -164,7 +164,7 @@ def test_f3_cli_prints_target_missed(monkeypatch):
 @pytest.mark.parametrize("beta", [Fraction(1, 3), Fraction(1, 2), Fraction(1, 10**4), Fraction(9, 10)])
 @pytest.mark.parametrize("times", [1, 2, 3])
 def test_tv_bound_contains_exact_untruncated_delta_at_eps_zero(beta, times):
-    from dps_verify.measures.releases import tv_bound
+    from dps_verify.inverse.releases import tv_bound
 
     for n in (1, 2, 3, 5, 8):
         p, q = _law(n, beta, 0), _law(n - 1, beta, 0)
@@ -176,7 +176,7 @@ def test_tv_bound_contains_exact_untruncated_delta_at_eps_zero(beta, times):
 
 
 def test_tv_bound_negative_control_one_fold_tv_is_not_a_t_fold_bound():
-    from dps_verify.measures.releases import tv_bound
+    from dps_verify.inverse.releases import tv_bound
 
     beta = Fraction(1, 3)
     p, q = _law(4, beta, 0), _law(3, beta, 0)
@@ -196,8 +196,8 @@ def test_eps_zero_small_beta_finishes_with_the_exact_sup():
     (5, 1, Fraction(1, 2), Fraction(4, 3), 4), (30, 20, Fraction(1, 2), Fraction(5, 2), 2),
 ])
 def test_direct_sum_contains_exact_delta(n, k, beta, x, times):
-    from dps_verify.measures.pld_discrete import direct_delta
-    from dps_verify.measures.releases import _pair_plds
+    from dps_verify.inverse.pld_discrete import direct_delta
+    from dps_verify.inverse.releases import _pair_plds
 
     eps = f"ln({x})"
     exact = exact_delta(n, k, beta, x, times)
@@ -210,8 +210,8 @@ def test_direct_sum_contains_exact_delta(n, k, beta, x, times):
 def test_direct_sum_negative_control_dropped_widening_is_caught(monkeypatch):
     """Rounding the weights 1 − e^(ε − loss) inward instead of outward (a negative margin)
     makes the 'enclosure' miss the exact value: the same check rejects it."""
+    from dps_verify.inverse.releases import _pair_plds
     from dps_verify.measures import pld_discrete as D
-    from dps_verify.measures.releases import _pair_plds
 
     monkeypatch.setattr(D, "WEIGHT_MARGIN", -2.0**-20)  # shrink g instead of widening it
     beta = Fraction(1, 3)
@@ -223,7 +223,7 @@ def test_direct_sum_negative_control_dropped_widening_is_caught(monkeypatch):
 @pytest.mark.parametrize("beta", [Fraction(1, 3), Fraction(9, 10), Fraction(1, 10**3)])
 @pytest.mark.parametrize("k", [1, 2, 5])
 def test_thresholded_tv_bound_contains_exact_delta_at_eps_zero(beta, k):
-    from dps_verify.measures.releases import tv_bound
+    from dps_verify.inverse.releases import tv_bound
 
     for n in range(1, 11):
         for times in (1, 2):

@@ -9,7 +9,7 @@ import pytest
 from dps_verify import errors as public_errors
 from dps_verify.cli import main
 from dps_verify.core import errors, numbers
-from dps_verify.measures import sdgs
+from dps_verify.worstcase import sdgs
 
 
 def test_public_errors_are_the_core_classes():

@@ -6,7 +6,7 @@ import pytest
 
 from dps_verify import bounds, exact
 from dps_verify import mechanisms as M
-from dps_verify.measures.sdgs import n_min, scan_generic, scan_paper_regime
+from dps_verify.worstcase.sdgs import n_min, scan_generic, scan_paper_regime
 
 CASES = [
     (2, Fraction(1, 2), Fraction(1)),
@@ -153,8 +153,8 @@ def test_sdgs_budget_error_names_the_parameter():
     """The exact walk over n still refuses by estimate; the long-range path (which now answers
     this input, tests/test_issue17_scale.py) has its own budget, also naming beta and epsilon."""
     from dps_verify.core.errors import CertificationError
-    from dps_verify.measures import sdgs
-    from dps_verify.measures.long_range import sdgs_by_segments
+    from dps_verify.worstcase import sdgs
+    from dps_verify.worstcase.long_range import sdgs_by_segments
 
     b, e = Fraction(1, 10**12), Fraction(1, 10**13)
     with pytest.raises(CertificationError, match="epsilon"):

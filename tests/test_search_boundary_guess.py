@@ -57,7 +57,7 @@ def test_min_epsilon_and_max_beta_stay_extremal_with_their_screens():
 def test_the_float_screen_below_the_edge_tracks_the_exact_value(k, b, e, bound):
     """The screen's doubles (forward + backward + suppressed outcome) agree with the certified
     value to ~1e-9 relative; a guess, never a verdict."""
-    from dps_verify.measures.inverse_screen import _delta_float_outside
+    from dps_verify.inverse.screen import _delta_float_outside
 
     v = exact.sdgs_delta_certified(k, b, e, bound)
     f = _delta_float_outside(k, float(b), float(e), 1e-9, bound, 10**6)

@@ -7,8 +7,9 @@ import pytest
 
 from dps_verify import bounds, exact
 from dps_verify.core.params import beta_edge, epsilon_param
-from dps_verify.measures import inverse_screen, sdgs
-from dps_verify.measures.inverse_screen import certified_value_above, min_k_screen
+from dps_verify.inverse import screen as inverse_screen
+from dps_verify.inverse.screen import certified_value_above, min_k_screen
+from dps_verify.worstcase import sdgs
 
 GRID = [(e, dl) for e in ("0.5", "1", "1.5", "2") for dl in ("1e-5", "1e-6", "1e-8")]
 

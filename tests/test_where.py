@@ -71,8 +71,8 @@ def test_negative_control_a_wrong_entry_is_caught():
     good = index.ENTRIES["cp.theorem5"]
     from dataclasses import replace
 
-    wrong = replace(good, proof="dps_verify/paper/proofs/cp_theorem_55.py",
-                    code=("dps_verify/measures/bounds.py::no_such_function",),
+    wrong = replace(good, proof="proofs/cp_theorem_55.py",
+                    code=("dps_verify/worstcase/closed_forms.py::no_such_function",),
                     related=("cp.theorem55",))
     assert len(broken_references([wrong])) == 3
 
@@ -95,7 +95,8 @@ def test_every_theorem_of_both_versions_is_answered(ref):
 
 
 def test_every_proof_module_and_walkthrough_id_is_indexed():
-    from dps_verify.paper import proofs, walkthroughs
+    from dps_verify.paper import kernel as proofs
+    from dps_verify.paper import walkthroughs
 
     for pid in [*proofs._MODULES, *walkthroughs.WALKTHROUGHS]:
         cid = refs.canonical(pid)
@@ -103,7 +104,7 @@ def test_every_proof_module_and_walkthrough_id_is_indexed():
         assert refs.proof_id(cid) == pid
     for pid in proofs._MODULES:  # the index points at the same module
         e = index.ENTRIES[refs.canonical(pid)]
-        assert e.proof == f"dps_verify/paper/proofs/{proofs._MODULES[pid]}.py"
+        assert e.proof == f"proofs/{proofs._MODULES[pid]}.py"
 
 
 def test_every_claim_is_about_an_indexed_item():
@@ -156,7 +157,7 @@ def test_unknown_ids_are_refused_with_a_reason(bad):
 def test_cli_where_prints_the_map(capsys):
     assert cli.main(["where", "CP Thm 5"]) == 0
     out = capsys.readouterr().out
-    assert "dps_verify/paper/proofs/cp_theorem_5.py" in out
+    assert "proofs/cp_theorem_5.py" in out
     assert "properties/test_cp_theorem_5.py" in out and "cp.theorem5" in out
     assert cli.main(["where", "tr.theorem6", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)

@@ -62,7 +62,7 @@ def n_min_or_fallback(k: int, beta: Fraction, eps: Fraction) -> int:
     """n_m(k, β, ε) = ⌈k/γ − 1⌉ (CP Thm 5) in the paper's regime, else ⌈k/β⌉ (the expected-size
     point where a group of n starts to be published)."""
     if 0 < beta < 1 and eps > 0 and in_paper_regime(beta, eps):
-        from dps_verify.measures.sdgs import n_min
+        from dps_verify.worstcase.sdgs import n_min
 
         return n_min(k, beta, eps)
     return max(k, math.ceil(k / beta))

@@ -1,7 +1,7 @@
 """``dps-verify delta … --releases T``: δ(ε) of T fresh-sample releases (CP §2.7, issue #15.4).
 
 The option lives in :mod:`dps_verify.cli.delta`; the computation in
-:mod:`dps_verify.measures.releases`.
+:mod:`dps_verify.inverse.releases`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dps_verify.core.numbers import format_down
 
 
 def run_releases(k: int, beta: Fraction, eps: Fraction, times: int, as_json: bool, t0: float) -> int:
-    from dps_verify.measures.releases import format_bound, releases_delta
+    from dps_verify.inverse.releases import format_bound, releases_delta
 
     r = releases_delta(k, beta, eps, times)
     c = r.delta

@@ -41,7 +41,7 @@ def _expr_text(expr: Any, latex: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from dps_verify.core.errors import UsageError
-    from dps_verify.paper.proofs import THEOREMS, run
+    from dps_verify.paper.kernel import THEOREMS, run
 
     ids: list[str] = list(args.theorems)
     if not ids:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown theorem id {unknown[0]!r}; choose from {', '.join(THEOREMS)}")
     results = [run(i) for i in ids]
     if args.smt2:
-        from dps_verify.paper.proofs.export import export_smt2
+        from dps_verify.paper.kernel.export import export_smt2
 
         written = export_smt2(results, args.smt2)
         print(f"wrote {len(written)} SMT-LIB 2 files under {args.smt2}", file=sys.stderr)

@@ -1,2 +1,2 @@
-"""Privacy measures: hockey-stick and pointwise δ, ε-inversion, PLDs, the sdgs scan, the paper's
-bounds."""
+"""Privacy measures of two output laws: hockey-stick and pointwise δ, ε-inversion (CP Def 2, TR Def 2)
+and privacy-loss distributions."""

@@ -135,10 +135,10 @@ def pair_delta(p: Mapping, q: Mapping, epsilon: Number, times: int = 1) -> mpmat
     """δ at ε of ``times`` independent releases of (p, q), worst of both directions, rounded up.
 
     Exact when the composition is cheap; otherwise the upper end of the certified discretised
-    enclosure of :mod:`dps_verify.measures.pld_discrete` (still a safe δ), which raises
+    enclosure of :mod:`dps_verify.inverse.pld_discrete` (still a safe δ), which raises
     :class:`~dps_verify.core.errors.CertificationError` naming ``times`` past its work budget.
     """
-    from dps_verify.measures.pld_discrete import (
+    from dps_verify.inverse.pld_discrete import (
         EXACT_COST_BUDGET,
         _times_param,
         exact_compose_cost,
@@ -158,7 +158,7 @@ def pair_epsilon(p: Mapping, q: Mapping, delta: Number = 0, times: int = 1) -> m
     :class:`~dps_verify.core.errors.CertificationError` naming ``times`` when the exact
     composition is over its work budget)."""
     from dps_verify.core.errors import CertificationError
-    from dps_verify.measures.pld_discrete import EXACT_COST_BUDGET, _times_param, exact_compose_cost
+    from dps_verify.inverse.pld_discrete import EXACT_COST_BUDGET, _times_param, exact_compose_cost
 
     times = _times_param(times)
     fwd0, bwd0 = PrivacyLossDistribution.from_pair(p, q), PrivacyLossDistribution.from_pair(q, p)
@@ -176,9 +176,9 @@ def pair_epsilon(p: Mapping, q: Mapping, delta: Number = 0, times: int = 1) -> m
 def pair_delta_enclosure(p: Mapping, q: Mapping, epsilon: Number, times: int = 1, **kw: Any) -> Certified:
     """Enclosure of δ at ε of ``times`` releases of (p, q), worst of both directions (CP Def. 2
     under add/remove neighbours needs both).  ``details['mode']`` is ``'exact'``,
-    ``'sparse'`` (:mod:`dps_verify.measures.pld_sparse`) or ``'discretised'`` (see
-    :mod:`dps_verify.measures.pld_discrete`)."""
-    from dps_verify.measures.pld_discrete import enclose_deltas
+    ``'sparse'`` (:mod:`dps_verify.inverse.pld_sparse`) or ``'discretised'`` (see
+    :mod:`dps_verify.inverse.pld_discrete`)."""
+    from dps_verify.inverse.pld_discrete import enclose_deltas
 
     fwd, bwd = enclose_deltas(
         [PrivacyLossDistribution.from_pair(p, q), PrivacyLossDistribution.from_pair(q, p)],

@@ -1,5 +1,5 @@
 """The exact counterexample to CP Thm 6 under CP Def 3 (issue #12 item 7), in one place for the
-proof (:mod:`dps_verify.paper.proofs.cp_theorem_6`) and the claim ``cp.theorem6``.
+proof (:mod:`dps_verify_proofs.cp_theorem_6`) and the claim ``cp.theorem6``.
 
 CP Thm 6 says an ε1-safe k-anonymizer (A_m ε1-DP, then Apply with suppression of classes below
 k) is (β, ε, d(k, β, ε − ε1))-DPS.  Under CP Def 3 the whole of A, A_m included, runs on the
@@ -60,7 +60,7 @@ def d_bound() -> tuple[Fraction, str]:
     Chernoff-Hoeffding bound P[X >= gamma n] <= ((beta/gamma)^gamma ((1-beta)/(1-gamma))^(1-gamma))^n
     = (4^8/7^7)^(n/8) <= (4^8/7^7)^2 for every n >= 16, below the best exact tail."""
     from dps_verify.core.params import epsilon_param
-    from dps_verify.measures.sdgs import n_min
+    from dps_verify.worstcase.sdgs import n_min
 
     gamma = (4 - 1 + BETA) / 4
     n_m = n_min(K, BETA, epsilon_param("ln(4)"))  # the one n_m, exact (here 5)

@@ -28,8 +28,8 @@ from dps_verify.core.numbers import (
 )
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.core.search import boundary_rational
-from dps_verify.measures.bounds import neg_log1m_upper
-from dps_verify.measures.sdgs import sdgs_delta_certified
+from dps_verify.worstcase.closed_forms import neg_log1m_upper
+from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
 FIG2_KS = (5, 10, 20, 30, 50)
 FIG3_BETAS = ("0.05", "0.1", "0.2", "0.3", "0.4")

@@ -1,6 +1,6 @@
 """Terminal walkthroughs of the paper's theorems, for readers without Jupyter (issue #7).
 
-A :class:`Walkthrough` shows the steps of the machine-checked proof (:mod:`dps_verify.paper.proofs`,
+A :class:`Walkthrough` shows the steps of the machine-checked proof (:mod:`dps_verify.paper.kernel`,
 with their verdicts; a theorem that is not PROVED is announced with its verdict) plus a ``compute`` function that turns a
 set of parameters into lines of numbers: the bound, the exact quantity it bounds, and the
 inequality the proof discharges, evaluated at those parameters.  :func:`session` prints the
@@ -28,8 +28,8 @@ from dps_verify.core.params import (
     require_paper_regime,
 )
 from dps_verify.core.types import ProofVerdict
-from dps_verify.measures import sdgs
-from dps_verify.paper.proofs.core import ProofResult
+from dps_verify.paper.kernel.core import ProofResult
+from dps_verify.worstcase import sdgs
 
 #: What a user types at a prompt to leave the session.
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
@@ -224,9 +224,9 @@ def get(theorem_id: str) -> Walkthrough:
 
 @functools.cache
 def proof(theorem_id: str) -> ProofResult:
-    """The machine-checked proof of ``theorem_id`` (:mod:`dps_verify.paper.proofs`), run once
+    """The machine-checked proof of ``theorem_id`` (:mod:`dps_verify.paper.kernel`), run once
     per process: the walkthrough's steps are the proof's steps, with their verdicts."""
-    from dps_verify.paper.proofs import run
+    from dps_verify.paper.kernel import run
 
     return run(theorem_id)
 

@@ -68,7 +68,7 @@ def domains(
 def n_near_threshold(k: int, beta: Fraction, eps: Fraction) -> int:
     """n_m = ⌈k/γ − 1⌉ (CP Thm 5, App. A.2), the smallest group size whose bad outcomes are
     governed by γn rather than by k; decided exactly."""
-    from dps_verify.measures.sdgs import n_min
+    from dps_verify.worstcase.sdgs import n_min
 
     return n_min(k, Fraction(beta), Fraction(eps))
 

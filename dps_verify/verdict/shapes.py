@@ -33,7 +33,7 @@ def threshold_sizes(ks: Sequence[int], beta: Fraction, eps: Fraction) -> list[in
     out: list[int] = []
     for k in ks:
         if 0 < beta < 1 and eps > 0 and in_paper_regime(beta, eps):
-            from dps_verify.measures.sdgs import n_min
+            from dps_verify.worstcase.sdgs import n_min
 
             nm = n_min(k, beta, eps)
         else:

@@ -10,7 +10,6 @@ import mpmath
 from dps_verify import bounds
 from dps_verify.core.binomial import cdf
 from dps_verify.core.numbers import iv_from_fraction, iv_lower, iv_precision, iv_upper
-from dps_verify.measures import sdgs
 from dps_verify.paper.claims.base import (
     CONFIRMED,
     CORRECTED,
@@ -22,6 +21,7 @@ from dps_verify.paper.claims.base import (
     fmt,
 )
 from dps_verify.paper.claims.common import remark_verdict
+from dps_verify.worstcase import sdgs
 
 
 def check_a1_statement(printed_form: str = "eps1-1") -> Result:

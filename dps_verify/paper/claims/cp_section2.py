@@ -102,7 +102,7 @@ def _thm1_exact(rate_scale: Fraction = Fraction(1)) -> Result:
 
 
 def _amplify(e1, d1, b1, b2):
-    from dps_verify.measures.amplification import amplify
+    from dps_verify.worstcase.amplification import amplify
     return amplify(e1, d1, b1, b2)
 
 

@@ -11,7 +11,6 @@ import mpmath
 from dps_verify import bounds, exact, mechanisms
 from dps_verify.core.numbers import Certified, exp_compare, log_upper_mpf
 from dps_verify.core.params import in_paper_regime
-from dps_verify.measures import sdgs
 from dps_verify.paper import figures
 from dps_verify.paper.claims.base import (
     CONFIRMED,
@@ -24,6 +23,7 @@ from dps_verify.paper.claims.base import (
     fmt,
 )
 from dps_verify.paper.claims.common import from_proof
+from dps_verify.worstcase import sdgs
 
 
 # --------------------------------------------------------------------------- §3.1

@@ -36,7 +36,7 @@ def _run_one(theorem_id: str) -> dict[str, Any] | None:
     if _disabled():
         return None
     try:
-        from dps_verify.paper import proofs
+        from dps_verify.paper import kernel as proofs
     except ImportError:
         return None
     try:
@@ -50,7 +50,7 @@ def available(theorem_id: str) -> bool:
     if _disabled():
         return False
     try:
-        from dps_verify.paper import proofs
+        from dps_verify.paper import kernel as proofs
     except ImportError:
         return False
     return theorem_id in proofs.THEOREMS

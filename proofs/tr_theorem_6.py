@@ -15,8 +15,7 @@ import mpmath as mp
 import sympy as sp
 
 from dps_verify.core.params import in_paper_regime
-from dps_verify.measures.sdgs import n_min
-from dps_verify.paper.proofs.core import (
+from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     chain_control,
@@ -25,6 +24,7 @@ from dps_verify.paper.proofs.core import (
     sympy_step,
     timed,
 )
+from dps_verify.worstcase.sdgs import n_min
 
 CLAIM = "d(k, beta, eps) <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (f-smooth SDGS)."
 REFERENCE = "TR Thm 6, §6"
@@ -168,7 +168,7 @@ def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
     k, b, e = 2, Fraction(1, 10), Fraction(2)
     g = (e - 1 + b) / e
     # n_m = ceil(k/gamma - 1) in the E = e^eps form: E is rational here, so eps = ln E is not and
-    # measures.sdgs.n_min (which takes a rational eps) cannot serve; gamma is an exact Fraction.
+    # worstcase.sdgs.n_min (which takes a rational eps) cannot serve; gamma is an exact Fraction.
     n_m = ceil(k / g - 1)
     d_low = sum(_f(j, n_m, b) for j in range(floor(g * n_m) + 1, n_m + 1))
     lo = ceil(k / g)
@@ -195,7 +195,7 @@ def _grid() -> tuple[Verdict, dict[str, str] | None, str]:
                     eps = mp.mpf(eq.numerator) / eq.denominator
                     e = mp.e ** eps
                     g = (e - 1 + b) / e
-                    n_m = n_min(k, bq, eq)  # the one n_m (measures.sdgs), exact
+                    n_m = n_min(k, bq, eq)  # the one n_m (worstcase.sdgs), exact
                     bound = mp.e ** (-k * (mp.log(g / b) - (g - b) / g))
                     for n in range(n_m, n_m + 8):
                         j0 = int(mp.floor(g * n)) + 1

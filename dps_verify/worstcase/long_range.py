@@ -3,7 +3,7 @@
 CP Thm 5's d(k, β, ε) = max_{n ≥ n_m} T(n), T(n) = Pr[Bin(n, β) > γn], γ = 1 − (1−β)e^{−ε}.
 When β or ε is tiny the maximising n is ~k/γ (10^12 … 10^40 and beyond), and near the edge
 ε = −ln(1−β) with huge k the proven stopping point is thousands of group sizes of 10^6+ records
-away; the exact integer scan of :func:`dps_verify.measures.sdgs.scan` is out of reach there.
+away; the exact integer scan of :func:`dps_verify.worstcase.sdgs.scan` is out of reach there.
 
 **Runs of equal threshold (proof).**  Write J(n) for the least integer j > γn, so T(n) =
 Pr[Bin(n, β) ≥ J(n)].  J(n) is non-decreasing in n and grows by at most one per step (γ < 1).
@@ -15,8 +15,8 @@ since γ(n_m+1) ≥ k > γn_m and γ < 1), and the runs of J > k cover every n >
     d(k, β, ε) = max_{J ≥ k} U(J),   U(J) = Pr[Bin(N_J, β) ≥ J].
 
 N_J is decided exactly: γn < J ⇔ n ≤ J or (n − J)·e^ε < n(1 − β), compared with e^ε enclosed
-(:class:`dps_verify.measures.sdgs._Exp`, exact fallback); a ball value of J/γ only supplies the
-starting guess.  U(J) is enclosed in ball arithmetic (:mod:`dps_verify.measures.ball_binomial`).
+(:class:`dps_verify.worstcase.sdgs._Exp`, exact fallback); a ball value of J/γ only supplies the
+starting guess.  U(J) is enclosed in ball arithmetic (:mod:`dps_verify.worstcase.ball_binomial`).
 
 **Stopping rule (proof).**  For n > N_J, T(n) ≤ Pr[Bin(n, β) ≥ γn] ≤ exp(−n·KL(γ‖β))
 (Chernoff–Hoeffding, γ > β when ε > 0), which decreases in n; with κ ≤ KL(γ‖β) certified and
@@ -37,7 +37,7 @@ from typing import Any
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Certified
 from dps_verify.core.params import neg_log1m_float
-from dps_verify.measures.ball_binomial import (
+from dps_verify.worstcase.ball_binomial import (
     BallBinomial,
     arb_epsilon,
     arb_fraction,
@@ -225,7 +225,7 @@ def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float,
 
 # --- the exact worst case of sampled strongly-safe k-anonymization over segments ------------
 #
-# Notation of :func:`dps_verify.measures.sdgs.scan`: for group size n the forward bad set is the
+# Notation of :func:`dps_verify.worstcase.sdgs.scan`: for group size n the forward bad set is the
 # published counts j ≥ T_n = max(k, J_n), J_n the least j > γn; outside CP Thm 5's regime the
 # backward bad set is the published counts k ≤ j ≤ m_n, m_n = max(M_n, k − 1), M_n the largest
 # j < γ'n (γ' = 1 − (1−β)e^ε > 0), plus the suppressed outcome when z_n: F(k−1; n−1) >
@@ -621,7 +621,7 @@ def sdgs_by_segments(
         upper=max(hi_f, lo_f, Fraction(0)),
         how=(
             "segments of constant bad set (closed-form maximiser or end point per segment, "
-            f"branch and bound otherwise; proofs in measures/long_range.py); ball arithmetic "
+            f"branch and bound otherwise; proofs in worstcase/long_range.py); ball arithmetic "
             f"(python-flint arb, {prec}-bit working precision); {visited} segments; {stop_note}"
         ),
         details={"argmax_n": best_n, "segments": visited, "n_start": k},

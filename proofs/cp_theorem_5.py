@@ -20,7 +20,7 @@ from math import ceil, comb, floor
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import (
+from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     chain_control,

@@ -10,7 +10,7 @@ from itertools import product
 import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import (
+from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     exists_sym,
@@ -20,7 +20,7 @@ from dps_verify.paper.proofs.core import (
     timed,
     z3_all,
 )
-from dps_verify.paper.proofs.finite import hockey_both, pointwise, prob_vector
+from dps_verify.paper.kernel.finite import hockey_both, pointwise, prob_vector
 
 CLAIM = "TR Def 2 (pointwise) implies CP Def 2 (hockey-stick) with the same (eps, delta)."
 REFERENCE = "TR Def 2, §2; CP Def 2, §2.1"

@@ -18,7 +18,7 @@ import sympy as sp
 import z3
 
 from dps_verify.paper import cp6_witness
-from dps_verify.paper.proofs.core import (
+from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     exists_sym,

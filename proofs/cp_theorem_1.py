@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 import mpmath as mp
 import sympy as sp
 
-from dps_verify.paper.proofs.core import (
+from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     chain_control,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, given, prove_sym, z3_all
-from dps_verify.paper.proofs.finite import hockey_both, prob_vector
+from dps_verify.paper.kernel.core import Step, Verdict, exists_sym, given, prove_sym, z3_all
+from dps_verify.paper.kernel.finite import hockey_both, prob_vector
 
 CLAIM = "A_p = A1 w.p. p, A2 w.p. 1 - p is (beta, eps, delta)-DPS when A1, A2 are."
 REFERENCE = "CP Thm 3, §2.5"

@@ -65,7 +65,7 @@ def _q(x: Fraction) -> Any:
 
 
 def _ends(x: Any) -> tuple[Fraction, Fraction]:
-    from dps_verify.measures.ball_binomial import arb_to_fractions
+    from dps_verify.worstcase.ball_binomial import arb_to_fractions
 
     return arb_to_fractions(x)
 
@@ -84,7 +84,7 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
     :class:`~dps_verify.measures.pld.PrivacyLossDistribution`), by the number of releases off
     the dominant atom (module doc).  ``details``: ``mode`` = ``"sparse"``, ``terms`` = J + 1,
     ``remainder`` = the union bound used."""
-    from dps_verify.measures.ball_binomial import arb_epsilon
+    from dps_verify.worstcase.ball_binomial import arb_epsilon
 
     flint = _flint()
     eps = epsilon_param(epsilon)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, given, prove_sym, sympy_step
+from dps_verify.paper.kernel.core import Step, Verdict, exists_sym, given, prove_sym, sympy_step
 
 CLAIM = "(beta1, eps)-UDP implies (beta2, ln(1 + beta2/beta1 (e^eps - 1)))-UDP; Cor 4 for eps-DP."
 REFERENCE = "TR Thm 3 and Cor 4, §5"

@@ -1,6 +1,6 @@
 """Binomial probabilities for huge n in ball arithmetic (python-flint ``arb``), certified.
 
-The exact integer scans of :mod:`dps_verify.measures.sdgs` work over q^n and cost O(n log q)
+The exact integer scans of :mod:`dps_verify.worstcase.sdgs` work over q^n and cost O(n log q)
 bits per value; when β or ε is tiny the group sizes that matter are n ~ k/β (up to 10^40 and
 more), far out of their reach.  Here f(j; n, β), Pr[Bin(n, β) ≥ T] and Pr[Bin(n, β) ≤ m] are
 enclosed in balls (midpoint ± radius, every operation rounded outward by Arb), with a work cost

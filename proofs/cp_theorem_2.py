@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy as sp
 import z3
 
-from dps_verify.paper.proofs.core import (
+from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     exists_sym,
@@ -21,7 +21,7 @@ from dps_verify.paper.proofs.core import (
     prove_sym,
     z3_all,
 )
-from dps_verify.paper.proofs.finite import hockey, mass, prob_vector, subsets  # noqa: F401
+from dps_verify.paper.kernel.finite import hockey, mass, prob_vector, subsets  # noqa: F401
 
 CLAIM = "If A1 is (beta, eps, delta)-DPS then A2(A1(.)) is (beta, eps, delta)-DPS for any A2."
 REFERENCE = "CP Thm 2, §2.5"

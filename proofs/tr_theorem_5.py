@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, exists_sym, given, prove_sym
+from dps_verify.paper.kernel.core import Step, Verdict, exists_sym, given, prove_sym
 
 CLAIM = ("(A1; A2) is max(f1, f2)-smooth (eps1 + eps2, delta1 + delta2)-DP (statement corrected "
          "from the printed (eps1, delta1) twice).")

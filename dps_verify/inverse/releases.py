@@ -41,7 +41,7 @@ gets small); the cheap bounds are therefore the smaller of it and :func:`tv_boun
 **Rare releases: the sparse enclosure.**  When the group is almost always suppressed (n just
 above k, or β small), δ_T(n) can be 1e-18 and below, where the discretised PLD's absolute float
 and tail-cut errors (≈ 1e-16) say nothing.  Such sizes are enclosed by
-:func:`~dps_verify.measures.pld_sparse.sparse_delta`: condition on the number j of releases that
+:func:`~dps_verify.inverse.pld_sparse.sparse_delta`: condition on the number j of releases that
 do *not* land on the dominant atom ("suppressed"); the terms j ≤ J are composed exactly (in
 ball arithmetic) and the rest is at most C(T, J + 1) q^(J + 1), q the off-dominant mass (union
 bound over (J + 1)-subsets of releases; proof in that module).
@@ -65,7 +65,7 @@ bound over (J + 1)-subsets of releases; proof in that module).
    the largest enclosed upper end: capped below 1 (else the trivial bound 1 would pass when
    (1 + rtol)·lower ≥ 1, review R3 F2) and never below the tail bound, which is part of the upper
    end anyway — the cheapest that works: the Chernoff bound of the thresholded pair, else
-   :func:`~dps_verify.measures.pld_discrete.upper_below` (exact / sparse / the pessimistic grid
+   :func:`~dps_verify.inverse.pld_discrete.upper_below` (exact / sparse / the pessimistic grid
    chain alone, refined until below the target).  A size that cannot be brought below the
    target is a worst size the screen missed: it is enclosed and the target raised (at most
    2·``max_enclosures`` such enclosures; after that its best certified bound is kept and may set
@@ -104,8 +104,8 @@ from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import beta_param, epsilon_param, k_param
 from dps_verify.engine.protocol import thresholded_count_law
+from dps_verify.inverse.pld_discrete import _times_param, upper_below
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
-from dps_verify.measures.pld_discrete import _times_param, upper_below
 
 #: screened values of λ for the cheap bound (the certified bound uses the best one)
 LAMBDAS = 2.0 ** np.linspace(-8, 8, 65)
@@ -174,13 +174,13 @@ def _arb_q(x: Fraction) -> Any:
 
 
 def _arb_eps(eps: Fraction) -> Any:
-    from dps_verify.measures.ball_binomial import arb_fraction
+    from dps_verify.worstcase.ball_binomial import arb_fraction
 
     return arb_fraction(eps)
 
 
 def _upper(x: Any) -> Fraction:
-    from dps_verify.measures.ball_binomial import arb_to_fractions
+    from dps_verify.worstcase.ball_binomial import arb_to_fractions
 
     return arb_to_fractions(x)[1]
 

@@ -1,14 +1,11 @@
-"""The paper's closed-form bounds, computed exactly or with certified rounding.
+"""Inverse questions about sampled strongly-safe k-anonymization (CP Thm 5 and the exact worst
+case): the smallest k (:func:`min_k`), the smallest ε (:func:`min_epsilon`) and the largest β
+(:func:`max_beta`) that reach a target δ.
 
-- :func:`amplify` — CP Thm 1 (amplification of (ε,δ)-DP by sampling).
-- :func:`d` — CP Thm 5's δ for sampled strongly-safe k-anonymization.
-- :func:`d_safe` — CP Thm 6 (ε₁-safe k-anonymization): d(k, β, ε − ε₁).
-- :func:`chernoff_delta` — TR §6 Thm 6's closed-form Chernoff upper bound.
-- :func:`min_k`, :func:`min_epsilon`, :func:`max_beta` — the inverse questions.
-
-Results are ``mpmath.mpf`` rounded in the safe direction (δ and ε up, k up, β down); the
-``*_certified`` variants return a :class:`~dps_verify.numbers.Certified` enclosure that says how it
-was obtained.
+Each answer is certified by :func:`dps_verify.core.search.least_integer` /
+:func:`~dps_verify.core.search.boundary_rational` from certified enclosures on both sides of the
+boundary, and rounded in the safe direction (k up, ε up, β down); float screens
+(:mod:`dps_verify.inverse.screen`) only propose where to look.
 """
 
 from __future__ import annotations
@@ -20,14 +17,9 @@ import mpmath
 
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import (
-    BASE_PREC,
     Certified,
     Number,
     fraction_to_mpf,
-    iv_from_fraction,
-    iv_precision,
-    iv_upper,
-    single_value,
     to_fraction,
 )
 from dps_verify.core.params import (
@@ -40,65 +32,17 @@ from dps_verify.core.params import (
     require_paper_regime,
     resolve_beta,
 )
-from dps_verify.measures.sdgs import scan
+from dps_verify.worstcase.closed_forms import neg_log1m_upper
+from dps_verify.worstcase.sdgs import scan
 
 BOUNDS = ("paper", "hockey-stick", "pointwise")
-
-
-def d_certified(k: Number, beta: Number, epsilon: Number) -> Certified:
-    """CP Thm 5's d(k, β, ε) = max_{n ≥ ⌈k/γ−1⌉} Σ_{j>γn}^{n} f(j; n, β), γ = (e^ε−1+β)/e^ε.
-
-    Exact: each candidate is a rational computed with integers; the threshold ⌊γn⌋ and n_m are
-    decided exactly; the infinite maximum is cut by a Chernoff–Hoeffding bound that decreases in
-    n (see :mod:`dps_verify.sdgs`).  ``details['argmax_n']`` is the maximising group size.
-
-    Near the float limit (issue #15.3): floats (the KL exponent, −ln of the best value, the
-    start and threshold guesses) only propose where to start and stop; the stop itself is one
-    python-flint ball evaluation of N·KL(γ‖β) + ln(best) ≥ 0, and every candidate value and
-    comparison is exact, so a wrong screen costs time, never correctness.  When the tails are
-    truncated (huge denominators) or the long-range path runs, the result is an enclosure and
-    ``how`` says so.  CP Table 2 (18 cells) is about 4–8× the time of a scipy ``bdtrc``
-    evaluation with the same stopping rule (``benchmarks/bench_bounds.py:table2_vs_float``).
-    """
-    kk = k_param(k)
-    eps = epsilon_param(epsilon)
-    b = resolve_beta(beta, eps)
-    return scan(kk, b, eps, measure="paper-d")  # raises require_paper_regime's error outside CP Thm 5's regime
-
-
-def d(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
-    """CP Thm 5's δ = d(k, β, ε), exact (or enclosed to relative width ≤ 1e-15) and rounded up
-    to the working precision."""
-    return single_value(d_certified(k, beta, epsilon), "d")
-
-
-def d_safe(k: Number, beta: Number, epsilon: Number, epsilon1: Number) -> mpmath.mpf:
-    """The bound CP Thm 6 states, d(k, β, ε − ε₁), for ε₁-safe k-anonymization when
-    ε ≥ −ln(1−β) + ε₁.
-
-    **Caution (claim ``cp.theorem6``, REFUTED):** read as stated — CP Def 3, where the ε₁-DP
-    choice of recoding A_m runs on the *sample* — the theorem is false: an exact instance
-    (k = 5, β = 1/2, e^{ε₁} = 3, e^ε = 12) has hockey-stick δ = 17/384 > d(5, 1/2, ln 4) = 1/32
-    (``dps-verify prove cp-theorem-6``, ``dps_verify/paper/cp6_witness.py``).  The bound does
-    hold when A_m runs on the unsampled dataset, the model of the proof in CP App. A.3.  This
-    function returns the paper's number; it is not a certificate for the Def 3 mechanism.
-    """
-    eps = epsilon_param(epsilon)
-    e1 = epsilon_param(epsilon1, "epsilon1")
-    b = resolve_beta(beta, eps - e1) if eps > e1 else beta_param(beta)
-    if eps < e1 or not in_paper_regime(b, eps - e1):
-        raise ValueError(
-            "epsilon must satisfy epsilon >= -ln(1-beta) + epsilon1 (CP Thm 6); "
-            f"got epsilon = {float(eps):g}, epsilon1 = {float(e1):g}, beta = {float(b):g}"
-        )
-    return d(k, b, eps - e1)
 
 
 def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:
     if bound == "paper":
         return lambda k, b, e: scan(k, b, e, measure="paper-d")
     if bound in ("hockey-stick", "pointwise"):
-        from dps_verify.measures.sdgs import sdgs_delta_certified
+        from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
         return lambda k, b, e: sdgs_delta_certified(k, b, e, bound)
     raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
@@ -125,7 +69,7 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
     not depend on k; hockey-stick because threshold k+1 is a post-processing of threshold k
     (data processing); pointwise equals d inside CP Thm 5's regime.  Outside it the pointwise δ
     is not monotone, so every smaller k is checked as well (global minimum, up to k = 5000).  A float
-    screen (:mod:`dps_verify.measures.inverse_screen`) proposes k inside the regime and refutes
+    screen (:mod:`dps_verify.inverse.screen`) proposes k inside the regime and refutes
     δ(k) > delta exactly from one group size, so usually only k itself needs the full scan.
     """
     import math
@@ -148,7 +92,7 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
         return memo[kk]
 
     # float guess (inside CP Thm 5's regime) + exact one-group-size refutation (inverse_screen)
-    from dps_verify.measures.inverse_screen import min_k_screen
+    from dps_verify.inverse.screen import min_k_screen
 
     screen = min_k_screen(b, eps, dl, bound)
 
@@ -236,7 +180,7 @@ def min_epsilon(
         lo, hi = hi, hi * 2
         if hi > 1 << 12:
             raise CertificationError("no epsilon <= 4096 reaches that delta (search limit)")
-    from dps_verify.measures.inverse_screen import min_epsilon_guess
+    from dps_verify.inverse.screen import min_epsilon_guess
 
     guess = min_epsilon_guess(kk, b, dl, bound, lo, hi)  # float screen: a start, never a verdict
     e = boundary_rational(ok, lo, hi, t, want="least", what="epsilon", guess=guess)
@@ -260,7 +204,7 @@ def max_beta(
     larger β may satisfy the target again while some smaller β may not.  For
     ``"hockey-stick"`` (the exact δ of CP Thm 5's mechanism) monotonicity in β was observed on
     every grid tried but is not proven.  Check the β you deploy with :func:`d` /
-    :func:`dps_verify.measures.sdgs.sdgs_delta` directly.
+    :func:`dps_verify.worstcase.sdgs.sdgs_delta` directly.
     """
     from dps_verify.core.search import boundary_rational
 
@@ -286,19 +230,9 @@ def max_beta(
         lo = Fraction(int(lo * grid) // 16, grid) if lo * grid >= 16 else Fraction(0)
         if lo == 0:
             raise ValueError("no beta > 0 reaches that delta (beta < 2^-44 searched)")
-    from dps_verify.measures.inverse_screen import max_beta_guess
+    from dps_verify.inverse.screen import max_beta_guess
 
     guess = max_beta_guess(kk, eps, dl, bound, lo, top)  # float screen: a start, never a verdict
     b = boundary_rational(ok, lo, top, t, want="greatest", grid_bits=48, what="beta", guess=guess)
     return fraction_to_mpf(b, "d")
 
-
-def neg_log1m_upper(b: Fraction) -> Fraction:
-    """A short rational just above −ln(1−β) (the edge of CP Thm 5's regime), certified."""
-    with iv_precision(BASE_PREC):
-        v = -mpmath.iv.log(iv_from_fraction(1 - b))
-        x = iv_upper(v)
-    return Fraction(int(x * 2**64) + 1, 2**64)
-
-
-_neg_log1m_upper = neg_log1m_upper

@@ -35,8 +35,8 @@ import z3
 from sympy.core.function import AppliedUndef
 
 from dps_verify.core.types import ProofVerdict
-from dps_verify.paper.proofs import smt
-from dps_verify.paper.proofs.smt import Z3_TIMEOUT_MS, Query
+from dps_verify.paper.kernel import smt
+from dps_verify.paper.kernel.smt import Z3_TIMEOUT_MS, Query
 
 #: Outcome of one step or of a whole theorem (PROVED, CHECKED-BOUNDED, REFUTED, OPEN, and ERROR
 #: for a vacuous step or a solver disagreement): the proof vocabulary of

@@ -15,7 +15,7 @@ from typing import cast
 
 import mpmath as mp
 
-from dps_verify.paper.proofs.core import Step, Verdict, timed
+from dps_verify.paper.kernel.core import Step, Verdict, timed
 
 CLAIM = "(A1; A2) is (beta, eps1 + eps2, delta1 + delta2)-UDP when A1, A2 are (on one sample)."
 REFERENCE = "TR Thm 2, §5 (withdrawn by CP §2.2, §2.6)"

@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from dps_verify.paper.proofs.core import ProofResult, Step, Verdict
-from dps_verify.paper.proofs.smt import Query, verdict_of
+from dps_verify.paper.kernel.core import ProofResult, Step, Verdict
+from dps_verify.paper.kernel.smt import Query, verdict_of
 
 
 def slug(text: str) -> str:

@@ -145,7 +145,7 @@ def _first_bad_E(n: int, beta: Fraction, eps: Fraction, fwd_bad: Any) -> int:
 #: nanosecond each with GMP integers; past it a :class:`CertificationError` names the parameter.
 WORK_BUDGET = 6 * 10**10
 #: CP Thm 5's d switches from the exact walk over n to runs of equal threshold in ball
-#: arithmetic (:mod:`dps_verify.measures.long_range`) past this estimated work (≈ 0.2 s).
+#: arithmetic (:mod:`dps_verify.worstcase.long_range`) past this estimated work (≈ 0.2 s).
 EXACT_D_WORK = 2 * 10**8
 #: Tails are summed to the last term (exact) when (terms × bits) is below this.
 EXACT_TAIL_WORK = 10**8
@@ -338,7 +338,7 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
     with flint.ctx.workprec(prec):
         b = flint.arb(flint.fmpq(int(beta.numerator), int(beta.denominator)))
         one_m_b = flint.arb(flint.fmpq(int(beta.denominator - beta.numerator), int(beta.denominator)))
-        from dps_verify.measures.ball_binomial import arb_epsilon
+        from dps_verify.worstcase.ball_binomial import arb_epsilon
 
         ea = arb_epsilon(e)
         gm = one_m_b * (-(-ea).expm1())
@@ -418,7 +418,7 @@ def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -
     if type(e) is Fraction:
         e_q: Any = flint.fmpq(int(e.numerator), int(e.denominator))
     else:
-        from dps_verify.measures.ball_binomial import arb_epsilon
+        from dps_verify.worstcase.ball_binomial import arb_epsilon
 
         e_q = None
     p, q = int(beta.numerator), int(beta.denominator)
@@ -620,7 +620,7 @@ def scan(
     """Supremum over group sizes n of the per-n measure, for every ε ≥ 0 and 0 < β < 1.
 
     Past the work budget (or, for CP Thm 5's d, past :data:`EXACT_D_WORK`) the supremum is
-    taken by the long-range paths of :mod:`dps_verify.measures.long_range` (runs of equal
+    taken by the long-range paths of :mod:`dps_verify.worstcase.long_range` (runs of equal
     threshold for d, segments of constant bad set for the exact measures, ball arithmetic),
     unless ``long_range`` is False (then the budget raises :class:`CertificationError`).
 
@@ -686,8 +686,8 @@ def scan(
     est = _estimate(k, beta, eps, measure, backward)
     if long_range and measure == "paper-d" and max_n is None and est["work"] > EXACT_D_WORK:
         # Too many group sizes (or too large ones) for the exact walk over n: CP Thm 5's d by
-        # runs of equal threshold, in ball arithmetic (proof in measures/long_range.py).
-        from dps_verify.measures.long_range import d_by_runs
+        # runs of equal threshold, in ball arithmetic (proof in worstcase/long_range.py).
+        from dps_verify.worstcase.long_range import d_by_runs
 
         kl = kl_lower(beta, eps)
         if kl <= 0:
@@ -698,8 +698,8 @@ def scan(
         return d_by_runs(k, beta, eps, E, kl)
     if long_range and measure != "paper-d" and max_n is None and eps > 0 and (est["work"] > budget or est["n0"] > 1e9):
         # Group sizes out of reach of the exact walk: segments of constant bad set, in ball
-        # arithmetic (proofs in measures/long_range.py).
-        from dps_verify.measures.long_range import sdgs_by_segments
+        # arithmetic (proofs in worstcase/long_range.py).
+        from dps_verify.worstcase.long_range import sdgs_by_segments
 
         kl = kl_lower(beta, eps)
         if kl <= 0:
@@ -1228,7 +1228,7 @@ def sdgs_delta(
 def scan_segments_for_test(k: int, beta: Fraction, eps: Fraction, measure: str) -> Certified:
     """:func:`scan`'s long-range path (segments of constant bad set) forced on any input with
     ε > 0, for the property tests that compare it with the exact walk over n."""
-    from dps_verify.measures.long_range import sdgs_by_segments
+    from dps_verify.worstcase.long_range import sdgs_by_segments
 
     backward = not in_paper_regime(beta, eps)
     return sdgs_by_segments(k, beta, eps, measure, _Exp(eps), backward, kl_lower(beta, eps), kl_lower_below)

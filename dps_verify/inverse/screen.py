@@ -5,15 +5,15 @@ Floats never decide an answer here.  :func:`min_k_screen` *guesses* the smallest
 that :func:`dps_verify.core.search.least_integer` needs only the two neighbours k − 1 and k.
 :meth:`MinKScreen.refutes` then certifies "δ(k) > target" *exactly* from a single group size
 (the screen's argmax), so only the answer k itself needs the full certified scan of
-:func:`dps_verify.measures.sdgs.scan`.
+:func:`dps_verify.worstcase.sdgs.scan`.
 
 Certificate (exact integer tails, no floats).  For any group size n, let J_n be the least
-j > γn, γ = 1 − (1−β)e^(−ε) (decided exactly by :func:`~dps_verify.measures.sdgs.first_bad`),
+j > γn, γ = 1 − (1−β)e^(−ε) (decided exactly by :func:`~dps_verify.worstcase.sdgs.first_bad`),
 and F = {published j ≥ T}, T = max(k, J_n).  Every j ∈ F has likelihood ratio
-f(j; n)/f(j; n−1) = n(1−β)/(n−j) > e^ε (module docstring of :mod:`~dps_verify.measures.sdgs`).
+f(j; n)/f(j; n−1) = n(1−β)/(n−j) > e^ε (module docstring of :mod:`~dps_verify.worstcase.sdgs`).
 
 * paper (CP Thm 5): d(k) = max over n ≥ n_m(k) of Pr[Bin(n, β) ≥ J_n] ≥ that term at any one
-  n ≥ n_m(k) (checked exactly with :func:`~dps_verify.measures.sdgs.n_min`);
+  n ≥ n_m(k) (checked exactly with :func:`~dps_verify.worstcase.sdgs.n_min`);
 * pointwise (TR Def. 2): F lies in the bad set, so δ(k) ≥ P_n(F) = Pr[Bin(n, β) ≥ T];
 * hockey-stick (CP Def. 2): δ(k) ≥ P_n(F) − e^ε·Q_n(F) = Pr[Bin(n, β) ≥ T] − e^ε·Pr[Bin(n−1, β) ≥ T]
   (the hockey-stick divergence is a supremum over output sets), with e^ε rounded up.
@@ -71,7 +71,7 @@ def certified_value_above(k: int, n: int, beta: Fraction, eps: Fraction, delta: 
     """Whether the exact lower bound on δ(k) from group size ``n`` (module docstring) exceeds
     ``delta``.  Exact integer tails over q^n; e^ε rounded up (exact for an exact-log ε)."""
     from dps_verify.core.numbers import exp_interval
-    from dps_verify.measures.sdgs import first_bad, n_min, tail_enclosure
+    from dps_verify.worstcase.sdgs import first_bad, n_min, tail_enclosure
 
     if n < 1 or (measure == "paper" and n < n_min(k, beta, eps)):
         return False
@@ -294,7 +294,7 @@ def _delta_float_outside(k: int, b: float, e: float, dl: float, measure: str, ma
     """δ(k, β, ε) in doubles for ε < −ln(1−β) (screen only): per group size n, the forward bad
     set {j ≥ max(k, J_n)}, the backward set {k ≤ j ≤ M_n}, M_n the largest j < γ′n,
     γ′ = 1 − (1−β)e^ε, and the suppressed outcome when F(k−1; n−1) > e^ε F(k−1; n)
-    (module docstring of :mod:`~dps_verify.measures.sdgs`); hockey-stick takes the larger of the
+    (module docstring of :mod:`~dps_verify.worstcase.sdgs`); hockey-stick takes the larger of the
     two directions, pointwise the larger mass of the union.  n runs over [k, N] with N from the
     forward Chernoff exponent and at least 8k/β."""
     g, kl = _gamma_kl(b, e)

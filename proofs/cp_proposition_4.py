@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dps_verify.paper.proofs.core import Step, Verdict, given, prove_sym
+from dps_verify.paper.kernel.core import Step, Verdict, given, prove_sym
 
 CLAIM = "A strongly-safe k-anonymizer violates (eps, delta)-DP for every eps and delta < 1."
 REFERENCE = "CP Prop 4, §3.2"

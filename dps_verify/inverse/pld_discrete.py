@@ -70,7 +70,7 @@ contributes ≤ ‖e‖₂‖w‖₂ (Cauchy–Schwarz).
 
 The result is a :class:`~dps_verify.core.numbers.Certified` whose ``how`` states the grid step,
 the number of releases and the width.  :func:`enclose_delta` picks the exact PLD when its
-composed support is small, the sparse enclosure (:mod:`dps_verify.measures.pld_sparse`) when one
+composed support is small, the sparse enclosure (:mod:`dps_verify.inverse.pld_sparse`) when one
 atom dominates and that is tight, and otherwise refines the grid until ``upper ≤ (1 + rtol)·lower`` or
 the work budget ``max_bins`` is reached.
 """
@@ -128,7 +128,7 @@ def _arb_q(x: Fraction) -> Any:
 
 
 def _arb_ends(x: Any) -> tuple[Fraction, Fraction]:
-    from dps_verify.measures.ball_binomial import arb_to_fractions
+    from dps_verify.worstcase.ball_binomial import arb_to_fractions
 
     return arb_to_fractions(x)
 
@@ -535,8 +535,8 @@ def enclose_deltas(
     """Enclosures of δ_T(ε) for several directions whose *maximum* is wanted.
 
     Each direction is exact when cheap (:func:`exact_compose_cost` ≤ ``exact_budget``); else,
-    when one atom dominates (:func:`~dps_verify.measures.pld_sparse.sparse_promising`), the
-    sparse enclosure of :mod:`~dps_verify.measures.pld_sparse`, kept if its upper end is within
+    when one atom dominates (:func:`~dps_verify.inverse.pld_sparse.sparse_promising`), the
+    sparse enclosure of :mod:`~dps_verify.inverse.pld_sparse`, kept if its upper end is within
     ``rtol`` of the largest lower end; else discretised (intersected with the sparse enclosure
     when both ran: each contains δ, so their intersection does); the direction(s) whose upper bound keeps the maximum's enclosure wider than
     ``upper ≤ (1 + rtol)·lower`` get a grid twice as fine, until the next grid would exceed
@@ -550,7 +550,7 @@ def enclose_deltas(
     results: list[Certified | None] = [None] * len(plds)
     h_exps: list[int] = [0] * len(plds)
     tails = [1e-11] * len(plds)
-    from dps_verify.measures.pld_sparse import sparse_delta, sparse_promising
+    from dps_verify.inverse.pld_sparse import sparse_delta, sparse_promising
 
     for i, pld in enumerate(plds):
         if exact_compose_cost(pld, times) <= exact_budget:
@@ -657,7 +657,7 @@ def upper_below(
 ) -> Certified:
     """A certified upper bound on max over ``plds`` of δ_T(ε), worked on only until it is
     ≤ ``target`` (the lower end is whatever came for free).  Each direction: exact when very
-    cheap (cost ≤ ``exact_budget``/16), :func:`~dps_verify.measures.pld_sparse.sparse_delta`
+    cheap (cost ≤ ``exact_budget``/16), :func:`~dps_verify.inverse.pld_sparse.sparse_delta`
     when a dominant atom makes it tight, else the pessimistic discretised chain alone on finer
     and finer grids, and the exact PLD (cost ≤ ``exact_budget``) if those miss the target; a target below
     :data:`DISCRETE_FLOOR` (out of any grid's reach) goes exact at once when the cost is at most
@@ -669,7 +669,7 @@ def upper_below(
     holds whatever the hint).  Without a hint the first grid is about 256·√T bins across one
     release's losses.  ``details['h_exps']``: the grid that served each direction (None if
     none)."""
-    from dps_verify.measures.pld_sparse import sparse_delta, sparse_promising
+    from dps_verify.inverse.pld_sparse import sparse_delta, sparse_promising
 
     times = _times_param(times)
     eps = epsilon_param(epsilon)
@@ -769,7 +769,7 @@ def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
     also in the subnormal range); −expm1 is trusted to 2^-40 relative (as the grid weights are);
     the final float sums of N non-negative terms err by at most γ_N ≤ 1.01·N·u relative, plus
     N·2^-1074 for products that underflow.  For m^T ≤ :data:`DIRECT_MAX_TUPLES` only."""
-    from dps_verify.measures.ball_binomial import arb_epsilon
+    from dps_verify.worstcase.ball_binomial import arb_epsilon
 
     eps = epsilon_param(epsilon)
     times = _times_param(times)

@@ -20,7 +20,7 @@ from dps_verify.core.params import (
     require_paper_regime,
     resolve_beta,
 )
-from dps_verify.measures.sdgs import _flint_or_none, in_regime_fast
+from dps_verify.worstcase.sdgs import _flint_or_none, in_regime_fast
 
 
 def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
@@ -70,7 +70,7 @@ def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
     if type(eps) is Fraction:
         e_q: Any = flint.fmpq(int(eps.numerator), int(eps.denominator))
     else:  # an exact log (ExactLog): a + ln r in balls
-        from dps_verify.measures.ball_binomial import arb_epsilon
+        from dps_verify.worstcase.ball_binomial import arb_epsilon
 
         e_q = None
     p, q = int(b.numerator), int(b.denominator)

@@ -1,7 +1,11 @@
-"""Symbolic proofs of the claims of Li, Qardaji & Su (CP = ASIACCS 2012, TR = 2011).
+"""The proof kernel and the registry of theorem encodings (Li, Qardaji & Su; CP = ASIACCS 2012,
+TR = 2011).
 
-``THEOREMS`` maps CLI ids (``dps-verify prove <id>``) to theorem modules; ``run(id)`` runs
-one and returns a :class:`~proofs.core.ProofResult`, ``run_all()`` runs every module.
+The kernel (:mod:`.core`, :mod:`.smt`, :mod:`.finite`, :mod:`.export`, :mod:`.table`) checks proof
+chains; the encodings themselves live in the repository's top-level ``proofs/`` folder, one module
+per theorem, installed as the package :mod:`dps_verify_proofs`.  ``THEOREMS`` maps CLI ids
+(``dps-verify prove <id>``) to those modules; ``run(id)`` runs one and returns a
+:class:`~dps_verify.paper.kernel.core.ProofResult`, ``run_all()`` runs every module.
 """
 
 from __future__ import annotations
@@ -9,7 +13,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from dps_verify.paper.proofs.core import ProofResult, Step, Verdict, run_module
+from dps_verify.paper.kernel.core import ProofResult, Step, Verdict, run_module
+
+PROOFS_PACKAGE = "dps_verify_proofs"  # the top-level proofs/ folder, as installed
 
 _MODULES: dict[str, str] = {
     "cp-theorem-1": "cp_theorem_1",
@@ -30,9 +36,9 @@ def _load() -> dict[str, ModuleType]:
     out: dict[str, ModuleType] = {}
     for key, mod in _MODULES.items():
         try:
-            out[key] = importlib.import_module(f"{__name__}.{mod}")
+            out[key] = importlib.import_module(f"{PROOFS_PACKAGE}.{mod}")
         except ModuleNotFoundError as exc:  # module not written yet in this checkout
-            if exc.name != f"{__name__}.{mod}":
+            if exc.name != f"{PROOFS_PACKAGE}.{mod}":
                 raise
     return out
 
