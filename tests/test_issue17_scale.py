@@ -18,7 +18,7 @@ import reference as R  # noqa: E402
 from dps_verify import bounds  # noqa: E402
 from dps_verify.core.errors import CertificationError  # noqa: E402
 from dps_verify.core.params import in_paper_regime  # noqa: E402
-from dps_verify.measures import sdgs  # noqa: E402
+from dps_verify.worstcase import sdgs  # noqa: E402
 from dps_verify.worstcase.ball_binomial import BallBinomial, arb_to_fractions  # noqa: E402
 from dps_verify.worstcase.long_range import d_by_runs  # noqa: E402
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from dps_verify import exact
 from dps_verify import mechanisms as M
 from dps_verify.core.errors import CertificationError, ParameterError
-from dps_verify.measures import pld_discrete as D
+from dps_verify.inverse import pld_discrete as D
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta, pair_delta_enclosure
 
 P = {"a": Fraction(1, 2), "b": Fraction(3, 8), "c": Fraction(1, 8)}

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import exp_affine_enclosure, exp_compare, exp_interval
-from dps_verify.measures import pld_discrete as D
+from dps_verify.inverse import pld_discrete as D
 from dps_verify.measures.pld import PrivacyLossDistribution
 
 

@@ -57,7 +57,7 @@ def test_cli_releases_bad_value_is_usage_error():
 import pytest  # noqa: E402
 
 from dps_verify.engine.protocol import sampled_count_law  # noqa: E402
-from dps_verify.measures import releases as R  # noqa: E402
+from dps_verify.inverse import releases as R  # noqa: E402
 from dps_verify.measures.pld import pair_delta_enclosure  # noqa: E402
 
 
@@ -200,7 +200,7 @@ def test_sup_over_all_n_property(k, beta, eps, times):
 
 import functools  # noqa: E402
 
-from dps_verify.measures import pld_discrete as D  # noqa: E402
+from dps_verify.inverse import pld_discrete as D  # noqa: E402
 from dps_verify.measures.pld import PrivacyLossDistribution  # noqa: E402
 from tests.test_pld_discrete_properties import multinomial_delta  # noqa: E402
 

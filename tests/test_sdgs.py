@@ -174,7 +174,7 @@ from dps_verify.core.binomial import upper_tail  # noqa: E402
 from dps_verify.core.errors import ParameterError  # noqa: E402
 from dps_verify.core.numbers import exp_compare  # noqa: E402
 from dps_verify.core.params import beta_edge  # noqa: E402
-from dps_verify.measures import sdgs  # noqa: E402
+from dps_verify.worstcase import sdgs  # noqa: E402
 
 
 def _brute_d(k, beta, eps, n_max):
