@@ -15,9 +15,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from dps_verify.inverse.releases import group_pair
 from dps_verify.inverse import pld_discrete as D
 from dps_verify.inverse import pld_sparse as S
+from dps_verify.inverse.releases import group_pair
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
 from tests.test_pld_discrete_properties import multinomial_delta
 

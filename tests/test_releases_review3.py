@@ -210,8 +210,8 @@ def test_direct_sum_contains_exact_delta(n, k, beta, x, times):
 def test_direct_sum_negative_control_dropped_widening_is_caught(monkeypatch):
     """Rounding the weights 1 − e^(ε − loss) inward instead of outward (a negative margin)
     makes the 'enclosure' miss the exact value: the same check rejects it."""
-    from dps_verify.inverse.releases import _pair_plds
     from dps_verify.inverse import pld_discrete as D
+    from dps_verify.inverse.releases import _pair_plds
 
     monkeypatch.setattr(D, "WEIGHT_MARGIN", -2.0**-20)  # shrink g instead of widening it
     beta = Fraction(1, 3)
