@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "with a witness, or INCONCLUSIVE.",
     "explore": "Walk through a theorem step by step and try parameters (CP Thm 1, 5, 6).",
     "where": "Where a theorem of the paper lives here: proof, property tests, claims, notebook, docs, code.",
+    "plan": "Plan a sampled k-anonymized release for a target (epsilon, delta): smallest k per measure and beta, certified, beside ARX's k.",
 }
 
 

@@ -1,0 +1,154 @@
+"""The privacy frontier of a target (ε, δ): for each β, the smallest k under each measure.
+
+For every β of :func:`dps_verify.plan.grid.beta_grid` and every measure of
+:data:`dps_verify.inverse.questions.BOUNDS` —
+
+* ``"paper"``: CP Thm 5's closed form d(k, β, ε) (valid for ε ≥ −ln(1−β));
+* ``"hockey-stick"``: the exact worst-case δ of sampled strongly-safe k-anonymization under
+  CP Def 2 (:func:`dps_verify.worstcase.sdgs.sdgs_delta_certified`);
+* ``"pointwise"``: the same under TR Def 2 —
+
+the smallest k reaching δ comes from the certified inverse
+:func:`dps_verify.inverse.questions.min_k`, and the certified δ at k and at k − 1 are shown so
+that the minimality is visible (δ(k) ≤ target < δ(k − 1)).  Beside them, the k ARX's rule
+returns at that β (:mod:`dps_verify.plan.arx`).  Neighbouring: add/remove one record;
+sampling: independent Bernoulli(β) per record (CP Def 3).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from dps_verify.core.numbers import Certified, Number
+from dps_verify.core.params import delta_param, epsilon_param, format_epsilon
+from dps_verify.inverse.questions import BOUNDS, min_k
+from dps_verify.plan.arx import ArxChoice, arx_choice, arx_k_at
+from dps_verify.plan.grid import BetaPoint, beta_grid
+from dps_verify.worstcase.closed_forms import d_certified
+from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+MEASURES: tuple[str, ...] = BOUNDS
+
+
+@lru_cache(maxsize=4096)
+def certified_delta(measure: str, k: int, beta: Fraction, eps: Fraction) -> Certified:
+    """δ(k, β, ε) under ``measure`` as a certified enclosure (no new arithmetic: the paper's
+    :func:`d_certified` or the exact :func:`sdgs_delta_certified`; memoised)."""
+    if measure == "paper":
+        return d_certified(k, beta, eps)
+    return sdgs_delta_certified(k, beta, eps, measure)
+
+
+@dataclass(frozen=True)
+class MinimalK:
+    """The smallest k under one measure, with the certified δ at k and at k − 1 (None at k = 1)."""
+
+    measure: str
+    k: int
+    delta_at_k: Certified
+    delta_below: Certified | None
+
+
+@dataclass(frozen=True)
+class FrontierRow:
+    """One β: the smallest k under each measure that applies there, and ARX's loop's k."""
+
+    point: BetaPoint
+    by_measure: dict[str, MinimalK]
+    arx_k: int | None  # None outside CP Thm 5's regime (ARX's rule needs d)
+    not_applicable: dict[str, str]
+
+    @property
+    def beta(self) -> Fraction:
+        return self.point.beta
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """The plan's privacy part: target, rows (increasing β) and ARX's own (β, k)."""
+
+    epsilon: Fraction
+    delta: Fraction
+    epsilon_text: str
+    delta_text: str
+    rows: tuple[FrontierRow, ...]
+    arx: ArxChoice | None
+    seconds: float
+
+    def row(self, label_or_beta: str | Fraction) -> FrontierRow:
+        for r in self.rows:
+            if r.point.label == label_or_beta or r.beta == label_or_beta:
+                return r
+        raise KeyError(label_or_beta)
+
+
+def minimal_k(measure: str, beta: Fraction, eps: Fraction, delta: Fraction) -> MinimalK:
+    """Smallest k under ``measure`` with its certified δ at k and k − 1."""
+    k = min_k(beta, eps, delta, bound=measure)
+    at_k = certified_delta(measure, k, beta, eps)
+    below = certified_delta(measure, k - 1, beta, eps) if k > 1 else None
+    if at_k.upper > delta or (below is not None and not below.lower > delta):
+        from dps_verify.core.errors import CertificationError
+
+        raise CertificationError(  # min_k certified both sides; this re-check can only fail on a bug
+            f"smallest k under {measure}: the enclosures at k = {k} and k - 1 do not bracket delta"
+        )
+    return MinimalK(measure=measure, k=k, delta_at_k=at_k, delta_below=below)
+
+
+def frontier_row(point: BetaPoint, eps: Fraction, delta: Fraction,
+                 measures: Iterable[str] = MEASURES) -> FrontierRow:
+    """One row of the frontier (see the module docstring)."""
+    by: dict[str, MinimalK] = {}
+    na: dict[str, str] = {}
+    for m in measures:
+        if m == "paper" and not point.in_regime:
+            na[m] = "outside CP Thm 5's regime (epsilon < -ln(1-beta))"
+            continue
+        by[m] = minimal_k(m, point.beta, eps, delta)
+    arx: int | None = None
+    if point.in_regime:
+        paper = by.get("paper")
+        if paper is not None:  # ARX's loop from the certified smallest k under d (no second search)
+            k0 = paper.k
+            while not certified_delta("paper", k0, point.beta, eps).upper < delta:
+                k0 += 1
+            arx = k0 + 1
+        else:
+            arx = arx_k_at(point.beta, eps, delta)
+    return FrontierRow(point=point, by_measure=by, arx_k=arx, not_applicable=na)
+
+
+def frontier(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), *,
+             default_grid: bool = True, measures: Iterable[str] = MEASURES) -> Frontier:
+    """The frontier for a target (ε, δ): see the module docstring.
+
+    ``epsilon`` accepts the exact log ``"ln(r)"``; ``betas`` adds β values (``"edge"`` allowed);
+    ``default_grid=False`` keeps only the edge and the given β.  Bad input raises ``ValueError``
+    naming the condition; past a scan's work budget, :class:`CertificationError`.
+    """
+    t0 = time.perf_counter()
+    eps = epsilon_param(epsilon)
+    dl = delta_param(delta)
+    if dl <= 0:
+        raise ValueError("delta must be > 0: no finite k gives delta = 0 (CP Prop. 4 / Thm 5)")
+    if dl >= 1:
+        raise ValueError("delta must be < 1: every k (k = 1) already gives delta <= 1")
+    ms = tuple(measures)
+    for m in ms:
+        if m not in MEASURES:
+            raise ValueError(f"measure must be one of {MEASURES}, got {m!r}")
+    points = beta_grid(eps, betas, default_grid=default_grid)
+    rows = tuple(frontier_row(p, eps, dl, ms) for p in points)
+    arx = arx_choice(eps, dl) if eps > 0 else None
+    return Frontier(epsilon=eps, delta=dl, epsilon_text=epsilon.strip() if isinstance(epsilon, str) else format_epsilon(eps),
+                    delta_text=delta.strip() if isinstance(delta, str) else str(dl),
+                    rows=rows, arx=arx, seconds=time.perf_counter() - t0)
+
+
+__all__ = ["MEASURES", "Frontier", "FrontierRow", "MinimalK", "certified_delta", "frontier",
+           "frontier_row", "minimal_k"]

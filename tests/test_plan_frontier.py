@@ -1,0 +1,152 @@
+"""The plan's frontier: smallest k per measure (certified at k and k − 1) and ARX's rule, checked
+against literal loops over k (the brute force) on both sides of every boundary."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from dps_verify.cli import main
+from dps_verify.inverse.questions import min_k
+from dps_verify.plan import arx_beta, arx_choice, frontier
+from dps_verify.plan.arx import arx_k_at
+from dps_verify.plan.frontier import certified_delta
+from dps_verify.plan.grid import beta_grid
+
+GRID = [(e, d) for e in ("0.5", "1", "1.5", "2") for d in ("1e-5", "1e-6", "1e-8")]
+
+
+def literal_arx_loop(beta: Fraction, eps: str, delta: Fraction) -> int:
+    """ARX's loop as written: k = 1; repeat {d_k = d(k); k += 1} until d_k < delta; return k."""
+    k, d_k = 1, None
+    while d_k is None or not d_k < delta:
+        d_k = certified_delta("paper", k, beta, Fraction(eps)).upper
+        k += 1
+    return k
+
+
+@pytest.mark.parametrize("eps,delta", GRID)
+def test_grid_cell_arx_is_one_more_than_the_certified_minimum_under_d(eps, delta):
+    f = frontier(eps, delta, default_grid=False)
+    (row,) = f.rows
+    assert row.point.is_edge and row.point.in_regime
+    ks = {m: mk.k for m, mk in row.by_measure.items()}
+    assert row.arx_k == ks["paper"] + 1
+    assert f.arx is not None and f.arx.k == f.arx.k_smallest_d + 1
+    # the exact hockey-stick delta never needs more than d, and is strictly below it on this grid
+    assert ks["hockey-stick"] < ks["paper"]
+    dl = Fraction(delta)
+    for mk in row.by_measure.values():
+        assert mk.delta_at_k.upper <= dl < mk.delta_below.lower  # minimality visible
+
+
+def test_issue_example_cell_values():
+    (row,) = frontier("1", "1e-6", default_grid=False).rows
+    assert {m: mk.k for m, mk in row.by_measure.items()} == {"paper": 74, "hockey-stick": 58, "pointwise": 74}
+    assert row.arx_k == 75
+    assert min_k("edge", 1, "1e-6", bound="hockey-stick") == 58
+
+
+@pytest.mark.parametrize("eps,delta", [("0.5", "1e-5"), ("1", "1e-3"), ("2", "0.2"), ("ln(3)", "0.01")])
+def test_arx_rule_against_the_literal_loop(eps, delta):
+    b = arx_beta(eps)
+    choice = arx_choice(eps, delta)
+    from dps_verify.core.params import epsilon_param
+
+    e = epsilon_param(eps)
+    k = 1
+    while not certified_delta("paper", k, b, e).upper < Fraction(delta):
+        k += 1
+    assert choice.k == k + 1 and choice.k_smallest_d == k
+
+
+def test_literal_loop_agrees_on_a_small_cell():
+    from dps_verify.core.params import beta_edge
+
+    b = beta_edge(Fraction(1))
+    assert literal_arx_loop(b, "1", Fraction(1, 100)) == arx_k_at(b, "1", "0.01")
+
+
+def test_arx_beta_is_a_double_at_or_below_the_edge():
+    from dps_verify.core.params import beta_edge, in_paper_regime
+
+    for eps in ("0.5", "1", "ln(3)", "2"):
+        from dps_verify.core.params import epsilon_param
+
+        e = epsilon_param(eps)
+        b = arx_beta(eps)
+        assert Fraction(float(b)) == b and b <= beta_edge(e) and in_paper_regime(b, e)
+
+
+@pytest.mark.parametrize("measure", ["paper", "hockey-stick", "pointwise"])
+def test_smallest_k_by_walking_k_small_targets(measure):
+    """Brute force: walk k = 1, 2, ... with the certified delta; both sides of the boundary."""
+    for eps, delta in (("1", "0.05"), ("0.5", "0.3"), ("2", "0.01")):
+        f = frontier(eps, delta, ["0.1"], default_grid=False, measures=[measure])
+        for row in f.rows:
+            k = 1
+            while certified_delta(measure, k, row.beta, Fraction(eps)).upper > Fraction(delta):
+                k += 1
+            assert row.by_measure[measure].k == k
+
+
+def test_k_equals_one_boundary_has_no_delta_below():
+    f = frontier("2", "0.9", ["0.01"], default_grid=False)
+    row = f.row(Fraction(1, 100))
+    for mk in row.by_measure.values():
+        assert mk.k == 1 and mk.delta_below is None
+
+
+def test_grid_contains_edge_and_given_beta_and_keeps_above_edge_for_exact_measures():
+    from dps_verify.core.params import beta_edge
+
+    pts = beta_grid(Fraction(1), ["0.7", "0.25"])
+    assert [p.beta for p in pts] == sorted(p.beta for p in pts)
+    assert any(p.is_edge and p.beta == beta_edge(Fraction(1)) for p in pts)
+    assert all(p.in_regime for p in pts if p.beta < beta_edge(Fraction(1)))
+    f = frontier("1", "1e-3", ["0.7"], default_grid=False)
+    above = f.row(Fraction(7, 10))
+    assert not above.point.in_regime and "paper" not in above.by_measure and above.arx_k is None
+    assert set(above.by_measure) == {"hockey-stick", "pointwise"}
+
+
+def test_exact_log_edge_is_exact():
+    f = frontier("ln(3)", "1e-3", default_grid=False)
+    assert f.rows[0].beta == Fraction(2, 3)
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--epsilon", "1", "--delta", "0"], "delta must be > 0"),
+    (["--epsilon", "1", "--delta", "1"], "delta must be < 1"),
+    (["--epsilon", "-1", "--delta", "1e-6"], "epsilon"),
+    (["--epsilon", "0", "--delta", "1e-6"], "no beta"),
+    (["--epsilon", "1", "--delta", "1e-6", "--beta", "1.5"], "beta"),
+    (["--epsilon", "x", "--delta", "1e-6"], "epsilon"),
+])
+def test_cli_bad_input_is_one_line_exit_2(argv, needle, capsys):
+    assert main(["plan", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_cli_json_and_plot_and_ownership(tmp_path, capsys):
+    out, png = tmp_path / "plan.json", tmp_path / "k.png"
+    argv = ["plan", "--epsilon", "1", "--delta", "1e-6", "--no-grid", "--json", str(out), "--plot", str(png)]
+    assert main(argv) == 0
+    data = json.loads(out.read_text())
+    assert data["tool"] == "dps-verify" and data["arx"]["k"] == 75
+    (row,) = data["rows"]
+    assert row["smallest_k"]["hockey-stick"]["k"] == 58 and row["arx_k"] == 75
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert main(argv) == 0  # our own files are replaced
+    foreign = tmp_path / "notes.json"
+    foreign.write_text('{"mine": 1}')
+    assert main(["plan", "--epsilon", "1", "--delta", "1e-6", "--json", str(foreign)]) == 2
+    assert foreign.read_text() == '{"mine": 1}'
+    other_png = tmp_path / "photo.png"
+    other_png.write_bytes(b"\x89PNG\r\n\x1a\nnot ours")
+    assert main(["plan", "--epsilon", "1", "--delta", "1e-6", "--plot", str(other_png)]) == 2
+    assert other_png.read_bytes() == b"\x89PNG\r\n\x1a\nnot ours"
+    capsys.readouterr()
