@@ -6,7 +6,8 @@ verdict -> report.  See ``DEVELOPERS.md`` for the module map.
 
 The curated API (each name is imported on first use, so ``import dps_verify`` stays cheap):
 
-- exact distributions: :func:`distribution` (CP Def. 3's "sample, then anonymize"),
+- exact distributions: :func:`distribution` (CP Def. 3's "sample, then anonymize"; a lazy
+  :class:`ProductDistribution` for group-factorised anonymizers, measured by cancellation),
   :class:`randomized` (mark a randomized anonymizer), :func:`pairs` (add/remove neighbours);
 - privacy measures: :func:`delta` (hockey-stick, CP Def. 2), :func:`pointwise_delta` (TR Def. 2),
   :func:`epsilon`, :func:`measure`, :func:`sdgs_delta` (exact worst case of sampled strongly-safe
@@ -33,6 +34,7 @@ _LAZY: dict[str, str] = {
     "randomized": "dps_verify.engine.distribution",
     "pairs": "dps_verify.engine.distribution",
     "ExactDistribution": "dps_verify.engine.distribution",
+    "ProductDistribution": "dps_verify.engine.product_law",
     # measures
     "delta": "dps_verify.measures.divergence",
     "pointwise_delta": "dps_verify.measures.divergence",
@@ -71,6 +73,7 @@ __all__ = [
     "ExactDistribution",
     "Neighbouring",
     "ParameterError",
+    "ProductDistribution",
     "UsageError",
     "amplify",
     "assert_dp",
@@ -100,6 +103,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from dps_verify.core.numbers import Certified
     from dps_verify.core.types import Anonymizer, Bound, Definition, Neighbouring
     from dps_verify.engine.distribution import ExactDistribution, distribution, pairs, randomized
+    from dps_verify.engine.product_law import ProductDistribution
     from dps_verify.inverse.questions import max_beta, min_epsilon, min_k
     from dps_verify.measures.divergence import delta, epsilon, measure, pointwise_delta
     from dps_verify.testing.checks import assert_dp

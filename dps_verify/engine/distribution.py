@@ -23,8 +23,8 @@ from dps_verify.engine.factorised import (
     DEFAULT_MAX_TERMS,
     check_budget,
     count_vector_terms,
-    product_law,
 )
+from dps_verify.engine.product_law import ProductDistribution, product_distribution
 from dps_verify.engine.protocol import GroupFactorisedAnonymizer, is_group_factorised
 
 
@@ -81,7 +81,7 @@ def distribution(
     *,
     max_terms: int = DEFAULT_MAX_TERMS,
     factorised: bool | None = None,
-) -> ExactDistribution:
+) -> ExactDistribution | ProductDistribution:
     """Exact law of "keep each record with probability β, then apply ``anonymizer``".
 
     ``anonymizer(sample)`` receives a tuple of the kept records (grouped in order of first
@@ -97,15 +97,18 @@ def distribution(
       :mod:`dps_verify.engine.protocol` and is one of the project's own mechanisms
       (strongly-safe k-anonymization is; a user's class is used this way only with
       ``factorised=True``, since its declaration cannot be checked), the law is the
-      product of per-group laws, one per distinct group size; expanding it costs the number of
-      joint outputs Π|law_g| (a group that never reaches the threshold is a point mass);
+      product of per-group laws, one per distinct group size, returned *unexpanded* as a
+      :class:`~dps_verify.engine.product_law.ProductDistribution`: ``delta``, ``pointwise_delta``,
+      ``epsilon`` and the PLD functions of two of them compare only the groups that differ
+      (the cancellation theorem), so two laws over tens of thousands of records cost one
+      group's law; reading it as a mapping (or ``.exact``) expands it, which costs the number
+      of joint outputs Π|law_g| (a group that never reaches the threshold is a point mass);
     - *generic* — any other anonymizer: the count-vector enumeration, Π(c_i + 1) terms.
 
     Both compute the same exact law (property-tested equal).  The work is estimated before
     starting; past ``max_terms`` (default :data:`DEFAULT_MAX_TERMS` = 2·10⁶, about a minute on
-    the generic path) a :class:`~dps_verify.core.errors.CertificationError` names the budget.
-    To measure a neighbouring pair without expanding the product, use
-    :func:`dps_verify.engine.factorised.neighbour_group_laws`.  ``factorised=False`` forces the
+    the generic path) a :class:`~dps_verify.core.errors.CertificationError` names the budget
+    (for a product law, when it is expanded).  ``factorised=False`` forces the
     generic path (for comparisons), ``True`` requires the factorised one.
 
     Raises ``ValueError`` if β ∉ (0, 1] or a record is unhashable, and
@@ -116,12 +119,9 @@ def distribution(
     b = beta_param(beta, allow_one=True)
     if factorised is None:
         factorised = is_group_factorised(anonymizer)
-    if factorised:
-        return ExactDistribution(
-            product_law(cast(GroupFactorisedAnonymizer, anonymizer), dataset, b).to_distribution(
-                max_terms
-            )
-        )
+    if factorised:  # lazy: measures of two product laws cancel the groups they share
+        return product_distribution(
+            cast(GroupFactorisedAnonymizer, anonymizer), dataset, b, max_terms=max_terms)
     p, q = b.numerator, b.denominator
     key = getattr(anonymizer, "sufficient_statistic", None) or _identity
     groups: dict[Hashable, list] = {}

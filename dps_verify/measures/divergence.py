@@ -31,6 +31,12 @@ from dps_verify.core.numbers import (
 from dps_verify.core.params import epsilon_param
 from dps_verify.core.types import Definition
 from dps_verify.engine.distribution import ExactDistribution
+from dps_verify.engine.product_law import (
+    ProductDistribution,
+    cancel_common_groups,
+    product_pair_masses,
+    product_pair_pointwise,
+)
 
 #: the (ε, δ) definitions (:class:`dps_verify.core.types.Definition`), as plain strings
 DEFINITIONS = tuple(d.value for d in Definition)
@@ -57,7 +63,7 @@ def _exact_law(p: Mapping[Hashable, Any], name: str = "distribution") -> dict[Ha
     The total may exceed 1 by at most :data:`FLOAT_MASS_TOLERANCE` (10⁻¹²) only when some value
     is a float or ``mpf``.  Raises :class:`~dps_verify.core.errors.ParameterError` otherwise.
     """
-    if isinstance(p, ExactDistribution):
+    if isinstance(p, (ExactDistribution, ProductDistribution)):
         law = p.exact
         inexact = False
     else:
@@ -115,16 +121,25 @@ def _one_direction(P: dict, Q: dict, eps: Fraction) -> tuple[Fraction, Fraction]
     bad = _bad_set_forward(P, Q, eps)
     A = sum((P[y] for y in bad), Fraction(0))
     B = sum((Q.get(y, Fraction(0)) for y in bad), Fraction(0))
-    lo, hi = exp_affine_enclosure(A, B, eps)
+    return _clip(exp_affine_enclosure(A, B, eps))
+
+
+def _clip(enclosure: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
+    lo, hi = enclosure
     return max(lo, Fraction(0)), hi
 
 
 def delta_certified(p: Mapping, q: Mapping, epsilon: Number) -> Certified:
     """Hockey-stick δ (CP Def. 2), the larger of the two directions, as an enclosure."""
     eps = epsilon_param(epsilon)
-    P, Q = _exact_law(p, "p"), _exact_law(q, "q")
-    lo1, hi1 = _one_direction(P, Q, eps)
-    lo2, hi2 = _one_direction(Q, P, eps)
+    masses = product_pair_masses(p, q, eps)  # two product laws: only the differing group
+    if masses is not None:
+        (lo1, hi1), (lo2, hi2) = (_clip(exp_affine_enclosure(A, B, eps)) for A, B in masses)
+    else:
+        p, q = cancel_common_groups(p, q)
+        P, Q = _exact_law(p, "p"), _exact_law(q, "q")
+        lo1, hi1 = _one_direction(P, Q, eps)
+        lo2, hi2 = _one_direction(Q, P, eps)
     exact = lo1 == hi1 and lo2 == hi2
     how = (
         "exact rational arithmetic"
@@ -145,11 +160,16 @@ def delta_exceeds(p: Mapping, q: Mapping, epsilon: Number, d: Number) -> bool:
     """
     eps = epsilon_param(epsilon)
     dd = to_fraction(d, "delta")
-    P, Q = _exact_law(p, "p"), _exact_law(q, "q")
-    for X, Y in ((P, Q), (Q, P)):
-        bad = _bad_set_forward(X, Y, eps)
-        A = sum((X[y] for y in bad), Fraction(0))
-        B = sum((Y.get(y, Fraction(0)) for y in bad), Fraction(0))
+    masses = product_pair_masses(p, q, eps)  # two product laws: only the differing group
+    if masses is None:
+        p, q = cancel_common_groups(p, q)
+        P, Q = _exact_law(p, "p"), _exact_law(q, "q")
+        masses = []
+        for X, Y in ((P, Q), (Q, P)):
+            bad = _bad_set_forward(X, Y, eps)
+            masses.append((sum((X[y] for y in bad), Fraction(0)),
+                           sum((Y.get(y, Fraction(0)) for y in bad), Fraction(0))))
+    for A, B in masses:
         if B == 0:
             if A > dd:
                 return True
@@ -166,6 +186,10 @@ def delta(p: Mapping, q: Mapping, epsilon: Number) -> mpmath.mpf:
 def pointwise_delta_exact(p: Mapping, q: Mapping, epsilon: Number) -> Fraction:
     """Pointwise δ (TR Def. 2) as an exact fraction."""
     eps = epsilon_param(epsilon)
+    fast = product_pair_pointwise(p, q, eps)  # two product laws: only the differing group
+    if fast is not None:
+        return fast
+    p, q = cancel_common_groups(p, q)
     P, Q = _exact_law(p, "p"), _exact_law(q, "q")
     bad = set(_bad_set_forward(P, Q, eps)) | set(_bad_set_forward(Q, P, eps))
     return max(
@@ -231,6 +255,7 @@ def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
 
     The answer is ln of an exact rational; it is returned rounded up (a safe ε).
     """
+    p, q = cancel_common_groups(p, q)  # two product laws: only differing groups matter
     d = to_fraction(delta, "delta")
     if d < 0:
         raise ValueError(f"delta must be >= 0, got {delta}")

@@ -45,8 +45,10 @@ class PrivacyLossDistribution:
     @classmethod
     def from_pair(cls, p: Mapping[Hashable, Number], q: Mapping[Hashable, Number]) -> PrivacyLossDistribution:
         """The PLD of (p, q); accepts :class:`~dps_verify.exact.ExactDistribution` or any mapping."""
+        from dps_verify.engine.product_law import cancel_common_groups
         from dps_verify.measures.divergence import _exact_law
 
+        p, q = cancel_common_groups(p, q)  # two product laws: the same PLD as their differing groups
         P, Q = _exact_law(p), _exact_law(q)
         ratios: dict[Fraction, Fraction] = {}
         inf = Fraction(0)

@@ -88,6 +88,13 @@ class StronglySafeKAnonymizer:
 
         return thresholded_count_law(size, beta, self.threshold)
 
+    def group_weights(self, size: int, beta: Fraction) -> tuple[dict, int]:
+        """:meth:`group_law` as integer weights over one denominator (the product law's fast
+        path for large groups, :mod:`dps_verify.engine.product_law`)."""
+        from dps_verify.engine.product_law import thresholded_count_weights
+
+        return thresholded_count_weights(size, beta, self.threshold)
+
     def assemble(self, parts: dict) -> Multiset:
         """Output from each group's part (its count, or None when suppressed); = from_counts."""
         return tuple(
