@@ -9,7 +9,6 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, cast
 
-from dps_verify import exact
 from dps_verify.audit import statistical as st
 from dps_verify.audit.domain import Domain
 from dps_verify.audit.report import AuditReport
@@ -17,10 +16,12 @@ from dps_verify.audit.search import Candidate, candidates, enumeration_cost, pla
 from dps_verify.core.errors import AuditedCodeError
 from dps_verify.core.numbers import Certified, Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
-from dps_verify.measures.divergence import delta_exceeds
+from dps_verify.engine.distribution import distribution, randomized
+from dps_verify.measures.divergence import DEFINITIONS, delta_certified, delta_exceeds
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.verdict import montecarlo as mc
 from dps_verify.verdict.witness import EXACT_DECISION_NOTE, Witness, witness_from_laws
+from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
 METHODS = ("auto", "exact", "statistical")
 #: Largest count-vector enumeration (Π(c_i+1)) done exactly for one dataset.
@@ -81,7 +82,7 @@ def exact_witness(
     if definition == "pointwise":
         val = Fraction(w.implied_delta)  # a mass of the exact laws: a Fraction already
         return Certified(val, val, "exact rational arithmetic"), w
-    return exact.delta_certified(P, Q, eps), w
+    return delta_certified(P, Q, eps), w
 
 
 def audit(
@@ -122,11 +123,11 @@ def audit(
     b = beta_param(beta, allow_one=True)
     eps = epsilon_param(epsilon)
     d = delta_param(delta)
-    if definition not in exact.DEFINITIONS:
-        raise ValueError(f"definition must be one of {exact.DEFINITIONS}, got {definition!r}")
+    if definition not in DEFINITIONS:
+        raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if not callable(anonymizer) and not isinstance(anonymizer, exact.randomized):
+    if not callable(anonymizer) and not isinstance(anonymizer, randomized):
         raise ValueError("anonymizer must be callable")
     dom = Domain.of(domain, max_size)
     claim = _claim(b, eps, d, definition)
@@ -250,7 +251,7 @@ def audit(
         verdict = "PASS"
         if cov["pairs_statistical"]:
             reasons.append("datasets beyond the exact budget were only checked statistically")
-        if b < 1 and not black_box and not isinstance(anonymizer, exact.randomized):
+        if b < 1 and not black_box and not isinstance(anonymizer, randomized):
             _recognise(anonymizer, dom, b, eps, d, definition, cov, reasons)
     rep = AuditReport(verdict, claim, used_method, witness, worst, cov, reasons)
     rep.seconds = time.perf_counter() - t0
@@ -279,12 +280,11 @@ def _recognise(
 
 class _LawCache:
     """Exact laws of A^β(D) for the audit's candidates, sharing one sample table: each distinct
-    sample is anonymized once across all pairs (:mod:`dps_verify.verdict.samples`), and each
+    sample is anonymized once across all pairs (:mod:`dps_verify.engine.count_vectors`), and each
     dataset's law is computed once."""
 
     def __init__(self, anonymizer: Callable, dom: Domain, b: Fraction):
-        from dps_verify.verdict.exact_search import ExactLaws
-        from dps_verify.verdict.samples import Atoms, SampleTable
+        from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleTable
 
         self.atoms = Atoms(anonymizer, dom.records)
         self.table = SampleTable(anonymizer, self.atoms, radix=dom.max_size + 2)
@@ -356,7 +356,7 @@ def _shape_search(
 
     # Beyond max_size only for deterministic code: a randomized anonymizer's law on a large
     # sample is costly, and its pairs tie with a tight claim (each one decided exactly).
-    beyond = not isinstance(anonymizer, exact.randomized)
+    beyond = not isinstance(anonymizer, randomized)
     top = max(SHAPE_MAX_RECORDS, dom.max_size) if beyond else dom.max_size
     res = shape_search(anonymizer, dom.records, beta=b, epsilon=eps, delta=d, definition=definition,
                        max_records=top, max_multi=dom.max_size)
@@ -377,7 +377,7 @@ def _closed_form(
     dom: Domain, claim: dict, cov: dict,
 ) -> AuditReport:
     """Strongly-safe k-anonymization: compare with the exact worst case over all datasets."""
-    cert = exact.sdgs_delta_certified(anon.k, b, eps, definition)
+    cert = sdgs_delta_certified(anon.k, b, eps, definition)
     n = int(cert.details.get("argmax_n", 1) or 1)
     t = dom.records[0]
     cov["closed_form"] = (
@@ -395,8 +395,8 @@ def _closed_form(
         reasons.append("the certified worst-case enclosure straddles the claimed delta")
         return AuditReport("INCONCLUSIVE", claim, "closed-form", None, worst, cov, reasons)
     cand = Candidate((t,) * n, t, "crowd")
-    P = exact.distribution(anon, cand.dataset, b).exact
-    Q = exact.distribution(anon, cand.neighbour, b).exact
+    P = distribution(anon, cand.dataset, b).exact
+    Q = distribution(anon, cand.neighbour, b).exact
     _, w = exact_witness(P, Q, eps, definition, cand)
     cov["pairs_exact"] = 1
     cov["shapes"] = {"crowd": 1}

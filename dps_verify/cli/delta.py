@@ -10,9 +10,11 @@ from fractions import Fraction
 
 import mpmath
 
-from dps_verify import bounds, exact
 from dps_verify.core.numbers import format_down, format_up
 from dps_verify.core.params import beta_edge_note, epsilon_param, resolve_beta
+from dps_verify.inverse.questions import max_beta, min_epsilon, min_k
+from dps_verify.worstcase.closed_forms import d_certified
+from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
 NAME = "delta"
 HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions."
@@ -53,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
         from dps_verify.cli._releases import run_releases
 
         return run_releases(args.k, beta, eps, args.releases, args.json, t0)
-    paper = bounds.d_certified(args.k, beta, eps)
-    hs = exact.sdgs_delta_certified(args.k, beta, eps, "hockey-stick")
-    pw = exact.sdgs_delta_certified(args.k, beta, eps, "pointwise")
+    paper = d_certified(args.k, beta, eps)
+    hs = sdgs_delta_certified(args.k, beta, eps, "hockey-stick")
+    pw = sdgs_delta_certified(args.k, beta, eps, "pointwise")
     rows = {
         "paper_d": paper,
         "exact_hockey_stick": hs,
@@ -104,17 +106,17 @@ def _inverse(args: argparse.Namespace, t0: float) -> int:
         _need(args, "beta", "epsilon", "delta")
         beta, eps = _beta_and_eps(args)
         for b in measures:
-            results[b] = bounds.min_k(beta, eps, args.delta, bound=b)
+            results[b] = min_k(beta, eps, args.delta, bound=b)
         what = f"smallest k with delta <= {args.delta} at beta = {args.beta}, epsilon = {args.epsilon}"
     elif args.min_epsilon:
         _need(args, "k", "beta", "delta")
         for b in measures:
-            results[b] = mpmath.nstr(bounds.min_epsilon(args.k, args.beta, args.delta, bound=b), 12)
+            results[b] = mpmath.nstr(min_epsilon(args.k, args.beta, args.delta, bound=b), 12)
         what = f"smallest epsilon with delta <= {args.delta} at k = {args.k}, beta = {args.beta} (rounded up)"
     else:
         _need(args, "k", "epsilon", "delta")
         for b in measures:
-            results[b] = mpmath.nstr(bounds.max_beta(args.k, args.epsilon, args.delta, bound=b), 12)
+            results[b] = mpmath.nstr(max_beta(args.k, args.epsilon, args.delta, bound=b), 12)
         what = f"largest beta with delta <= {args.delta} at k = {args.k}, epsilon = {args.epsilon} (rounded down)"
     if args.json:
         print(json.dumps({"question": what, "answers": results,

@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dps_verify import bounds, exact
 from dps_verify.core.numbers import to_fraction
 from dps_verify.core.params import (
     beta_param,
@@ -28,8 +27,13 @@ from dps_verify.core.params import (
     require_paper_regime,
 )
 from dps_verify.core.types import ProofVerdict
+from dps_verify.engine.distribution import distribution, randomized
+from dps_verify.measures.divergence import epsilon
 from dps_verify.paper.kernel.core import ProofResult
 from dps_verify.worstcase import sdgs
+from dps_verify.worstcase.amplification import amplify
+from dps_verify.worstcase.closed_forms import d, d_certified, d_safe
+from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
 #: What a user types at a prompt to leave the session.
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
@@ -84,7 +88,7 @@ def _thm1(v: dict[str, str]) -> list[tuple[str, str]]:
     d1 = to_fraction(v["delta1"], "delta1")
     b1 = beta_param(v["beta1"], allow_one=True)
     b2 = beta_param(v["beta2"], allow_one=True)
-    eps2, d2 = bounds.amplify(eps1, d1, b1, b2)
+    eps2, d2 = amplify(eps1, d1, b1, b2)
     r = b2 / b1
     e1 = math.exp(float(eps1))
     out = [
@@ -100,18 +104,18 @@ def _thm1(v: dict[str, str]) -> list[tuple[str, str]]:
     if eps1 > 0 and d1 == 0:
         ratio = Fraction(e1).limit_denominator(10**9)
         p_truth = ratio / (1 + ratio)
-        mech = exact.randomized(
+        mech = randomized(
             lambda s: {True: p_truth, False: 1 - p_truth}
             if "t" in s
             else {True: 1 - p_truth, False: p_truth}
         )
-        p = exact.distribution(mech, ["t"], r)
-        q = exact.distribution(mech, [], r)
-        tight = exact.epsilon(p, q, 0)
+        p = distribution(mech, ["t"], r)
+        q = distribution(mech, [], r)
+        tight = epsilon(p, q, 0)
         rr_eps = math.log(ratio)
         out.append(("tightness: randomized response, eps of mechanism", _fmt(rr_eps)))
         out.append(("tightness: exact eps after sampling", _fmt(tight)))
-        out.append(("tightness: Thm 1 for that mechanism", _fmt(bounds.amplify(rr_eps, 0, 1, r)[0])))
+        out.append(("tightness: Thm 1 for that mechanism", _fmt(amplify(rr_eps, 0, 1, r)[0])))
     return out
 
 
@@ -137,11 +141,11 @@ def _thm5_core(k: int, b: Fraction, eps: Fraction, label: str = "") -> list[tupl
     require_paper_regime(b, eps)  # the one regime-edge check (core.params), CP Thm 5
     gamma = 1 - float(1 - b) * math.exp(-float(eps))
     nm = sdgs.n_min(k, b, eps)
-    paper = bounds.d_certified(k, b, eps)
+    paper = d_certified(k, b, eps)
     n_star = paper.details.get("argmax_n", nm)
     j0 = sdgs.first_bad(n_star, b, eps)
-    hs = exact.sdgs_delta_certified(k, b, eps, "hockey-stick")
-    pw = exact.sdgs_delta_certified(k, b, eps, "pointwise")
+    hs = sdgs_delta_certified(k, b, eps, "hockey-stick")
+    pw = sdgs_delta_certified(k, b, eps, "pointwise")
     ratio_bad = n_star * float(1 - b) / (n_star - j0) if j0 < n_star else math.inf
     ratio_ok = n_star * float(1 - b) / (n_star - j0 + 1)
     return [
@@ -187,10 +191,10 @@ def _thm6(v: dict[str, str]) -> list[tuple[str, str]]:
     e1 = epsilon_param(v["epsilon1"], "epsilon1")
     if eps < e1:
         raise ValueError("epsilon must be >= epsilon1 (CP Thm 6)")
-    d6 = bounds.d_safe(k, b, eps, e1)
+    d6 = d_safe(k, b, eps, e1)
     rows = [("Thm 6 delta = d(k, beta, eps - eps1) [claimed; REFUTED under CP Def 3]", _fmt(d6))]
     if in_paper_regime(b, eps):
-        rows.append(("Thm 5 delta at the same eps (eps1 = 0)", _fmt(bounds.d(k, b, eps))))
+        rows.append(("Thm 5 delta at the same eps (eps1 = 0)", _fmt(d(k, b, eps))))
     rows += _thm5_core(k, b, eps - e1, label="[eps - eps1] ")
     return rows
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dps_verify import exact
 from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.engine.distribution import distribution
+from dps_verify.measures.divergence import DEFINITIONS
 from dps_verify.verdict.witness import Dataset, Witness, short, witness_from_laws
 
 
@@ -32,7 +33,7 @@ class LawCache:
     def __call__(self, D: Sequence[Hashable]) -> dict:
         key = tuple(sorted(D, key=repr))
         if key not in self._laws:
-            self._laws[key] = exact.distribution(self.anonymizer, key, self.beta).exact
+            self._laws[key] = distribution(self.anonymizer, key, self.beta).exact
         return self._laws[key]
 
 
@@ -150,8 +151,8 @@ def assert_dp(
     eps = epsilon_param(epsilon)
     d = delta_param(delta)
     b = beta_param(beta, allow_one=True)
-    if definition not in exact.DEFINITIONS:
-        raise ValueError(f"definition must be one of {exact.DEFINITIONS}, got {definition!r}")
+    if definition not in DEFINITIONS:
+        raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
     dom = sorted(set(domain), key=repr)
     if not dom:
         raise ValueError("domain must not be empty")

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dps_verify.verdict.samples import Atoms, SampleTable
+from dps_verify.engine.count_vectors import Atoms, SampleTable
 
 #: Largest number of samples the audit anonymizes for a recognition check of its own.
 DEFAULT_SAMPLE_BUDGET = 100_000
@@ -76,17 +76,17 @@ class Recognition:
     def closed_form(self, beta: Fraction, eps: Fraction, delta: Fraction,
                     definition: str = "hockey-stick") -> str:
         """The closed-form statement for the reference mechanism, compared with the claim."""
-        from dps_verify import exact
         from dps_verify.core.params import in_paper_regime
+        from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
         text = self.describe() + "; "
         if in_paper_regime(beta, eps) and definition == "hockey-stick":
-            from dps_verify.bounds import d_certified
+            from dps_verify.worstcase.closed_forms import d_certified
 
             dc = d_certified(self.k, beta, eps)
             text += (f"CP Thm 5 then gives delta <= d(k, beta, eps) <= {float(dc.upper):.6g} for "
                      "such a mechanism; ")
-        cert = exact.sdgs_delta_certified(self.k, beta, eps, definition)
+        cert = sdgs_delta_certified(self.k, beta, eps, definition)
         n = cert.details.get("argmax_n")
         text += (f"its exact worst case over ALL datasets is delta = {float(cert.upper):.6g} "
                  f"(CP App. A.2, sdgs_delta, attained by a group of n = {n} records). ")

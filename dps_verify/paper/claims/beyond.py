@@ -8,11 +8,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import cast
 
-from dps_verify import bounds, exact
 from dps_verify.core.numbers import format_down, to_fraction
 from dps_verify.core.params import beta_edge
+from dps_verify.inverse.questions import max_beta, min_k
 from dps_verify.paper.claims.base import CONFIRMED, REFUTED, Claim, Result, fmt
 from dps_verify.paper.claims.tables import TABLE2_PRINTED
+from dps_verify.worstcase.closed_forms import d_certified
+from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
 #: Tolerance of the β search of :func:`max_beta_exact` (the answer is rounded down to it).
 BETA_TOL = Fraction(1, 10**5)
@@ -26,25 +28,25 @@ def max_beta_exact(beta: str, eps: str, target: Fraction, k: int = 20, tol: Frac
     above it is certified to exceed the target (or the returned β is the regime edge).  That
     it is the largest such β assumes the exact δ increases with β — not proven; the claim's
     grid checks agree (``beta`` itself qualifies, see :func:`check_cell`)."""
-    return to_fraction(bounds.max_beta(k, eps, target, bound="hockey-stick", tol=tol), "beta")
+    return to_fraction(max_beta(k, eps, target, bound="hockey-stick", tol=tol), "beta")
 
 
 def check_cell(beta: str, eps: str, paper_bound: str = "d") -> Result:
     """``paper_bound`` = "d" compares with CP's d; "below-exact" replaces d by a value just under
     the exact δ (the negative control: the same comparison must then fail)."""
-    d = bounds.d_certified(20, beta, eps)
-    hs = exact.sdgs_delta_certified(20, beta, eps, "hockey-stick")
+    d = d_certified(20, beta, eps)
+    hs = sdgs_delta_certified(20, beta, eps, "hockey-stick")
     target = d.upper
     if paper_bound != "d":
         from dataclasses import replace
         d = replace(d, lower=hs.lower * (1 - Fraction(1, 2**20)), upper=hs.lower * (1 - Fraction(1, 2**20)))
-    k_exact = bounds.min_k(beta, eps, target, bound="hockey-stick")
+    k_exact = min_k(beta, eps, target, bound="hockey-stick")
     b_exact = max_beta_exact(beta, eps, target)
     # Two-sided on β: the answer meets δ ≤ d (certified) and β + tol does not (or it is the
     # regime edge); β itself meets δ ≤ d (first test), so the answer is at least β − tol.
     edge = beta_edge(Fraction(eps), grid_bits=48)
-    b_ok = (exact.sdgs_delta_certified(20, b_exact, eps, "hockey-stick").upper <= target
-            and (b_exact == edge or exact.sdgs_delta_certified(
+    b_ok = (sdgs_delta_certified(20, b_exact, eps, "hockey-stick").upper <= target
+            and (b_exact == edge or sdgs_delta_certified(
                 20, min(b_exact + BETA_TOL, edge), eps, "hockey-stick").lower > target))
     ok = hs.upper <= d.lower and k_exact <= 20 and b_exact >= Fraction(beta) - BETA_TOL and b_ok
     b_shown = fmt(Fraction(format_down(b_exact, 4)))  # β is shown rounded down

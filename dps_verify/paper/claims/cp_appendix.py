@@ -7,7 +7,6 @@ from typing import Any
 
 import mpmath
 
-from dps_verify import bounds
 from dps_verify.core.binomial import cdf
 from dps_verify.core.numbers import iv_from_fraction, iv_lower, iv_precision, iv_upper
 from dps_verify.paper.claims.base import (
@@ -22,6 +21,7 @@ from dps_verify.paper.claims.base import (
 )
 from dps_verify.paper.claims.common import remark_verdict
 from dps_verify.worstcase import sdgs
+from dps_verify.worstcase.amplification import amplify
 
 
 def check_a1_statement(printed_form: str = "eps1-1") -> Result:
@@ -39,7 +39,7 @@ def check_a1_statement(printed_form: str = "eps1-1") -> Result:
     with iv_precision(120):
         for e1s, bs in cases:
             e1, b = Fraction(e1s), Fraction(bs)
-            up = iv_from_fraction(exact_rational(bounds.amplify(e1s, 0, 1, bs)[0]))  # 64 correct bits
+            up = iv_from_fraction(exact_rational(amplify(e1s, 0, 1, bs)[0]))  # 64 correct bits
             thm1 = iv.mpf([(up * (1 - iv.mpf(2) ** -60)).a, up.b])
             e_e1 = iv.exp(iv_from_fraction(e1))
             arg = iv_from_fraction(1 + b * (e1 - 1)) if printed_form == "eps1-1" else 1 + iv_from_fraction(b) * (e_e1 - 1)
@@ -128,7 +128,8 @@ def claims() -> list[Claim]:
         C("cp.appA1.statement", "CP App. A.1 (Thm 1 restated)",
           "The appendix restates Thm 1 with ε2 = ln(1 + (β2/β1)(ε1 − 1)).",
           "interval arithmetic at three points + proofs remark", CORRECTED, check_a1_statement,
-          proofs=("cp-theorem-1",), control=lambda: check_a1_statement("exp"), control_expected=CONFIRMED),
+          proofs=("cp-theorem-1",), control=lambda: check_a1_statement("exp"), control_expected=CONFIRMED,
+          corrected="ε2 = ln(1 + (β2/β1)(e^ε1 − 1)), as CP Thm 1 states it in §2.4."),
         C("cp.appA1.steps", "CP App. A.1 (proof)",
           "The proof's algebra: Z = (1−β)X + βY, the factorised inequality and βe^{−ε1}e^{ε2} ≤ β.",
           "sympy identities", CONFIRMED, check_a1_steps),

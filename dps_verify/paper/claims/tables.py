@@ -9,7 +9,6 @@ from typing import cast
 
 import mpmath
 
-from dps_verify import bounds
 from dps_verify.core.numbers import iv_precision
 from dps_verify.paper.claims.base import (
     CONFIRMED,
@@ -23,6 +22,7 @@ from dps_verify.paper.claims.base import (
     printed_interval,
     sig,
 )
+from dps_verify.worstcase.closed_forms import d_certified
 
 BETAS2 = ("0.05", "0.1", "0.2")
 EPSS2 = ("0.25", "0.5", "0.75", "1.0", "1.5", "2.0")
@@ -40,7 +40,7 @@ TABLE2_PRINTED: dict[tuple[str, str], str] = {
 
 def table2_value(beta: str, eps: str):
     """Certified d(20, β, ε) (exact rational; see :func:`dps_verify.bounds.d_certified`)."""
-    return bounds.d_certified(20, beta, eps)
+    return d_certified(20, beta, eps)
 
 
 def _table2_check(beta: str, eps: str, printed: str | None = None) -> Result:
