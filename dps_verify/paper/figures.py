@@ -16,7 +16,6 @@ from pathlib import Path
 
 import mpmath
 
-from dps_verify import bounds
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import (
     Certified,
@@ -28,7 +27,9 @@ from dps_verify.core.numbers import (
 )
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.core.search import boundary_rational
-from dps_verify.worstcase.closed_forms import neg_log1m_upper
+from dps_verify.inverse.questions import min_epsilon as certified_min_epsilon
+from dps_verify.worstcase.chernoff import chernoff_delta
+from dps_verify.worstcase.closed_forms import d_certified, neg_log1m_upper
 from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
 FIG2_KS = (5, 10, 20, 30, 50)
@@ -65,7 +66,7 @@ def delta_certified(k: int, beta: str, eps: Fraction, measure: str = "paper") ->
     """The certified enclosure of δ: CP's d ("paper") or the exact "hockey-stick"/"pointwise" δ.
     Claims compare these enclosures (lower vs upper ends), never the floats of :func:`delta`."""
     if measure == "paper":
-        return bounds.d_certified(k, beta, eps)
+        return d_certified(k, beta, eps)
     return sdgs_delta_certified(k, beta, eps, measure)
 
 
@@ -184,13 +185,13 @@ def min_epsilon(k: int, beta: str, target: Fraction = Fraction(1, 10**6), measur
     β^k > target rules every ε out (exact comparison)."""
     if measure == "paper" and Fraction(beta) ** k > target:
         return math.inf
-    return float(bounds.min_epsilon(k, beta, target, bound=measure, tol=tol))
+    return float(certified_min_epsilon(k, beta, target, bound=measure, tol=tol))
 
 
 def d_reaches_beta(k: int, beta: str, eps: Fraction) -> bool | None:
     """Is CP Thm 5's d(k, β, ε) ≥ β (so Def 3's β > δ fails)?  True/False when the certified
     enclosure decides it, None when it straddles β."""
-    c = bounds.d_certified(k, beta, eps)
+    c = d_certified(k, beta, eps)
     b = Fraction(beta)
     if c.lower >= b:
         return True
@@ -276,7 +277,7 @@ CHERNOFF_REL = Fraction(1, 2**60)
 
 @cache
 def _chernoff_enclosure(k: int, beta: str, eps: Fraction) -> tuple[Fraction, Fraction]:
-    u = to_fraction(bounds.chernoff_delta(k, beta, eps))
+    u = to_fraction(chernoff_delta(k, beta, eps))
     return u * (1 - CHERNOFF_REL), u
 
 
