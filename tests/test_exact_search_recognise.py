@@ -336,7 +336,7 @@ def test_screen_refuses_a_missing_sub_sample():
     anonymized raises instead of reading a wrong row."""
     import numpy as np
 
-    from dps_verify.verdict.samples import Atoms, SampleTable
+    from dps_verify.engine.count_vectors import Atoms, SampleTable
     from dps_verify.verdict.screen import binomial_table, screen_batch
 
     atoms = Atoms(safe_plain, DOM)

@@ -280,12 +280,11 @@ def _recognise(
 
 class _LawCache:
     """Exact laws of A^β(D) for the audit's candidates, sharing one sample table: each distinct
-    sample is anonymized once across all pairs (:mod:`dps_verify.verdict.samples`), and each
+    sample is anonymized once across all pairs (:mod:`dps_verify.engine.count_vectors`), and each
     dataset's law is computed once."""
 
     def __init__(self, anonymizer: Callable, dom: Domain, b: Fraction):
-        from dps_verify.verdict.exact_search import ExactLaws
-        from dps_verify.verdict.samples import Atoms, SampleTable
+        from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleTable
 
         self.atoms = Atoms(anonymizer, dom.records)
         self.table = SampleTable(anonymizer, self.atoms, radix=dom.max_size + 2)

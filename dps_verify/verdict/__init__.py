@@ -4,7 +4,7 @@
   set itself is :func:`dps_verify.measures.divergence` 's).
 - :mod:`.exact_search` — the exhaustive search, smallest witness first, with a float screen
   (:mod:`.screen`) confirmed in exact arithmetic, each distinct sample anonymized once
-  (:mod:`.samples`), on the executor of :mod:`.executor`.
+  (:mod:`dps_verify.engine.count_vectors`), on the executor of :mod:`.executor`.
 - :mod:`.shapes` — datasets of the shapes that leak beyond small sizes (multi-bulk, rank and
   median movers, geometric sizes, groups around n_m).
 - :mod:`.montecarlo` — the one Monte-Carlo + Clopper–Pearson engine (e^ε rounded up).

@@ -1,6 +1,6 @@
 """The exact search: every neighbouring pair up to a size, smallest witness first.
 
-Datasets are enumerated as count vectors over the atoms (:mod:`.samples`), level by level:
+Datasets are enumerated as count vectors over the atoms (:mod:`dps_verify.engine.count_vectors`), level by level:
 all datasets of 1 record, then of 2, … up to ``max_size``, each level in canonical order.  The
 neighbours of D are D − x for every record x of D (add/remove one record, CP §2.1), so a level
 holds every pair whose larger dataset has that size.  The search stops at the first level
@@ -32,6 +32,7 @@ import numpy as np
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Number, exp_interval
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleTable
 from dps_verify.engine.distribution import randomized
 from dps_verify.measures.divergence import (
     DEFINITIONS,
@@ -40,7 +41,6 @@ from dps_verify.measures.divergence import (
     pointwise_delta_exact,
 )
 from dps_verify.verdict.executor import Executor, choose_executor
-from dps_verify.verdict.samples import Atoms, SampleTable
 from dps_verify.verdict.screen import binomial_table, screen_chunk
 from dps_verify.verdict.witness import EXACT_DECISION_NOTE, Witness, witness_from_laws
 
@@ -126,46 +126,6 @@ class SearchResult:
         return (f"{self.pairs} neighbouring pairs over {self.atoms} domain values{red}, every "
                 f"dataset of 1..{self.max_size} records; {self.samples} distinct samples "
                 f"anonymized; {self.exact_checks} pairs decided in exact arithmetic")
-
-
-class ExactLaws:
-    """Exact laws of A^β(D) built from the sample table (integer weights, one division)."""
-
-    def __init__(self, table: SampleTable, beta: Fraction):
-        self.table = table
-        self.p, self.q = beta.numerator, beta.denominator
-
-    def law(self, counts: Sequence[int]) -> dict[Hashable, Fraction]:
-        acc, den = self.weights(counts)
-        return {self.table.outputs[o]: Fraction(v) / den for o, v in acc.items()}
-
-    def weights(self, counts: Sequence[int]) -> tuple[dict[int, Fraction | int], int]:
-        """``(acc, q^n)``: Pr[A^β(counts) = output o] = acc[o] / q^n (integers for a
-        deterministic anonymizer)."""
-        counts = [int(c) for c in counts]
-        sup = [i for i, c in enumerate(counts) if c]
-        p, q = self.p, self.q
-        per = [[math.comb(counts[i], s) * p**s * (q - p) ** (counts[i] - s)
-                for s in range(counts[i] + 1)] for i in sup]
-        acc: dict[int, Fraction | int] = {}
-        rand = self.table.is_randomized
-        pw = [self.table.pow[i] for i in sup]
-        for choice in itertools.product(*(range(counts[i] + 1) for i in sup)):
-            w = 1
-            for j, s in enumerate(choice):
-                w *= per[j][s]
-            if w == 0:
-                continue
-            key = sum(s * pw[j] for j, s in enumerate(choice))
-            row = self.table.row_of_key.get(key)
-            if row is None:
-                s_full = [0] * self.table.atoms.m
-                for j, s in enumerate(choice):
-                    s_full[sup[j]] = s
-                row = self.table.row(s_full)
-            for oid, pr in self.table.row_law[row]:
-                acc[oid] = acc.get(oid, 0) + (w * pr if rand else w)
-        return acc, q ** sum(counts)
 
 
 def _decide_integer(laws: ExactLaws, c: list[int], c2: list[int], eps: Fraction,
@@ -650,7 +610,6 @@ def raise_undecided(res: SearchResult) -> None:
 
 __all__ = [
     "DEFAULT_WORK_BUDGET",
-    "ExactLaws",
     "SearchResult",
     "decide_pair",
     "estimate_work",

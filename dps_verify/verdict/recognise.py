@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dps_verify.verdict.samples import Atoms, SampleTable
+from dps_verify.engine.count_vectors import Atoms, SampleTable
 
 #: Largest number of samples the audit anonymizes for a recognition check of its own.
 DEFAULT_SAMPLE_BUDGET = 100_000

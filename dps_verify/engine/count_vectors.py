@@ -1,4 +1,5 @@
-"""Each distinct sample anonymized once: a memo of the anonymizer over canonical count vectors.
+"""The count-vector backend of the engine: each distinct sample anonymized once, and the exact
+law of A^β(D) (CP Def. 3) of any dataset D built from those samples.
 
 Datasets and samples are multisets over a finite list of *atoms*: the domain's records, or, when
 the anonymizer declares a ``sufficient_statistic`` (a record → key map such that the output
@@ -14,10 +15,19 @@ are handed over in one canonical order; the first non-empty sample and a few sam
 size are anonymized again, also with their records reordered
 (:class:`~dps_verify.engine.calls.SpotChecks`): the anonymizer must be a function of its
 multiset sample (CP §2.1).
+
+:class:`ExactLaws` turns the table into exact laws of "keep each record with probability β, then
+anonymize": Pr[A^β(c) = y] = Σ_{s ≤ c} Π_i C(c_i, s_i) β^{s_i} (1 − β)^{c_i − s_i} · Pr[A(s) = y]
+over the sub-count-vectors s of c (Π(c_i + 1) terms, never the 2^|D| subsets), in integers over
+the common denominator q^|D| for β = p/q.  The generic path of
+:func:`dps_verify.engine.distribution.distribution` is the same sum over one dataset;
+:mod:`dps_verify.engine.law_cache` keeps one table and its laws for every search.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -307,11 +317,91 @@ class SampleTable:
         return self._arrays
 
 
+#: Output probabilities (summed over the laws held) an :class:`ExactLaws` keeps in memory; the
+#: least recently used laws are dropped first.  About 100 bytes each.
+DEFAULT_MAX_ENTRIES = 1_000_000
+
+
+class ExactLaws:
+    """Exact laws of A^β(D) built from the sample table (integer weights, one division).
+
+    The laws computed are kept, least recently used dropped first, while they hold at most
+    ``max_entries`` output probabilities together (``len()`` and :meth:`stats` show the size).
+    """
+
+    def __init__(self, table: SampleTable, beta: Fraction, *,
+                 max_entries: int = DEFAULT_MAX_ENTRIES):
+        self.table = table
+        self.p, self.q = beta.numerator, beta.denominator
+        self.max_entries = max_entries
+        self._memo: dict[tuple[int, ...], tuple[dict[int, Fraction | int], int]] = {}
+        self.entries = 0
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._memo)
+
+    def stats(self) -> dict[str, int]:
+        """What the cache holds: dataset laws and their output probabilities (with the bound),
+        distinct samples anonymized, hits and misses."""
+        return {"laws": len(self._memo), "entries": self.entries, "max_entries": self.max_entries,
+                "samples": len(self.table.row_law), "hits": self.hits, "misses": self.misses}
+
+    def weights(self, counts: Sequence[int]) -> tuple[dict[int, Fraction | int], int]:
+        """``(acc, q^n)``: Pr[A^β(counts) = output o] = acc[o] / q^n (integers for a
+        deterministic anonymizer).  Memoised; the returned dict must not be modified."""
+        key = tuple(int(c) for c in counts)
+        hit = self._memo.pop(key, None)
+        if hit is not None:
+            self.hits += 1
+            self._memo[key] = hit  # most recently used last
+            return hit
+        self.misses += 1
+        out = self._weights(list(key))
+        size = len(out[0])
+        if size <= self.max_entries:
+            while self._memo and self.entries + size > self.max_entries:
+                old = self._memo.pop(next(iter(self._memo)))
+                self.entries -= len(old[0])
+            self._memo[key] = out
+            self.entries += size
+        return out
+
+    def law(self, counts: Sequence[int]) -> dict[Hashable, Fraction]:
+        acc, den = self.weights(counts)
+        return {self.table.outputs[o]: Fraction(v) / den for o, v in acc.items()}
+
+
+    def _weights(self, counts: list[int]) -> tuple[dict[int, Fraction | int], int]:
+        sup = [i for i, c in enumerate(counts) if c]
+        p, q = self.p, self.q
+        per = [[math.comb(counts[i], s) * p**s * (q - p) ** (counts[i] - s)
+                for s in range(counts[i] + 1)] for i in sup]
+        acc: dict[int, Fraction | int] = {}
+        rand = self.table.is_randomized
+        pw = [self.table.pow[i] for i in sup]
+        for choice in itertools.product(*(range(counts[i] + 1) for i in sup)):
+            w = 1
+            for j, s in enumerate(choice):
+                w *= per[j][s]
+            if w == 0:
+                continue
+            key = sum(s * pw[j] for j, s in enumerate(choice))
+            row = self.table.row_of_key.get(key)
+            if row is None:
+                s_full = [0] * self.table.atoms.m
+                for j, s in enumerate(choice):
+                    s_full[sup[j]] = s
+                row = self.table.row(s_full)
+            for oid, pr in self.table.row_law[row]:
+                acc[oid] = acc.get(oid, 0) + (w * pr if rand else w)
+        return acc, q ** sum(counts)
+
+
 def _grid(c: Sequence[int]) -> list[list[int]]:
     """Every count vector s ≤ c."""
-    import itertools
-
     return [list(s) for s in itertools.product(*(range(int(v) + 1) for v in c))]
 
 
-__all__ = ["Atoms", "SampleTable", "canonical_records"]
+__all__ = ["DEFAULT_MAX_ENTRIES", "Atoms", "ExactLaws", "SampleTable", "canonical_records"]
