@@ -20,6 +20,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="only the edge and the --beta values (no default grid below the edge)")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON (atomic; never over a file dps-verify did not write)")
     p.add_argument("--plot", metavar="FILE.png", help="plot k against beta for the three measures (PNG)")
+    d = p.add_argument_group("what the plan buys on a table")
+    d.add_argument("--data", metavar="FILE.csv", help="the table (CSV; without a header, column names come from the spec)")
+    d.add_argument("--qi", metavar="COLS", help="comma-separated quasi-identifier columns (default: the spec's 'qi')")
+    d.add_argument("--recoding", metavar="SPEC[:NAME]",
+                   help="fixed, data-independent recoding (JSON spec, e.g. examples/real/adult_recoding.json); "
+                   ":NAME picks one of its recodings")
+    d.add_argument("--columns", metavar="COLS", help="comma-separated column names for a CSV without a header row")
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -44,17 +51,54 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise UsageError(f"--{opt} {val}: directory {Path(val).absolute().parent} does not exist")
 
 
+def _console():
+    """A rich console; at least 120 columns wide when stdout is not a terminal (pipes, files)."""
+    import sys
+
+    from rich.console import Console
+
+    return Console() if sys.stdout.isatty() else Console(width=120)
+
+
+def _cols(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    cols = [c.strip() for c in text.split(",") if c.strip()]
+    if not cols:
+        raise ValueError(f"empty column list {text!r}")
+    return cols
+
+
+def _split_recoding(text: str | None) -> tuple[str | None, str | None]:
+    """``SPEC`` or ``SPEC:NAME`` (the part after the last ':' is a name if SPEC exists without it)."""
+    if text is None:
+        return None, None
+    from pathlib import Path
+
+    if ":" in text and not Path(text).exists():
+        head, _, tail = text.rpartition(":")
+        return head, tail or None
+    return text, None
+
+
 def run(args: argparse.Namespace) -> int:
     from dps_verify.plan import outputs
     from dps_verify.plan.planner import plan
-    from dps_verify.plan.report import frontier_json, print_frontier
+    from dps_verify.plan.report import frontier_json, print_frontier, print_utility, utility_json
 
     _check_outputs(args)
-    result = plan(args.epsilon, args.delta, args.beta, default_grid=not args.no_grid)
-    print_frontier(result.frontier)
+    spec_path, name = _split_recoding(args.recoding)
+    result = plan(args.epsilon, args.delta, args.beta, default_grid=not args.no_grid,
+                  data=args.data, qi=_cols(args.qi), recoding=spec_path, recoding_name=name,
+                  columns=_cols(args.columns))
+    console = _console()
+    print_frontier(result.frontier, console)
+    doc = {"command": "plan", **frontier_json(result.frontier)}
+    if result.utility is not None:
+        print_utility(result.utility, console)
+        doc["on_table"] = utility_json(result.utility)
     if args.json is not None:
-        path = outputs.write_json(args.json, {"command": "plan", **frontier_json(result.frontier)},
-                                  what="plan JSON")
+        path = outputs.write_json(args.json, doc, what="plan JSON")
         print(f"wrote {path}")
     if args.plot is not None:
         from dps_verify.plan.plot import frontier_png

@@ -7,6 +7,7 @@ by its lower end rounded down (so "δ(k−1) ≥ shown > target"); a positive δ
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from dps_verify.core.numbers import Certified, format_down, format_up
@@ -114,3 +115,81 @@ def print_frontier(f: Frontier, console: Any = None) -> None:
 
 __all__ = ["DATA_DEPENDENCE_WARNING", "MEASURE_LABELS", "beta_text", "certified_json",
            "frontier_json", "print_frontier", "row_json"]
+
+
+# --------------------------------------------------------------------------- utility on a table
+
+
+def _records(x: Fraction) -> str:
+    """An expected number of records for display (exact value in the JSON)."""
+    return f"{float(x):,.1f}"
+
+
+def _signed(x: Fraction | None) -> str:
+    return "n/a" if x is None else f"{float(x):+,.1f}"
+
+
+def utility_json(u: Any) -> dict[str, Any]:
+    from dps_verify.plan.value import ARX
+
+    def exact(x: Fraction) -> dict[str, Any]:
+        d: dict[str, Any] = {"value": format(float(x), ".17g"), "exact": True,
+                             "bits": x.numerator.bit_length() + x.denominator.bit_length()}
+        if d["bits"] <= 2000:
+            d["rational"] = str(x)
+        return d
+
+    return {
+        "warning": DATA_DEPENDENCE_WARNING,
+        "data": u.data_path, "recoding": u.recoding, "qi": list(u.qi),
+        "records": u.records, "dropped_missing": u.dropped_missing, "groups": u.groups,
+        "group_size_histogram": {str(n): c for n, c in sorted(u.histogram.items())},
+        "expected_published_records": "sum over groups of E[X 1{X >= k}], X ~ Bin(n_g, beta); exact rational arithmetic",
+        "rows": [
+            {"beta": str(r.row.beta), "beta_label": r.row.point.label, "k": r.ks,
+             "expected_published": {m: exact(v) for m, v in r.expected.items()},
+             "gain_exact_hockey_stick_over_paper": None if r.gain("hockey-stick", "paper") is None
+             else format(float(r.gain("hockey-stick", "paper")), ".17g"),
+             "gain_exact_hockey_stick_over_arx": None if r.gain("hockey-stick", ARX) is None
+             else format(float(r.gain("hockey-stick", ARX)), ".17g")}
+            for r in u.rows
+        ],
+        "best_beta_on_this_table": {
+            m: None if u.best(m) is None else {"beta": str(u.best(m).row.beta), "beta_label": u.best(m).row.point.label,
+                                              "k": u.best(m).ks[m]}
+            for m in (*MEASURES, ARX)
+        },
+    }
+
+
+def print_utility(u: Any, console: Any = None) -> None:
+    """Expected published records per frontier point, with the gains, and the warning."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from dps_verify.plan.value import ARX
+
+    con = console or Console()
+    t = Table(title=f"expected published records on {u.data_path} ({u.records:,} records, "
+              f"{u.groups:,} groups under recoding {u.recoding!r})")
+    t.add_column("beta", justify="right")
+    for m in MEASURES:
+        t.add_column(f"{SHORT_LABELS[m]}\nk: E[published]", justify="right")
+    t.add_column("ARX\nk: E[published]", justify="right")
+    t.add_column("gain HS\nover paper", justify="right")
+    t.add_column("gain HS\nover ARX", justify="right")
+    best = {m: u.best(m) for m in (*MEASURES, ARX)}
+    for r in u.rows:
+        cells = []
+        for m in (*MEASURES, ARX):
+            if m not in r.expected:
+                cells.append("n/a")
+                continue
+            star = "*" if best[m] is r else ""
+            cells.append(f"{r.ks[m]}: {_records(r.expected[m])}{star}")
+        t.add_row(beta_text(r.row), *cells, _signed(r.gain("hockey-stick", "paper")),
+                  _signed(r.gain("hockey-stick", ARX)))
+    con.print(t)
+    con.print(f"Exact expectations (rational arithmetic), shown to 0.1 record; * = most records under that "
+              f"measure on this table. {u.dropped_missing:,} records with a missing QI value were dropped.")
+    con.print(f"[bold yellow]Note:[/bold yellow] {DATA_DEPENDENCE_WARNING}")

@@ -1,0 +1,107 @@
+"""Reading the table a plan is evaluated on (CSV), and its group sizes under a recoding.
+
+Records are read with the standard :mod:`csv` module; cells are stripped of surrounding spaces
+(UCI Adult writes ``", "``).  A CSV without a header row is read with the column names of the
+recoding spec (or ``--columns``); if its first row equals those names it is taken as a header.
+A record whose value in a QI column equals the spec's ``missing`` token (``?`` for Adult) is
+dropped — a per-record filter that does not depend on other records, so the neighbouring
+relation (add/remove one record) is unchanged.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dps_verify.plan.recoding import Recoding
+
+#: Largest table read (rows); larger files are refused before any work.
+MAX_ROWS = 5_000_000
+
+
+@dataclass(frozen=True)
+class Table:
+    """The records kept (as tuples over ``columns``), and how many were dropped as missing."""
+
+    path: str
+    columns: tuple[str, ...]
+    qi: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    dropped_missing: int
+
+    def records(self) -> list[dict[str, str]]:
+        return [dict(zip(self.columns, r)) for r in self.rows]
+
+
+def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[str] | None = None,
+               missing: str | None = None, max_rows: int = MAX_ROWS) -> Table:
+    """Read ``path``; ``ValueError`` (one line) for a missing file, a QI column that is not
+    there, a row of the wrong length or more than ``max_rows`` rows."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"--data {p}: no such file")
+    if not qi:
+        raise ValueError("--qi: give at least one quasi-identifier column")
+    rows: list[tuple[str, ...]] = []
+    dropped = 0
+    try:
+        with p.open(newline="", encoding="utf-8") as fh:
+            reader = csv.reader(fh)
+            header: tuple[str, ...] | None = tuple(columns) if columns else None
+            qi_idx = _qi_index(header, qi, p) if header is not None else []
+            first = True
+            for line_no, raw in enumerate(reader, 1):
+                cells = tuple(c.strip() for c in raw)
+                if not cells or cells == ("",):
+                    continue
+                if first:
+                    first = False
+                    if header is None or cells == header:  # a header row
+                        header = cells
+                        qi_idx = _qi_index(header, qi, p)
+                        continue
+                assert header is not None
+                if len(cells) != len(header):
+                    raise ValueError(f"--data {p}: line {line_no} has {len(cells)} fields, expected {len(header)}")
+                if missing is not None and any(cells[i] == missing for i in qi_idx):
+                    dropped += 1
+                    continue
+                rows.append(cells)
+                if len(rows) > max_rows:
+                    raise ValueError(f"--data {p}: more than {max_rows} rows (the plan's budget)")
+    except UnicodeDecodeError:
+        raise ValueError(f"--data {p}: not UTF-8 text") from None
+    except csv.Error as exc:
+        raise ValueError(f"--data {p}: not a readable CSV file ({exc})") from None
+    if header is None:
+        raise ValueError(f"--data {p}: the file is empty")
+    return Table(path=str(p), columns=header, qi=tuple(qi), rows=tuple(rows), dropped_missing=dropped)
+
+
+def _qi_index(header: Sequence[str], qi: Sequence[str], p: Path) -> list[int]:
+    missing_cols = [c for c in qi if c not in header]
+    if missing_cols:
+        raise ValueError(f"--qi: column(s) {', '.join(missing_cols)} not in {p} (columns: {', '.join(header)})")
+    return [list(header).index(c) for c in qi]
+
+
+def group_sizes(table: Table, recoding: Recoding) -> Counter[tuple[str, ...]]:
+    """n_g for every group g = g(t) over the QI columns (only non-empty groups)."""
+    idx = [table.columns.index(c) for c in table.qi]
+    rules = [recoding.rules.get(c) for c in table.qi]
+    out: Counter[tuple[str, ...]] = Counter()
+    for r in table.rows:
+        out[tuple(rule(r[i]) if rule is not None else r[i] for i, rule in zip(idx, rules))] += 1
+    return out
+
+
+def size_histogram(sizes: Counter[tuple[str, ...]]) -> Counter[int]:
+    """How many groups have each size n (the utility depends on the sizes only)."""
+    return Counter(sizes.values())
+
+
+__all__ = ["MAX_ROWS", "Table", "group_sizes", "read_table", "size_histogram"]

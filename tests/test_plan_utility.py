@@ -1,0 +1,173 @@
+"""Expected published records (exact) against a brute force that enumerates every sample, on
+hand-made tables and on a small extract of UCI Adult under the shipped recoding."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from dps_verify.plan.recoding import load_spec, parse_spec
+from dps_verify.plan.table import group_sizes, read_table, size_histogram
+from dps_verify.plan.utility import expected_published
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT / "examples" / "real" / "adult_recoding.json"
+ADULT = Path("/work/shared/data/adult.data")
+
+
+def brute_force(keys: list[tuple], beta: Fraction, k: int) -> Fraction:
+    """Σ over all 2^N samples of P(sample) · (records in groups with >= k sampled members)."""
+    total = Fraction(0)
+    n = len(keys)
+    for mask in itertools.product((0, 1), repeat=n):
+        m = sum(mask)
+        p = beta**m * (1 - beta) ** (n - m)
+        counts = Counter(key for key, s in zip(keys, mask) if s)
+        total += p * sum(c for c in counts.values() if c >= k)
+    return total
+
+
+@pytest.mark.parametrize("beta", [Fraction(1, 3), Fraction(7, 10), Fraction(1, 100)])
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 6])
+def test_hand_made_groups_against_brute_force(beta, k):
+    keys = [("a",)] * 5 + [("b",)] * 3 + [("c",)] + [("d",)] * 2
+    hist = size_histogram(Counter(keys))
+    assert expected_published(hist, beta, [k])[k] == brute_force(keys, beta, k)
+
+
+def test_boundaries_k1_and_k_above_every_group():
+    hist = Counter({5: 2, 3: 1})
+    b = Fraction(2, 5)
+    assert expected_published(hist, b, [1])[1] == b * 13  # k = 1: every sampled record
+    assert expected_published(hist, b, [6])[6] == 0  # no group can reach k
+    assert expected_published(hist, b, [5])[5] == 2 * 5 * b**5  # n = k: all sampled
+
+
+def test_a_wrong_tail_is_caught_by_the_brute_force(monkeypatch):
+    """Negative control: an off-by-one tail (P(Bin(n-1, β) >= k) instead of >= k-1) is caught."""
+    from dps_verify.plan import utility
+
+    keys = [("a",)] * 4 + [("b",)] * 2
+    b, k = Fraction(1, 2), 2
+    hist = size_histogram(Counter(keys))
+    assert expected_published(hist, b, [k])[k] == brute_force(keys, b, k)
+    real = utility._tail_numerators
+    monkeypatch.setattr(utility, "_tail_numerators",
+                        lambda n, p, q, ks: {kk: real(n, p, q, [kk + 1])[kk + 1] for kk in ks})
+    assert utility.expected_published(hist, b, [k])[k] != brute_force(keys, b, k)
+
+
+@pytest.mark.skipif(not ADULT.is_file(), reason="UCI Adult reference data not present")
+@pytest.mark.parametrize("recoding", ["fine", "medium", "coarse"])
+def test_adult_extract_under_shipped_recoding_against_brute_force(recoding, tmp_path):
+    spec = load_spec(SPEC)
+    lines = [ln for ln in ADULT.read_text().splitlines() if ln.strip()][:400]
+    extract = tmp_path / "adult_extract.data"
+    extract.write_text("\n".join(lines) + "\n")
+    table = read_table(extract, spec.qi, columns=spec.columns, missing=spec.missing)
+    rec = spec.get(recoding)
+    # 12 records from the three largest groups of the extract: 2^12 samples
+    groups = group_sizes(table, rec)
+    top = [g for g, _ in groups.most_common(3)]
+    keys = []
+    for r in table.records():
+        key = rec.key(r, spec.qi)
+        if key in top and sum(1 for x in keys if x == key) < 4:
+            keys.append(key)
+    keys = keys[:12]
+    hist = size_histogram(Counter(keys))
+    beta = Fraction(6321, 10000)
+    got = expected_published(hist, beta, [1, 2, 3, 4])
+    for k in (1, 3, 4):
+        assert got[k] == brute_force(keys, beta, k)
+
+
+@pytest.mark.skipif(not ADULT.is_file(), reason="UCI Adult reference data not present")
+def test_adult_table_reads_and_groups():
+    spec = load_spec(SPEC)
+    table = read_table(ADULT, spec.qi, columns=spec.columns, missing=spec.missing)
+    assert len(table.rows) + table.dropped_missing == 32561
+    sizes = group_sizes(table, spec.get("coarse"))
+    assert sum(sizes.values()) == len(table.rows)
+    e = expected_published(size_histogram(sizes), Fraction(1, 2), [1])[1]
+    assert e == Fraction(len(table.rows), 2)
+
+
+def test_recoding_rules_and_errors():
+    spec = parse_spec({
+        "hierarchies": {"h": {"levels": [{"a": "A", "b": "A", "c": "C"}, {"A": "X", "C": "X"}]}},
+        "recodings": {"r": {"age": {"bands": [20, 30]}, "x": {"hierarchy": "h", "level": 2},
+                            "y": "*", "z": {"map": {"u": "U"}, "default": "other"}}},
+    })
+    r = spec.get("r")
+    rec = {"age": "19", "x": "b", "y": "anything", "z": "v"}
+    assert r.key(rec, ["age", "x", "y", "z"]) == ("<20", "X", "*", "other")
+    assert r.key({"age": "30"}, ["age"]) == (">=30",)
+    assert r.key({"age": "25"}, ["age"]) == ("[20,30)",)
+    with pytest.raises(ValueError, match="not in hierarchy"):
+        r.key({"x": "q"}, ["x"])
+    with pytest.raises(ValueError, match="not a number"):
+        r.key({"age": "old"}, ["age"])
+    for bad in ({"recodings": {}}, {"recodings": {"r": {"a": {"bands": [3, 2]}}}},
+                {"recodings": {"r": {"a": {"hierarchy": "nope"}}}}, {"recodings": {"r": {"a": 5}}}):
+        with pytest.raises(ValueError):
+            parse_spec(bad)
+
+
+def test_shipped_spec_covers_adult_domain():
+    spec = load_spec(SPEC)
+    assert set(spec.recodings) >= {"fine", "medium", "coarse"}
+    if ADULT.is_file():
+        table = read_table(ADULT, spec.qi, columns=spec.columns, missing=spec.missing)
+        for rec in spec.recodings.values():
+            group_sizes(table, rec)  # raises on a value the spec does not cover
+
+
+def _tiny_csv(tmp_path):
+    p = tmp_path / "t.csv"
+    p.write_text("age,sex,job\n" + "23,F,x\n24,F,x\n25,M,y\n31,M,y\n33,M,?\n" * 3)
+    spec = tmp_path / "spec.json"
+    spec.write_text('{"missing": "?", "recodings": {"r": {"age": {"bands": [30]}, "job": "*"}}}')
+    return p, spec
+
+
+def test_cli_on_a_table_json_has_exact_values_and_warning(tmp_path, capsys):
+    import json
+
+    from dps_verify.cli import main
+
+    data, spec = _tiny_csv(tmp_path)
+    out = tmp_path / "plan.json"
+    rc = main(["plan", "--epsilon", "2", "--delta", "0.2", "--no-grid", "--data", str(data),
+               "--qi", "age,sex,job", "--recoding", f"{spec}:r", "--json", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0 and "does not cover" in text
+    doc = json.loads(out.read_text())["on_table"]
+    assert doc["records"] == 12 and doc["dropped_missing"] == 3 and "data-dependent" in doc["warning"]
+    (row,) = doc["rows"]
+    hist = Counter({int(n): c for n, c in doc["group_size_histogram"].items()})
+    beta = Fraction(row["beta"])
+    for m, k in row["k"].items():
+        assert Fraction(row["expected_published"][m]["rational"]) == expected_published(hist, beta, [k])[k]
+
+
+@pytest.mark.parametrize("extra,needle", [
+    (["--data", "/nonexistent.csv", "--recoding", "SPEC", "--qi", "age"], "no such file"),
+    (["--data", "DATA", "--recoding", "SPEC"], "no quasi-identifier"),
+    (["--data", "DATA"], "needs --recoding"),
+    (["--recoding", "SPEC"], "need --data"),
+    (["--data", "DATA", "--recoding", "SPEC:nope"], "not in"),
+    (["--data", "DATA", "--recoding", "SPEC", "--qi", "age,height"], "height"),
+])
+def test_cli_table_bad_input_one_line_exit_2(extra, needle, tmp_path, capsys):
+    from dps_verify.cli import main
+
+    data, spec = _tiny_csv(tmp_path)
+    extra = [str(data) if a == "DATA" else a.replace("SPEC", str(spec)) for a in extra]
+    rc = main(["plan", "--epsilon", "1", "--delta", "0.01", "--no-grid", *extra])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and needle in err
