@@ -84,13 +84,15 @@ def test_crashing_check_is_not_machine_checkable():
 def test_new_entries_registered_with_their_verdicts():
     by_id = {c.id: c for c in REGISTRY}
     expected = {
-        "cp.theorem5.beta-gt-delta": "REFUTED", "tr.theorem1.strict": "REFUTED",
+        "cp.theorem5.beta-gt-delta": "CONFIRMED-WITH-CORRECTION",
+        "tr.theorem1.strict": "CONFIRMED-WITH-CORRECTION",
         "cp.intro.factor-beta": "CONFIRMED-WITH-CORRECTION", "cp.sec2.2.leaks-r": "CONFIRMED-WITH-CORRECTION",
         "cp.table1.ln11-value": "CONFIRMED", "cp.sec2.4.smith-every-beta": "CONFIRMED",
         "cp.theorem2.proof-strictness": "CONFIRMED-WITH-CORRECTION", "cp.sec3.2.crowd-of-k": "CONFIRMED",
         "tr.definition1.two-sided": "CONFIRMED", "tr.sec4.F-definition": "CONFIRMED-WITH-CORRECTION",
         "tr.sec4.towards-practical": "CONFIRMED", "tr.definition5.constant-f": "CONFIRMED",
-        "tr.sec6.chernoff-positivity": "REFUTED",
+        "tr.sec6.chernoff-positivity": "CONFIRMED-WITH-CORRECTION",
+        "cp.sec2.2.xor-noncomposition": "CONFIRMED-WITH-CORRECTION",
         "cp.intro.first-link": "NOT-MACHINE-CHECKABLE",
         "cp.sec3.1.data-dependent-recodings": "NOT-MACHINE-CHECKABLE",
         "cp.sec3.2.all-anonymizers-am-apply": "NOT-MACHINE-CHECKABLE",

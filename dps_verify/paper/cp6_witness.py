@@ -19,18 +19,30 @@ the choice made once on the unsampled dataset (``on_sample=False``) the same ins
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb, floor
 from typing import Any
 
 K, BETA = 5, Fraction(1, 2)
 EPS, EPS1 = "ln(12)", "ln(3)"  # e^eps = 12, e^eps1 = 3, so eps - eps1 = ln 4
+#: e^eps and e^eps1 read from EPS, EPS1 (the one place the parameters are set).
+E_EPS, E_EPS1 = Fraction(EPS[3:-1]), Fraction(EPS1[3:-1])
 DATASET = ("b",) + ("a",) * 5  # t = "b" first; D_-t = DATASET[1:]
+#: the exhaustive part of the global eps1-DP check covers every count state (#a, #b) up to this
+#: (other raw values do not move A_m's choice); beyond it the closed form's argument applies.
+SCAN = 12
 
 
-def choice(sample: tuple, base: int = 3) -> Fraction:
+def choice(sample: tuple, base: Fraction = E_EPS1) -> Fraction:
     """Pr[A_m(S) = g1] = (3/4) base^-dist, dist = |1 - #b| + |4 - #a|."""
     dist = abs(1 - sample.count("b")) + abs(4 - sample.count("a"))
     return Fraction(3, 4) / base ** dist
+
+
+def local_choice(sample: tuple, base: Fraction = E_EPS1) -> Fraction:
+    """Negative control of the global premise: equal to :func:`choice` on the box #a <= 9,
+    #b <= 3 that the old one-box check looked at, but 3/4 for #a >= 10 — eps1-DP on the box only."""
+    if sample.count("a") >= 10:
+        return Fraction(3, 4)
+    return choice(sample, base)
 
 
 def apply_mixed(size: int, p1: Fraction) -> dict:
@@ -42,66 +54,80 @@ def apply_mixed(size: int, p1: Fraction) -> dict:
     return {("X", size): p1, ("*", size): 1 - p1}
 
 
-def dp_holds(base: int = 3, factor: int = 3, box: tuple[int, int] = (9, 3)) -> bool:
-    """A_m's choice probabilities within ``factor`` on every pair of neighbouring count states
-    (#a, #b) of the box, exactly (both choices)."""
+def am_premise(base: Fraction = E_EPS1, pick=choice) -> tuple[bool, str]:
+    """A_m is eps1-DP (e^eps1 = ``E_EPS1``, CP Def 6) over ALL datasets, both choices, both
+    directions.  A_m reads only (#a, #b) (any other raw value leaves its law unchanged), so the
+    datasets are the count states; exhaustive exact check of every neighbouring pair of states
+    with #a, #b <= ``SCAN``; beyond, the argument for the closed form (3/4) base^-dist: dist =
+    |1 - #b| + |4 - #a| moves by exactly 1 between neighbours, so the two probabilities are p and
+    p/base with 0 < p <= 3/4, whose ratios are base and (1 - p/base)/(1 - p) <= base iff
+    p <= 3/4 (proved for every dist in proofs.cp-theorem-6).  ``pick`` other than
+    :func:`choice` has no such argument: it is established only if the scan is complete for it,
+    which it never is (the dataset sizes are unbounded), so only a violation can be reported."""
     def pr(a: int, b: int) -> Fraction:
-        return choice(("a",) * a + ("b",) * b, base)
+        return pick(("a",) * a + ("b",) * b, base)
 
-    return all(x <= factor * y and (1 - x) <= factor * (1 - y)
-               for a in range(box[0]) for b in range(box[1])
-               for a2, b2 in ((a + 1, b), (a, b + 1))
-               for x, y in ((pr(a, b), pr(a2, b2)), (pr(a2, b2), pr(a, b))))
+    for a in range(SCAN + 1):
+        for b in range(SCAN + 1):
+            for a2, b2 in ((a + 1, b), (a, b + 1)):
+                for x, y in ((pr(a, b), pr(a2, b2)), (pr(a2, b2), pr(a, b))):
+                    if not (x <= E_EPS1 * y and (1 - x) <= E_EPS1 * (1 - y)):
+                        return False, (f"A_m not ln {E_EPS1}-DP: (#a, #b) = ({a}, {b}) vs ({a2}, {b2}) "
+                                       f"gives Pr[g1] = {pr(a, b)} vs {pr(a2, b2)}")
+    scanned = (f"every neighbouring pair of count states with #a, #b <= {SCAN + 1}, both choices, "
+               "both directions, exact")
+    if pick is not choice or base != E_EPS1:
+        return False, scanned + "; no argument covers larger datasets for this choice rule"
+    return True, (scanned + "; beyond: dist moves by exactly 1 between neighbours and "
+                  f"p, p/{E_EPS1} with 0 < p <= 3/4 are within e^eps1 = {E_EPS1} (both choices; "
+                  "proved for every dist in proofs.cp-theorem-6)")
+
+
+def dp_holds(base: Fraction = E_EPS1) -> bool:
+    """A_m's choice probabilities within e^eps1 over all datasets (:func:`am_premise`)."""
+    return am_premise(base)[0]
 
 
 def d_bound() -> tuple[Fraction, str]:
-    """d(5, 1/2, ln 4) exactly, in the E-form (e^(eps - eps1) = 4 is rational, so gamma = 7/8 is;
-    no logarithm is needed): exact tails P[Bin(n, 1/2) > 7n/8] for n_m = 5 <= n <= 15, and the
-    Chernoff-Hoeffding bound P[X >= gamma n] <= ((beta/gamma)^gamma ((1-beta)/(1-gamma))^(1-gamma))^n
-    = (4^8/7^7)^(n/8) <= (4^8/7^7)^2 for every n >= 16, below the best exact tail."""
-    from dps_verify.core.params import epsilon_param
-    from dps_verify.worstcase.sdgs import n_min
+    """d(K, BETA, eps - eps1) from the certified :func:`dps_verify.worstcase.closed_forms.d_certified`
+    (exact here: e^(eps - eps1) = E_EPS/E_EPS1 is rational)."""
+    from dps_verify.worstcase.closed_forms import d_certified
 
-    gamma = (4 - 1 + BETA) / 4
-    n_m = n_min(K, BETA, epsilon_param("ln(4)"))  # the one n_m, exact (here 5)
-    tails = [sum(comb(n, j) for j in range(floor(gamma * n) + 1, n + 1)) * BETA ** n
-             for n in range(n_m, 16)]
-    beyond = (Fraction(4) ** 8 / Fraction(7) ** 7) ** 2
-    best = max(tails)
-    if not beyond < best:  # pragma: no cover - the certificate would not close
-        raise ArithmeticError("Chernoff bound beyond n = 15 does not certify d")
-    return best, (f"exact tails for n = {n_m}..15; for n >= 16 Chernoff-Hoeffding gives "
-                  f"<= (4^8/7^7)^2 = {float(beyond):.5f} < {best}")
+    c = d_certified(K, BETA, f"ln({E_EPS / E_EPS1})")
+    if c.lower != c.upper:  # pragma: no cover - rational e^(eps - eps1): d is exact
+        raise ArithmeticError(f"d not exact: [{c.lower}, {c.upper}]")
+    return c.upper, c.how
 
 
-def check(base: int = 3, on_sample: bool = True) -> dict[str, Any]:
-    """Exact δ of the instance against the certified d(5, 1/2, ln 4): ``refuted`` is True when
-    A_m is exactly ln 3-DP on the box and δ's lower end exceeds d's upper end."""
+def check(base: Fraction = E_EPS1, on_sample: bool = True, pick=choice) -> dict[str, Any]:
+    """Exact δ of the instance against the certified d(K, BETA, eps - eps1): ``refuted`` is True
+    when A_m is eps1-DP over all datasets (:func:`am_premise`) and δ's lower end exceeds d."""
     from dps_verify.engine.distribution import distribution, randomized
     from dps_verify.measures.divergence import delta_certified
 
     def law(ds: tuple) -> dict:
         if on_sample:  # CP Def 3: A_m sees the sample
-            anonymizer = randomized(lambda s: apply_mixed(len(s), choice(s, base)))
+            anonymizer = randomized(lambda s: apply_mixed(len(s), pick(s, base)))
         else:  # App. A.3's model: A_m chooses once, on the unsampled dataset
-            p1 = choice(ds, base)
+            p1 = pick(ds, base)
             anonymizer = randomized(lambda s: apply_mixed(len(s), p1))
         return distribution(anonymizer, ds, BETA).exact
 
     got = delta_certified(law(DATASET), law(DATASET[1:]), EPS)
     bound, how = d_bound()
-    dp_ok = dp_holds(base)
-    return {"refuted": dp_ok and got.lower > bound, "dp": dp_ok, "delta": got,
+    dp_ok, dp_how = am_premise(base, pick)
+    return {"refuted": dp_ok and got.lower > bound, "dp": dp_ok, "dp_how": dp_how, "delta": got,
             "d": bound, "d_how": how, "on_sample": on_sample}
 
 
 def summary(res: dict[str, Any]) -> dict[str, str]:
     """The counterexample as printable fields."""
     got, bound = res["delta"], res["d"]
-    return {"D": "{t=b, a, a, a, a, a}", "D_-t": "{a, a, a, a, a}", "beta": "1/2", "k": "5",
-            "e^eps1": "3", "e^eps": "12", "A_m: Pr[g1 | S]": "(3/4) 3^-(|1-#b| + |4-#a|)",
+    return {"D": "{t=b, a, a, a, a, a}", "D_-t": "{a, a, a, a, a}", "beta": str(BETA), "k": str(K),
+            "e^eps1": str(E_EPS1), "e^eps": str(E_EPS),
+            "A_m: Pr[g1 | S]": f"(3/4) {E_EPS1}^-(|1-#b| + |4-#a|)",
             "recodings": "g1: a, b -> X; g2: a, b -> *; classes < k removed",
             "exact hockey-stick delta": f"{got.lower} ({float(got.lower):.6f}, {got.how})",
-            "d(5, 1/2, ln 4)": f"{bound} ({res['d_how']})",
+            f"d({K}, {BETA}, ln {E_EPS / E_EPS1})": f"{bound} ({res['d_how']})",
             "ratio": f"{float(got.lower / bound):.4f}",
-            "A_m ln 3-DP on (#a <= 9, #b <= 3)": str(res["dp"])}
+            f"A_m ln {E_EPS1}-DP over all datasets": f"{res['dp']} ({res['dp_how']})"}

@@ -63,6 +63,13 @@ class Claim:
     proofs: tuple[str, ...] = ()
     control: Callable[[], Result] | None = field(default=None, compare=False, repr=False)
     control_expected: str | None = None
+    #: a reading-dependent verdict names its reading (short, shown before the key figure on
+    #: every line the verdict appears) and the other reading's verdict and entry
+    #: (``other_reading``); see docs/verdict-policy.md.
+    reading: str = ""
+    other_reading: str = ""
+    #: the corrected statement of a CONFIRMED-WITH-CORRECTION entry (docs/verdict-policy.md).
+    corrected: str = ""
 
     def __post_init__(self) -> None:
         if self.expected not in VERDICTS:
@@ -73,6 +80,26 @@ class Claim:
             raise ValueError(f"{self.id}: unknown control verdict {self.control_expected!r}")
         if self.expected == NMC and not self.method.startswith("not machine-checkable"):
             raise ValueError(f"{self.id}: a NOT-MACHINE-CHECKABLE entry's method must give the reason")
+        if self.expected == CORRECTED and not self.corrected:
+            raise ValueError(f"{self.id}: a CONFIRMED-WITH-CORRECTION entry must state its corrected statement")
+        if bool(self.reading) != bool(self.other_reading):
+            raise ValueError(f"{self.id}: a reading-dependent entry names both readings")
+
+    def with_reading(self, r: Result) -> Result:
+        """``r`` with this entry's reading shown on every line the verdict appears: before the
+        key figure (terminal row, findings, JSON, Markdown, HTML), at the start of the detail,
+        and as ``data['reading']``; a correction's statement as ``data['corrected']``."""
+        data = dict(r.data)
+        figure, detail = r.figure, r.detail
+        if self.reading:
+            data["reading"] = {"this": self.reading, "other": self.other_reading}
+            figure = f"{self.reading}: {figure}"
+            detail = f"reading: {self.reading}; other reading: {self.other_reading}. {detail}"
+        if r.verdict == CORRECTED and self.corrected:
+            data["corrected"] = self.corrected
+            if "corrected statement:" not in detail:
+                detail = f"{detail}; corrected statement: {self.corrected}"
+        return Result(r.verdict, figure, detail, data)
 
 
 def sig(x: Fraction | float | int, digits: int = 3) -> str:

@@ -48,7 +48,7 @@ def run_claims(claims: Sequence[Claim], progress: Callable[[Outcome], None] | No
     try:
         for c in claims:
             t0 = time.perf_counter()
-            res = _guarded(c.check)
+            res = c.with_reading(_guarded(c.check))
             ctrl = _guarded(c.control) if c.control is not None else None
             if ctrl is not None and ctrl.verdict != c.control_expected:
                 res = Result(res.verdict, res.figure,
@@ -69,4 +69,5 @@ def findings(outcomes: Sequence[Outcome]) -> list[str]:
     from dps_verify.paper.claims.base import CORRECTED, REFUTED
 
     return [f"{o.result.verdict:<26} {o.claim.id}: {o.result.figure}"
+            + (f" — other reading: {o.claim.other_reading}" if o.claim.other_reading else "")
             for o in outcomes if o.result.verdict in (REFUTED, CORRECTED)]

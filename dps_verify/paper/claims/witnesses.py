@@ -1,0 +1,214 @@
+"""Counterexamples whose premises are checked over all datasets (docs/verdict-policy.md).
+
+Each witness here refutes (or, as a negative control, fails to refute) a statement whose
+hypothesis is a privacy property of a mechanism.  The hypothesis is established over every
+dataset by :func:`dps_verify.paper.claims.premises.over_all_datasets` plus a stated argument for
+the datasets beyond the enumeration; only then is the conclusion tested on one pair.
+
+- TR Thm 2 (UDP composes on one sample): two presence randomized responses, each
+  (1/2, ln 2, 0)-UDP over all datasets, whose pair has probability ratio 5 > 4 = e^(ε1+ε2).
+  The XOR pair of CP §2.2, which the registry used before, is the negative control: its A1 is
+  not (1/2, 1, 0)-UDP (D = {a} versus ∅ gives δ = 1/2), and the same check rejects it.
+- CP §2.2 (the XOR pair): as printed, A1 (size parity) leaks at tiny datasets (δ = β at
+  D = {x} versus ∅); with a size floor (as CP §2.6 uses) both parts are DPS over all datasets,
+  and the pair still reveals presence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Any
+
+from dps_verify import mechanisms
+from dps_verify.engine.distribution import distribution, randomized
+from dps_verify.paper.claims import premises
+from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, NMC, REFUTED, Result
+
+# --------------------------------------------------------------------------- TR Thm 2
+#: β and e^ε of each part of the TR Thm 2 witness (e^ε' = 1 + β(3 − 1) = 2 after sampling).
+THM2_BETA, THM2_E_PART = Fraction(1, 2), Fraction(2)
+
+
+def presence_rr(target: Hashable, p: Fraction = Fraction(3, 4)) -> randomized:
+    """Randomized response on "``target`` is in the sample": ln(p/(1−p))-DP unsampled."""
+    return randomized(lambda s: {True: p, False: 1 - p} if target in s else {True: 1 - p, False: p})
+
+
+def thm2_premise(variant: str = "rr") -> premises.Premise:
+    """TR Thm 2's hypothesis for one part, checked over all datasets (TR Def 4).
+
+    "rr": A_i = presence randomized response (truth probability 3/4), claimed (1/2, ln 2, 0)-UDP.
+    Exhaustive over every multiset of {t, a, b} up to 5 records; beyond that, A_i reads only
+    [t ∈ T], so unsampled it is ln 3-DP on every neighbouring pair (two laws, ratio 3), and CP
+    Thm 1 / TR Cor 4 (proved, ``proofs.cp-theorem-1``) give e^ε' ≤ 1 + β(3 − 1) = 2, δ' = 0.
+    "xor": CP §2.2's A1 (size parity) claimed (1/2, 1, 0)-UDP, as the old one-pair check had it:
+    rejected at D = {a} versus ∅ even with e^ε enlarged to 2.72 > e (negative control)."""
+    if variant == "rr":
+        rr = presence_rr("t")
+        return premises.over_all_datasets(
+            "A_i is (1/2, ln 2, 0)-UDP", lambda ds: distribution(rr, ds, THM2_BETA).exact,
+            ("t", "a", "b"), 5, THM2_E_PART,
+            beyond="A_i reads only [t ∈ T]: unsampled it is ln 3-DP on every pair (two laws, "
+                   "ratio 3), and CP Thm 1 / TR Cor 4 (proofs.cp-theorem-1) give "
+                   "e^ε' = 1 + β(e^ε − 1) = 2, δ' = 0, for every dataset")
+    a1, _, _ = mechanisms.xor_pair("t")
+    return premises.over_all_datasets(
+        "A1 (size parity) is (1/2, 1, 0)-UDP", lambda ds: distribution(a1, ds, THM2_BETA).exact,
+        ("t", "a"), 4, Fraction(272, 100), beyond="")
+
+
+def thm2_check(variant: str = "rr") -> Result:
+    """TR Thm 2 on one shared sample: do (β, ε1, δ1)- and (β, ε2, δ2)-UDP parts compose to
+    (β, ε1 + ε2, δ1 + δ2)?  REFUTED only with a witness meeting every hypothesis over all
+    datasets (:func:`thm2_premise`) and an exact pair whose δ at e^(ε1+ε2) exceeds δ1 + δ2.
+
+    Witness ("rr"): A1 = A2 = presence randomized response, each (1/2, ln 2, 0)-UDP (attained);
+    on D = {t, a} versus {a} the output (1, 1) has ratio 5 > e^(ln 2 + ln 2) = 4, so the pair's
+    exact δ at e^ε = 4 is positive, more than δ1 + δ2 = 0.  ``variant="xor"`` is the negative
+    control: the old XOR witness, whose premise held only on the pair it was checked on; the
+    global check rejects it and nothing is refuted (NOT-MACHINE-CHECKABLE)."""
+    prem = thm2_premise(variant)
+    if not prem.holds:
+        return Result(NMC, "witness rejected: its premise fails over all datasets", prem.text(),
+                      {"premises": [prem.to_dict()]})
+    rr = presence_rr("t")
+    pair = randomized(lambda smp: {(y1, y2): v1 * v2 for y1, v1 in rr.law(smp).items()
+                                   for y2, v2 in rr.law(smp).items()})
+    p = distribution(pair, ("t", "a"), THM2_BETA).exact
+    q = distribution(pair, ("a",), THM2_BETA).exact
+    e_sum, d_sum = THM2_E_PART * THM2_E_PART, Fraction(0)
+    dp = max(premises.delta_at(p, q, e_sum), premises.delta_at(q, p, e_sum))
+    top = (True, True)
+    ratio = p[top] / q[top]
+    witness = {"D": "{t, a}", "D_-t": "{a}", "beta": str(THM2_BETA),
+               "A1 = A2": "randomized response on [t in sample], truth probability 3/4",
+               "Pr[(1,1) | D]": str(p[top]), "Pr[(1,1) | D_-t]": str(q[top]), "ratio": str(ratio),
+               "e^(eps1+eps2)": str(e_sum), "delta1 + delta2": str(d_sum), "pair delta": str(dp),
+               "hypotheses": [prem.to_dict()]}
+    if dp > d_sum:
+        return Result(REFUTED, f"(1/2, ln 2, 0)-UDP parts; pair ratio {ratio} > e^(ε1+ε2) = {e_sum}",
+                      "witness meeting every hypothesis: A1 = A2 = presence randomized response "
+                      f"(truth probability 3/4) on one shared sample, β = 1/2; {prem.text()}. On "
+                      f"D = {{t, a}} versus {{a}} the output (1, 1) has probabilities {p[top]} and "
+                      f"{q[top]} (ratio {ratio}), so the pair's exact δ at e^(ε1+ε2) = {e_sum} is "
+                      f"{dp} > δ1 + δ2 = 0. The proof's 'conditionally independent given D' fails: "
+                      "both parts read the same sample", {"witness": witness})
+    return Result(CONFIRMED, f"pair δ = {dp} ≤ δ1 + δ2 = 0", "exact", {"witness": witness})
+
+
+# --------------------------------------------------------------------------- CP §2.2
+#: The size floor of the corrected XOR pair (CP §2.6's A1 uses such a floor, "say 1000"):
+#: below it both parts publish nothing.  β = 1/2 as in the registry's instance.
+XOR_FLOOR, XOR_BETA, XOR_SCAN = 10, Fraction(1, 2), 40
+
+
+@lru_cache(maxsize=8192)
+def _floored_law(n_other: int, m: int, part: int, floor: int) -> dict[Any, Fraction]:
+    """Exact law at β = 1/2 of floored A1 (part 1: parity of |T|) or A2 (part 2: parity XOR
+    [t ∈ T]) on a dataset of ``m`` copies of t and ``n_other`` other records; with S ~ Bin(m, 1/2)
+    sampled copies and X ~ Bin(n_other, 1/2) others, nothing (None) is published when S + X <
+    ``floor``.  Both parts read only (S, X), so the law depends on the dataset only through
+    (n_other, m)."""
+    num: dict[Any, int] = {}
+    for s_ in range(m + 1):
+        for x in range(n_other + 1):
+            size = s_ + x
+            y = None if size < floor else (size % 2 == 1) ^ (part == 2 and s_ >= 1)
+            num[y] = num.get(y, 0) + comb(m, s_) * comb(n_other, x)
+    den = 2 ** (m + n_other)
+    return {y: Fraction(v, den) for y, v in num.items()}
+
+
+def floored_xor_premise(part: int, floor: int = XOR_FLOOR, n_max: int = XOR_SCAN,
+                        e_eps: Fraction = Fraction(2)) -> premises.Premise:
+    """Floored A_part is (1/2, ln e_eps, δ)-DPS over all datasets, δ the returned ``worst``
+    (exact maximum over every dataset of at most ``n_max`` records) joined with the bound for
+    larger ones.  Write a_n = Pr[Bin(n, 1/2) ≤ floor − 1] (non-increasing in n).  Unfloored, A1
+    and A2 publish 1 with probability exactly 1/2 unless every record is a copy of t (the parity
+    of Bin(j, 1/2) is uniform for j ≥ 1 and independent of the other count), and then within
+    Pr[S = 0] ≤ a_n of it; the floor removes mass a_n.  So each published bit has probability in
+    [1/2 − 2a_n, 1/2 + a_n] and "nothing" has a_n: two neighbours, the smaller with at least
+    ``n_max`` records, differ in total variation by at most 3.5·a_(n_max) ≤ 4·a_(n_max), a bound
+    on δ at every ε ≥ 0."""
+    worst, pairs = Fraction(0), 0
+    for n in range(1, n_max + 1):
+        for m in range(n + 1):
+            p = _floored_law(n - m, m, part, floor)
+            for q in ((_floored_law(n - m - 1, m, part, floor),) if n - m >= 1 else ()) + (
+                    (_floored_law(n - m, m - 1, part, floor),) if m >= 1 else ()):
+                pairs += 1
+                worst = max(worst, premises.delta_at(p, q, e_eps), premises.delta_at(q, p, e_eps))
+    tail = 4 * sum((Fraction(comb(n_max, j), 2 ** n_max) for j in range(floor)), Fraction(0))
+    delta = max(worst, tail)
+    return premises.Premise(
+        f"A{part} with a floor of {floor} sampled records is (1/2, ln {e_eps}, {float(delta):.3g})-DPS",
+        True, f"exact laws of every dataset with at most {n_max} records (the law depends only on "
+        f"the number of copies of t and of other records; {pairs} neighbouring pairs, both "
+        f"directions): largest δ {float(worst):.4g}",
+        f"for larger datasets δ ≤ 4·Pr[Bin({n_max}, 1/2) ≤ {floor - 1}] = {float(tail):.3g} (each "
+        "output within 2·Pr[Bin(n, 1/2) < floor] of (1/2, 1/2, nothing 0): parities of Bin(j, 1/2), "
+        "j ≥ 1, are uniform)",
+        delta, None, pairs, {"delta": str(delta)})
+
+
+def xor_check(variant: str = "paper") -> Result:
+    """CP §2.2's pair on one sample at β = 1/2: A1 = size parity, A2 = parity XOR presence.
+
+    As printed, neither part is (β, ε, δ)-DPS for any δ < β: D = {a} versus ∅ gives δ = β = 1/2
+    at every ε (found by the exhaustive check over every multiset of {t, a, b} up to 4 records).
+    With a size floor (nothing published below ``XOR_FLOOR`` sampled records, as CP §2.6's A1
+    does) each part is DPS with small δ over all datasets (:func:`floored_xor_premise`), and the
+    pair still reveals presence: on 30 records ± t its exact δ is ≥ β·Pr[|T − t| ≥ floor].
+    Hence CONFIRMED-WITH-CORRECTION (a missing side condition).  ``variant="leaky"`` (A2
+    publishes presence itself, floored) is the negative control and must be REFUTED: its A2 is
+    not DPS with small δ."""
+    beta, e_reject = XOR_BETA, Fraction(272, 100)  # e^1 < 2.72: rejection at a larger allowance
+    a1, a2, _ = mechanisms.xor_pair("t")
+    def sampled(m: Any) -> Any:
+        return lambda ds: distribution(m, ds, beta).exact
+    as_printed = [premises.over_all_datasets(
+        f"A{i} (no floor) is (1/2, 1, δ)-DPS with δ < 1/2", sampled(m),
+        ("t", "a", "b"), 4, e_reject, beta - Fraction(1, 10**9)) for i, m in ((1, a1), (2, a2))]
+    floored = [floored_xor_premise(1), floored_xor_premise(2)]
+    small = beta / 10  # "private": δ at most a tenth of β
+    if variant == "leaky":  # A2 := [t in T]: not DPS for any small δ (D = {t} vs ∅: δ = 1/2)
+        leak = randomized(lambda smp: {"t" in smp: Fraction(1)})
+        floored[1] = premises.over_all_datasets(
+            "leaky A2 is (1/2, ln 2, 1/20)-DPS", lambda ds: distribution(leak, ds, beta).exact,
+            ("t", "a"), 3, Fraction(2), small, beyond="(none)")
+    n_big = 30
+    pair_law: list[dict[Any, Fraction]] = [{}, {}]
+    for i, has_t in enumerate((1, 0)):
+        # the pair (A1, A2) = (parity, parity XOR s) reveals s exactly when published
+        for s_ in range(has_t + 1):
+            for x in range(n_big + 1):
+                size = s_ + x
+                y = None if size < XOR_FLOOR else (size % 2 == 1, (size % 2 == 1) ^ (s_ >= 1))
+                pair_law[i][y] = pair_law[i].get(y, Fraction(0)) + Fraction(
+                    comb(has_t, s_) * comb(n_big, x), 2 ** (n_big + has_t))
+    pair_delta = premises.delta_at(pair_law[0], pair_law[1], e_reject)
+    reveal = beta * sum((Fraction(comb(n_big, x), 2 ** n_big) for x in range(XOR_FLOOR, n_big + 1)),
+                        Fraction(0))
+    data = {"as_printed": [x.to_dict() for x in as_printed], "floored": [x.to_dict() for x in floored],
+            "pair_delta_30_records": str(pair_delta)}
+    parts_ok = all(x.holds and x.worst <= small for x in floored)
+    if not parts_ok or pair_delta < reveal:
+        return Result(REFUTED, "floored parts not DPS with small δ, or the pair reveals nothing",
+                      "; ".join(x.text() for x in (*as_printed, *floored)), data)
+    if all(x.holds for x in as_printed):
+        return Result(CONFIRMED, "each part DPS over all datasets as printed", "", data)
+    bad = next(x for x in as_printed if not x.holds)
+    assert bad.witness is not None
+    return Result(CORRECTED, f"no floor: δ = {bad.worst} = β at D = {{{bad.witness[0][0]}}} vs ∅; floor {XOR_FLOOR}: "
+                  f"parts δ ≤ {float(max(x.worst for x in floored)):.2g}, pair δ ≥ {float(reveal):.3f}",
+                  f"correction: {bad.text()}. With a floor of {XOR_FLOOR} sampled records (CP §2.6's "
+                  f"A1 has one): {floored[0].text()}; {floored[1].text()}. The floored pair on "
+                  f"{n_big} records ± t has exact δ = {float(pair_delta):.4f} at e^ε = 2.72 > e (≥ "
+                  f"β·Pr[|T − t| ≥ {XOR_FLOOR}] = {float(reveal):.4f}): together they reveal whether "
+                  "t was sampled", data)
+
+
+__all__ = ["floored_xor_premise", "presence_rr", "thm2_check", "thm2_premise", "xor_check"]
