@@ -50,6 +50,8 @@ _LAZY: dict[str, str] = {
     "assert_dp": "dps_verify.testing.checks",
     # ``dps_verify.audit`` is the audit package, callable as ``audit.core.audit`` itself
     "audit": "dps_verify.audit",
+    # planning a release (the package dps_verify.plan, callable as its function ``plan``)
+    "plan": "dps_verify.plan",
     # vocabularies
     "Anonymizer": "dps_verify.core.types",
     "Bound": "dps_verify.core.types",
@@ -87,13 +89,14 @@ __all__ = [
     "min_epsilon",
     "min_k",
     "pairs",
+    "plan",
     "pointwise_delta",
     "randomized",
     "sdgs_delta",
 ]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
-    from dps_verify import audit
+    from dps_verify import audit, plan
     from dps_verify.core.errors import (
         CertificationError,
         DPSVerifyError,
