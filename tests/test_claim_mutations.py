@@ -19,6 +19,7 @@ from tests.mutation import Mutant, run_mutant
 
 S2, S3 = "paper/claims/cp_section2.py", "paper/claims/cp_section3.py"
 TAB, TR = "paper/claims/tables.py", "paper/claims/tr.py"
+WIT = "paper/claims/witnesses.py"
 
 #: (mutant, the claim ids whose run must catch it)
 MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
@@ -34,9 +35,9 @@ MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
     (Mutant("beyond accepts up to 2x d", "paper/claims/beyond.py",
             "ok = hs.upper <= d.lower and", "ok = hs.upper <= 2 * d.lower and"),
      ("beyond.table2.beta0.2.eps2.0",)),
-    (Mutant("sec2.2 accepts single releases leaking up to beta", S2,
-            'singles_private = out["A1"] == 0 and out["A2"] == 0 and max(eps.values()) <= eps_cap',
-            'singles_private = max(out["A1"], out["A2"]) <= beta'), ("cp.sec2.2.xor-noncomposition",)),
+    (Mutant("sec2.2 accepts floored parts without checking their delta", WIT,
+            "parts_ok = all(x.holds and x.worst <= small for x in floored)", "parts_ok = True"),
+     ("cp.sec2.2.xor-noncomposition",)),
     (Mutant("def3 swaps beta and 1 - beta in the mixture", S2,
             "p.get(y, 0) - (1 - beta) * q.get(y, 0)", "p.get(y, 0) - beta * q.get(y, 0)"),
      ("cp.def3.beta-gt-delta",)),
@@ -44,8 +45,8 @@ MUTANTS: list[tuple[Mutant, tuple[str, ...]]] = [
             "bound = Fraction(printed)", "bound = 100 * Fraction(printed)"), ("cp.fig5.k2",)),
     (Mutant("thm6 exact check drops the Def 3 model", S3,
             "ok &= on_sample <= bound and on_full <= bound", "ok &= on_full <= bound"), ("cp.theorem6",)),
-    (Mutant("TR Thm 2 counts any positive delta as the refutation", TR,
-            "    if dp > d1 + d2:", "    if dp > 0:"), ("tr.theorem2",)),
+    (Mutant("TR Thm 2 witness used without its global premise check", WIT,
+            "    if not prem.holds:\n", "    if False:\n"), ("tr.theorem2",)),
     # --- more of our own
     (Mutant("def3 identity attains 1 - beta", S2, "ok &= d0 == beta", "ok &= d0 == 1 - beta"),
      ("cp.def3.beta-gt-delta",)),
