@@ -41,6 +41,7 @@ def fake_claims(monkeypatch):
     _draws.clear()
     monkeypatch.setattr(claims_pkg, "REGISTRY", list(FAKE))
     monkeypatch.setattr(figures, "draw", _fake_draw)
+    monkeypatch.setattr(figures, "draw_with_notes", lambda name, outdir: (_fake_draw(name, outdir), []))
 
 
 def _tree(root: Path) -> dict[str, bytes | None]:
@@ -169,7 +170,7 @@ def test_interrupt_midway_keeps_previous_report(tmp_path, monkeypatch, capsys, w
             (Path(outdir) / f"{name}.png").write_bytes(b"half a png")
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(figures, "draw", boom)
+        monkeypatch.setattr(figures, "draw_with_notes", boom)
     else:  # Ctrl-C after the new index.html is in place, before the marker: rolled back
         real = fsio.write_text
 
@@ -189,7 +190,7 @@ def test_interrupt_midway_keeps_previous_report(tmp_path, monkeypatch, capsys, w
 def test_json_interrupted_while_writing(tmp_path, monkeypatch):
     """Ctrl-C between writing the bytes and the rename: the old file stays, no temporary."""
     j = tmp_path / "r.json"
-    j.write_text('{"old": true}\n')
+    j.write_text('{"generator": "dps-verify", "old": true}\n')  # an earlier report of ours
     real_fsync = os.fsync
 
     def boom(fd):
@@ -198,7 +199,7 @@ def test_json_interrupted_while_writing(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fsync", boom)
     assert main(["paper", "--json", str(j)]) == 130
     monkeypatch.setattr(os, "fsync", real_fsync)
-    assert j.read_text() == '{"old": true}\n'
+    assert j.read_text() == '{"generator": "dps-verify", "old": true}\n'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
 
 

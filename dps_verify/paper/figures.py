@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import mpmath
@@ -296,87 +296,155 @@ def fig7_f(eps0: str, z: Fraction, k: int = 20, beta: str = FIG7_BETA) -> float:
 
 
 # ----------------------------------------------------------------------------- drawing
+#: What a figure point that cannot be computed raises (a search or certification limit, a
+#: parameter outside a bound's domain): the point is left out and the figure says so.
+_MISSING = (CertificationError, ValueError, ArithmeticError)
+
+
+class _Notes:
+    """Collects what a drawing could not compute; each part of a figure is computed under
+    :meth:`point` / :meth:`series`, so one missing point never aborts the figure."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def _add(self, what: str, exc: BaseException) -> None:
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        self.lines.append(f"{what}: not drawn ({why})")
+
+    def point(self, what: str, fn: Callable[[], float]) -> float:
+        """``fn()``, or NaN (a gap in the line) with a note when it cannot be computed or is
+        infinite (no finite value exists)."""
+        try:
+            v = float(fn())
+        except _MISSING as exc:
+            self._add(what, exc)
+            return math.nan
+        if math.isinf(v):
+            self.lines.append(f"{what}: not drawn (no finite value: no ε reaches the target)")
+            return math.nan
+        return v
+
+    def series(self, what: str, fn: Callable[[], object]) -> bool:
+        """Run ``fn()`` (which plots one series); False with a note if it cannot be computed."""
+        try:
+            fn()
+        except _MISSING as exc:
+            self._add(what, exc)
+            return False
+        return True
+
+
+def _boundary_top(k: int, beta: str) -> float:
+    return beta_gt_delta_boundary(k, beta)[1]
+
+
 def draw(name: str, outdir: Path) -> Path:
-    """Draw one figure (``fig2`` … ``fig7``) as PNG into ``outdir``; returns the path."""
+    """Draw one figure (``fig2`` … ``fig7``) as PNG into ``outdir``; returns the path.
+
+    Points or series that cannot be computed are left out and listed on the figure itself
+    (:func:`draw_with_notes` also returns the list)."""
+    return draw_with_notes(name, outdir)[0]
+
+
+def draw_with_notes(name: str, outdir: Path) -> tuple[Path, list[str]]:
+    """:func:`draw`, plus one line for every point or series left out (empty when the figure
+    is complete).  A figure is drawn with whatever data can be computed; it never raises for
+    a missing point (CP Fig. 6 at β = 0.4, k = 10, 15: no ε brings the exact δ to 10⁻⁶)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if name not in FIGURES:
+        raise ValueError(f"unknown figure {name!r}; one of {FIGURES}")
+    notes = _Notes()
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
-    def pair(k: int, beta: str, label: str, c: str) -> None:
-        xs, ys = zip(*curve(k, beta))
-        ax.semilogy(xs, [1 / y for y in ys], color=c, label=f"{label}: paper d")
-        xs, ys = zip(*curve(k, beta, "hockey-stick"))
-        ax.semilogy(xs, [1 / y for y in ys], color=c, ls="--", label=f"{label}: exact δ")
+    def line(k: int, beta: str, label: str, c: str, measure: str = "paper", ls: str = "-") -> None:
+        def plot() -> None:
+            xs, ys = zip(*curve(k, beta, measure))
+            ax.semilogy(xs, [1 / y for y in ys], color=c, ls=ls, label=label)
+        notes.series(label, plot)
 
-    if name == "fig2":
-        for i, k in enumerate(FIG2_KS):
-            pair(k, "0.2", f"k={k}", colors[i])
-        ax.set_title("CP Fig. 2: 1/δ vs ε, β = 0.2")
-    elif name == "fig3":
-        for i, b in enumerate(FIG3_BETAS):
-            pair(20, b, f"β={b}", colors[i])
-        ax.set_title("CP Fig. 3: 1/δ vs ε, k = 20")
-    elif name == "fig4":
-        pair(FIG4_START[0], FIG4_START[1], f"k={FIG4_START[0]}, β={FIG4_START[1]}", colors[0])
-        for i, b in enumerate(FIG4_BETAS, 1):
-            k, _ = fig4_matching_k(b)
-            xs, ys = zip(*curve(k, b))
-            ax.semilogy(xs, [1 / y for y in ys], color=colors[i], label=f"k={k} ({FIG4_DEFAULT_CRITERION}), β={b}")
-            xs, ys = zip(*curve(FIG4_PRINTED[b], b))
-            ax.semilogy(xs, [1 / y for y in ys], color=colors[i], ls=":",
-                        label=f"k={FIG4_PRINTED[b]} (paper), β={b}")
-        ax.set_title("CP Fig. 4: doubling β, matching k (paper d)")
-    elif name == "fig5":
-        for i, k in enumerate(range(1, 6)):
-            pair(k, FIG5_BETA, f"k={k}", colors[i])
-        ax.axhline(1 / 0.025, color="grey", lw=0.8)
-        ax.set_title("CP Fig. 5: small k, β = 0.025 (grey: 1/β)")
-    elif name == "fig6":
-        for i, b in enumerate(FIG6_BETAS):
-            ax.plot(FIG6_KS, [min_epsilon(k, b) for k in FIG6_KS], color=colors[i], marker="o",
-                    label=f"β={b}: paper d")
-            ax.plot(FIG6_KS, [min_epsilon(k, b, measure="hockey-stick") for k in FIG6_KS],
-                    color=colors[i], ls="--", label=f"β={b}: exact δ")
-        ax.set_xlabel("k")
-        ax.set_ylabel("smallest ε with δ ≤ 1e-6")
-        ax.set_title("CP Fig. 6: ε needed for δ ≤ 10⁻⁶")
-    elif name == "fig-beta-gt-delta":
-        bs = [float(b) for b in BETA_GT_DELTA_BETAS]
-        ax.plot(bs, [edge(b) for b in BETA_GT_DELTA_BETAS], color="black", lw=1,
-                label="−ln(1−β): Thm 5's regime edge")
-        for i, k in enumerate(BETA_GT_DELTA_KS):
-            if k == 1:
-                continue  # d(1, β, ε) ≥ β for every ε: the whole regime is in the region
-            edge_ys = [beta_gt_delta_boundary(k, b)[1] for b in BETA_GT_DELTA_BETAS]
-            ax.plot(bs, edge_ys, color=colors[i], marker="o", label=f"k={k}: d ≥ β below this ε")
-            ax.fill_between(bs, [edge(b) for b in BETA_GT_DELTA_BETAS], edge_ys, color=colors[i], alpha=0.12)
-        ax.set_xlabel("β")
-        ax.set_ylabel("ε")
-        ax.set_title("CP Thm 5 vs Def 3: where d(k, β, ε) ≥ β (k = 1: everywhere)")
-    elif name == "fig7":
-        for i, e0 in enumerate(FIG7_EPS0):
-            ax.semilogy([float(z) for z in FIG7_Z], [fig7_f(e0, z) for z in FIG7_Z],
-                        color=colors[i], label=f"ε0={e0}")
-        ax.set_xlabel("z")
-        ax.set_ylabel("f(z)")
-        ax.set_title(f"TR Fig. 7: smooth bound f(z), k = 20, β = {FIG7_BETA}")
-    else:
+    def pair(k: int, beta: str, label: str, c: str) -> None:
+        line(k, beta, f"{label}: paper d", c)
+        line(k, beta, f"{label}: exact δ", c, "hockey-stick", "--")
+
+    try:
+        if name == "fig2":
+            for i, k in enumerate(FIG2_KS):
+                pair(k, "0.2", f"k={k}", colors[i])
+            ax.set_title("CP Fig. 2: 1/δ vs ε, β = 0.2")
+        elif name == "fig3":
+            for i, b in enumerate(FIG3_BETAS):
+                pair(20, b, f"β={b}", colors[i])
+            ax.set_title("CP Fig. 3: 1/δ vs ε, k = 20")
+        elif name == "fig4":
+            pair(FIG4_START[0], FIG4_START[1], f"k={FIG4_START[0]}, β={FIG4_START[1]}", colors[0])
+            for i, b in enumerate(FIG4_BETAS, 1):
+                def matched(b: str = b, c: str = colors[i]) -> None:
+                    k, _ = fig4_matching_k(b)
+                    line(k, b, f"k={k} ({FIG4_DEFAULT_CRITERION}), β={b}", c)
+                notes.series(f"matching k for β={b}", matched)
+                line(FIG4_PRINTED[b], b, f"k={FIG4_PRINTED[b]} (paper), β={b}", colors[i], ls=":")
+            ax.set_title("CP Fig. 4: doubling β, matching k (paper d)")
+        elif name == "fig5":
+            for i, k in enumerate(range(1, 6)):
+                pair(k, FIG5_BETA, f"k={k}", colors[i])
+            ax.axhline(1 / 0.025, color="grey", lw=0.8)
+            ax.set_title("CP Fig. 5: small k, β = 0.025 (grey: 1/β)")
+        elif name == "fig6":
+            for i, b in enumerate(FIG6_BETAS):
+                for measure, ls, what in (("paper", "-", "paper d"), ("hockey-stick", "--", "exact δ")):
+                    ys = [notes.point(f"β={b}, k={k} ({what})",
+                                      partial(min_epsilon, k, b, measure=measure))
+                          for k in FIG6_KS]
+                    ax.plot(FIG6_KS, ys, color=colors[i], ls=ls, marker="o" if ls == "-" else None,
+                            label=f"β={b}: {what}")
+            ax.set_xlabel("k")
+            ax.set_ylabel("smallest ε with δ ≤ 1e-6")
+            ax.set_title("CP Fig. 6: ε needed for δ ≤ 10⁻⁶")
+        elif name == "fig-beta-gt-delta":
+            bs = [float(b) for b in BETA_GT_DELTA_BETAS]
+            ax.plot(bs, [edge(b) for b in BETA_GT_DELTA_BETAS], color="black", lw=1,
+                    label="−ln(1−β): Thm 5's regime edge")
+            for i, k in enumerate(BETA_GT_DELTA_KS):
+                if k == 1:
+                    continue  # d(1, β, ε) ≥ β for every ε: the whole regime is in the region
+                edge_ys = [notes.point(f"k={k}, β={b}", partial(_boundary_top, k, b))
+                           for b in BETA_GT_DELTA_BETAS]
+                ax.plot(bs, edge_ys, color=colors[i], marker="o", label=f"k={k}: d ≥ β below this ε")
+                ax.fill_between(bs, [edge(b) for b in BETA_GT_DELTA_BETAS], edge_ys, color=colors[i], alpha=0.12)
+            ax.set_xlabel("β")
+            ax.set_ylabel("ε")
+            ax.set_title("CP Thm 5 vs Def 3: where d(k, β, ε) ≥ β (k = 1: everywhere)")
+        elif name == "fig7":
+            for i, e0 in enumerate(FIG7_EPS0):
+                ax.semilogy([float(z) for z in FIG7_Z],
+                            [notes.point(f"ε0={e0}, z={z}", partial(fig7_f, e0, z)) for z in FIG7_Z],
+                            color=colors[i], label=f"ε0={e0}")
+            ax.set_xlabel("z")
+            ax.set_ylabel("f(z)")
+            ax.set_title(f"TR Fig. 7: smooth bound f(z), k = 20, β = {FIG7_BETA}")
+        if name not in ("fig6", "fig7", "fig-beta-gt-delta"):
+            ax.set_xlabel("ε")
+            ax.set_ylabel("1/δ")
+        ax.grid(True, which="major", alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=6.5, ncol=2)
+        if notes.lines:
+            shown = notes.lines[:4] + ([f"… and {len(notes.lines) - 4} more"] if len(notes.lines) > 4 else [])
+            fig.text(0.01, 0.01, "\n".join(shown), fontsize=5.5, color="firebrick", va="bottom", wrap=True)
+            fig.tight_layout(rect=(0, 0.04 + 0.025 * len(shown), 1, 1))
+        else:
+            fig.tight_layout()
+        path = Path(outdir) / f"{name}.png"
+        fig.savefig(path)
+    finally:
         plt.close(fig)
-        raise ValueError(f"unknown figure {name!r}")
-    if name not in ("fig6", "fig7", "fig-beta-gt-delta"):
-        ax.set_xlabel("ε")
-        ax.set_ylabel("1/δ")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=6.5, ncol=2)
-    fig.tight_layout()
-    path = Path(outdir) / f"{name}.png"
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return path, notes.lines
 
 
 FIGURES = ("fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig-beta-gt-delta")

@@ -69,6 +69,8 @@ class Artefact:
     head: tuple[str, ...] = ()
     rows: tuple[tuple[str, ...], ...] = ()
     image: str | None = None  # file name of the drawn figure, set by the writer
+    #: what the drawing could not compute (points or series left out), set by the writer
+    notes: tuple[str, ...] = ()
 
     @property
     def is_figure(self) -> bool:
@@ -103,9 +105,12 @@ class Report:
     def figures_needed(self) -> list[str]:
         return [a.key for a in self.artefacts if a.is_figure]
 
-    def with_images(self, images: dict[str, str]) -> Report:
-        """The same report with figure file names (``{"fig5": "figures/fig5.png"}``) attached."""
-        arts = tuple(Artefact(a.key, a.title, a.claims, a.head, a.rows, images.get(a.key, a.image))
+    def with_images(self, images: dict[str, str], notes: dict[str, list[str]] | None = None) -> Report:
+        """The same report with figure file names (``{"fig5": "figures/fig5.png"}``) attached,
+        and, per figure, the lines saying what its drawing left out."""
+        notes = notes or {}
+        arts = tuple(Artefact(a.key, a.title, a.claims, a.head, a.rows, images.get(a.key, a.image),
+                              tuple(notes.get(a.key, a.notes)))
                      for a in self.artefacts)
         return Report(self.claims, arts, self.seconds, self.title)
 
@@ -140,6 +145,17 @@ def _table1_rows(by: dict[str, ClaimRow]) -> tuple[tuple[str, ...], ...]:
     return tuple(rows)
 
 
+def _fmt(data: dict[str, Any], key: str, spec: str) -> str:
+    """``data[key]`` formatted with ``spec``; a missing or unformattable value shows as
+    "(no data)" instead of aborting the report."""
+    if key not in data:
+        return "(no data)"
+    try:
+        return format(data[key], spec)
+    except (TypeError, ValueError):
+        return str(data[key])
+
+
 def _table2_rows(by: dict[str, ClaimRow]) -> tuple[tuple[str, ...], ...]:
     rows = []
     for b in BETAS2:
@@ -149,9 +165,9 @@ def _table2_rows(by: dict[str, ClaimRow]) -> tuple[tuple[str, ...], ...]:
             rows.append((str(b), str(e), str(TABLE2_PRINTED[(b, e)]),
                          str(r.data.get("rounded", "")) if r else "(not run)",
                          r.verdict if r else "",
-                         f"{rb.data['exact']:.3e}" if rb else "(not run)",
-                         str(rb.data["k_exact"]) if rb else "",
-                         f"{rb.data['beta_exact']:.4f}" if rb else ""))
+                         _fmt(rb.data, "exact", ".3e") if rb else "(not run)",
+                         _fmt(rb.data, "k_exact", "") if rb else "",
+                         _fmt(rb.data, "beta_exact", ".4f") if rb else ""))
     return tuple(rows)
 
 

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from dps_verify.core import fsio
+from dps_verify.core.errors import DPSVerifyError
 from dps_verify.paper import figures
 from dps_verify.paper.claims.runner import Outcome
 from dps_verify.report.model import Report, build_report
@@ -24,28 +25,69 @@ def to_dict(outcomes: list[Outcome], seconds: float) -> dict:
     return build_report(outcomes, seconds).to_dict()
 
 
-def _draw(report: Report, outdir: Path) -> dict[str, str]:
-    """Draw every figure the report needs into ``outdir``; artefact -> file name."""
-    return {a: figures.draw(a, outdir).name for a in report.figures_needed()}
+def _placeholder(name: str, outdir: Path, why: str) -> Path:
+    """A PNG that says figure ``name`` could not be drawn, and why (the report still renders)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(6.4, 1.6), dpi=110)
+    try:
+        fig.text(0.02, 0.5, f"{name}: could not be drawn\n{why[:300]}", fontsize=8, color="firebrick",
+                 va="center", wrap=True)
+        path = Path(outdir) / f"{name}.png"
+        fig.savefig(path)
+    finally:
+        plt.close(fig)
+    return path
 
 
-def write_json(outcomes: list[Outcome], seconds: float, path: Path) -> Path:
-    """Write the JSON report atomically; returns the absolute path written."""
-    text = json.dumps(build_report(outcomes, seconds).to_dict(), indent=2, default=str) + "\n"
-    return fsio.write_text(path, text, what="JSON report")
+def draw_figures(report: Report, outdir: Path) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Draw every figure the report needs into ``outdir``: artefact -> file name, and
+    artefact -> what its drawing left out.  A figure that cannot be drawn at all becomes a
+    placeholder image naming the error; the report is never aborted by a figure."""
+    names: dict[str, str] = {}
+    notes: dict[str, list[str]] = {}
+    for a in report.figures_needed():
+        try:
+            path, left_out = figures.draw_with_notes(a, outdir)
+        except (DPSVerifyError, ValueError, ArithmeticError, RuntimeError) as exc:
+            why = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            path, left_out = _placeholder(a, outdir, why), [f"the whole figure: not drawn ({why})"]
+        names[a] = path.name
+        notes[a] = left_out
+    return names, notes
 
 
-def write_markdown(outcomes: list[Outcome], seconds: float, path: Path) -> Path:
+def write_json(outcomes: list[Outcome], seconds: float, path: Path, *, force: bool = False) -> Path:
+    """Write the JSON report atomically; returns the absolute path written.  An existing file
+    that dps-verify did not write is refused unless ``force`` (:func:`fsio.check_output_file`)."""
+    data = fsio.generator_json(build_report(outcomes, seconds).to_dict())
+    text = json.dumps(data, indent=2, default=str) + "\n"
+    return fsio.write_output_file(path, text, option="--json", force=force, what="JSON report")
+
+
+def write_markdown(outcomes: list[Outcome], seconds: float, path: Path, *, force: bool = False) -> Path:
     """Markdown report; figures are drawn next to the file (``<stem>_figures/``, a report
-    directory of its own: see :func:`dps_verify.core.fsio.write_report_dir`)."""
-    path = Path(path).absolute()
+    directory of its own: see :func:`dps_verify.core.fsio.write_report_dir`).  An existing file
+    that dps-verify did not write is refused unless ``force``, before any figure is drawn."""
+    path = fsio.check_output_file(path, option="--markdown", force=force)
     report = build_report(outcomes, seconds)
     if report.figures_needed():
         figdir = path.parent / f"{path.stem}_figures"
         pngs: dict[str, str] = {}
-        fsio.write_report_dir(figdir, lambda d: pngs.update(_draw(report, d)), what="Markdown report figures")
-        report = report.with_images({a: f"{figdir.name}/{n}" for a, n in pngs.items()})
-    return fsio.write_text(path, render_markdown(report), what="Markdown report")
+        notes: dict[str, list[str]] = {}
+
+        def build(d: Path) -> None:
+            names, left_out = draw_figures(report, d)
+            pngs.update(names)
+            notes.update(left_out)
+
+        fsio.write_report_dir(figdir, build, what="Markdown report figures")
+        report = report.with_images({a: f"{figdir.name}/{n}" for a, n in pngs.items()}, notes)
+    return fsio.write_output_file(path, fsio.generator_markdown(render_markdown(report)), option="--markdown",
+                                  force=force, what="Markdown report")
 
 
 def write_html(outcomes: list[Outcome], seconds: float, outdir: Path) -> Path:
@@ -57,10 +99,11 @@ def write_html(outcomes: list[Outcome], seconds: float, outdir: Path) -> Path:
         page = report
         if report.figures_needed():
             (tmp / "figures").mkdir()
-            page = report.with_images({a: f"figures/{n}" for a, n in _draw(report, tmp / "figures").items()})
+            names, notes = draw_figures(report, tmp / "figures")
+            page = report.with_images({a: f"figures/{n}" for a, n in names.items()}, notes)
         (tmp / "index.html").write_text(render_html(page), encoding="utf-8")
 
     return fsio.write_report_dir(outdir, build, what="HTML report") / "index.html"
 
 
-__all__ = ["to_dict", "write_html", "write_json", "write_markdown"]
+__all__ = ["draw_figures", "to_dict", "write_html", "write_json", "write_markdown"]
