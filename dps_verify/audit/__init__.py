@@ -9,10 +9,19 @@ import sys as _sys
 import types as _types
 from typing import Any as _Any
 
-from dps_verify.audit.core import DEFAULT_EXACT_BUDGET, METHODS, audit, closed_form_kind
+from dps_verify.audit.core import DEFAULT_EXACT_BUDGET, METHODS, closed_form_kind
+from dps_verify.audit.core import audit as _audit_unguarded
 from dps_verify.audit.domain import Domain, domain_from_dict, load_domain
 from dps_verify.audit.loader import load_callable
 from dps_verify.audit.report import EXIT_CODES, VERDICTS, AuditReport, Witness
+from dps_verify.engine.calls import audit_entry_point as _audit_entry_point
+
+#: :func:`dps_verify.audit.core.audit` run inside the audited code's world
+#: (:func:`dps_verify.engine.calls.audited_code`): ``sys.exit``, ``os._exit``, a
+#: ``KeyboardInterrupt`` the code raises itself, or any other escape of the code under audit is
+#: :class:`~dps_verify.errors.AuditedCodeError`, never a verdict; what it prints is captured in
+#: the report's ``output``.
+audit = _audit_entry_point(_audit_unguarded)
 
 
 class _CallablePackage(_types.ModuleType):

@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dps_verify.core.errors import VERDICT_EXIT_CODES
 from dps_verify.core.types import AuditVerdict
 from dps_verify.verdict.witness import Witness
 from dps_verify.verdict.witness import json_number as _num
 
 #: the audit verdicts (:class:`dps_verify.core.types.AuditVerdict`), as plain strings
 VERDICTS = tuple(v.value for v in AuditVerdict)
-#: CLI exit codes per verdict (2 is reserved for bad usage).
-EXIT_CODES = {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 3}
+#: CLI exit codes per verdict: the one table of :mod:`dps_verify.core.errors`.
+EXIT_CODES = VERDICT_EXIT_CODES
 
 
 @dataclass
@@ -42,6 +43,9 @@ class AuditReport:
     coverage: dict = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: what the audited code printed while audited, per stream (``{"stdout": {"text", "chars",
+    #: "lines", "truncated"}}``; :func:`dps_verify.engine.calls.audited_code`)
+    output: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -65,14 +69,23 @@ class AuditReport:
             "coverage": self.coverage,
             "reasons": self.reasons,
             "seconds": round(self.seconds, 3),
+            "output": self.output,
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, default=str)
+        """The JSON report file (tagged as written by dps-verify, so a later run may replace it)."""
+        from dps_verify.core.fsio import generator_json
+
+        return json.dumps(generator_json(self.to_dict()), indent=indent, default=str)
+
+    def verdict_line(self) -> str:
+        """The one line that states the verdict (the last line of :meth:`summary`)."""
+        return f"verdict: {self.verdict}   (method: {self.method}, {self.seconds:.2f} s)"
 
     def summary(self) -> str:
+        """The report as text; its last line is :meth:`verdict_line` (a reader of a long log, or
+        of output the audited code printed, finds the verdict at the end)."""
         lines = [
-            f"verdict: {self.verdict}   (method: {self.method}, {self.seconds:.2f} s)",
             "claim: " + ", ".join(f"{k} = {v}" for k, v in self.claim.items()),
         ]
         if self.witness is not None:
@@ -102,6 +115,7 @@ class AuditReport:
                          "case is known in closed form")
         for r in self.reasons:
             lines.append("note: " + r)
+        lines.append(self.verdict_line())
         return "\n".join(lines)
 
 

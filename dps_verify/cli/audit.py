@@ -1,17 +1,21 @@
 """``dps-verify audit``: confirm a claimed (ε, δ) for sampled anonymization, or find a witness.
 
 Exit codes (table in :mod:`dps_verify.core.errors`): 0 PASS, 1 FAIL (with a witness),
-3 INCONCLUSIVE, 2 bad usage, 4 the code under audit raised, returned an unhashable value, is not
-a function of its sample, or exceeded ``--timeout`` — reported in one line naming the exception
-and the sample (``--traceback`` shows the user's traceback), never as PASS or FAIL.
+3 INCONCLUSIVE, 2 bad usage, 4 the code under audit raised (at import or in a call), exited
+(``sys.exit``, ``os._exit``), raised ``KeyboardInterrupt`` by itself, returned an unhashable
+value, is not a function of its sample, or exceeded ``--timeout`` — reported in one line naming
+what happened and the sample (``--traceback`` shows the user's traceback), never as PASS or FAIL;
+5 the run's estimated work is past its budget (refused before it starts).
+
+The verdict line is the last line printed, and exit 0 follows only a ``verdict: PASS`` line.
+What the audited code prints is captured (:func:`dps_verify.engine.calls.audited_code`): a one-line
+summary, or the text itself with ``--show-output``, comes before the report.
 See :mod:`dps_verify.audit`.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import inspect
 from typing import Any
 
 NAME = "audit"
@@ -60,48 +64,93 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="give up (exit 4) if one call of the anonymizer takes longer than this "
                         "(POSIX, main thread: uses SIGALRM)")
     p.add_argument("--json", metavar="OUT.json", default=None,
-                   help="also write the report as JSON (atomically; the path is printed)")
+                   help="also write the report as JSON (atomically; the path is printed); an existing "
+                        "file dps-verify did not write is refused unless --force")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing --json file that dps-verify did not write")
+    p.add_argument("--show-output", action="store_true",
+                   help="print what the audited code wrote to stdout/stderr (captured; summarised otherwise)")
 
 
 def guard(anonymizer: Any) -> Any:
-    """A plain function under audit, wrapped so every call goes through
-    :mod:`dps_verify.engine.calls` (its signature and attributes are kept, so the auditor still
-    recognises a black box ``(sample, rng)`` or a ``sufficient_statistic``).  Objects (classes,
-    :class:`~dps_verify.engine.distribution.randomized`) are returned unchanged: the exact engine
-    guards their calls itself."""
-    from dps_verify.engine.calls import call_anonymizer, call_blackbox
+    """:func:`dps_verify.engine.calls.guard` (kept here for callers of the CLI module)."""
+    from dps_verify.engine.calls import guard as guard_calls
 
-    if not inspect.isfunction(anonymizer):
-        return anonymizer
+    return guard_calls(anonymizer)
 
-    @functools.wraps(anonymizer)
-    def guarded(sample: Any, *rest: Any) -> Any:
-        if rest:
-            return call_blackbox(anonymizer, sample, *rest)
-        return call_anonymizer(anonymizer, sample)
 
-    return guarded
+def _output_lines(output: dict, show: bool) -> list[str]:
+    """What the audited code printed: a one-line summary per stream, or (``show``) the text."""
+    lines: list[str] = []
+    for stream, info in output.items():
+        if show:
+            more = f" (first {len(info['text'])} of {info['chars']} characters)" if info["truncated"] else ""
+            lines.append(f"--- the audited code's {stream}{more} ---")
+            lines.extend(info["text"].rstrip("\n").splitlines())
+            lines.append(f"--- end of the audited code's {stream} ---")
+        else:
+            lines.append(f"note: the audited code printed {info['lines']} line(s), {info['chars']} characters, "
+                         f"to {stream} (captured; --show-output prints them)")
+    return lines
+
+
+def _progress():
+    """A live elapsed-time indicator on a terminal (stderr), nothing otherwise."""
+    import contextlib
+    import sys
+
+    stream = sys.__stderr__
+    if stream is None or not stream.isatty():
+        return contextlib.nullcontext()
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    return Progress(SpinnerColumn(), TextColumn("auditing {task.description}"), TimeElapsedColumn(),
+                    console=Console(file=stream), transient=True, redirect_stdout=False, redirect_stderr=False)
 
 
 def run(args: argparse.Namespace) -> int:
     from dps_verify.audit import audit, load_callable, load_domain
+    from dps_verify.audit.budget import check_audit_budget, is_cheap
     from dps_verify.core import fsio
-    from dps_verify.engine.calls import call_limits
+    from dps_verify.core.errors import VERDICT_EXIT_CODES, AuditedCodeError
+    from dps_verify.engine.calls import audited_code, call_limits
 
-    anonymizer, _module = load_callable(args.target)
+    if args.json:  # refused before any work: unwritable, or not ours to overwrite
+        fsio.check_output_file(args.json, option="--json", force=args.force)
     domain = load_domain(args.domain, args.max_size)
-    with call_limits(timeout=args.timeout):
-        rep = audit(
-            guard(anonymizer),
-            beta=args.beta,
-            epsilon=args.epsilon,
-            delta=args.delta,
-            domain=domain,
-            definition=args.definition,
-            method=args.method,
-            seed=args.seed,
-        )
-    print(rep.summary())
+    option = "--max-size (or the domain's \"max_size\")"
+    check_audit_budget(domain, option=option, cheap=False)  # at once, before importing the code
+    captured = None
+    try:
+        with audited_code() as captured, call_limits(timeout=args.timeout), _progress() as prog:
+            if prog is not None:
+                prog.add_task(args.target, total=None)
+            anonymizer, _module = load_callable(args.target)
+            check_audit_budget(domain, option=option, cheap=is_cheap(anonymizer))
+            rep = audit(
+                guard(anonymizer),
+                beta=args.beta,
+                epsilon=args.epsilon,
+                delta=args.delta,
+                domain=domain,
+                definition=args.definition,
+                method=args.method,
+                seed=args.seed,
+            )
+    except AuditedCodeError:
+        if captured is not None and args.show_output:
+            for line in _output_lines(captured.as_dict(), True):
+                print(line)
+        raise
+    output = captured.as_dict() if captured is not None else {}
+    rep.output = output
+    code = VERDICT_EXIT_CODES[rep.verdict]
     if args.json:
-        print(f"wrote {fsio.write_text(args.json, rep.to_json() + chr(10), what='audit report')}")
-    return rep.exit_code
+        print(f"wrote {fsio.write_output_file(args.json, rep.to_json() + chr(10), option='--json', force=args.force, what='audit report')}")
+    for line in _output_lines(output, args.show_output):
+        print(line)
+    text = rep.summary()
+    print(text)
+    assert text.rstrip().splitlines()[-1] == rep.verdict_line()  # the verdict is the last line
+    return code

@@ -3,7 +3,7 @@
 The registry lives in :mod:`dps_verify.claims`; report writers in :mod:`dps_verify.report`.
 Exit code 0 when every verdict equals the verdict recorded as expected, 1 otherwise, 2 on bad
 usage (no claim matches ``--only``, an unwritable output path, an output that would overwrite
-something dps-verify did not write).  Outputs are written safely (:mod:`dps_verify.core.fsio`)
+something dps-verify did not write: ``--force`` replaces such a ``--json``/``--markdown`` file).  Outputs are written safely (:mod:`dps_verify.core.fsio`)
 and each path written is printed.
 """
 
@@ -26,6 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--markdown", metavar="FILE", type=Path,
                    help="write a Markdown report (figures go to <FILE stem>_figures/)")
     p.add_argument("--html", metavar="DIR", type=Path, help="write an HTML report to DIR/index.html")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing --json/--markdown file that dps-verify did not write")
     p.add_argument("--list", action="store_true", help="list the claim ids and exit")
 
 
@@ -44,13 +46,8 @@ def _check_paths(args: argparse.Namespace, claims) -> None:
 
     for opt in ("json", "markdown"):
         f = getattr(args, opt)
-        if f is None:
-            continue
-        f = Path(f).absolute()
-        if not f.parent.is_dir():
-            raise UsageError(f"--{opt}: directory {f.parent} does not exist")
-        if f.exists() and not f.is_file():
-            raise UsageError(f"--{opt}: refusing to write {f}: it exists and is not a regular file")
+        if f is not None:
+            fsio.check_output_file(f, option=f"--{opt}", force=args.force)
     figs = sorted({c.artefact for c in claims if c.artefact and c.artefact.startswith("fig")})
     if args.markdown is not None and figs:
         md = Path(args.markdown).absolute()
@@ -124,9 +121,9 @@ def run(args: argparse.Namespace) -> int:
 
     from dps_verify import report
     if args.json is not None:
-        print(f"wrote {report.write_json(outcomes, total, args.json)}")
+        print(f"wrote {report.write_json(outcomes, total, args.json, force=args.force)}")
     if args.markdown is not None:
-        print(f"wrote {report.write_markdown(outcomes, total, args.markdown)}")
+        print(f"wrote {report.write_markdown(outcomes, total, args.markdown, force=args.force)}")
     if args.html is not None:
         print(f"wrote {report.write_html(outcomes, total, args.html)}")
     return 0 if all(o.ok for o in outcomes) else 1

@@ -9,9 +9,17 @@ code   meaning
 3      INCONCLUSIVE: the evidence decides neither way
 4      the code under audit raised, or broke the anonymizer contract
        (:class:`AuditedCodeError`)
-5      an internal certification limit was reached (:class:`CertificationError`)
+5      a limit was reached: a certification limit (precision, scan length) while
+       working (:class:`CertificationError`), or a work/memory estimate past its
+       budget before starting (:class:`BudgetError`; the message names the option
+       that raises the budget)
 70     an internal error of dps_verify itself (a bug), never a verdict
+130    interrupted (Ctrl-C; 128 + SIGINT, as shells report it)
 =====  ==========================================================================
+
+The audit verdicts map onto it through :data:`VERDICT_EXIT_CODES` (PASS 0, FAIL 1,
+INCONCLUSIVE 3); the CLI (:mod:`dps_verify.cli`), the audit report
+(:mod:`dps_verify.audit.report`) and README's table all read this module.
 
 :class:`UsageError` subclasses :class:`ValueError` so that callers who catch ``ValueError`` for
 bad parameters keep working.
@@ -28,6 +36,7 @@ EXIT_INCONCLUSIVE = 3
 EXIT_AUDITED_CODE = 4
 EXIT_CERTIFICATION = 5
 EXIT_INTERNAL = 70  # a bug in dps_verify itself (BSD EX_SOFTWARE); never a verdict
+EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT
 
 EXIT_CODES: dict[int, str] = {
     EXIT_OK: "PASS / as expected",
@@ -35,9 +44,13 @@ EXIT_CODES: dict[int, str] = {
     EXIT_USAGE: "bad usage (parameters, options, files)",
     EXIT_INCONCLUSIVE: "INCONCLUSIVE",
     EXIT_AUDITED_CODE: "error in the code under audit",
-    EXIT_CERTIFICATION: "internal certification limit reached",
+    EXIT_CERTIFICATION: "certification limit or work budget reached",
     EXIT_INTERNAL: "internal error of dps_verify (a bug; please report it)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
 }
+
+#: Exit code of each audit verdict.
+VERDICT_EXIT_CODES: dict[str, int] = {"PASS": EXIT_OK, "FAIL": EXIT_FAIL, "INCONCLUSIVE": EXIT_INCONCLUSIVE}
 
 
 class DPSVerifyError(Exception):
@@ -63,6 +76,12 @@ class CertificationError(DPSVerifyError):
     exit_code = EXIT_CERTIFICATION
 
 
+class BudgetError(CertificationError):
+    """The work or memory a run would need, estimated before it starts, is past its budget.
+    Raised before any work is done; the message names the option (or argument) that changes
+    the estimate or raises the budget."""
+
+
 class AuditedCodeError(DPSVerifyError):
     """The code under audit raised, or broke the anonymizer contract (unhashable output, not a
     function of its sample, timeout).  ``original`` is the user's exception (if any) and
@@ -83,9 +102,12 @@ __all__ = [
     "EXIT_FAIL",
     "EXIT_INCONCLUSIVE",
     "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "VERDICT_EXIT_CODES",
     "AuditedCodeError",
+    "BudgetError",
     "CertificationError",
     "DPSVerifyError",
     "ParameterError",

@@ -25,6 +25,13 @@ with ``0o777 & ~umask`` (never the 0600/0700 of :mod:`tempfile`).
 
 Failures to write (missing parent directory, read-only directory, a file in the way) become one
 :class:`UsageError` line naming the path; the CLI maps it to exit 2.
+
+Single report files (``paper --json/--markdown``, ``audit --json``) carry a generator tag
+(:data:`GENERATOR`: a ``"generator"`` key first in JSON, a comment on the first line of
+Markdown).  :func:`check_output_file` refuses, before any work starts, an existing file without
+that tag (one that dps-verify did not write) unless ``--force`` is given, and a path that could
+not be written (missing or read-only directory, a directory in the way);
+:func:`write_output_file` checks again and writes atomically.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import secrets
 import shutil
 from collections.abc import Callable, Iterable
@@ -117,6 +125,62 @@ def write_bytes(path: str | os.PathLike, data: bytes, *, what: str = "output") -
 def write_text(path: str | os.PathLike, text: str, *, what: str = "output") -> Path:
     """:func:`write_bytes` for UTF-8 text."""
     return write_bytes(path, text.encode("utf-8"), what=what)
+
+
+# --------------------------------------------------------------------------- single report files
+
+#: The tag every single report file dps_verify writes carries near its start.
+GENERATOR = "dps-verify"
+_TAGGED = re.compile(rb'"generator"\s*:\s*"dps-verify|<!-- generator: dps-verify')
+_HEAD = 4096
+
+
+def generator_json(data: dict) -> dict:
+    """``data`` with the generator tag as its first key (for a JSON report file)."""
+    return {"generator": GENERATOR, **{k: v for k, v in data.items() if k != "generator"}}
+
+
+def generator_markdown(text: str) -> str:
+    """``text`` with the generator tag as an HTML comment on its first line (Markdown)."""
+    return f"<!-- generator: {GENERATOR} -->\n{text}"
+
+
+def written_by_us(path: str | os.PathLike) -> bool:
+    """Whether the regular file ``path`` carries the generator tag near its start."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return False
+    return bool(_TAGGED.search(head))
+
+
+def check_output_file(path: str | os.PathLike, *, option: str, force: bool = False) -> Path:
+    """Refuse early (:class:`UsageError`, exit 2) a report file that could not be written or
+    would overwrite a file dps-verify did not write (unless ``force``).  ``option`` names the
+    command-line option in the message (``--json``).  Returns the absolute path; writes nothing."""
+    target = Path(path).absolute()
+    parent = target.parent
+    if not parent.is_dir():
+        raise UsageError(f"{option}: cannot write {target}: directory {parent} does not exist")
+    if target.exists() or target.is_symlink():
+        if not target.is_file():
+            raise UsageError(f"{option}: refusing to write {target}: it exists and is not a regular file")
+        if not force and not written_by_us(target):
+            raise UsageError(f"{option}: refusing to overwrite {target}: it exists and was not written by "
+                             "dps-verify (use --force to replace it, or choose another name)")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{option}: cannot write {target}: directory {parent} is not writable")
+    return target
+
+
+def write_output_file(path: str | os.PathLike, text: str, *, option: str, force: bool = False,
+                      what: str = "report") -> Path:
+    """:func:`check_output_file` again (the file may have appeared meanwhile), then
+    :func:`write_text` (atomic).  ``text`` should carry the generator tag
+    (:func:`generator_json`, :func:`generator_markdown`) so a later run may replace it."""
+    check_output_file(path, option=option, force=force)
+    return write_text(path, text, what=what)
 
 
 # --------------------------------------------------------------------------- report directories
@@ -240,4 +304,5 @@ def _install(out: Path, stage: Path, names: list[str], marker_text: str) -> None
     _fsync_dir(out)
 
 
-__all__ = ["MARKER", "check_report_dir", "write_bytes", "write_report_dir", "write_text"]
+__all__ = ["GENERATOR", "MARKER", "check_output_file", "check_report_dir", "generator_json", "generator_markdown",
+           "write_bytes", "write_output_file", "write_report_dir", "write_text", "written_by_us"]

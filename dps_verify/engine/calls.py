@@ -16,7 +16,7 @@ With ``recheck=True`` the call is made twice and must agree ("not a function of 
 a plain function that draws randomness must be wrapped with ``randomized`` or audited as a
 black box); with ``reorder=True`` it is also made on the sample's records reversed and rotated
 and must agree (a sample is a multiset, CP §2.1).  :class:`SpotChecks` picks the samples the
-engine checks this way: a few of each size (``verdict/samples.py``, ``engine/distribution.py``).
+engine checks this way: a few of each size (``engine/count_vectors.py``, ``engine/distribution.py``).
 
 Timeouts: ``with call_limits(timeout=2.0): ...`` bounds every guarded call made inside the block
 (``dps-verify audit --timeout SECONDS``).  It uses ``signal.setitimer`` / ``SIGALRM``, so it is
@@ -30,7 +30,11 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import inspect
+import io
+import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -46,6 +50,37 @@ _timeout: contextvars.ContextVar[float | None] = contextvars.ContextVar("dps_ver
 class _CallTimedOut(BaseException):
     """Raised by the SIGALRM handler inside user code; a BaseException so that a user's
     ``except Exception`` does not swallow it."""
+
+
+class _ExitCalled(BaseException):
+    """Raised in place of ``os._exit(code)`` while audited code runs (see :func:`audited_code`)."""
+
+    def __init__(self, code: Any) -> None:
+        super().__init__(f"os._exit({code!r}) called")
+        self.code = code
+
+
+#: Set by the SIGINT handler :func:`audited_code` installs: a ``KeyboardInterrupt`` is a real
+#: Ctrl-C only if the signal arrived; one the audited code raises by itself is its fault.
+_sigint = threading.Event()
+#: Whether that handler is installed (off the main thread it cannot be: every
+#: ``KeyboardInterrupt`` then passes through as a real interrupt).
+_sigint_tracked = threading.Event()
+
+
+def _real_interrupt() -> bool:
+    return _sigint.is_set() or not _sigint_tracked.is_set()
+
+
+def _escape(exc: BaseException) -> str:
+    """How an exception that is not an ``Exception`` left the audited code, in words."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r}) (SystemExit)"
+    if isinstance(exc, _ExitCalled):
+        return f"called os._exit({exc.code!r})"
+    if isinstance(exc, KeyboardInterrupt):
+        return "raised KeyboardInterrupt by itself (no Ctrl-C was pressed)"
+    return f"raised {type(exc).__name__}"
 
 
 def _short(x: Any) -> str:
@@ -119,8 +154,16 @@ def _invoke(fn: Callable, args: tuple, sample: Any, what: str, owner: Any = None
             f"the {what} {_name(owner)} did not return within {t:g} s (--timeout) on sample {_short(sample)}",
             sample=sample,
         ) from stop
-    except Exception as exc:  # noqa: BLE001 - user code may raise anything; KeyboardInterrupt passes
+    except Exception as exc:  # noqa: BLE001 - user code may raise anything
         raise _raised(owner, exc, sample, what) from exc
+    except KeyboardInterrupt as stop:
+        if _real_interrupt():
+            raise  # Ctrl-C: the user stops dps-verify, not a fault of the code under audit
+        raise AuditedCodeError(f"the {what} {_name(owner)} {_escape(stop)} on sample {_short(sample)}",
+                               original=stop, sample=sample) from stop
+    except BaseException as exc:  # SystemExit, os._exit, GeneratorExit ...: never a verdict
+        raise AuditedCodeError(f"the {what} {_name(owner)} {_escape(exc)} on sample {_short(sample)}",
+                               original=exc, sample=sample) from exc
 
 
 def _check_hashable(fn: Any, y: Any, sample: Any, what: str) -> Hashable:
@@ -313,6 +356,163 @@ def attach_dataset(err: AuditedCodeError, dataset: Any) -> AuditedCodeError:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# ----------------------------------------------------------------- the audited code's world
+
+#: Characters of each stream kept from what the audited code prints (the rest is counted).
+CAPTURE_LIMIT = 20_000
+
+
+class _Sink(io.TextIOBase):
+    """A text stream keeping the first :data:`CAPTURE_LIMIT` characters and counting the rest."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.kept = 0
+        self.chars = 0
+        self.lines = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        self.chars += len(text)
+        self.lines += text.count("\n")
+        room = CAPTURE_LIMIT - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(room, len(text))
+        return len(text)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+class Captured:
+    """What the audited code printed while dps_verify ran it (``stdout``, ``stderr``): the
+    text kept (at most :data:`CAPTURE_LIMIT` characters each) and how much there was."""
+
+    def __init__(self) -> None:
+        self.out = _Sink()
+        self.err = _Sink()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: {"text": s.text, "chars": s.chars, "lines": s.lines + (1 if s.chars and not s.text.endswith("\n") else 0),
+                       "truncated": s.chars > s.kept}
+                for name, s in (("stdout", self.out), ("stderr", self.err)) if s.chars}
+
+
+_active: list[Captured] = []
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    _sigint.set()
+    raise KeyboardInterrupt
+
+
+def _trap_os_exit(code: Any = 0) -> None:
+    raise _ExitCalled(code)
+
+
+@contextmanager
+def audited_code(*, capture: bool = True) -> Iterator[Captured]:
+    """The world the code under audit runs in (importing it, calling it), so that it cannot
+    forge a verdict or an exit code:
+
+    * ``SystemExit`` (``sys.exit``), ``os._exit`` (replaced by a trap while the block runs),
+      ``KeyboardInterrupt`` raised by the code itself (a real Ctrl-C is told apart by a SIGINT
+      handler, main thread only) and any other ``BaseException`` leaving the block become
+      :class:`AuditedCodeError` (CLI exit 4) naming what happened;
+    * what the code prints to ``sys.stdout`` / ``sys.stderr`` is captured (``capture``) and
+      kept in the :class:`Captured` this yields, so nothing it prints comes after (or floods)
+      the verdict.  Output written to the file descriptors directly (C code, ``os.write``) is
+      not seen.
+
+    Re-entrant: an inner block shares the outer one's capture.
+    """
+    if _active:
+        yield _active[-1]
+        return
+    cap = Captured()
+    main = threading.current_thread() is threading.main_thread()
+    previous_sigint = None
+    if main:
+        try:
+            previous_sigint = signal.signal(signal.SIGINT, _on_sigint)
+            _sigint.clear()
+            _sigint_tracked.set()
+        except (ValueError, OSError):  # not the main interpreter
+            previous_sigint = None
+    real_exit = os._exit
+    old_out, old_err = sys.stdout, sys.stderr
+    os._exit = _trap_os_exit  # type: ignore[assignment]
+    if capture:
+        sys.stdout, sys.stderr = cap.out, cap.err  # type: ignore[assignment]
+    _active.append(cap)
+    try:
+        yield cap
+    except (AuditedCodeError, _CallTimedOut):
+        raise
+    except KeyboardInterrupt as exc:
+        if _real_interrupt():
+            raise
+        raise AuditedCodeError(f"the code under audit {_escape(exc)}", original=exc) from exc
+    except Exception:
+        raise
+    except BaseException as exc:  # SystemExit, os._exit ... reaching here came from user code
+        raise AuditedCodeError(f"the code under audit {_escape(exc)}", original=exc) from exc
+    finally:
+        _active.pop()
+        if capture:
+            sys.stdout, sys.stderr = old_out, old_err
+        os._exit = real_exit  # type: ignore[assignment]
+        if previous_sigint is not None:
+            signal.signal(signal.SIGINT, previous_sigint)
+            _sigint_tracked.clear()
+
+
+def real_streams() -> tuple[Any, Any]:
+    """``(stdout, stderr)`` of the process, also while :func:`audited_code` captures (for a
+    progress bar on the terminal)."""
+    return sys.__stdout__, sys.__stderr__
+
+
+def guard(anonymizer: Any) -> Any:
+    """A plain function under audit, wrapped so every call goes through this module (its
+    signature and attributes are kept, so the auditor still recognises a black box
+    ``(sample, rng)`` or a ``sufficient_statistic``).  Objects (classes,
+    :class:`~dps_verify.engine.distribution.randomized`) are returned unchanged: the exact engine
+    guards their calls itself, and :func:`audited_code` catches what escapes elsewhere."""
+    if not inspect.isfunction(anonymizer) or getattr(anonymizer, "_dps_guarded", False):
+        return anonymizer
+
+    @functools.wraps(anonymizer)
+    def guarded(sample: Any, *rest: Any) -> Any:
+        if rest:
+            return call_blackbox(anonymizer, sample, *rest)
+        return call_anonymizer(anonymizer, sample)
+
+    guarded._dps_guarded = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def audit_entry_point(fn: F) -> F:
+    """Decorator for the audit's entry point ``fn(anonymizer, ...)``: the anonymizer is
+    :func:`guard`-ed and the whole run happens inside :func:`audited_code`; what the code
+    printed is attached to the returned report as ``output`` (when it has that attribute)."""
+
+    @functools.wraps(fn)
+    def wrapper(anonymizer: Any, *args: Any, **kwargs: Any) -> Any:
+        with audited_code() as cap:
+            rep = fn(guard(anonymizer), *args, **kwargs)
+        if hasattr(rep, "output"):
+            rep.output = cap.as_dict()
+        return rep
+
+    return cast(F, wrapper)
+
+
 def reports_dataset(fn: F) -> F:
     """Decorator for ``fn(anonymizer, dataset, ...)``: an :class:`AuditedCodeError` raised inside
     carries the dataset (:func:`attach_dataset`)."""
@@ -328,5 +528,6 @@ def reports_dataset(fn: F) -> F:
     return cast(F, wrapper)
 
 
-__all__ = ["SPOT_CHECKS_PER_SIZE", "SpotChecks", "attach_dataset", "call_anonymizer", "call_blackbox", "call_law",
-           "call_limits", "reorderings", "reports_dataset"]
+__all__ = ["CAPTURE_LIMIT", "SPOT_CHECKS_PER_SIZE", "Captured", "SpotChecks", "attach_dataset", "audit_entry_point",
+           "audited_code", "call_anonymizer", "call_blackbox", "call_law", "call_limits", "guard", "real_streams",
+           "reorderings", "reports_dataset"]

@@ -1,0 +1,226 @@
+"""The audited code cannot forge a verdict or an exit code.
+
+``sys.exit(0)`` in the anonymizer or at its import used to end ``dps-verify audit`` with exit 0
+and no output (PASS by the exit-code table), ``sys.exit(3)`` with INCONCLUSIVE; through the API
+``SystemExit`` escaped ``audit()``.  Every escape of the audited code is now
+``AuditedCodeError`` / exit 4 with one line naming it, the verdict line is the last line
+printed, and what the code prints is captured.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dps_verify.audit import audit
+from dps_verify.cli import main
+from dps_verify.engine import calls
+from dps_verify.errors import AuditedCodeError
+
+CLAIM = ["--beta", "0.5", "--epsilon", "1", "--delta", "0.1", "--seed", "0"]
+
+
+def _domain(tmp_path: Path, max_size: int = 4) -> str:
+    p = tmp_path / "domain.json"
+    p.write_text(json.dumps({"records": [1, 2, 3], "max_size": max_size}))
+    return str(p)
+
+
+def _script(tmp_path: Path, body: str, name: str = "anon.py") -> str:
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(body))
+    return f"{p}:anonymize"
+
+
+# (source, fragment of the one-line error)
+ESCAPES = {
+    "sys.exit(0) in the call": ("""
+        import sys
+        def anonymize(sample):
+            sys.exit(0)
+        """, "called sys.exit(0) (SystemExit) on sample"),
+    "sys.exit(3) in the call": ("""
+        import sys
+        def anonymize(sample):
+            if len(sample) > 1:
+                sys.exit(3)
+            return 'x'
+        """, "called sys.exit(3) (SystemExit) on sample"),
+    "raise SystemExit at import": ("""
+        raise SystemExit(0)
+        def anonymize(sample):
+            return 'x'
+        """, "called sys.exit(0) (SystemExit)"),
+    "KeyboardInterrupt raised by the code": ("""
+        def anonymize(sample):
+            raise KeyboardInterrupt
+        """, "raised KeyboardInterrupt by itself (no Ctrl-C was pressed)"),
+    "KeyboardInterrupt at import": ("""
+        raise KeyboardInterrupt
+        """, "raised KeyboardInterrupt by itself"),
+    "os._exit(0) in the call": ("""
+        import os
+        def anonymize(sample):
+            os._exit(0)
+        """, "called os._exit(0)"),
+    "os._exit imported by name at import": ("""
+        from os import _exit
+        def anonymize(sample):
+            _exit(0)
+        """, "called os._exit(0)"),
+    "a BaseException subclass": ("""
+        class Escape(BaseException):
+            pass
+        def anonymize(sample):
+            raise Escape()
+        """, "raised Escape"),
+    "GeneratorExit": ("""
+        def anonymize(sample):
+            raise GeneratorExit
+        """, "raised GeneratorExit"),
+    "an error at import": ("""
+        import no_such_module_anywhere
+        """, "raised ModuleNotFoundError"),
+    "a black box that exits": ("""
+        import sys
+        def anonymize(sample, rng):
+            sys.exit(0)
+        """, "called sys.exit(0) (SystemExit)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ESCAPES))
+def test_cli_escape_is_exit_4_one_line(case, tmp_path, capsys):
+    src, fragment = ESCAPES[case]
+    rc = main(["audit", _script(tmp_path, src), *CLAIM, "--domain", _domain(tmp_path)])
+    out, err = capsys.readouterr()
+    assert rc == 4, (out, err)
+    assert err.count("\n") == 1 and err.startswith("dps-verify audit: error: ")
+    assert fragment in err
+    assert "verdict" not in out
+
+
+@pytest.mark.parametrize("method", ["auto", "exact", "statistical"])
+def test_api_system_exit_never_escapes_audit(method):
+    import sys
+
+    def anonymize(sample):
+        sys.exit(0)
+
+    with pytest.raises(AuditedCodeError, match=r"sys\.exit\(0\)") as info:
+        audit(anonymize, beta="0.5", epsilon=1, delta="0.1", domain=[1, 2, 3], max_size=4, method=method, seed=0)
+    assert isinstance(info.value.original, SystemExit)
+
+
+def test_api_object_anonymizer_exit_is_caught():
+    """A callable object (not a plain function) is not wrapped call by call: its escape is
+    caught at the audit's boundary."""
+
+    class Anon:
+        def __call__(self, sample):
+            raise SystemExit(0)
+
+    with pytest.raises(AuditedCodeError, match="SystemExit"):
+        audit(Anon(), beta="0.5", epsilon=1, delta="0.1", domain=[1, 2, 3], max_size=4, seed=0)
+
+
+def test_api_os_exit_is_trapped_and_restored():
+    import os
+
+    real = os._exit
+
+    def anonymize(sample):
+        os._exit(0)
+
+    with pytest.raises(AuditedCodeError, match=r"os\._exit\(0\)"):
+        audit(anonymize, beta="0.5", epsilon=1, delta="0.1", domain=[1, 2, 3], max_size=4, seed=0)
+    assert os._exit is real
+
+
+def test_real_ctrl_c_is_still_an_interrupt():
+    """Negative control: a KeyboardInterrupt that comes with SIGINT (a real Ctrl-C) is not
+    blamed on the audited code."""
+    import os
+    import signal
+
+    def anonymize(sample):
+        os.kill(os.getpid(), signal.SIGINT)
+        return "x"
+
+    with pytest.raises(KeyboardInterrupt):
+        audit(anonymize, beta="0.5", epsilon=1, delta="0.1", domain=[1, 2, 3], max_size=4, seed=0)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_cli_real_ctrl_c_is_exit_130(tmp_path, capsys):
+    src = """
+        import os, signal
+        def anonymize(sample):
+            os.kill(os.getpid(), signal.SIGINT)
+            return 'x'
+        """
+    assert main(["audit", _script(tmp_path, src), *CLAIM, "--domain", _domain(tmp_path)]) == 130
+
+
+PRINTS = """
+    import sys
+    print("loading the anonymizer")
+    def anonymize(sample):
+        print("anonymizing", len(sample), "records")
+        print("warning: nothing", file=sys.stderr)
+        return len(sample) > 100
+    """
+
+
+def test_printed_output_is_captured_and_the_verdict_is_last(tmp_path, capsys):
+    rc = main(["audit", _script(tmp_path, PRINTS), *CLAIM, "--domain", _domain(tmp_path)])
+    out, err = capsys.readouterr()
+    assert rc == 0 and err == ""
+    lines = out.rstrip("\n").splitlines()
+    assert lines[-1].startswith("verdict: PASS")
+    assert "anonymizing" not in out and "loading the anonymizer" not in out
+    assert any(line.startswith("note: the audited code printed") and "to stdout" in line for line in lines)
+    assert any("to stderr (captured; --show-output prints them)" in line for line in lines)
+
+
+def test_show_output_prints_it_before_the_verdict(tmp_path, capsys):
+    rc = main(["audit", _script(tmp_path, PRINTS), *CLAIM, "--domain", _domain(tmp_path), "--show-output"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    lines = out.rstrip("\n").splitlines()
+    assert lines[-1].startswith("verdict: PASS")
+    assert "loading the anonymizer" in out and "anonymizing 1 records" in out
+    assert out.index("anonymizing") < out.index("verdict: PASS")
+
+
+def test_api_report_carries_the_output():
+    def anonymize(sample):
+        print("hello")
+        return "same"
+
+    rep = audit(anonymize, beta="0.5", epsilon=1, delta="0.1", domain=[1, 2], max_size=3, seed=0)
+    assert rep.verdict == "PASS"
+    assert rep.output["stdout"]["text"].startswith("hello\n")
+    assert rep.output["stdout"]["lines"] >= 1 and "stderr" not in rep.output
+
+
+def test_flood_is_bounded():
+    cap = calls.Captured()
+    for _ in range(10):
+        cap.out.write("x" * calls.CAPTURE_LIMIT)
+    d = cap.as_dict()["stdout"]
+    assert len(d["text"]) == calls.CAPTURE_LIMIT and d["chars"] == 10 * calls.CAPTURE_LIMIT and d["truncated"]
+
+
+def test_exit_0_only_after_a_pass_line(tmp_path, capsys):
+    """A FAIL exits 1 with the FAIL line last; the verdict line is last for every verdict."""
+    src = """
+        def anonymize(sample):
+            return len(sample)
+        """
+    rc = main(["audit", _script(tmp_path, src), *CLAIM, "--domain", _domain(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and out.rstrip().splitlines()[-1].startswith("verdict: FAIL")
