@@ -1,0 +1,135 @@
+"""Run mutants against their module's tests, each in a private copy of the repository.
+
+The working tree is never touched: every worker slot copies the repository once (without
+``.git``); each mutant is written into a free copy and ``pytest -x`` runs the module's test
+selection in a forked child of this process (which has the heavy libraries, but not
+``dps_verify``, imported) with the copy first on ``sys.path``; the module is then restored.  A mutant is
+*killed* when pytest fails (or errors, or exceeds the time limit: a mutant that makes a test
+hang is caught, since the default run would never finish); it *survives* when every selected
+test passes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.mutation.operators import Mutant, mutated_source
+
+_IGNORE = shutil.ignore_patterns(".git", ".ci-venv", "__pycache__", "*.egg-info", ".hypothesis",
+                                 "mutation-report*", "*.ipynb")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    mutant: Mutant
+    killed: bool
+    how: str  # "failed", "timeout", "survived", "error: ..."
+    seconds: float
+
+
+def _copy(root: Path) -> Path:
+    dest = Path(tempfile.mkdtemp(prefix="dps-mutation-"))
+    shutil.copytree(root, dest / "repo", ignore=_IGNORE)
+    return dest / "repo"
+
+
+def baseline(root: Path, tests: tuple[str, ...], timeout: float) -> tuple[bool, float, str]:
+    """The selection passes on the unmutated code (else no mutant result means anything)."""
+    t0 = time.perf_counter()
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=timeout)
+    return proc.returncode == 0, time.perf_counter() - t0, proc.stdout[-500:]
+
+
+_WARM = ("numpy", "scipy.stats", "mpmath", "hypothesis", "flint", "gmpy2", "sympy", "pytest")
+
+
+def _fork_one(copy: Path, mutant: Mutant, source: str, tests: tuple[str, ...]) -> int:
+    """Fork a child that runs pytest on ``copy`` with ``mutant`` applied; return its pid.
+
+    The parent has the heavy libraries imported (not ``dps_verify``), so each child saves their
+    import time; the child imports the package afresh from the copy."""
+    (copy / mutant.module).write_text(mutated_source(source, mutant.index), encoding="utf-8")
+    pid = os.fork()
+    if pid == 0:  # child
+        code = 70
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.chdir(copy)
+            sys.path.insert(0, str(copy))
+            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+            sys.dont_write_bytecode = True
+            import pytest
+
+            code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", *tests]))
+        finally:
+            os._exit(code)
+    return pid
+
+
+def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...]]], workers: int,
+        timeout: float, progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Run every (mutant, module source, tests) job, at most ``workers`` at a time, each on a
+    private copy of the repository (forked children of this warm process)."""
+    import importlib
+    import signal
+
+    for name in _WARM:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # pragma: no cover - optional speed-up only
+            pass
+    todo = list(jobs)
+    made = [_copy(root) for _ in range(max(1, min(workers, len(todo))))]
+    free = list(made)
+    running: dict[int, tuple[Path, Mutant, str, float]] = {}
+    out: list[Outcome] = []
+    try:
+        while todo or running:
+            while todo and free:
+                mutant, source, tests = todo.pop(0)
+                copy = free.pop()
+                pid = _fork_one(copy, mutant, source, tests)
+                running[pid] = (copy, mutant, source, time.perf_counter())
+            pid, status = os.waitpid(-1, os.WNOHANG)
+            now = time.perf_counter()
+            finished: list[tuple[int, str, bool]] = []
+            if pid:
+                code = os.waitstatus_to_exitcode(status)
+                if code == 0:
+                    finished.append((pid, "survived", False))
+                elif code in (1, 2, 3):
+                    finished.append((pid, "failed", True))
+                else:
+                    finished.append((pid, f"error: pytest exit {code}", False))
+            for p, (_, _, _, t0) in list(running.items()):
+                if p != pid and now - t0 > timeout:
+                    os.kill(p, signal.SIGKILL)
+                    os.waitpid(p, 0)
+                    finished.append((p, "timeout", True))
+            for p, how, killed in finished:
+                copy, mutant, source, t0 = running.pop(p)
+                (copy / mutant.module).write_text(source, encoding="utf-8")
+                free.append(copy)
+                o = Outcome(mutant, killed, how, now - t0)
+                out.append(o)
+                if progress is not None:
+                    progress(o)
+            if not pid:
+                time.sleep(0.05)
+    finally:
+        for p in running:
+            os.kill(p, signal.SIGKILL)
+        for c in made:
+            shutil.rmtree(c.parent, ignore_errors=True)
+    return sorted(out, key=lambda o: (o.mutant.module, o.mutant.index))

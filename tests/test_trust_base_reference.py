@@ -1,0 +1,298 @@
+"""The certified core against independent references, on the edges that reach each line.
+
+Every test compares a function of the trust base (exact numbers, the divergences, the float and
+integer screens of the exact search) with a brute force written here from the definitions
+(``Fraction`` loops, or ``mpmath`` at 120 digits), on inputs chosen to reach one particular
+line: exact-log ε with a rational offset, support mismatch, pointwise mode of the float screen,
+near-ties within a few ulp of e^ε, branches that the public paths reach rarely.  The mutation
+run (``python -m benchmarks.mutation``) uses these tests to kill single-line mutants of those
+lines; each test names the mistake it rules out.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from dps_verify.core.numbers import (
+    ExactLog,
+    exact_log,
+    exp_compare,
+    exp_interval,
+    fraction_from_ints,
+    fraction_to_mpf,
+    iv_lower,
+    iv_precision,
+    iv_upper,
+    round_outward,
+)
+from dps_verify.measures.divergence import (
+    delta_certified,
+    delta_exceeds,
+    pointwise_delta_exact,
+)
+from dps_verify.verdict import screen
+
+U = 2.0**-53
+
+
+def _mp_value(x: ExactLog | Fraction) -> mpmath.mpf:
+    """a + ln r (or a rational) at 120 digits, from the definition."""
+    with mpmath.workdps(120):
+        if isinstance(x, ExactLog):
+            return mpmath.mpf(x.a.numerator) / x.a.denominator + mpmath.log(
+                mpmath.mpf(x.r.numerator) / x.r.denominator)
+        return mpmath.mpf(x.numerator) / x.denominator
+
+
+# ---------------------------------------------------------------- exact-log ε with an offset
+
+
+@pytest.mark.parametrize("r, a", [(11, Fraction(1, 2)), (11, Fraction(-3, 7)), (Fraction(1, 3), 2),
+                                  (Fraction(7, 5), Fraction(-1, 1000))])
+def test_exact_log_interval_includes_the_rational_offset(r, a):
+    """ε = a + ln r (ε − ε₁ of CP Thm 6 with a rational ε₁): the enclosure is of a + ln r, not
+    of ln r alone."""
+    x = exact_log(r, a)
+    assert isinstance(x, ExactLog)
+    with iv_precision(200):
+        v = x.interval()
+        lo, hi = iv_lower(v), iv_upper(v)
+    ref = _mp_value(x)
+    with mpmath.workdps(120):
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= ref <= mpmath.mpf(hi.numerator) / hi.denominator
+    assert hi - lo < Fraction(1, 2**150)
+    # the same number reached through arithmetic: (ln r) − (−a)
+    y = exact_log(r) + a
+    assert y == x
+    assert float(x) == pytest.approx(float(ref), rel=1e-15)
+    # and used where it matters: the two rounded ends bracket the value
+    up, down = fraction_to_mpf(x, "u", 80), fraction_to_mpf(x, "d", 80)
+    with mpmath.workdps(120):
+        assert down <= ref <= up
+
+
+@pytest.mark.parametrize("r, a", [(11, Fraction(-3)), (Fraction(1, 4), Fraction(1, 2)),
+                                  (3, Fraction(0)), (Fraction(2, 7), Fraction(0))])
+def test_exact_log_abs_is_the_absolute_value(r, a):
+    x = exact_log(r, a)
+    ref = _mp_value(x)
+    got = abs(x)
+    with mpmath.workdps(120):
+        assert abs(_mp_value(got) - abs(ref)) < mpmath.mpf(10) ** -100
+    assert got >= 0
+    assert (got == x) == (ref > 0)
+
+
+@pytest.mark.parametrize("r, a", [(11, Fraction(1, 2)), (Fraction(1, 5), Fraction(3, 2))])
+def test_exp_interval_of_exact_log_with_offset_encloses_e_to_the_a_times_r(r, a):
+    x = exact_log(r, a)
+    lo, hi = exp_interval(x, 160)
+    with mpmath.workdps(120):
+        ref = mpmath.exp(_mp_value(x))
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= ref <= mpmath.mpf(hi.numerator) / hi.denominator
+    # the comparison with a rational on either side of e^a·r
+    mid = Fraction(str(mpmath.nstr(ref, 30)))
+    below, above = mid * (1 - Fraction(1, 10**20)), mid * (1 + Fraction(1, 10**20))
+    assert exp_compare(x, below) == 1 and exp_compare(x, above) == -1
+
+
+# ---------------------------------------------------------------- big-integer helpers
+
+
+def test_fraction_from_ints_large_operands_reduce_with_a_positive_denominator():
+    """The GMP branch (denominators of ≥ 2000 bits) returns the same Fraction as Python's own
+    normalisation, including a negative denominator (sign moved to the numerator)."""
+    g = 3**500
+    num, den = 7 * g, (2**2100 + 1) * g
+    for n, d in ((num, den), (-num, den), (num, -den), (-num, -den)):
+        got = fraction_from_ints(n, d)
+        ref = Fraction(n, d)
+        assert got == ref
+        assert got.denominator > 0 and got.denominator == ref.denominator
+        assert got.numerator == ref.numerator
+        assert (got < 0) == (ref < 0)
+
+
+@pytest.mark.parametrize("num_lo, num_hi, den", [
+    (3 << 2400, (3 << 2400) + 5, (5 << 1100) + 1),   # value ≫ 1: the t < 0 branch
+    (7, 9, (1 << 1500) + 3),                          # value ≪ 1
+    (-(1 << 1300) - 1, (1 << 1300) + 1, (1 << 1100) + 7),  # negative lower end
+])
+def test_round_outward_encloses_and_keeps_about_bits_significant_bits(num_lo, num_hi, den):
+    lo, hi = round_outward(num_lo, num_hi, den, bits=256)
+    assert lo <= Fraction(num_lo, den) and Fraction(num_hi, den) <= hi
+    for end, exact in ((lo, Fraction(num_lo, den)), (hi, Fraction(num_hi, den))):
+        if exact != 0:
+            assert abs(end - exact) <= abs(exact) * Fraction(1, 2**250)
+
+
+def test_round_outward_is_exact_for_small_denominators():
+    assert round_outward(3, 5, 7) == (Fraction(3, 7), Fraction(5, 7))
+
+
+# ---------------------------------------------------------------- the divergences
+
+
+def _hockey_ref(P, Q, eps):
+    with mpmath.workdps(120):
+        e = mpmath.exp(_mp_value(eps) if isinstance(eps, ExactLog) else mpmath.mpf(eps.numerator) / eps.denominator)
+        ys = set(P) | set(Q)
+
+        def one(X, Y):
+            return sum((max(mpmath.mpf(0), mpmath.mpf(X.get(y, 0).numerator) / X.get(y, Fraction(0)).denominator
+                            - e * (mpmath.mpf(Y.get(y, 0).numerator) / Y.get(y, Fraction(0)).denominator))
+                        for y in ys), mpmath.mpf(0))
+
+        return max(one(P, Q), one(Q, P))
+
+
+def test_delta_exceeds_counts_no_q_mass_on_outputs_q_never_produces():
+    """p = {0: 1}, q = {1: 1}: the bad set {0} has no q-mass, δ = 1 > 1/2."""
+    assert delta_exceeds({0: 1}, {1: 1}, 1, Fraction(1, 2))
+    assert delta_exceeds({0: Fraction(1, 2), 1: Fraction(1, 2)}, {1: 1}, 1, Fraction(49, 100))
+    assert not delta_exceeds({0: Fraction(1, 2), 1: Fraction(1, 2)}, {1: 1}, 1, Fraction(1, 2))
+
+
+LAWS = [
+    ({0: Fraction(1, 2), 1: Fraction(1, 2)}, {1: Fraction(1)}),
+    ({0: Fraction(1, 3), 1: Fraction(2, 3)}, {1: Fraction(1, 4), 2: Fraction(3, 4)}),
+    ({"a": Fraction(9, 10), "b": Fraction(1, 10)}, {"a": Fraction(1, 10), "b": Fraction(9, 10)}),
+    ({0: Fraction(1, 7), 1: Fraction(2, 7), 2: Fraction(4, 7)},
+     {0: Fraction(1, 7), 1: Fraction(4, 7), 3: Fraction(2, 7)}),
+]
+
+
+@pytest.mark.parametrize("P, Q", LAWS)
+@pytest.mark.parametrize("eps", [Fraction(0), Fraction(1, 3), Fraction(1), exact_log(3),
+                                 exact_log(2, Fraction(1, 5))])
+def test_divergences_match_the_definition_with_support_mismatch(P, Q, eps):
+    ref = _hockey_ref(P, Q, eps)
+    c = delta_certified(P, Q, eps)
+    with mpmath.workdps(120):
+        lo, hi = mpmath.mpf(c.lower.numerator) / c.lower.denominator, mpmath.mpf(c.upper.numerator) / c.upper.denominator
+        assert lo <= ref + mpmath.mpf(10) ** -100 and ref <= hi + mpmath.mpf(10) ** -100
+    # delta_exceeds agrees with the enclosure on either side of the value
+    if ref > 0:
+        below = Fraction(str(mpmath.nstr(ref * (1 - mpmath.mpf(10) ** -12), 30)))
+        above = Fraction(str(mpmath.nstr(ref * (1 + mpmath.mpf(10) ** -12), 30)))
+        assert delta_exceeds(P, Q, eps, below)
+        assert not delta_exceeds(P, Q, eps, above)
+    else:
+        assert not delta_exceeds(P, Q, eps, 0)
+    # pointwise δ (TR Def. 2) from its definition: the outputs whose loss exceeds ε either way
+    with mpmath.workdps(120):
+        e = mpmath.exp(_mp_value(eps) if isinstance(eps, ExactLog) else mpmath.mpf(eps.numerator) / eps.denominator)
+        Pm = {y: _mp_value(Fraction(v)) for y, v in P.items()}
+        Qm = {y: _mp_value(Fraction(v)) for y, v in Q.items()}
+        bad = [y for y in set(P) | set(Q)
+               if (P.get(y, 0) > 0 and (Q.get(y, 0) == 0 or Pm[y] > e * Qm[y]))
+               or (Q.get(y, 0) > 0 and (P.get(y, 0) == 0 or Qm[y] > e * Pm[y]))]
+    pw = max(sum((P.get(y, Fraction(0)) for y in bad), Fraction(0)),
+             sum((Q.get(y, Fraction(0)) for y in bad), Fraction(0)))
+    assert pointwise_delta_exact(P, Q, eps) == pw
+
+
+# ---------------------------------------------------------------- the float screen
+
+
+def _decide(P, Q, e, d, pointwise):
+    Pf = np.array([float(x) for x in P])
+    Qf = np.array([float(x) for x in Q])
+    b_grp = np.zeros(len(P), dtype=np.int64)
+    return screen._decide_float(Pf, Qf, b_grp, 1, e, d, pointwise, np.array([4]),
+                                np.array([len(P)]), 2)
+
+
+def _exact_pw(P, Q, E):
+    bad = [i for i in range(len(P)) if (P[i] > 0 and P[i] > E * Q[i]) or (Q[i] > 0 and Q[i] > E * P[i])]
+    return max(sum((P[i] for i in bad), Fraction(0)), sum((Q[i] for i in bad), Fraction(0)))
+
+
+def _exact_hs(P, Q, E):
+    return max(sum((max(Fraction(0), P[i] - E * Q[i]) for i in range(len(P))), Fraction(0)),
+               sum((max(Fraction(0), Q[i] - E * P[i]) for i in range(len(P))), Fraction(0)))
+
+
+SCREEN_LAWS = [
+    # pointwise δ (0.6) far above the hockey-stick δ (0.6 − 2·0.25 = 0.1) at e^ε = 2
+    ([Fraction(6, 10), Fraction(4, 10)], [Fraction(1, 4), Fraction(3, 4)]),
+    ([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 5), Fraction(3, 10), Fraction(1, 2)]),
+]
+
+
+@pytest.mark.parametrize("P, Q", SCREEN_LAWS)
+@pytest.mark.parametrize("pointwise", [False, True])
+def test_float_screen_encloses_the_exact_delta_of_its_definition(P, Q, pointwise):
+    """ε = ln 2 (e^ε = 2 exactly in floats): the screen's δ̂ ± err encloses the exact δ of the
+    definition it is asked for — the pointwise mode must not return the (smaller) hockey-stick
+    value, nor the other way round — and a status is never wrong."""
+    E = Fraction(2)
+    ref = _exact_pw(P, Q, E) if pointwise else _exact_hs(P, Q, E)
+    other = _exact_hs(P, Q, E) if pointwise else _exact_pw(P, Q, E)
+    assert ref != other  # the case tells the two definitions apart
+    for d in (ref / 2, ref * Fraction(99, 100), ref, ref * Fraction(101, 100), (ref + 1) / 2):
+        st, dh, er = _decide(P, Q, 2.0, float(d), pointwise)
+        assert abs(dh[0] - float(ref)) <= er[0] + 1e-15
+        if st[0] == 1:
+            assert ref > d
+        if st[0] == 0:
+            assert ref <= d
+    st, _, _ = _decide(P, Q, 2.0, float(ref) / 2, pointwise)
+    assert st[0] == 1
+
+
+@pytest.mark.parametrize("pointwise", [False, True])
+@pytest.mark.parametrize("sign", [+1, -1])
+def test_float_screen_near_tie_within_a_few_ulp_is_never_decided_wrongly(pointwise, sign):
+    """P(y) = e^ε·Q(y)·(1 ± 2^-50): which side of e^ε the ratio lies on is beyond the float
+    error; the screen must answer 2 (exact arithmetic) or the right status, never the wrong one."""
+    q0 = Fraction(1, 3)
+    p0 = 2 * q0 * (1 + sign * Fraction(1, 2**50))
+    P = [p0, 1 - p0]
+    Q = [q0, 1 - q0]
+    E = Fraction(2)
+    ref = _exact_pw(P, Q, E) if pointwise else _exact_hs(P, Q, E)
+    for d in (Fraction(0), Fraction(1, 10**20), p0 / 2, p0 * Fraction(9, 10)):
+        st, dh, er = _decide(P, Q, 2.0, float(d), pointwise)
+        if st[0] == 1:
+            assert ref > d, (d, ref)
+        if st[0] == 0:
+            assert ref <= d, (d, ref)
+
+
+def _int_ex(eps_lo: float, eps_hi: float, d: Fraction, q: int, n: int) -> dict:
+    return {"q": q, "p": 1, "e_lo": eps_lo, "e_hi": eps_hi, "T": {n: float(d * q**n)},
+            "Tfloor": {n: float(math.floor(d * q**n))}}
+
+
+@pytest.mark.parametrize("pointwise", [False, True])
+def test_integer_screen_near_tie_goes_to_exact_arithmetic(pointwise):
+    """Integer laws P·q^n, Q·q^n with P(y) one unit above 2·Q(y) (relative 3·2^-40) while e^ε is
+    only known within 2(1 ± 2^-36): the output's side is undecidable from the enclosure, so
+    status 2 — never a wrong 0/1."""
+    q, n = 2, 40
+    scale = q**n
+    Qi = [scale // 3, scale - scale // 3]
+    Pi = [2 * Qi[0] + 1, scale - 2 * Qi[0] - 1]
+    P = np.array(Pi, dtype=float)
+    qQ = np.array(Qi, dtype=float)
+    b_grp = np.zeros(2, dtype=np.int64)
+    for d in (Fraction(0), Fraction(1, 10**6), Fraction(Pi[0], scale) * Fraction(9, 10)):
+        ex = _int_ex(2.0 * (1 - 2.0**-36), 2.0 * (1 + 2.0**-36), d, q, n)
+        st, _ = screen._decide_int(P, qQ, b_grp, 1, ex, n, pointwise)
+        assert st[0] == 2, (d, st)
+    # far from a tie the same screen decides, and correctly
+    Pi2 = [3 * Qi[0], scale - 3 * Qi[0]]
+    ex = _int_ex(2.0 * (1 - 2.0**-50), 2.0 * (1 + 2.0**-50), Fraction(1, 10**6), q, n)
+    st, best = screen._decide_int(np.array(Pi2, dtype=float), qQ, b_grp, 1, ex, n, pointwise)
+    E = Fraction(2)
+    Pf = [Fraction(x, scale) for x in Pi2]
+    Qf = [Fraction(x, scale) for x in Qi]
+    ref = _exact_pw(Pf, Qf, E) if pointwise else _exact_hs(Pf, Qf, E)
+    assert ref > Fraction(1, 10**6) and st[0] == 1
+    assert best[0] / scale == pytest.approx(float(ref), rel=1e-9)
