@@ -31,13 +31,13 @@ DATASET = ("b",) + ("a",) * 5  # t = "b" first; D_-t = DATASET[1:]
 SCAN = 12
 
 
-def choice(sample: tuple, base: Fraction = E_EPS1) -> Fraction:
+def choice(sample: tuple, base: Fraction | int = E_EPS1) -> Fraction:
     """Pr[A_m(S) = g1] = (3/4) base^-dist, dist = |1 - #b| + |4 - #a|."""
     dist = abs(1 - sample.count("b")) + abs(4 - sample.count("a"))
     return Fraction(3, 4) / base ** dist
 
 
-def local_choice(sample: tuple, base: Fraction = E_EPS1) -> Fraction:
+def local_choice(sample: tuple, base: Fraction | int = E_EPS1) -> Fraction:
     """Negative control of the global premise: equal to :func:`choice` on the box #a <= 9,
     #b <= 3 that the old one-box check looked at, but 3/4 for #a >= 10 — eps1-DP on the box only."""
     if sample.count("a") >= 10:
@@ -54,7 +54,7 @@ def apply_mixed(size: int, p1: Fraction) -> dict:
     return {("X", size): p1, ("*", size): 1 - p1}
 
 
-def am_premise(base: Fraction = E_EPS1, pick=choice) -> tuple[bool, str]:
+def am_premise(base: Fraction | int = E_EPS1, pick=choice) -> tuple[bool, str]:
     """A_m is eps1-DP (e^eps1 = ``E_EPS1``, CP Def 6) over ALL datasets, both choices, both
     directions.  A_m reads only (#a, #b) (any other raw value leaves its law unchanged), so the
     datasets are the count states; exhaustive exact check of every neighbouring pair of states
@@ -83,7 +83,7 @@ def am_premise(base: Fraction = E_EPS1, pick=choice) -> tuple[bool, str]:
                   "proved for every dist in proofs.cp-theorem-6)")
 
 
-def dp_holds(base: Fraction = E_EPS1) -> bool:
+def dp_holds(base: Fraction | int = E_EPS1) -> bool:
     """A_m's choice probabilities within e^eps1 over all datasets (:func:`am_premise`)."""
     return am_premise(base)[0]
 
@@ -99,7 +99,7 @@ def d_bound() -> tuple[Fraction, str]:
     return c.upper, c.how
 
 
-def check(base: Fraction = E_EPS1, on_sample: bool = True, pick=choice) -> dict[str, Any]:
+def check(base: Fraction | int = E_EPS1, on_sample: bool = True, pick=choice) -> dict[str, Any]:
     """Exact δ of the instance against the certified d(K, BETA, eps - eps1): ``refuted`` is True
     when A_m is eps1-DP over all datasets (:func:`am_premise`) and δ's lower end exceeds d."""
     from dps_verify.engine.distribution import distribution, randomized

@@ -158,6 +158,19 @@ def _theorems() -> list[Entry]:
               tests=("tests/test_explore.py",),
               commands=("dps-verify prove cp-theorem-6", "dps-verify explore cp-theorem-6"),
               related=("cp.appendixA.3", "cp.section3.4", "cp.definition6")),
+        Entry("cp.theorem6.full-data",
+              proof="proofs/cp_theorem_6_full_data.py",
+              properties=_a("the reading's numeric check is the proof module's remark and the "
+                            "claim's exact family; the CP Thm 6 property suite samples ε1-safe "
+                            "anonymizers under both models"),
+              notebooks=_a("see cp.theorem6: no notebook covers ε-safe anonymization"),
+              docs=(PROOFS_DOC, "docs/verdict-policy.md"),
+              code=(f"{KANON}::EpsilonSafeKAnonymizer", "dps_verify/paper/cp6_witness.py::check"),
+              commands=("dps-verify prove cp-theorem-6-full-data",
+                        "dps-verify paper --only cp.theorem6.full-data"),
+              related=("cp.theorem6", "cp.appendixA.3", "tr.section4"),
+              note="CP Thm 6 read as App. A.3 (and TR §4) state the model: PROVED there; under "
+                   "CP Def 3 (A_m sees the sample) cp.theorem6 is REFUTED"),
         Entry("tr.theorem1",
               proof=_a("it is the result CP states (and proves, App. A.2) as Thm 5; the proof "
                        "module proofs/cp_theorem_5.py covers it"),

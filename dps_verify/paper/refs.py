@@ -70,6 +70,9 @@ class Ref:
     @property
     def label(self) -> str:
         """The citation form used in prose and reports: "CP Thm 5", "TR §6", "CP App. A.2"."""
+        if self.id in READINGS:
+            base, _, reading = READINGS[self.id]
+            return f"{BY_ID[base].label} ({reading})"
         if self.kind == "abstract":
             return f"{self.version} Abstract"
         sep = "" if self.kind == "section" else " "
@@ -114,6 +117,7 @@ REFS: tuple[Ref, ...] = (
     _r("cp.proposition4", "No strongly-safe k-anonymizer is (ε, δ)-DP for δ < 1 without sampling"),
     _r("cp.theorem5", "Sampling + strongly-safe k-anonymization is (β, ε, d(k, β, ε))-DPS"),
     _r("cp.theorem6", "Sampling + ε1-safe k-anonymization is (β, ε, d(k, β, ε − ε1))-DPS"),
+    _r("cp.theorem6.full-data", "CP Thm 6 when the recoding is chosen on the unsampled D"),
     _r("cp.table1", "Amplification of ε and δ for two sampling rates"),
     _r("cp.table2", "d(k, β, ε): the k needed for small δ"),
     _r("cp.figure1", "The saw-tooth of the binomial tail in n"),
@@ -157,6 +161,18 @@ REFS: tuple[Ref, ...] = (
 
 BY_ID: dict[str, Ref] = {r.id: r for r in REFS}
 
+#: Items that are one reading of a numbered item (a theorem whose verdict depends on how a
+#: definition is read): id -> (the item, the ``prove`` id suffix, the reading in words).
+READINGS: dict[str, tuple[str, str, str]] = {
+    "cp.theorem6.full-data": ("cp.theorem6", "full-data",
+                              "App. A.3 reading: the recoding is chosen on the unsampled D"),
+}
+#: Every accepted spelling of a reading item (``cp-theorem-6-full-data`` as ``prove`` names it).
+_READING_SPELLINGS: dict[str, str] = {
+    spelling: rid for rid, (base, suffix, _) in READINGS.items()
+    for spelling in (rid, f"{base}-{suffix}", f"{base.replace('.theorem', '-theorem-')}-{suffix}")
+}
+
 #: Ids that look right but name nothing, with the reason (so ``where`` can say why).
 MISSING: dict[str, str] = {
     "cp.theorem4": "CP has no Theorem 4: its fourth numbered result is Proposition 4 (cp.proposition4)",
@@ -194,6 +210,8 @@ def parse(text: str) -> str:
     ``cp.sec2.6``, ``cp.fig4``, ``cp.def3``, ``cp.appA2`` / ``cp.appendixA.2``, ``cp.intro``.
     Raises :class:`UnknownRef` if it cannot be read at all.
     """
+    if text.strip().lower() in _READING_SPELLINGS:
+        return _READING_SPELLINGS[text.strip().lower()]
     t = re.sub(r"§\s*[0-9.]+\s+(?=(thm|theorem|def|prop|cor|alg))", "", text.strip(), flags=re.I)
     m = _SPLIT.match(t)
     if not m:
@@ -250,8 +268,11 @@ def ref_of_claim(claim_id: str) -> str | None:
 def proof_id(ref_id: str) -> str:
     """The ``dps-verify prove`` spelling of a theorem id: ``cp.theorem5`` -> ``cp-theorem-5``."""
     r = BY_ID[canonical(ref_id)]
+    if r.id in READINGS:
+        base, suffix, _ = READINGS[r.id]
+        return f"{proof_id(base)}-{suffix}"
     return f"{r.id.split('.')[0]}-{r.kind}-{r.number}"
 
 
-__all__ = ["BY_ID", "GROUPS", "KINDS", "MISSING", "REFS", "Ref", "UnknownRef", "canonical", "get", "parse",
+__all__ = ["BY_ID", "GROUPS", "KINDS", "MISSING", "READINGS", "REFS", "Ref", "UnknownRef", "canonical", "get", "parse",
            "proof_id", "ref_of_claim"]

@@ -128,7 +128,8 @@ def claims() -> list[Claim]:
         C("cp.appA1.statement", "CP App. A.1 (Thm 1 restated)",
           "The appendix restates Thm 1 with ε2 = ln(1 + (β2/β1)(ε1 − 1)).",
           "interval arithmetic at three points + proofs remark", CORRECTED, check_a1_statement,
-          proofs=("cp-theorem-1",), control=lambda: check_a1_statement("exp"), control_expected=CONFIRMED),
+          proofs=("cp-theorem-1",), control=lambda: check_a1_statement("exp"), control_expected=CONFIRMED,
+          corrected="ε2 = ln(1 + (β2/β1)(e^ε1 − 1)), as CP Thm 1 states it in §2.4."),
         C("cp.appA1.steps", "CP App. A.1 (proof)",
           "The proof's algebra: Z = (1−β)X + βY, the factorised inequality and βe^{−ε1}e^{ε2} ≤ β.",
           "sympy identities", CONFIRMED, check_a1_steps),
@@ -142,5 +143,8 @@ def claims() -> list[Claim]:
           control=lambda: check_a2_steps(2), control_expected=REFUTED),
         C("cp.appA3.steps", "CP App. A.3 (proof of Thm 6)",
           "The proof's factorisation over the chosen recoding g and its per-outcome ratio bound.",
-          "exact witnesses from proofs.cp-theorem-6", REFUTED, check_a3_steps, proofs=("cp-theorem-6",)),
+          "exact witnesses from proofs.cp-theorem-6", REFUTED, check_a3_steps, proofs=("cp-theorem-6",),
+          reading="CP Def 3 + TR Def 2 (A_m sees the sample)",
+          other_reading="under App. A.3's model the factorisation is the model itself and the "
+                        "hockey-stick bound holds: cp.theorem6.full-data"),
     ]

@@ -65,9 +65,14 @@ def run_claims(claims: Sequence[Claim], progress: Callable[[Outcome], None] | No
 
 def findings(outcomes: Sequence[Outcome]) -> list[str]:
     """One line per finding — every claim found false (REFUTED) or true only after a correction
-    (CONFIRMED-WITH-CORRECTION) — for the summary of ``dps-verify paper``."""
+    (CONFIRMED-WITH-CORRECTION) — for the summary of ``dps-verify paper``; a reading-dependent
+    finding names its reading before the key figure and the other reading on a second line."""
     from dps_verify.paper.claims.base import CORRECTED, REFUTED
 
-    return [f"{o.result.verdict:<26} {o.claim.id}: {o.result.figure}"
-            + (f" — other reading: {o.claim.other_reading}" if o.claim.other_reading else "")
-            for o in outcomes if o.result.verdict in (REFUTED, CORRECTED)]
+    out = []
+    for o in outcomes:
+        if o.result.verdict in (REFUTED, CORRECTED):
+            out.append(f"{o.result.verdict:<26} {o.claim.id}: {o.result.figure}")
+            if o.claim.other_reading:  # a reading-dependent verdict: the other reading below it
+                out.append(f"{'':<26} other reading: {o.claim.other_reading}")
+    return out

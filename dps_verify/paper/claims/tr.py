@@ -4,7 +4,7 @@ composition), Thm 3 / Cor 4, the §5 open question, Thms 5–6 and Figure 7."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import mpmath
 
@@ -14,9 +14,11 @@ from dps_verify.core.params import in_paper_regime
 from dps_verify.engine.distribution import distribution
 from dps_verify.measures.divergence import delta_certified, pointwise_delta_exact
 from dps_verify.paper import figures
+from dps_verify.paper.claims import witnesses
 from dps_verify.paper.claims.base import (
     CONFIRMED,
     CORRECTED,
+    NMC,
     REFUTED,
     Claim,
     Result,
@@ -29,9 +31,6 @@ from dps_verify.worstcase.chernoff import chernoff_delta
 from dps_verify.worstcase.closed_forms import d as paper_d
 from dps_verify.worstcase.closed_forms import d_certified, d_safe
 from dps_verify.worstcase.sdgs import sdgs_delta_certified
-
-if TYPE_CHECKING:
-    from dps_verify.core.types import AnonymizerLike
 
 
 def _def2_exact() -> Result:
@@ -80,47 +79,10 @@ def check_alg5() -> Result:
                   "records at δ = 1e-7 publish 5 records on average")
 
 
-def _thm2_exact(variant: str = "xor") -> Result:
-    """TR Thm 2 on one sample: δ_pair(ε1 + ε2) ≤ δ1 + δ2?  REFUTED only when the pair's exact δ
-    exceeds the sum of the parts' exact δ's — not merely when it is positive.
-
-    "xor": A1 = size parity, A2 = parity XOR presence, ε1 = ε2 = 1, β = 1/2: δ1 = δ2 = 0 and the
-    pair's δ is exactly β (predicted: the pair reveals presence, which has mass β).  "const" is
-    the negative control: A1 = presence randomized response at ε1 = 1/2 (below its true ε, so
-    δ1 > 0) and A2 constant; the pair is A1 again, δ_pair = δ1, and the theorem holds there."""
-    beta = Fraction(1, 2)
-    ds = [f"r{i}" for i in range(6)]
-    a1: AnonymizerLike
-    a2: AnonymizerLike
-    both: AnonymizerLike
-    if variant == "xor":
-        a1, a2, both = mechanisms.xor_pair("t")
-        e1 = e2 = Fraction(1)
-    else:
-        from dps_verify.engine.distribution import randomized
-        from dps_verify.paper.claims.cp_section2 import _presence_rr
-        rr = _presence_rr("t")
-        e1, e2 = Fraction(1, 2), Fraction(0)
-        a1 = rr
-        a2 = randomized(lambda s: {"const": Fraction(1)})
-        both = randomized(lambda s: {(y, "const"): v for y, v in rr.law(s).items()})
-
-    def dl(m, eps):
-        p = distribution(m, [*ds, "t"], beta).exact
-        q = distribution(m, ds, beta).exact
-        return max(delta_certified(p, q, eps).upper, delta_certified(q, p, eps).upper)
-    d1, d2, dp = dl(a1, e1), dl(a2, e2), dl(both, e1 + e2)
-    if dp > d1 + d2:
-        predicted = variant == "xor" and d1 == 0 and d2 == 0 and dp == beta
-        return Result(REFUTED, f"(β,{e1},{d1}) and (β,{e2},{d2}); pair δ(ε={e1 + e2}) = {dp}",
-                      f"exact, 6 records ± target, β = 1/2: the pair's δ {dp} exceeds δ1 + δ2 = "
-                      f"{d1 + d2}" + ("; it equals β exactly, as predicted (the pair reveals presence)"
-                                      if predicted else ""))
-    return Result(CONFIRMED, f"pair δ = {fmt(dp)} ≤ δ1 + δ2 = {fmt(d1 + d2)}", f"variant {variant}")
-
-
 def check_thm2() -> Result:
-    return from_proof("tr-theorem-2", _thm2_exact, _thm2_exact)
+    """TR Thm 2 refuted by a witness whose premises are checked over all datasets
+    (:func:`dps_verify.paper.claims.witnesses.thm2_check`)."""
+    return from_proof("tr-theorem-2", witnesses.thm2_check, witnesses.thm2_check)
 
 
 def _thm3_exact() -> Result:
@@ -265,7 +227,8 @@ def check_fig7(order: int = 1) -> Result:
 def check_thm1_strict(delta_scale: Fraction = Fraction(1)) -> Result:
     """TR Thm 1 gives δ = d with TR Def 2's strict 'bad mass < δ'.  The pointwise worst bad mass
     of sampled strongly-safe k-anonymization equals d exactly, so the strict inequality fails at
-    δ = d (it holds with '≤', or for any δ > d).  ``delta_scale`` > 1 is the negative control:
+    δ = d (it holds with '≤', or for any δ > d): a wrong strictness, CONFIRMED-WITH-CORRECTION
+    (docs/verdict-policy.md).  ``delta_scale`` > 1 is the negative control:
     at δ = d·(1 + 2^-20) the strict form holds (CONFIRMED)."""
     rows = []
     for k, b, e in ((2, "0.05", "0.75"), (5, "0.2", "1"), (20, "0.1", "2")):
@@ -275,10 +238,11 @@ def check_thm1_strict(delta_scale: Fraction = Fraction(1)) -> Result:
     fails = [r for r in rows if r[5]]
     if fails:
         k, b, e, pw, dc, _ = fails[0]
-        return Result(REFUTED, f"k={k}, β={b}, ε={e}: worst bad mass = d = {fmt(dc.upper, 4)}",
-                      "exact: the pointwise bad mass (TR Def 2) of sampled strongly-safe k-anonymization "
-                      "equals d in " + f"{len(fails)}/{len(rows)} cases tried, so 'Pr[bad] < δ' fails at "
-                      "δ = d. Correction: read '≤ δ' in Def 2, or state the theorem for every δ > d")
+        return Result(CORRECTED, f"k={k}, β={b}, ε={e}: worst bad mass = d = {fmt(dc.upper, 4)}",
+                      "correction (strictness): the pointwise bad mass (TR Def 2) of sampled "
+                      "strongly-safe k-anonymization equals d exactly in " + f"{len(fails)}/{len(rows)} "
+                      "cases tried, so 'Pr[bad] < δ' fails at δ = d while 'Pr[bad] ≤ d' holds (CP "
+                      "Thm 5, proved) — read '≤ δ' in Def 2, or state the theorem for every δ > d")
     return Result(CONFIRMED, "worst bad mass < δ in every case",
                   "; ".join(f"k={k}, β={b}, ε={e}: {fmt(pw.upper)} < {fmt(dc.upper * delta_scale)}"
                             for k, b, e, pw, dc, _ in rows))
@@ -388,11 +352,14 @@ def check_chernoff_positivity(domain: str = "all") -> Result:
     at_equal = expr.subs(g, b)  # sympy evaluates β·ln 1 − 0 to 0 on its own
     deriv_ok = sp.expand(sp.diff(expr, g) - sp.log(g / b)) == 0
     if domain == "all":
+        if at_equal == 0 and deriv_ok:
+            return Result(CORRECTED, "γ = β gives exactly 0; > 0 for every γ ≠ β",
+                          "correction (missing side condition γ ≠ β): sympy: the expression vanishes "
+                          "at γ = β, so '> 0 for all positive γ, β' is false as written; it is > 0 "
+                          "for γ ≠ β (g(β) = 0, g'(γ) = ln(γ/β) changes sign only at β), and TR Thm 6 "
+                          "only uses γ > β, so the theorem is unaffected")
         if at_equal == 0:
-            return Result(REFUTED, "γ = β gives exactly 0",
-                          "sympy: the expression vanishes at γ = β (e.g. γ = β = 1/5), so '> 0 for all "
-                          "positive γ, β' is false; it is > 0 for γ ≠ β (its γ-derivative is ln(γ/β)), "
-                          "and TR Thm 6 only uses γ > β, so the theorem is unaffected")
+            return Result(REFUTED, "0 at γ = β and no positivity elsewhere shown", "sympy")
         return Result(CONFIRMED, "no zero at γ = β", "")
     ok = at_equal == 0 and deriv_ok  # g(β) = 0 and g' = ln(γ/β) > 0 on γ > β
     return Result(CONFIRMED if ok else REFUTED, "g(β) = 0 and g' = ln(γ/β) > 0 for γ > β", "sympy")
@@ -408,12 +375,15 @@ def claims() -> list[Claim]:
           source="TR", control=lambda: check_def1_two_sided("one-sided"), control_expected=REFUTED),
         C("tr.theorem1.strict", "TR §4, Thm 1 with TR §2 Def 2 (strict '< δ')",
           "(k, β)-SDGS satisfies (ε, δ)-DP in Def 2's sense (bad mass strictly below δ) with δ = d.",
-          "exact pointwise worst case versus certified d", REFUTED, check_thm1_strict, source="TR",
-          control=lambda: check_thm1_strict(1 + Fraction(1, 2**20)), control_expected=CONFIRMED),
+          "exact pointwise worst case versus certified d", CORRECTED, check_thm1_strict, source="TR",
+          control=lambda: check_thm1_strict(1 + Fraction(1, 2**20)), control_expected=CONFIRMED,
+          corrected="(k, β)-SDGS satisfies TR Def 2 with bad mass ≤ d(k, β, ε) (read '≤ δ' in Def 2), "
+                    "or with the strict '< δ' for every δ > d; the bound d is attained."),
         C("tr.sec4.F-definition", "TR §4 (before Thm 1)",
           "F(j; n, β) is defined as the sum over i = 0..j of f(j; n, β).",
           "exact rationals", CORRECTED, check_F_typo, source="TR",
-          control=lambda: check_F_typo("i"), control_expected=CONFIRMED),
+          control=lambda: check_F_typo("i"), control_expected=CONFIRMED,
+          corrected="F(j; n, β) = Σ_{i=0}^{j} f(i; n, β), the binomial CDF (as CP §3.3 prints it)."),
         C("tr.sec4.towards-practical", "TR §4 ('Towards practical k-anonymization')",
           "Choosing the generalization ε-DP on the data, then sampling, applying it and suppressing "
           "groups below k, gives (ε, δ)-DP for suitable parameters.",
@@ -424,9 +394,11 @@ def claims() -> list[Claim]:
           "exact δ curves of two mechanisms", CONFIRMED, check_def5_constant, source="TR",
           control=lambda: check_def5_constant("1/z"), control_expected=REFUTED),
         C("tr.sec6.chernoff-positivity", "TR §6, proof of Thm 6",
-          "γ ln(γ/β) − (γ − β) > 0 for all positive γ and β.", "sympy", REFUTED,
+          "γ ln(γ/β) − (γ − β) > 0 for all positive γ and β.", "sympy", CORRECTED,
           check_chernoff_positivity, source="TR",
-          control=lambda: check_chernoff_positivity("gamma>beta"), control_expected=CONFIRMED),
+          control=lambda: check_chernoff_positivity("gamma>beta"), control_expected=CONFIRMED,
+          corrected="γ ln(γ/β) − (γ − β) > 0 for all positive γ ≠ β (it is 0 at γ = β); TR Thm 6 uses "
+                    "only γ > β."),
     ]
     return new + [
         C("tr.definition2", "TR §2, Def 2",
@@ -442,9 +414,10 @@ def claims() -> list[Claim]:
           source="TR"),
         C("tr.theorem2", "TR §5, Thm 2",
           "(β, ε1, δ1)-UDP and (β, ε2, δ2)-UDP algorithms run on one sample compose to "
-          "(β, ε1+ε2, δ1+δ2)-UDP.", "proofs.tr-theorem-2 + exact XOR witness (δ_pair > δ1 + δ2)",
+          "(β, ε1+ε2, δ1+δ2)-UDP.",
+          "proofs.tr-theorem-2 + exact randomized-response witness, premises checked over all datasets",
           REFUTED, check_thm2, source="TR", proofs=("tr-theorem-2",),
-          control=lambda: _thm2_exact("const"), control_expected=CONFIRMED),
+          control=lambda: witnesses.thm2_check("xor"), control_expected=NMC),
         C("tr.theorem3", "TR §5, Thm 3",
           "(β1, ε)-UDP implies (β2, ln(1 + (β2/β1)(e^ε − 1)))-UDP.", "proofs.tr-theorem-3 + exact",
           CONFIRMED, check_thm3, source="TR", proofs=("tr-theorem-3",)),
@@ -459,12 +432,14 @@ def claims() -> list[Claim]:
           "f-smooth (ε, δ)-DP composes: parameters add and the smoothing function is the max.",
           "proofs.tr-theorem-5 + exact instance of the printed and the corrected reading", CORRECTED,
           check_thm5, source="TR", proofs=("tr-theorem-5",),
-          control=lambda: _thm5_exact("corrected"), control_expected=CONFIRMED),
+          control=lambda: _thm5_exact("corrected"), control_expected=CONFIRMED,
+          corrected="If A1 is f1-smooth (ε1, δ1)-DP and A2 is f2-smooth (ε2, δ2)-DP, (A1; A2) is f-smooth (ε1 + ε2, δ1 + δ2)-DP with f = max(f1, f2)."),
         C("tr.theorem6", "TR §6, Thm 6",
           "SDGS is f-smooth with δ0 = exp(−k(ln(γ/β) − (γ−β)/γ)) from the Chernoff bound.",
           "proofs.tr-theorem-6 + exact d versus the closed form + interval check of f(1)", CORRECTED,
           check_thm6, source="TR", proofs=("tr-theorem-6",),
-          control=lambda: _thm6_delta0_typo("corrected"), control_expected=CONFIRMED),
+          control=lambda: _thm6_delta0_typo("corrected"), control_expected=CONFIRMED,
+          corrected="δ0 = exp(−k(ln(γ(1)/β) − (γ(1) − β)/γ(1))) (so f(1) = 1); with it SDGS is f-smooth (ε0, δ0)-DP, the proof's '≈' step replaced by the monotonicity of the tail below n = k/γ."),
         C("tr.figure7", "TR §6, Fig 7",
           "f(z) decays fast for z > 1, more slowly for larger ε0 (ε0 > 0.5); the ε0 = 0.25 curve "
           "cuts through the others.", "closed form, interval arithmetic", CONFIRMED, check_fig7,

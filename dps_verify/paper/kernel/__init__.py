@@ -24,6 +24,7 @@ _MODULES: dict[str, str] = {
     "cp-proposition-4": "cp_proposition_4",
     "cp-theorem-5": "cp_theorem_5",
     "cp-theorem-6": "cp_theorem_6",
+    "cp-theorem-6-full-data": "cp_theorem_6_full_data",  # CP Thm 6 under App. A.3's reading
     "tr-definition-2": "tr_definition_2",
     "tr-theorem-2": "tr_theorem_2",
     "tr-theorem-3": "tr_theorem_3",

@@ -1,0 +1,189 @@
+"""CP Theorem 6 under the App. A.3 reading (also TR §4, "Towards practical k-anonymization"):
+the recoding g is chosen by an eps1-DP mechanism A_m run on the *unsampled* dataset D, then D
+is sampled with probability beta, then the strongly-safe k-anonymization Apply(g, ., k) runs on
+the sample.  Then the whole is (eps, d(k, beta, eps - eps1))-DP (hockey-stick, CP Def 2) for
+eps >= eps1 - ln(1 - beta).
+
+Proof (the appendix's idea, made exact for the hockey-stick form): for an event O write
+w_g = Pr[A_m(D) = g], w'_g = Pr[A_m(D_-t) = g], P_g = Pr[Apply(g, sample of D) in O], Q_g the
+same on D_-t.  Under this reading the choice is independent of the sample, so
+S = Pr[A(D) in O] = sum_g w_g P_g and T = sum_g w'_g Q_g.  CP Thm 5 (proved in cp-theorem-5)
+gives P_g <= e^eps' Q_g + delta with eps' = eps - eps1, delta = d(k, beta, eps'), and A_m's
+eps1-DP gives w_g <= e^eps1 w'_g; so w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta termwise,
+and summing over g (induction on the number of recodings) with sum_g w_g = 1 gives
+S <= e^eps T + delta.  The other direction is the same with D and D_-t exchanged.
+
+Under CP Def 3 (A_m sees the sample) the statement is false: ``cp-theorem-6`` refutes it with
+an exact instance, and that instance's full-data variant is checked here numerically (exact
+delta 1/64 <= d = 1/32), together with a family around it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from dps_verify.paper import cp6_witness
+from dps_verify.paper.kernel.core import (
+    Step,
+    Verdict,
+    exists_sym,
+    induction,
+    prove_sym,
+    timed,
+    z3_all,
+)
+
+from .cp_theorem_6 import (
+    E1,
+    E2,
+    G_,
+    N_,
+    SUM_DEFS,
+    TERM_HYPS,
+    TERMWISE_RHS,
+    TOTALS,
+    Pg,
+    Qg,
+    S,
+    T,
+    _hockey_queries,
+    at,
+    d,
+    g_,
+    pc,
+    summed,
+    termwise,
+    wg,
+    wg2,
+)
+from .cp_theorem_6 import (
+    GIVEN as _GIVEN_CP6,
+)
+
+CLAIM = ("eps1-safe k-anonymization with the recoding chosen on the unsampled D is "
+         "(eps, d(k, beta, eps - eps1))-DP after sampling.")
+REFERENCE = "CP Thm 6 under CP App. A.3's reading (TR §4, 'Towards practical k-anonymization')"
+EXPECTED = Verdict.PROVED
+SUMMARY = ("PROVED for the App. A.3 reading (A_m runs once on the unsampled D, independently of "
+           "the sample): termwise w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g d from CP Thm 5 and "
+           "A_m's eps1-DP, summed over the recodings by induction.  Checked numerically on the "
+           "CP Def 3 witness family with A_m moved to the full data (exact delta <= d).  Under "
+           "CP Def 3 itself the theorem is refuted (cp-theorem-6).")
+
+#: the facts of cp-theorem-6's appendix reading, without the Def 3 witness's definitions.
+GIVEN = [f for f in _GIVEN_CP6 if not f.formula.has(pc)]
+
+try:  # the kernel's statement requirement (dps_verify.paper.kernel.statement), when present
+    from dps_verify.paper.kernel.statement import Statement, formulas_of
+
+    STATEMENT = Statement(
+        "CP Thm 6, §3.4, under App. A.3's reading",
+        "When the recoding is chosen by an eps1-DP mechanism on the unsampled dataset, and the "
+        "dataset is then Bernoulli(beta)-sampled and strongly-safe k-anonymized with that "
+        "recoding, every event O has Pr[A(D) in O] <= e^eps Pr[A(D_-t) in O] + d(k, beta, "
+        "eps - eps1) (and with D, D_-t exchanged), for eps >= eps1 - ln(1 - beta).",
+        reading="App. A.3 / TR §4: A_m sees the unsampled D, independently of the sample",
+        hypotheses=formulas_of(GIVEN, "hypothesis", "setting"),
+        definitions=formulas_of(GIVEN, "definition"),
+        lemmas=formulas_of(GIVEN, "lemma"),
+        conclusion=S <= E1 * E2 * T + d)
+except ImportError:  # pragma: no cover - older kernels without statements
+    pass
+
+#: the witness family: e^eps (e^eps1 = 3 throughout, so e^(eps - eps1) = e^eps/3 >= 1/(1 - beta)
+#: = 2 is the regime) and the centre of A_m's preference (t in, ``centre`` class-mates).
+FAMILY = ((Fraction(6), 4), (Fraction(12), 4), (Fraction(24), 4), (Fraction(12), 3),
+          (Fraction(12), 5), (Fraction(48), 2))
+
+
+def _family_choice(centre: int):
+    def pick(sample: tuple, base: Fraction = cp6_witness.E_EPS1) -> Fraction:
+        dist = abs(1 - sample.count("b")) + abs(centre - sample.count("a"))
+        return Fraction(3, 4) / base ** dist
+    return pick
+
+
+def _family(on_sample: bool = False) -> tuple[Verdict, dict[str, str] | None, str]:
+    """Exact hockey-stick delta of the CP Def 3 witness's mechanism with A_m run on the
+    unsampled D (``on_sample=False``, this theorem's reading) against the certified
+    d(k, beta, eps - eps1), over :data:`FAMILY`; ``on_sample=True`` (CP Def 3) is the negative
+    control: there the witness exceeds d, so the same check must fail."""
+    from dps_verify.engine.distribution import distribution, randomized
+    from dps_verify.measures.divergence import delta_certified
+    from dps_verify.worstcase.closed_forms import d_certified
+
+    rows, ok = [], True
+    ds = cp6_witness.DATASET
+    for e_eps, centre in FAMILY:
+        pick = _family_choice(centre)
+
+        def law(data: tuple, pick=pick) -> dict:
+            if on_sample:
+                an = randomized(lambda s: cp6_witness.apply_mixed(len(s), pick(s)))
+            else:
+                p1 = pick(data)
+                an = randomized(lambda s: cp6_witness.apply_mixed(len(s), p1))
+            return distribution(an, data, cp6_witness.BETA).exact
+        got = delta_certified(law(ds), law(ds[1:]), f"ln({e_eps})")
+        bound = d_certified(cp6_witness.K, cp6_witness.BETA, f"ln({e_eps / cp6_witness.E_EPS1})")
+        ok &= got.upper <= bound.lower
+        rows.append(f"e^eps={e_eps}, centre {centre}: delta {got.upper} vs d {bound.upper}")
+    if ok:
+        return Verdict.BOUNDED, None, ("exact delta <= d on every member: " + "; ".join(rows))
+    return Verdict.REFUTED, {"rows": "; ".join(rows)}, "some member exceeds d"
+
+
+def steps() -> list[Step]:
+    base = prove_sym("sum over recodings: base N = 0", "Empty sums: SL(0) = 0 <= 0 = SR(0).",
+                     summed(0), SUM_DEFS[:2])
+    step = prove_sym(
+        "sum over recodings: N -> N + 1",
+        "SL(N) <= SR(N) (induction hypothesis) and the termwise lemma for recoding N give "
+        "SL(N + 1) <= SR(N + 1).", summed(N_ + 1), [summed(N_), termwise(N_), *SUM_DEFS[2:]],
+        local=[summed(N_)], over=(N_,))
+    return [
+        prove_sym("termwise lemma (A_m on the unsampled D)",
+                  "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for every recoding g: CP Thm 5 "
+                  "for g and A_m's eps1-DP on the unsampled neighbours.",
+                  termwise(g_), [at(h, g_) for h in TERM_HYPS], over=(g_,)),
+        exists_sym("pin: the termwise bound is attained",
+                   "w = e^eps1 w' > 0 and P = e^eps' Q + delta give equality: neither factor "
+                   "nor delta can be lowered.", sp.Eq(wg * Pg, TERMWISE_RHS),
+                   TERM_HYPS + [E1 > 1, E2 > 1, d > 0, wg > 0, wg <= 1, wg2 <= 1, Pg <= 1, Qg <= 1]),
+        base, step, induction("sum over recodings: every N",
+                              "Induction on the number N of recodings summed.",
+                              summed, N_, 0, base, step, over=(N_,)),
+        prove_sym("theorem: hockey-stick bound with A_m on the unsampled D",
+                  "Over all G recodings S = SL(G) <= SR(G) = e^eps1 e^eps' T + W delta with "
+                  "W = sum_g w_g = 1: S <= e^eps T + delta (the other direction: D and D_-t "
+                  "exchanged, the same chain).",
+                  S <= E1 * E2 * T + d,
+                  [E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0, *TOTALS, summed(G_)],
+                  derived=[summed(G_)]),
+        timed("numeric: the witness family with A_m on the unsampled D",
+              "Exact hockey-stick delta of the CP Def 3 witness's mechanism, A_m moved to the "
+              "unsampled D, is at most the certified d(k, beta, eps - eps1) on six members.",
+              "exact law (Fraction), certified d", _family, expected=Verdict.BOUNDED,
+              role="remark", bound="the six members of FAMILY"),
+    ]
+
+
+def negative_controls() -> list[Step]:
+    ref = Verdict.REFUTED
+    return [
+        timed("control: the witness family with A_m on the sample (CP Def 3)",
+              "The same numeric check on CP Def 3's model must fail (the witness has delta "
+              "17/384 > d = 1/32).", "exact law (Fraction), certified d",
+              lambda: _family(on_sample=True), expected=ref, role="remark"),
+        exists_sym("control: pin of a weakened termwise bound (2 delta)",
+                   "w P <= e^eps1 e^eps' w' Q + 2 w delta is never attained with w, delta > 0.",
+                   sp.Eq(wg * Pg, TERMWISE_RHS + wg * d),
+                   TERM_HYPS + [E1 > 1, E2 > 1, d > 0, wg > 0, wg <= 1, wg2 <= 1, Pg <= 1, Qg <= 1],
+                   expected=ref),
+        z3_all("control: e^eps1 factor dropped", "sum w P <= e^eps' sum w' Q + delta.",
+               _hockey_queries(2, with_e1=False), expected=ref, bound="|G| = 2"),
+        z3_all("control: delta dropped", "sum w P <= e^eps1 e^eps' sum w' Q.",
+               _hockey_queries(2, delta=False), expected=ref, bound="|G| = 2"),
+    ]
