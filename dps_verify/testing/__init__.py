@@ -9,24 +9,46 @@
   neighbouring datasets, parameters and mechanisms.
 - the pytest plugin :mod:`dps_verify.testing.plugin` (fixture ``dp_check``, options
   ``--dps-profile``, ``--dps-max-examples``, ``--dps-max-size``).
+
+Every name loads on first use (PEP 562): the pytest plugin lives in this package and is imported
+in every pytest run of an environment where dps_verify is installed, so importing the package
+must not load Hypothesis, numpy or the exact engines.
 """
 
-from dps_verify.testing import strategies
-from dps_verify.testing.blackbox import (
-    BlackBoxReport,
-    assert_dp_blackbox,
-    clopper_pearson,
-    estimate_delta_lower,
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_CHECKS = "dps_verify.testing.checks"
+_BLACKBOX = "dps_verify.testing.blackbox"
+_STRATEGIES = "dps_verify.testing.strategies"
+
+#: The names :mod:`dps_verify.testing.strategies` exports (its ``__all__``; a test keeps the two
+#: equal), re-exported here without importing Hypothesis before they are used.
+STRATEGY_NAMES: tuple[str, ...] = (
+    "RELATIONS", "SHAPES", "AdditiveScores", "Kernel", "Recoding", "TableMechanism",
+    "WEIGHT_BASES", "all_datasets", "all_pairs", "betas", "canonical", "leak_shapes", "datasets",
+    "domains", "epsilon1_upper", "epsilon_safe_anonymizers", "epsilons", "finite_mechanisms",
+    "kernels", "ks", "mix", "mixture_weights", "mixtures", "n_near_threshold", "neighbours",
+    "recodings", "regime_floor", "sdgs_params", "stochastic_matrices", "strongly_safe_anonymizers",
 )
-from dps_verify.testing.checks import (
-    LawCache,
-    Witness,
-    assert_dp,
-    find_witness,
-    max_delta,
-    pair_witness,
-)
-from dps_verify.testing.strategies import *  # noqa: F403
+
+#: public name -> module defining it.
+_LAZY: dict[str, str] = {
+    "BlackBoxReport": _BLACKBOX,
+    "assert_dp_blackbox": _BLACKBOX,
+    "clopper_pearson": _BLACKBOX,
+    "estimate_delta_lower": _BLACKBOX,
+    "LawCache": _CHECKS,
+    "Witness": _CHECKS,
+    "assert_dp": _CHECKS,
+    "find_witness": _CHECKS,
+    "max_delta": _CHECKS,
+    "pair_witness": _CHECKS,
+    "strategies": _STRATEGIES,
+    **{name: _STRATEGIES for name in STRATEGY_NAMES},
+}
 
 __all__ = [
     "BlackBoxReport",
@@ -40,5 +62,38 @@ __all__ = [
     "max_delta",
     "pair_witness",
     "strategies",
-    *strategies.__all__,
+    *STRATEGY_NAMES,
 ]
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+    from dps_verify.testing import strategies
+    from dps_verify.testing.blackbox import (
+        BlackBoxReport,
+        assert_dp_blackbox,
+        clopper_pearson,
+        estimate_delta_lower,
+    )
+    from dps_verify.testing.checks import (
+        LawCache,
+        Witness,
+        assert_dp,
+        find_witness,
+        max_delta,
+        pair_witness,
+    )
+    from dps_verify.testing.strategies import *  # noqa: F403
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first access (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dps_verify.testing' has no attribute {name!r}")
+    mod = importlib.import_module(module)
+    value = mod if module == f"{__name__}.{name}" else getattr(mod, name)
+    globals()[name] = value  # later accesses skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

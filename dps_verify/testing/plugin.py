@@ -1,13 +1,20 @@
 """pytest plugin (entry point ``pytest11``: ``dps_verify``) for testing anonymizers.
 
-- Registers the Hypothesis profiles ``dps-ci`` (derandomized, bounded, no deadline) and
-  ``dps-deep`` in ``pytest_configure`` (namespaced, and nothing is loaded unless asked, so a
-  user's own Hypothesis settings are untouched).
+pytest imports this module in every run of every environment where dps_verify is installed, so
+it imports nothing heavy: no Hypothesis, numpy, mpmath or exact engine until a test asks for them
+(``tests/test_testing_plugin.py`` checks it; ``benchmarks/bench_plugin_startup.py`` measures
+pytest's start-up with and without it).
+
+- Hypothesis profiles ``dps-ci`` / ``dps-deep`` (:mod:`dps_verify.testing.profiles`) are
+  registered when Hypothesis is imported (this package's ``hypothesis`` entry point), and here
+  in ``pytest_configure`` if Hypothesis is already loaded; nothing is loaded unless asked, so a
+  user's own Hypothesis settings are untouched.
 - Options: ``--dps-profile NAME`` loads a profile (``ci``/``deep`` are accepted as aliases of
-  ``dps-ci``/``dps-deep``); ``--dps-max-examples N`` overrides its
-  example budget; ``--dps-max-size N`` sets the exhaustive dataset size of :func:`assert_dp`.
-- Fixture ``dp_check``: :func:`dps_verify.testing.assert_dp` with those options applied, so a
-  user's test is three lines::
+  ``dps-ci``/``dps-deep``); ``--dps-max-examples N`` overrides its example budget (both import
+  Hypothesis, since they configure it); ``--dps-max-size N`` sets the exhaustive dataset size of
+  :func:`assert_dp`.
+- Fixture ``dp_check``: :func:`dps_verify.testing.assert_dp` with those options applied, imported
+  when the fixture is first used, so a user's test is three lines::
 
       def test_my_anonymizer(dp_check):
           dp_check(MyAnonymizer(k=5), beta=0.1, epsilon=1.0, delta=0.02, domain=DOMAIN)
@@ -15,50 +22,32 @@
 
 from __future__ import annotations
 
-import os
+import sys
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
 
-PROFILES = ("dps-ci", "dps-deep")
-ALIASES = {"ci": "dps-ci", "deep": "dps-deep"}
-CI_MAX_EXAMPLES = 40
-DEEP_MAX_EXAMPLES = 2000
+from dps_verify.testing.profiles import (
+    ALIASES,
+    CI_MAX_EXAMPLES,
+    DEEP_MAX_EXAMPLES,
+    PROFILES,
+    load_default_profile,
+    profile_name,
+    register_profiles,
+)
 
-
-def register_profiles() -> None:
-    """Register ``dps-ci`` (derandomized, ``CI_MAX_EXAMPLES`` examples, no deadline, no example
-    database) and ``dps-deep`` (random, ``DEEP_MAX_EXAMPLES`` examples, no deadline).
-    Idempotent."""
-    settings.register_profile(
-        "dps-ci",
-        derandomize=True,
-        max_examples=CI_MAX_EXAMPLES,
-        deadline=None,
-        database=None,
-        print_blob=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-    settings.register_profile(
-        "dps-deep",
-        max_examples=DEEP_MAX_EXAMPLES,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-
-
-def profile_name(name: str) -> str:
-    """``ci``/``deep`` → ``dps-ci``/``dps-deep``; other names unchanged."""
-    return ALIASES.get(name, name)
-
-
-def load_default_profile() -> None:
-    """Load ``$HYPOTHESIS_PROFILE`` if set, else ``dps-ci`` (what this project's conftests
-    call; ``ci``/``deep`` are accepted as aliases)."""
-    register_profiles()
-    settings.load_profile(profile_name(os.environ.get("HYPOTHESIS_PROFILE", "dps-ci")))
+__all__ = [
+    "ALIASES",
+    "CI_MAX_EXAMPLES",
+    "DEEP_MAX_EXAMPLES",
+    "PROFILES",
+    "dp_check",
+    "load_default_profile",
+    "profile_name",
+    "register_profiles",
+]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -85,11 +74,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "dps: a (beta, epsilon, delta)-DPS property")
-    register_profiles()
     name = config.getoption("--dps-profile", default=None)
     budget = config.getoption("--dps-max-examples", default=None)
     if name is None and budget is None:
+        if "hypothesis" in sys.modules:  # already paid for: make the profiles available
+            register_profiles()
         return
+    from hypothesis import settings  # the user asked to configure Hypothesis
+
+    register_profiles()
     if name is not None:
         settings.load_profile(profile_name(name))
     if budget is not None:
@@ -97,16 +90,19 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("dps-cli")
 
 
-def pytest_report_header(config: pytest.Config) -> str:
+def pytest_report_header(config: pytest.Config) -> str | None:
+    hypothesis = sys.modules.get("hypothesis")
+    if hypothesis is None:  # not loaded: say nothing rather than import it for a header
+        return None
     # Hypothesis loads its "default" profile at import, so settings.default is never None here
-    return f"dps_verify: hypothesis max_examples={cast(settings, settings.default).max_examples}"
+    return f"dps_verify: hypothesis max_examples={hypothesis.settings.default.max_examples}"
 
 
 @pytest.fixture
 def dp_check(request: pytest.FixtureRequest) -> Callable[..., None]:
     """``dp_check(anonymizer, *, beta, epsilon, delta, domain, definition="hockey-stick", ...)``:
     :func:`dps_verify.testing.assert_dp` with the command-line budget applied."""
-    from dps_verify.testing import assert_dp
+    from dps_verify.testing.checks import assert_dp
 
     size = request.config.getoption("--dps-max-size", default=None)
 

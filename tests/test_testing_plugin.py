@@ -1,0 +1,130 @@
+"""The pytest plugin costs nothing until used.
+
+pytest imports the ``pytest11`` entry point ``dps_verify.testing.plugin`` in every session of
+every environment where dps_verify is installed, so importing it must not load Hypothesis, numpy,
+mpmath, SymPy or the exact engines.  Each check runs in a fresh interpreter (this process has
+long since imported all of them) and has a negative control that shows it can fail.  The
+start-up time itself is measured in ``benchmarks/bench_plugin_startup.py``, not asserted here.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+#: Modules the plugin must not pull in (each costs tens to hundreds of milliseconds).
+HEAVY = ("hypothesis", "numpy", "mpmath", "sympy", "scipy", "dps_verify.worstcase.sdgs",
+         "dps_verify.verdict.exact_search", "dps_verify.engine.distribution")
+
+
+def _loaded_after(code: str, env: dict[str, str] | None = None) -> list[str]:
+    """Which HEAVY modules are in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    probe = code + textwrap.dedent(f"""
+        import json, sys
+        print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))
+    """)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         env={**os.environ, **(env or {})})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_plugin_loads_nothing_heavy():
+    assert _loaded_after("import dps_verify.testing.plugin") == []
+
+
+def test_importing_the_testing_package_loads_nothing_heavy():
+    assert _loaded_after("import dps_verify.testing, dps_verify") == []
+
+
+def test_the_probe_sees_heavy_imports():
+    """Negative control: the same probe reports what the exact check really imports."""
+    loaded = _loaded_after("import dps_verify.testing.checks")
+    assert "mpmath" in loaded and "dps_verify.engine.distribution" in loaded
+    assert "hypothesis" in _loaded_after("from dps_verify.testing import strategies")
+
+
+def test_testing_names_load_on_first_use():
+    import dps_verify.testing as T
+    from dps_verify.testing import strategies
+
+    assert tuple(strategies.__all__) == T.STRATEGY_NAMES  # the static copy has not drifted
+    for name in T.__all__:
+        assert getattr(T, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        T.nope  # noqa: B018
+
+
+def test_plugin_is_the_pytest11_entry_point_and_profiles_register_with_hypothesis():
+    """The installed metadata points pytest at the plugin and Hypothesis at the profile hook."""
+    eps = importlib.metadata.entry_points()
+    pytest11 = {e.name: e.value for e in eps.select(group="pytest11")}
+    assert pytest11.get("dps_verify") == "dps_verify.testing.plugin"
+    hyp = {e.name: e.value for e in eps.select(group="hypothesis")}
+    assert hyp.get("dps_verify") == "dps_verify.testing.profiles:register_profiles"
+    code = ("from hypothesis import settings\n"
+            "print(settings.get_profile('dps-ci').max_examples)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    from dps_verify.testing.profiles import CI_MAX_EXAMPLES
+
+    assert out.stdout.strip() == str(CI_MAX_EXAMPLES)
+    # negative control: with Hypothesis' plugins switched off, the profile is unknown
+    off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "HYPOTHESIS_NO_PLUGINS": "1"})
+    assert off.returncode != 0 and "dps-ci" in off.stderr
+
+
+def _pytest_in(tmp_path: Path, test_source: str, *args: str) -> subprocess.CompletedProcess:
+    (tmp_path / "test_user.py").write_text(textwrap.dedent(test_source))
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+         *args, str(tmp_path / "test_user.py")],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+
+
+USER_TEST_SEES_NOTHING_HEAVY = """
+    import sys
+    HEAVY = {heavy!r}
+
+    def test_nothing_heavy_loaded(request):
+        assert request.config.pluginmanager.has_plugin("dps_verify")
+        assert [m for m in HEAVY if m in sys.modules] == []
+"""
+
+
+def test_a_pytest_session_with_the_plugin_loads_nothing_heavy(tmp_path):
+    res = _pytest_in(tmp_path, USER_TEST_SEES_NOTHING_HEAVY.format(heavy=HEAVY))
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_a_pytest_session_with_dps_profile_loads_hypothesis(tmp_path):
+    """Negative control of the session check: asking for a profile does load Hypothesis (and
+    the same user test then fails), so the check above can fail."""
+    res = _pytest_in(tmp_path, USER_TEST_SEES_NOTHING_HEAVY.format(heavy=HEAVY), "--dps-profile", "ci")
+    assert res.returncode == 1 and "hypothesis" in res.stdout
+
+
+def test_dps_profile_option_and_dp_check_fixture_work(tmp_path):
+    source = """
+        from hypothesis import settings
+        from dps_verify.mechanisms import StronglySafeKAnonymizer
+
+        def test_profile_loaded():
+            assert settings.default.max_examples == 7
+            assert settings.get_profile("dps-deep").deadline is None
+
+        def test_dp_check(dp_check):
+            dp_check(StronglySafeKAnonymizer(lambda r: r, 2), beta=0.5, epsilon=1.0, delta=1.0,
+                     domain=[0, 1])
+    """
+    res = _pytest_in(tmp_path, source, "--dps-profile", "deep", "--dps-max-examples", "7",
+                     "--dps-max-size", "2")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "2 passed" in res.stdout
