@@ -27,6 +27,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="fixed, data-independent recoding (JSON spec, e.g. examples/real/adult_recoding.json); "
                    ":NAME picks one of its recodings")
     d.add_argument("--columns", metavar="COLS", help="comma-separated column names for a CSV without a header row")
+    s = p.add_argument_group("choosing with privacy (CP Thm 6, App. A.3 reading)")
+    s.add_argument("--select-with", metavar="EPS1",
+                   help="choose (recoding, beta, k) epsilon1-DP with the exponential mechanism on the unsampled "
+                   "table; the anonymization then gets epsilon - EPS1")
+    s.add_argument("--candidates", metavar="NAMES", help="comma-separated recodings of the spec to choose from (default: all)")
+    s.add_argument("--select-measure", default="paper", choices=["paper", "hockey-stick", "pointwise"],
+                   help="measure that sets k for each candidate (default: paper, the d of CP Thm 6)")
+    r = p.add_argument_group("a release that follows the plan")
+    r.add_argument("--release", metavar="OUT.csv",
+                   help="sample and anonymize the table with the chosen (beta, recoding, k); writes OUT.csv and "
+                   "OUT.csv.json (parameters, certified guarantee, theorem)")
+    r.add_argument("--release-beta", default="edge", metavar="B",
+                   help="beta of the release without --select-with (a beta of the plan; default edge)")
+    r.add_argument("--release-measure", default="hockey-stick", choices=["paper", "hockey-stick", "pointwise"],
+                   help="measure whose smallest k the release uses without --select-with (default hockey-stick)")
+    r.add_argument("--seed", type=int, help="seed for the selection and the sampler (reproducible, not secret; "
+                   "omit for the OS CSPRNG)")
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -40,12 +57,16 @@ def _check_outputs(args: argparse.Namespace) -> None:
         if not str(args.plot).lower().endswith(".png"):
             raise UsageError(f"--plot {args.plot}: the plot is a PNG file, name it *.png")
         outputs.check_png(args.plot)
+    if args.release is not None:
+        if args.data is None:
+            raise UsageError("--release needs --data and --recoding")
+        outputs.check_release(args.release)
     if args.json is not None:
         p = Path(args.json)
         if p.exists() and (not p.is_file() or not outputs.json_is_ours(p)):
             raise UsageError(f"refusing to overwrite {p}: it is not a JSON file dps-verify wrote; "
                              "choose another name or move it away")
-    for opt in ("json", "plot"):
+    for opt in ("json", "plot", "release"):
         val = getattr(args, opt)
         if val is not None and not Path(val).absolute().parent.is_dir():
             raise UsageError(f"--{opt} {val}: directory {Path(val).absolute().parent} does not exist")
@@ -84,19 +105,53 @@ def _split_recoding(text: str | None) -> tuple[str | None, str | None]:
 def run(args: argparse.Namespace) -> int:
     from dps_verify.plan import outputs
     from dps_verify.plan.planner import plan
-    from dps_verify.plan.report import frontier_json, print_frontier, print_utility, utility_json
+    from dps_verify.plan.report import (
+        frontier_json,
+        print_frontier,
+        print_selection,
+        print_utility,
+        selection_json,
+        utility_json,
+    )
 
     _check_outputs(args)
     spec_path, name = _split_recoding(args.recoding)
-    result = plan(args.epsilon, args.delta, args.beta, default_grid=not args.no_grid,
+    betas = list(args.beta)
+    if args.release is not None and args.select_with is None and args.release_beta != "edge":
+        betas.append(args.release_beta)
+    result = plan(args.epsilon, args.delta, betas, default_grid=not args.no_grid,
                   data=args.data, qi=_cols(args.qi), recoding=spec_path, recoding_name=name,
-                  columns=_cols(args.columns))
+                  columns=_cols(args.columns), select_with=args.select_with,
+                  candidates=_cols(args.candidates), select_measure=args.select_measure, seed=args.seed)
     console = _console()
     print_frontier(result.frontier, console)
     doc = {"command": "plan", **frontier_json(result.frontier)}
     if result.utility is not None:
         print_utility(result.utility, console)
         doc["on_table"] = utility_json(result.utility)
+    if result.selection is not None:
+        print_selection(result.selection, console)
+        doc["selection"] = selection_json(result.selection)
+    if args.release is not None:
+        from fractions import Fraction
+
+        from dps_verify.core.numbers import format_up
+        from dps_verify.plan.planner import make_release, release_choice
+        from dps_verify.plan.release import sidecar
+
+        choice = release_choice(result, args.release_beta, args.release_measure)
+        rel = make_release(result, choice, args.seed)
+        assert result.spec is not None and result.table is not None
+        side = sidecar(beta=choice["beta"], beta_label=choice["beta_label"], k=choice["k"],
+                       recoding=choice["recoding"], spec_path=result.spec.path, qi=result.table.qi,
+                       seed=args.seed, guarantee=choice["guarantee"], release=rel)
+        out, side_path = outputs.write_release(args.release, rel.csv_text(), side)
+        console.print(f"release: {len(rel.rows):,} records in {rel.published_groups:,} groups "
+                      f"(recoding {choice['recoding']!r}, beta = {choice['beta_label']}, k = {choice['k']}); "
+                      f"guarantee (epsilon, delta) = ({choice['guarantee']['epsilon']}, "
+                      f"{format_up(Fraction(choice['guarantee']['delta']), 4)}) under {choice['guarantee']['delta_measure']}")
+        console.print(f"wrote {out} and {side_path}")
+        doc["release"] = {"file": str(out), "sidecar": str(side_path), **{k: v for k, v in side.items()}}
     if args.json is not None:
         path = outputs.write_json(args.json, doc, what="plan JSON")
         print(f"wrote {path}")

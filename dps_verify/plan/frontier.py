@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import delta_param, epsilon_param, format_epsilon
@@ -86,6 +87,23 @@ class Frontier:
         raise KeyError(label_or_beta)
 
 
+def eps_text(x: Any) -> str:
+    """ε for people: an exact log as ``ln(r)``, a short decimal or ``p/q`` when exact, else 20
+    digits rounded down (:func:`format_epsilon`)."""
+    from decimal import Decimal
+
+    if isinstance(x, Fraction) and x.denominator <= 10**6:
+        d = x.denominator
+        while d % 2 == 0:
+            d //= 2
+        while d % 5 == 0:
+            d //= 5
+        if d == 1:
+            return format(Decimal(x.numerator) / Decimal(x.denominator), "f")
+        return str(x)
+    return format_epsilon(x)
+
+
 def minimal_k(measure: str, beta: Fraction, eps: Fraction, delta: Fraction) -> MinimalK:
     """Smallest k under ``measure`` with its certified δ at k and k − 1."""
     k = min_k(beta, eps, delta, bound=measure)
@@ -145,10 +163,10 @@ def frontier(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = 
     points = beta_grid(eps, betas, default_grid=default_grid)
     rows = tuple(frontier_row(p, eps, dl, ms) for p in points)
     arx = arx_choice(eps, dl) if eps > 0 else None
-    return Frontier(epsilon=eps, delta=dl, epsilon_text=epsilon.strip() if isinstance(epsilon, str) else format_epsilon(eps),
+    return Frontier(epsilon=eps, delta=dl, epsilon_text=epsilon.strip() if isinstance(epsilon, str) else eps_text(eps),
                     delta_text=delta.strip() if isinstance(delta, str) else str(dl),
                     rows=rows, arx=arx, seconds=time.perf_counter() - t0)
 
 
 __all__ = ["MEASURES", "Frontier", "FrontierRow", "MinimalK", "certified_delta", "frontier",
-           "frontier_row", "minimal_k"]
+           "frontier_row", "minimal_k", "eps_text"]

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from dps_verify.core.numbers import Certified, format_down, format_up
-from dps_verify.plan.frontier import MEASURES, Frontier, FrontierRow
+from dps_verify.plan.frontier import MEASURES, Frontier, FrontierRow, eps_text
 
 SHORT_LABELS = {"paper": "paper d", "hockey-stick": "exact HS", "pointwise": "exact PW"}
 
@@ -113,8 +113,6 @@ def print_frontier(f: Frontier, console: Any = None) -> None:
               "δ(k−1) rounded down. Neighbouring: add/remove one record; sampling: independent Bernoulli(beta).")
 
 
-__all__ = ["DATA_DEPENDENCE_WARNING", "MEASURE_LABELS", "beta_text", "certified_json",
-           "frontier_json", "print_frontier", "row_json"]
 
 
 # --------------------------------------------------------------------------- utility on a table
@@ -193,3 +191,56 @@ def print_utility(u: Any, console: Any = None) -> None:
     con.print(f"Exact expectations (rational arithmetic), shown to 0.1 record; * = most records under that "
               f"measure on this table. {u.dropped_missing:,} records with a missing QI value were dropped.")
     con.print(f"[bold yellow]Note:[/bold yellow] {DATA_DEPENDENCE_WARNING}")
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def selection_json(s: Any) -> dict[str, Any]:
+    from dps_verify.plan.select import READING_NOTE, SENSITIVITY_PROOF, THEOREM6_READING_PROOF
+
+    c = s.choice
+    return {
+        "reading": READING_NOTE,
+        "epsilon_total": eps_text(s.epsilon_total), "epsilon1": eps_text(s.epsilon1),
+        "epsilon2": eps_text(s.epsilon2), "delta": str(s.delta), "measure": s.measure,
+        "sensitivity": str(s.sensitivity),
+        "sensitivity_rule": "one record changes one group's size by 1 and the expected published records by "
+                            f"a value in [0, beta*k]; Delta = max over candidates (dps-verify prove {SENSITIVITY_PROOF})",
+        "composition": f"CP Thm 6, App. A.3 reading (dps-verify prove {THEOREM6_READING_PROOF})",
+        "candidates": [
+            {"recoding": x.recoding, "beta": str(x.beta), "beta_label": x.beta_label, "k": x.k,
+             "delta_at_k_upper": format_up(x.delta_at_k.upper, 17),
+             "expected_published": format(float(x.utility), ".17g"),
+             "probability": {"lower": p[0], "upper": p[1]}}
+            for x, p in zip(s.candidates, s.probabilities)
+        ],
+        "chosen": {"recoding": c.recoding, "beta": str(c.beta), "beta_label": c.beta_label, "k": c.k},
+        "seed": s.seed,
+    }
+
+
+def print_selection(s: Any, console: Any = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = console or Console()
+    t = Table(title=f"epsilon1 = {eps_text(s.epsilon1)}-DP choice (exponential mechanism on the unsampled "
+              f"table), anonymization at epsilon2 = {eps_text(s.epsilon2)}, measure {s.measure}")
+    for col in ("recoding", "beta", "k", "E[published]", "P(chosen)", ""):
+        t.add_column(col, justify="right")
+    for i, (x, p) in enumerate(zip(s.candidates, s.probabilities)):
+        b = x.beta_label if x.beta_label != "edge" else f"edge {format_down(x.beta, 6)}"
+        t.add_row(x.recoding, b, str(x.k), _records(x.utility), f"{p[0]:.3g}–{p[1]:.3g}",
+                  "[bold]chosen[/bold]" if i == s.chosen else "")
+    con.print(t)
+    con.print(f"Sensitivity Delta = max beta*k = {float(s.sensitivity):.6g} records. Total guarantee: "
+              f"(epsilon1 + epsilon2, delta) = ({eps_text(s.epsilon_total)}, {format_up(s.choice.delta_at_k.upper, 4)}).")
+    from dps_verify.plan.select import READING_NOTE
+
+    con.print(f"[bold yellow]Reading:[/bold yellow] {READING_NOTE}")
+
+
+__all__ = ["DATA_DEPENDENCE_WARNING", "MEASURE_LABELS", "SHORT_LABELS", "beta_text", "certified_json",
+           "eps_text", "frontier_json", "print_frontier", "print_selection", "print_utility", "row_json",
+           "selection_json", "utility_json"]

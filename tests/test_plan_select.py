@@ -1,0 +1,169 @@
+"""Choosing with privacy (exponential mechanism on the unsampled table) and releases that follow
+the plan: the utility's sensitivity checked exactly on every small case, the sampler's
+probabilities, and the release files."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from dps_verify.cli import main
+from dps_verify.core.binomial import pmf, upper_tail
+from dps_verify.plan import expmech
+from dps_verify.plan.utility import expected_published
+
+
+def one_group(n: int, beta: Fraction, k: int) -> Fraction:
+    return expected_published(Counter({n: 1}), beta, [k])[k] if n >= 1 else Fraction(0)
+
+
+@pytest.mark.parametrize("beta", [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(6321, 10000)])
+def test_increment_formula_and_sensitivity_bound_exactly(beta):
+    """E[X_{n+1} 1{X_{n+1} >= k}] - E[X_n 1{X_n >= k}] = beta (P(X_n >= k-1) + (k-1) P(X_n = k-1))
+    in [0, beta k], for every n <= 40 and k <= 12 (X_n ~ Bin(n, beta))."""
+    for k in range(1, 13):
+        worst = Fraction(0)
+        for n in range(0, 41):
+            inc = one_group(n + 1, beta, k) - one_group(n, beta, k)
+            tail = upper_tail(k - 1, n, beta) if n >= 0 else Fraction(0)
+            at = pmf(k - 1, n, beta) if k - 1 <= n else Fraction(0)
+            assert inc == beta * (tail + (k - 1) * at)
+            assert 0 <= inc <= beta * k
+            worst = max(worst, inc)
+        if k == 1:
+            assert worst == beta  # the bound beta*k is attained at k = 1
+
+
+def test_a_smaller_sensitivity_is_refuted():
+    """Negative control: beta (k - 1) is not a bound (k = 1: every added record adds beta)."""
+    b = Fraction(1, 2)
+    assert one_group(4, b, 1) - one_group(3, b, 1) > b * 0
+    # k = 2: P(X >= 1) + P(X = 1) > 1 once P(X = 1) > P(X = 0), so beta (k - 1) = beta is exceeded
+    assert max(one_group(n + 1, b, 2) - one_group(n, b, 2) for n in range(40)) > b
+
+
+def test_exponential_mechanism_probabilities_match_the_closed_form():
+    u = [Fraction(0), Fraction(5, 2), Fraction(10)]
+    eps1, sens = Fraction(1, 2), Fraction(3)
+    probs = expmech.probabilities(u, eps1, sens)
+    w = [mpmath.exp(mpmath.mpf(float(eps1)) * mpmath.mpf(float(x)) / (2 * mpmath.mpf(float(sens)))) for x in u]
+    for (lo, hi), wi in zip(probs, w):
+        assert lo <= wi / sum(w) <= hi and hi - lo < 1e-12
+
+
+def test_exponential_mechanism_sampler_frequencies():
+    u = [Fraction(0), Fraction(1), Fraction(3)]
+    rng = random.Random(12345)
+    n = 6000
+    c = Counter(expmech.sample(u, Fraction(1), Fraction(1), rng) for _ in range(n))
+    for i, (lo, hi) in enumerate(expmech.probabilities(u, Fraction(1), Fraction(1))):
+        p = (lo + hi) / 2
+        assert abs(c[i] / n - p) < 5 * (p * (1 - p) / n) ** 0.5
+
+
+def test_exponential_mechanism_bad_input():
+    with pytest.raises(ValueError):
+        expmech.sample([], Fraction(1), Fraction(1), random.Random(0))
+    with pytest.raises(ValueError):
+        expmech.sample([Fraction(1)], Fraction(0), Fraction(1), random.Random(0))
+    with pytest.raises(ValueError):
+        expmech.sample([Fraction(1)], Fraction(1), Fraction(0), random.Random(0))
+
+
+def _tiny(tmp_path):
+    p = tmp_path / "t.csv"
+    rows = [f"{20 + (i % 30)},{'F' if i % 3 else 'M'},{'x' if i % 2 else 'y'}" for i in range(300)]
+    p.write_text("age,sex,job\n" + "\n".join(rows) + "\n")
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"qi": ["age", "sex", "job"], "recodings": {
+        "fine": {"age": {"bands": [25, 30, 35, 40, 45]}},
+        "coarse": {"age": {"bands": [35]}, "job": "*"}}}))
+    return p, spec
+
+
+def test_selection_uses_unsampled_table_and_states_the_reading(tmp_path):
+    from dps_verify.plan import plan
+
+    data, spec = _tiny(tmp_path)
+    p = plan("2", "1e-3", default_grid=True, data=data, recoding=spec, select_with="0.5", seed=3)
+    s = p.selection
+    assert s is not None and s.epsilon1 == Fraction(1, 2) and s.epsilon2 == Fraction(3, 2)
+    assert p.frontier.epsilon == Fraction(3, 2)  # the anonymization gets epsilon - epsilon1
+    assert s.sensitivity == max(c.beta * c.k for c in s.candidates)
+    assert {c.recoding for c in s.candidates} == {"fine", "coarse"}
+    for c in s.candidates:  # utilities on the unsampled table, exactly
+        assert c.delta_at_k.upper <= Fraction(1, 1000)
+    assert abs(sum((lo + hi) / 2 for lo, hi in s.probabilities) - 1) < 1e-9
+    again = plan("2", "1e-3", data=data, recoding=spec, select_with="0.5", seed=3).selection
+    assert again is not None and again.chosen == s.chosen  # seeded: reproducible
+
+
+def test_cli_select_and_release(tmp_path, capsys):
+    data, spec = _tiny(tmp_path)
+    out = tmp_path / "rel.csv"
+    argv = ["plan", "--epsilon", "2", "--delta", "1e-3", "--data", str(data), "--recoding", str(spec),
+            "--select-with", "0.5", "--seed", "1", "--release", str(out)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "App. A.3" in text and "literal reading" in text and "fails" in text
+    side = json.loads((tmp_path / "rel.csv.json").read_text())
+    g = side["guarantee"]
+    assert g["epsilon"] == "2" and g["epsilon1_selection"] == "0.5"
+    assert any("cp-theorem-6-full-data" in r for r in g["rests_on"])
+    assert Fraction(g["delta"]) <= Fraction(1, 1000)
+    lines = out.read_text().splitlines()
+    assert lines[0] == "age,sex,job" and len(lines) - 1 == side["released_rows"]
+    k = side["parameters"]["k"]
+    assert all(c >= k for c in Counter(lines[1:]).values())  # strongly-safe: every group has >= k
+    assert lines[1:] == sorted(lines[1:])
+    first = out.read_text()
+    assert main(argv) == 0 and out.read_text() == first  # same seed, same release; ours: replaced
+    capsys.readouterr()
+
+
+def test_release_without_selection_uses_the_exact_k_and_says_what_it_assumes(tmp_path, capsys):
+    data, spec = _tiny(tmp_path)
+    out = tmp_path / "rel.csv"
+    assert main(["plan", "--epsilon", "1", "--delta", "1e-2", "--no-grid", "--data", str(data),
+                 "--recoding", f"{spec}:fine", "--seed", "5", "--release", str(out)]) == 0
+    side = json.loads((tmp_path / "rel.csv.json").read_text())
+    from dps_verify.inverse.questions import min_k
+
+    assert side["parameters"]["k"] == min_k("edge", 1, "1e-2", bound="hockey-stick")
+    assert "without looking at this table" in side["guarantee"]["assumes"]
+    capsys.readouterr()
+
+
+def test_release_refuses_files_it_did_not_write(tmp_path, capsys):
+    data, spec = _tiny(tmp_path)
+    out = tmp_path / "mine.csv"
+    out.write_text("precious\n")
+    rc = main(["plan", "--epsilon", "1", "--delta", "1e-2", "--no-grid", "--data", str(data),
+               "--recoding", str(spec), "--release", str(out)])
+    assert rc == 2 and out.read_text() == "precious\n"
+    assert not (tmp_path / "mine.csv.json").exists()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "refusing" in err
+
+
+@pytest.mark.parametrize("extra,needle", [
+    (["--select-with", "2"], "must be below epsilon"),
+    (["--select-with", "0"], "must be > 0"),
+    (["--select-with", "0.5", "--candidates", "nope"], "not in"),
+])
+def test_cli_select_bad_input(extra, needle, tmp_path, capsys):
+    data, spec = _tiny(tmp_path)
+    rc = main(["plan", "--epsilon", "1", "--delta", "1e-2", "--data", str(data), "--recoding", str(spec), *extra])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and needle in err
+
+
+def test_cli_release_needs_data(tmp_path, capsys):
+    assert main(["plan", "--epsilon", "1", "--delta", "1e-2", "--release", str(tmp_path / "r.csv")]) == 2
+    assert not (tmp_path / "r.csv").exists()
+    capsys.readouterr()
