@@ -5,10 +5,13 @@ the mechanism's worst case is known in closed form) or returns a concrete witnes
 neighbouring datasets and an event whose probabilities break CP Def. 2 (or TR Def. 2).
 """
 
+import functools as _functools
 import sys as _sys
 import types as _types
 from typing import Any as _Any
 
+from dps_verify.audit.budget import check_audit_budget as _check_audit_budget
+from dps_verify.audit.budget import is_cheap as _is_cheap
 from dps_verify.audit.core import DEFAULT_EXACT_BUDGET, METHODS, closed_form_kind
 from dps_verify.audit.core import audit as _audit_unguarded
 from dps_verify.audit.domain import Domain, domain_from_dict, load_domain
@@ -21,7 +24,17 @@ from dps_verify.engine.calls import audit_entry_point as _audit_entry_point
 #: ``KeyboardInterrupt`` the code raises itself, or any other escape of the code under audit is
 #: :class:`~dps_verify.errors.AuditedCodeError`, never a verdict; what it prints is captured in
 #: the report's ``output``.
-audit = _audit_entry_point(_audit_unguarded)
+_audit_guarded = _audit_entry_point(_audit_unguarded)
+
+
+@_functools.wraps(_audit_unguarded)
+def audit(anonymizer: _Any, *args: _Any, **kwargs: _Any) -> AuditReport:
+    # the domain is read once (a path is a domain file: audit.domain.Domain.of) and the run's
+    # work and memory estimated before it starts (audit.budget: BudgetError, exit 5)
+    if "domain" in kwargs:
+        kwargs["domain"] = Domain.of(kwargs["domain"], kwargs.pop("max_size", None))
+        _check_audit_budget(kwargs["domain"], option="max_size", cheap=_is_cheap(anonymizer))
+    return _audit_guarded(anonymizer, *args, **kwargs)
 
 
 class _CallablePackage(_types.ModuleType):

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from dps_verify.core.errors import ParameterError, UsageError
 
 #: Default largest dataset size (records in D, the target included).
 DEFAULT_MAX_SIZE = 40
@@ -32,7 +35,7 @@ def _hashable(x: Any) -> Hashable:
     if isinstance(x, list | tuple):
         return tuple(_hashable(v) for v in x)
     if isinstance(x, dict):
-        raise ValueError("domain records must be scalars or lists, not objects")
+        raise ParameterError("domain records must be scalars or lists, not objects")
     return x
 
 
@@ -46,17 +49,26 @@ class Domain:
 
     def __post_init__(self) -> None:
         if not self.records:
-            raise ValueError("domain must contain at least one record")
+            raise ParameterError("domain must contain at least one record")
         if len(set(self.records)) != len(self.records):
-            raise ValueError("domain records must be distinct")
+            raise ParameterError("domain records must be distinct")
         if len(self.records) > MAX_DOMAIN_RECORDS:
-            raise ValueError(f"domain has {len(self.records)} records; at most {MAX_DOMAIN_RECORDS}")
+            raise ParameterError(f"domain has {len(self.records)} records; at most {MAX_DOMAIN_RECORDS}")
         if isinstance(self.max_size, bool) or not isinstance(self.max_size, int) or self.max_size < 1:
-            raise ValueError(f"max_size must be an integer >= 1, got {self.max_size!r}")
+            raise ParameterError(f"max_size must be an integer >= 1, got {self.max_size!r}")
 
     @classmethod
-    def of(cls, domain: Domain | Iterable | dict, max_size: int | None = None) -> Domain:
-        """Coerce a :class:`Domain`, a JSON-like dict, or an iterable of records."""
+    def of(cls, domain: Domain | Iterable | dict | str | os.PathLike, max_size: int | None = None) -> Domain:
+        """Coerce a :class:`Domain`, a JSON-like dict, an iterable of records, or the path of a
+        domain JSON file (a ``str`` or ``Path`` is read as a file, never iterated: the records
+        of ``"domain.json"`` are not its characters)."""
+        if isinstance(domain, str | os.PathLike):
+            if isinstance(domain, str) and domain.lstrip().startswith(("{", "[")):
+                raise ParameterError("domain is a string of JSON text; pass json.loads(text) (a dict) "
+                                     "or the path of a domain file")
+            return load_domain(domain, max_size)
+        if isinstance(domain, bytes | bytearray):
+            raise ParameterError("domain must be a Domain, a dict, an iterable of records or a file path, not bytes")
         if isinstance(domain, Domain):
             if max_size is not None:
                 return cls(domain.records, max_size, domain.attributes)
@@ -66,7 +78,8 @@ class Domain:
         try:
             recs = tuple(dict.fromkeys(_hashable(r) for r in domain))
         except TypeError:
-            raise ValueError("domain must be a Domain, a dict or an iterable of records") from None
+            raise ParameterError("domain must be a Domain, a dict, an iterable of records or the path of a "
+                                 "domain file") from None
         return cls(recs, DEFAULT_MAX_SIZE if max_size is None else max_size)
 
     def describe(self) -> dict:
@@ -81,35 +94,35 @@ class Domain:
 def domain_from_dict(obj: dict, max_size: int | None = None) -> Domain:
     """Build a :class:`Domain` from the JSON structure described in the module docstring."""
     if not isinstance(obj, dict):
-        raise ValueError("domain JSON must be an object with 'records' or 'attributes'")
+        raise ParameterError("domain JSON must be an object with 'records' or 'attributes'")
     ms = obj.get("max_size", DEFAULT_MAX_SIZE) if max_size is None else max_size
     if "records" in obj:
         recs = obj["records"]
         if not isinstance(recs, list):
-            raise ValueError("domain 'records' must be a list")
+            raise ParameterError("domain 'records' must be a list")
         return Domain(tuple(dict.fromkeys(_hashable(r) for r in recs)), ms)
     if "attributes" in obj:
         attrs = obj["attributes"]
         if not isinstance(attrs, dict) or not attrs or not all(isinstance(v, list) and v for v in attrs.values()):
-            raise ValueError("domain 'attributes' must map names to non-empty lists of values")
+            raise ParameterError("domain 'attributes' must map names to non-empty lists of values")
         values = [[_hashable(v) for v in vals] for vals in attrs.values()]
         size = 1
         for v in values:
             size *= len(v)
         if size > MAX_DOMAIN_RECORDS:
-            raise ValueError(f"attribute product has {size} records; at most {MAX_DOMAIN_RECORDS}")
+            raise ParameterError(f"attribute product has {size} records; at most {MAX_DOMAIN_RECORDS}")
         return Domain(tuple(itertools.product(*values)), ms, tuple(attrs))
-    raise ValueError("domain JSON must have a 'records' list or an 'attributes' object")
+    raise ParameterError("domain JSON must have a 'records' list or an 'attributes' object")
 
 
-def load_domain(path: str | Path, max_size: int | None = None) -> Domain:
+def load_domain(path: str | os.PathLike, max_size: int | None = None) -> Domain:
     """Read a domain JSON file (format in the module docstring)."""
     try:
         text = Path(path).read_text()
     except OSError as exc:
-        raise ValueError(f"cannot read domain file {path}: {exc.strerror}") from None
+        raise UsageError(f"cannot read domain file {path}: {exc.strerror}") from None
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"domain file {path} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+        raise UsageError(f"domain file {path} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
     return domain_from_dict(obj, max_size)

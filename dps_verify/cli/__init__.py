@@ -5,10 +5,11 @@ Each subcommand lives in its own module ``dps_verify.cli.<name>`` exposing ``NAM
 help so that ``dps-verify --help`` imports none of them; a command's module (and its heavy
 dependencies: sympy, z3, scipy) is imported only when that command runs.
 
-Exit codes (one table, :mod:`dps_verify.core.errors`): 0 PASS/as expected, 1 FAIL/unexpected
-(also an internal error of dps_verify itself), 2 bad usage, 3 INCONCLUSIVE, 4 error in the code
-under audit, 5 certification limit reached, 130 interrupted (Ctrl-C).  Every error is one line
-on stderr; the global option ``--traceback`` prints the full traceback as well.
+Exit codes: the one table of :mod:`dps_verify.core.errors` (``EXIT_CODES``): 0 PASS/as
+expected, 1 FAIL/unexpected, 2 bad usage, 3 INCONCLUSIVE, 4 error in the code under audit,
+5 certification limit or work budget reached, 70 internal error of dps_verify itself (a bug,
+never a verdict), 130 interrupted (Ctrl-C).  Every error is one line on stderr; the global
+option ``--traceback`` prints the full traceback as well.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from dps_verify import __version__
-from dps_verify.core.errors import EXIT_INTERNAL, EXIT_USAGE, DPSVerifyError, UsageError
-
-#: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
-EXIT_INTERRUPTED = 130
+from dps_verify.core.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    DPSVerifyError,
+    UsageError,
+)
 
 #: name -> one-line help, in the order ``--help`` lists them.  The module is
 #: ``dps_verify.cli.<name>``; its own ``HELP`` is used once it is imported.
@@ -98,15 +102,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     cut = argv.index("--") if "--" in argv else len(argv)
     show_tb = "--traceback" in argv[:cut]
     argv = [a for i, a in enumerate(argv) if not (a == "--traceback" and i < cut)]
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return EXIT_USAGE
-    where = f"dps-verify {args.command}"
+    where = "dps-verify" if _chosen_command(argv) is None else f"dps-verify {_chosen_command(argv)}"
     hint = "" if show_tb else " (--traceback shows where)"
     caught: BaseException
     try:
+        parser = build_parser(argv)  # imports the command's module: a broken install is one line too
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return EXIT_USAGE
+        where = f"dps-verify {args.command}"
         return int(args._run(args))
     except DPSVerifyError as exc:
         caught, code, msg = exc, exc.exit_code, _one_line(exc)
@@ -126,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "load_command", "main"]
+__all__ = ["COMMANDS", "EXIT_INTERRUPTED", "UsageError", "build_parser", "load_command", "main"]
 
 
 if __name__ == "__main__":  # pragma: no cover
