@@ -1,0 +1,176 @@
+"""The verdict policy of docs/verdict-policy.md, checked on the registry: every REFUTED entry
+carries a witness meeting every hypothesis (premises checked over all datasets), every correction
+carries its corrected statement, reading-dependent entries name their reading wherever the
+verdict appears, and README's findings list is the registry's."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from dps_verify.paper.claims import REGISTRY, Claim, Result
+from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, REFUTED
+from dps_verify.paper.claims.runner import findings, run_claims
+
+ROOT = Path(__file__).resolve().parents[1]
+BY_ID = {c.id: c for c in REGISTRY}
+
+
+# ------------------------------------------------------------------ REFUTED: witnesses
+@pytest.fixture(scope="module")
+def refuted_outcomes():
+    return run_claims([c for c in REGISTRY if c.expected == REFUTED], parallel_proofs=False)
+
+
+def test_every_refuted_entry_has_a_witness_meeting_every_hypothesis(refuted_outcomes):
+    assert len(refuted_outcomes) >= 4
+    for o in refuted_outcomes:
+        assert o.result.verdict == REFUTED, o.claim.id
+        wit = o.result.data.get("witness")
+        assert isinstance(wit, dict) and wit.get("hypotheses"), o.claim.id
+        for h in wit["hypotheses"]:
+            assert h["holds"] is True and h.get("statement"), (o.claim.id, h)
+
+
+def test_tr_theorem2_premise_is_checked_over_all_datasets(refuted_outcomes):
+    o = next(o for o in refuted_outcomes if o.claim.id == "tr.theorem2")
+    (prem,) = o.result.data["witness"]["hypotheses"]
+    assert prem["holds"] and prem["beyond"] and prem["pairs"] > 50
+    assert "XOR" not in o.result.figure and "5 > e^(ε1+ε2) = 4" in o.result.figure
+
+
+# ------------------------------------------------------------------ premise negative controls
+def test_the_xor_pair_premise_is_rejected_globally():
+    """The old TR Thm 2 witness: A1 (size parity) looked (1/2, 1, 0)-UDP on one pair of six
+    records ± t; over all datasets D = {t} vs ∅ gives δ = 1/2 and the claim's control says so."""
+    from dps_verify.paper.claims import witnesses
+
+    prem = witnesses.thm2_premise("xor")
+    assert not prem.holds and prem.witness == (("t",), ()) and prem.worst == Fraction(1, 2)
+    assert witnesses.thm2_check("xor").verdict == "NOT-MACHINE-CHECKABLE"
+    assert witnesses.thm2_premise("rr").holds
+
+
+def test_a_premise_checked_only_on_one_pair_is_not_established():
+    from dps_verify.paper.claims import premises
+
+    def law(ds):
+        return {len(ds) % 2: Fraction(1)}
+    p = premises.over_all_datasets("parity is 0-DP", law, ("a",), 1, Fraction(3), beyond="")
+    assert not p.holds and p.witness is not None  # {a} vs ∅ already differs
+    q = premises.over_all_datasets("constant is 0-DP", lambda ds: {0: Fraction(1)}, ("a",), 3,
+                                   Fraction(1))
+    assert q.witness is None and not q.holds  # no argument beyond the enumeration
+    r = premises.over_all_datasets("constant is 0-DP", lambda ds: {0: Fraction(1)}, ("a",), 3,
+                                   Fraction(1), beyond="the output never depends on the data")
+    assert r.holds
+
+
+def test_cp6_witness_rejects_an_am_that_is_dp_only_on_the_old_box():
+    """The old check of A_m looked at #a <= 9, #b <= 3 only; an A_m equal to the witness's there
+    but not ln 3-DP beyond passed it.  The global check rejects it and nothing is refuted."""
+    from dps_verify.paper import cp6_witness as w
+
+    box = [(a, b) for a in range(10) for b in range(4)]
+    assert all(w.local_choice(("a",) * a + ("b",) * b) == w.choice(("a",) * a + ("b",) * b)
+               for a, b in box)
+    ok, how = w.am_premise(pick=w.local_choice)
+    assert not ok and "(9, 0) vs (10, 0)" in how
+    assert not w.check(pick=w.local_choice)["refuted"]
+    res = w.check()
+    assert res["refuted"] and res["dp"] and "beyond" in res["dp_how"]
+    assert res["d"] == Fraction(1, 32) and res["delta"].lower == Fraction(17, 384)
+
+
+def test_cp6_witness_reads_eps1_from_one_place():
+    from dps_verify.paper import cp6_witness as w
+
+    assert w.E_EPS1 == 3 and w.E_EPS == 12
+    assert not w.am_premise(base=9)[0]  # a factor-9 A_m is not ln 3-DP
+
+
+# ------------------------------------------------------------------ corrections
+def test_every_correction_carries_its_corrected_statement():
+    corr = [c for c in REGISTRY if c.expected == CORRECTED]
+    assert len(corr) >= 14
+    assert all(len(c.corrected) > 30 for c in corr)
+    for i in ("tr.theorem1.strict", "tr.sec6.chernoff-positivity", "cp.theorem5.beta-gt-delta",
+              "cp.theorem2.proof-strictness", "cp.fig5.k1", "cp.sec2.2.xor-noncomposition"):
+        assert BY_ID[i].expected == CORRECTED, i
+    c = BY_ID["tr.theorem1.strict"]
+    r = c.with_reading(Result(CORRECTED, "x", "detail"))
+    assert r.data["corrected"] == c.corrected and c.corrected in r.detail
+
+
+def test_a_correction_without_its_statement_is_refused():
+    with pytest.raises(ValueError, match="corrected statement"):
+        Claim("x", "x", "x", "exact", CORRECTED, lambda: Result(CORRECTED, ""))
+
+
+def test_refuted_entries_are_few_and_named():
+    assert {c.id for c in REGISTRY if c.expected == REFUTED} == {
+        "tr.theorem2", "cp.sec2.6.a1-alone-dps", "cp.appA3.steps", "cp.theorem6"}
+
+
+# ------------------------------------------------------------------ readings
+def test_cp_theorem6_has_a_decided_entry_per_reading():
+    a, b = BY_ID["cp.theorem6"], BY_ID["cp.theorem6.full-data"]
+    assert a.expected == REFUTED and b.expected == CONFIRMED
+    assert "Def 3" in a.reading and "cp.theorem6.full-data" in a.other_reading
+    assert "A.3" in b.reading and "cp.theorem6" in b.other_reading
+    assert b.proofs == ("cp-theorem-6-full-data",)
+
+
+def test_cp_theorem6_full_data_numeric_check_can_fail():
+    from dps_verify.paper.claims.cp_section3 import full_data_family
+
+    assert full_data_family().verdict == CONFIRMED
+    assert full_data_family(on_sample=True).verdict == REFUTED
+
+
+def _fake() -> Claim:
+    return Claim("test.reading", "nowhere", "a reading-dependent statement", "exact", REFUTED,
+                 lambda: Result(REFUTED, "δ = 1/2 > 0", "detail", {"witness": {}}),
+                 reading="reading X (the sample)", other_reading="holds under reading Y: test.y")
+
+
+def test_reading_is_printed_in_the_row_findings_json_and_html(tmp_path, monkeypatch, capsys):
+    from dps_verify import report
+    from dps_verify.cli import paper as cli_paper
+
+    (o,) = run_claims([_fake()], parallel_proofs=False)
+    assert o.result.figure.startswith("reading X (the sample): ")
+    lines = findings([o])
+    assert "reading X (the sample)" in lines[0][:160] and "holds under reading Y" in lines[1][:160]
+    js = json.loads(Path(report.write_json([o], 1.0, tmp_path / "r.json")).read_text())
+    (row,) = js["claims"]
+    assert row["figure"].startswith("reading X") and row["data"]["reading"]["other"].startswith("holds")
+    out = report.write_html([o], 1.0, tmp_path / "h")
+    html = Path(out).read_text() if Path(out).is_file() else (Path(out) / "index.html").read_text()
+    assert "reading X (the sample)" in html and "holds under reading Y" in html
+    import dps_verify.paper.claims as claims_pkg
+    monkeypatch.setattr(claims_pkg, "REGISTRY", [_fake()])
+    args = argparse.Namespace(only=None, json=None, markdown=None, html=None, list=False)
+    cli_paper.run(args)
+    printed = capsys.readouterr().out
+    row_line = next(ln for ln in printed.splitlines() if ln.startswith("test.reading"))
+    assert "reading X (the sample)" in row_line
+    assert "other reading: holds under reading Y" in printed
+
+
+# ------------------------------------------------------------------ README
+def test_readme_findings_list_is_the_registry():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### What the checks found (one line each)", 1)[1].split("\n## ", 1)[0]
+    listed = {(m.group(1), m.group(2)) for m in
+              re.finditer(r"^- \*\*(REFUTED|CORRECTION)\*\* `([^`]+)`", section, re.M)}
+    name = {REFUTED: "REFUTED", CORRECTED: "CORRECTION"}
+    registry = {(name[c.expected], c.id) for c in REGISTRY if c.expected in name}
+    assert listed == registry
+    n = {v: sum(c.expected == v for c in REGISTRY) for v in (REFUTED, CORRECTED)}
+    assert f"{n[CORRECTED]} CONFIRMED-WITH-CORRECTION, {n[REFUTED]} REFUTED" in text
