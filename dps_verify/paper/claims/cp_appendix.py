@@ -116,10 +116,18 @@ def check_a3_steps() -> Result:
         return Result(NMC, "proofs unavailable", "needs proofs.cp-theorem-6")
     ok = v1 == "REFUTED" and v2 == "REFUTED"
     wit = "; ".join(f"{s['name']}: {s['counterexample'] or s['note']}" for s in (s1, s2) if s)
+    witness = {"steps": wit, "hypotheses": [
+        {"statement": "factorisation witness: A_m is ε1-DP (ln 2) on every dataset", "holds": v1 == "REFUTED",
+         "covered": "A_m's choice depends only on the parity of |T|, which every neighbour flips; "
+                    "2/3 versus 1/3 is the factor 2 for every pair"},
+        {"statement": "mixture witness: each component pointwise-(ln 2, 1/10), weights within e^ε1 = 2",
+         "holds": v2 == "REFUTED", "covered": "exact rationals in proofs.cp-theorem-6 (the step "
+                                              "refutes only after checking both)"}]}
     return Result(REFUTED if ok else NMC, "factorisation and pointwise step refuted",
                   "App. A.3 writes Pr[A(D)=S] as Σ_g Pr[A_m(D)=g]·Pr[g(Λ(D))=S] (false under Def 3) "
                   "and bounds the mixture ratio by e^ε1·r(g) per outcome (false for mixtures); it "
-                  "also cites 'the proof of Theorem 6' where Theorem 5 is meant. Witnesses: " + wit)
+                  "also cites 'the proof of Theorem 6' where Theorem 5 is meant. Witnesses: " + wit,
+                  {"witness": witness})
 
 
 def claims() -> list[Claim]:

@@ -407,7 +407,15 @@ def check_sec26_a1_alone() -> Result:
                   f"{fmt(d_lower, 6)} ≈ β (closed form checked against the exact engine on 9 males: "
                   f"{'agrees' if consistent else 'DISAGREES'}). So A1 is not (β, ε, δ)-DPS for any δ "
                   "much below β; the example needs a predicate r that stays balanced on every dataset",
-                  {"witness_delta_eps1_lower": str(d_lower)})
+                  {"witness_delta_eps1_lower": str(d_lower), "witness": {
+                      "D": "60 male records + the male target", "D_-t": "60 male records",
+                      "delta(eps=1) lower end": str(d_lower), "hypotheses": [
+                          {"statement": "β not close to 1", "holds": True, "covered": "β = 1/2"},
+                          {"statement": "the dataset reaches A1's size threshold", "holds": True,
+                           "covered": "60 records ≥ threshold 4 (the paper's 1000 scaled down; "
+                                      "r(T) is constant on all-male data at any threshold)"},
+                          {"statement": "the law used is A1's exact law", "holds": consistent,
+                           "covered": "closed form checked against the exact engine on 9 males"}]}})
 
 
 # --------------------------------------------------------------------------- §2.7
