@@ -114,7 +114,20 @@ def test_a_correction_without_its_statement_is_refused():
 
 def test_refuted_entries_are_few_and_named():
     assert {c.id for c in REGISTRY if c.expected == REFUTED} == {
-        "tr.theorem2", "cp.sec2.6.a1-alone-dps", "cp.appA3.steps", "cp.theorem6"}
+        "tr.theorem2", "cp.sec2.6.a1-alone-dps", "cp.appA3.steps", "cp.theorem6",
+        "cp.sec3.4.exponential-mechanism"}
+
+
+def test_cp_sec34_exponential_mechanism_decided_both_ways():
+    """CP §3.4's construction: refuted under Def 3 with its premise checked globally; within d
+    when the choice is made on the unsampled D; a sensitivity-2 quality fails the premise."""
+    from dps_verify.paper.claims import witnesses
+
+    r = witnesses.em_check()
+    assert r.verdict == REFUTED and "27/656" in r.figure
+    assert witnesses.em_check(on_sample=False).verdict == CONFIRMED
+    assert witnesses.em_check(scale=2).verdict == "NOT-MACHINE-CHECKABLE"
+    assert not witnesses.em_premise(2).holds and witnesses.em_premise().holds
 
 
 # ------------------------------------------------------------------ readings

@@ -76,6 +76,7 @@ ITEMS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("CP", "§3.4 Def 6", "ε-safe anonymization", ("cp.sec2.1.definitions",)),
     ("CP", "§3.4", "exponential-mechanism construction", ("cp.sec3.4.exponential-mechanism",)),
     ("CP", "§3.4 Thm 6", "ε1-safe is (β, ε, d(k, β, ε − ε1))-DPS", ("cp.theorem6",)),
+    ("CP", "§3.4 Thm 6, App. A.3 reading", "A_m on the unsampled D", ("cp.theorem6.full-data",)),
     ("CP", "§3.5", "first link (repeated)", ("cp.intro.first-link",)),
     ("CP", "§3.5", "crowd principle used elsewhere", ("cp.sec3.5.crowd-principle-elsewhere",)),
     ("CP", "§3.5", "new method of satisfying DP", ("cp.intro.new-way-to-dp",)),

@@ -14,6 +14,7 @@ from dps_verify.core.params import in_paper_regime
 from dps_verify.engine.distribution import distribution
 from dps_verify.measures.divergence import delta_certified
 from dps_verify.paper import figures
+from dps_verify.paper.claims import witnesses
 from dps_verify.paper.claims.base import (
     CONFIRMED,
     CORRECTED,
@@ -616,6 +617,14 @@ def claims() -> list[Claim]:
           reading="CP Def 3 (A_m sees the sample)",
           other_reading="holds when A_m sees the unsampled D (App. A.3 reading): "
                         "cp.theorem6.full-data, PROVED"),
+        C("cp.sec3.4.exponential-mechanism", "CP §3.4 (the exponential-mechanism construction) with Thm 6",
+          "Choosing the recoding with the exponential mechanism over a quality function (CP §3.4's "
+          "suggestion), then strongly-safe k-anonymization, is (β, ε, d(k, β, ε − ε1))-DPS by CP Thm 6.",
+          "exact δ of the construction on six records (qualities ∓dist, e^ε1 = 9) versus the "
+          "certified d; premise: the mechanism is ε1-DP over all datasets", REFUTED,
+          lambda: witnesses.em_check(), control=lambda: witnesses.em_check(on_sample=False),
+          control_expected=CONFIRMED, reading="CP Def 3 (the mechanism sees the sample)",
+          other_reading="choosing on the unsampled D is within d: cp.theorem6.full-data, PROVED"),
         C("cp.theorem6.full-data", "CP Thm 6 under CP App. A.3's reading (and TR §4)",
           "ε1-safe k-anonymization with the recoding chosen by an ε1-DP mechanism on the full, "
           "unsampled D, then sampling, then strongly-safe k-anonymization, is "

@@ -211,4 +211,103 @@ def xor_check(variant: str = "paper") -> Result:
                   "t was sampled", data)
 
 
-__all__ = ["floored_xor_premise", "presence_rr", "thm2_check", "thm2_premise", "xor_check"]
+# --------------------------------------------------------------------------- CP §3.4 + Thm 6
+#: CP §3.4's construction on the CP Thm 6 witness layout: the exponential mechanism picks g1
+#: (a, b -> X) or g2 (a, b -> *) with Pr[g] proportional to EM_BASE^q(g, S), qualities
+#: q(g1, S) = -dist(S), q(g2, S) = +dist(S), dist = |1 - #b| + |4 - #a| (each quality changes by
+#: at most 1 between neighbours, so the mechanism is 2 ln EM_BASE-DP: e^eps1 = 9); k = 5,
+#: beta = 1/2, e^(eps - eps1) = 4, D = {t = b, a, a, a, a, a}.
+EM_BASE, EM_K, EM_BETA, EM_E_PRIME = Fraction(3), 5, Fraction(1, 2), Fraction(4)
+EM_DATASET = ("b",) + ("a",) * 5
+
+
+def _em_dist(s: tuple) -> int:
+    return abs(1 - s.count("b")) + abs(4 - s.count("a"))
+
+
+def em_choice(s: tuple, scale: int = 1) -> Fraction:
+    """Pr[EM(S) = g1]: weights EM_BASE^(∓ scale·dist); ``scale`` = 2 doubles the qualities'
+    sensitivity (the premise's negative control)."""
+    up, down = EM_BASE ** (-scale * _em_dist(s)), EM_BASE ** (scale * _em_dist(s))
+    return up / (up + down)
+
+
+def em_premise(scale: int = 1, scan: int = 12) -> premises.Premise:
+    """The exponential mechanism is ε1-DP, e^ε1 = EM_BASE², over all datasets: the recognised
+    closed form (weights base^q with every quality of sensitivity ≤ 1 give 2 ln base-DP), whose
+    sensitivity condition is checked on every neighbouring pair of count states (#a, #b) up to
+    ``scan`` (other raw values move no quality) — beyond, dist moves by exactly 1 per a or b
+    record; and the choice probabilities themselves are compared exactly on the same pairs."""
+    e1 = EM_BASE ** 2
+    worst, pairs = Fraction(0), 0
+    for a in range(scan + 1):
+        for b in range(scan + 1):
+            s = ("a",) * a + ("b",) * b
+            for s2 in (s + ("a",), s + ("b",)):
+                pairs += 1
+                sens = abs(scale * (_em_dist(s2) - _em_dist(s)))
+                x, y = em_choice(s, scale), em_choice(s2, scale)
+                bad = sens > 1 or not all(u <= e1 * v for u, v in ((x, y), (y, x), (1 - x, 1 - y), (1 - y, 1 - x)))
+                if bad:
+                    ratio = max(x / y, y / x, (1 - x) / (1 - y), (1 - y) / (1 - x))
+                    return premises.Premise(
+                        f"the exponential mechanism is (ln {e1})-DP", False,
+                        f"count states up to {scan}: quality sensitivity {sens}, probability ratio "
+                        f"{ratio} > {e1}", "", ratio - e1, (s2, s), pairs)
+    return premises.Premise(
+        f"the exponential mechanism is (ln {e1})-DP", True,
+        f"every neighbouring pair of count states with #a, #b <= {scan + 1}: qualities move by "
+        f"at most 1 and the choice probabilities stay within e^ε1 = {e1} (exact)",
+        "the exponential mechanism's closed form: qualities of sensitivity 1 (dist moves by "
+        "exactly 1 per a or b record, 0 otherwise) give 2 ln(base)-DP on every dataset",
+        worst, None, pairs)
+
+
+def em_check(on_sample: bool = True, scale: int = 1) -> Result:
+    """CP §3.4's exponential-mechanism construction under CP Def 3 (the mechanism sees the
+    sample): exact hockey-stick δ at e^ε = e^ε1 · e^ε' against the certified d(k, β, ε − ε1).
+    REFUTED when the premise holds over all datasets and δ > d.  ``on_sample=False`` (the
+    choice made once on the unsampled D, App. A.3's model) is the negative control: within d,
+    as ``cp.theorem6.full-data`` proves; ``scale=2`` (qualities of sensitivity 2) must fail the
+    premise."""
+    from dps_verify.measures.divergence import delta_certified
+    from dps_verify.worstcase.closed_forms import d_certified
+
+    prem = em_premise(scale)
+    if not prem.holds:
+        return Result(NMC, "witness rejected: its premise fails over all datasets", prem.text())
+
+    def apply(size: int, p1: Fraction) -> dict:
+        if size < EM_K:
+            return {("empty",): Fraction(1)}
+        return {("X", size): p1, ("*", size): 1 - p1}
+
+    def law(ds: tuple) -> dict:
+        if on_sample:
+            an = randomized(lambda smp: apply(len(smp), em_choice(smp, scale)))
+        else:
+            p1 = em_choice(ds, scale)
+            an = randomized(lambda smp: apply(len(smp), p1))
+        return distribution(an, ds, EM_BETA).exact
+    e1 = EM_BASE ** 2
+    got = delta_certified(law(EM_DATASET), law(EM_DATASET[1:]), f"ln({e1 * EM_E_PRIME})")
+    d = d_certified(EM_K, EM_BETA, f"ln({EM_E_PRIME})")
+    model = "A_m on the sample (CP Def 3)" if on_sample else "A_m on the unsampled D (App. A.3)"
+    witness = {"D": "{t=b, a, a, a, a, a}", "D_-t": "{a, a, a, a, a}", "beta": str(EM_BETA),
+               "k": str(EM_K), "e^eps1": str(e1), "e^eps": str(e1 * EM_E_PRIME),
+               "exponential mechanism": f"Pr[g] ∝ {EM_BASE}^q(g, S), q(g1) = -dist, q(g2) = +dist",
+               "exact delta": str(got.lower), "d": str(d.upper),
+               "hypotheses": [prem.to_dict(),
+                              {"statement": "ε ≥ ε1 − ln(1 − β)", "holds": EM_E_PRIME >= 1 / (1 - EM_BETA),
+                               "covered": f"e^(ε − ε1) = {EM_E_PRIME} ≥ 1/(1 − β) = 2"}]}
+    if got.lower > d.upper:
+        return Result(REFUTED, f"δ = {got.lower} > d = {d.upper} (e^ε1 = {e1}, e^ε = {e1 * EM_E_PRIME})",
+                      f"{model}: CP §3.4's exponential mechanism choosing the recoding; {prem.text()}. "
+                      f"Exact hockey-stick δ = {got.lower} ({float(got.lower):.5f}) > d({EM_K}, 1/2, "
+                      f"ln {EM_E_PRIME}) = {d.upper}: removing t and adding a class-mate moves both "
+                      "qualities, so the choice changes by e^ε1 per step and by e^(2ε1) between the "
+                      "two samples that give the same table", {"witness": witness})
+    return Result(CONFIRMED, f"δ = {got.lower} ≤ d = {d.upper}", f"{model}: exact", {"witness": witness})
+
+
+__all__ = ["em_check", "em_premise", "floored_xor_premise", "presence_rr", "thm2_check", "thm2_premise", "xor_check"]
