@@ -187,3 +187,26 @@ def test_readme_findings_list_is_the_registry():
     assert listed == registry
     n = {v: sum(c.expected == v for c in REGISTRY) for v in (REFUTED, CORRECTED)}
     assert f"{n[CORRECTED]} CONFIRMED-WITH-CORRECTION, {n[REFUTED]} REFUTED" in text
+
+
+def test_floored_xor_laws_match_the_engine_and_the_integer_scan():
+    """The count-state laws of the floored XOR parts equal the engine's exact laws, and the
+    integer scan's worst δ equals the Fraction hockey-stick over the same pairs."""
+    from dps_verify.engine.distribution import distribution
+    from dps_verify.paper.claims import premises
+    from dps_verify.paper.claims import witnesses as w
+
+    f1, f2, _ = w._floored_xor(4)
+    for n_o, m in ((3, 1), (5, 0), (2, 2), (6, 1), (0, 5)):
+        ds = ("t",) * m + ("a",) * n_o
+        for part, f in ((1, f1), (2, f2)):
+            assert w._floored_law(n_o, m, part, 4) == dict(distribution(f, ds, Fraction(1, 2)).exact)
+    worst = Fraction(0)
+    for n in range(1, 9):
+        for m in range(n + 1):
+            p = w._floored_law(n - m, m, 2, 4)
+            for q in ([w._floored_law(n - m - 1, m, 2, 4)] if n > m else []) + (
+                    [w._floored_law(n - m, m - 1, 2, 4)] if m else []):
+                worst = max(worst, premises.delta_at(p, q, Fraction(2)), premises.delta_at(q, p, Fraction(2)))
+    prem = w.floored_xor_premise(2, floor=4, n_max=8)
+    assert prem.data["scan_worst"] == str(worst) and worst > 0 and prem.worst >= worst

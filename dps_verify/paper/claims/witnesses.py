@@ -105,6 +105,32 @@ def thm2_check(variant: str = "rr") -> Result:
 XOR_FLOOR, XOR_BETA, XOR_SCAN = 10, Fraction(1, 2), 40
 
 
+def _floored_xor(floor: int) -> tuple[Any, Any, Any]:
+    """CP §2.2's pair with a size floor, as mechanisms for the engine (the reference the
+    count-state laws are tested against): below ``floor`` sampled records both publish None."""
+    a1, a2, _ = mechanisms.xor_pair("t")
+
+    def f1(smp: tuple) -> bool | None:
+        return a1(smp) if len(smp) >= floor else None
+
+    def f2(smp: tuple) -> bool | None:
+        return a2(smp) if len(smp) >= floor else None
+
+    def both(smp: tuple) -> tuple[bool | None, bool | None]:
+        return f1(smp), f2(smp)
+    return f1, f2, both
+
+
+@lru_cache(maxsize=256)
+def _parity_tails(n: int) -> list[tuple[int, int]]:
+    """For x0 = 0..n+1: (Σ_{x ≥ x0, x even} C(n, x), Σ_{x ≥ x0, x odd} C(n, x))."""
+    out = [(0, 0)] * (n + 2)
+    for x in range(n, -1, -1):
+        e, o = out[x + 1]
+        out[x] = (e + comb(n, x), o) if x % 2 == 0 else (e, o + comb(n, x))
+    return out
+
+
 @lru_cache(maxsize=8192)
 def _floored_law(n_other: int, m: int, part: int, floor: int) -> dict[Any, Fraction]:
     """Exact law at β = 1/2 of floored A1 (part 1: parity of |T|) or A2 (part 2: parity XOR
@@ -112,14 +138,25 @@ def _floored_law(n_other: int, m: int, part: int, floor: int) -> dict[Any, Fract
     sampled copies and X ~ Bin(n_other, 1/2) others, nothing (None) is published when S + X <
     ``floor``.  Both parts read only (S, X), so the law depends on the dataset only through
     (n_other, m)."""
+    return {y: Fraction(v, 2 ** (m + n_other)) for y, v in _floored_counts(n_other, m, part, floor).items()}
+
+
+@lru_cache(maxsize=8192)
+def _floored_counts(n_other: int, m: int, part: int, floor: int) -> dict[Any, int]:
+    """:func:`_floored_law` times 2^(n_other + m), as integers."""
+    tails = _parity_tails(n_other)  # tails[x0][r]: Σ C(n_other, x) over x ≥ x0, x ≡ r (mod 2)
     num: dict[Any, int] = {}
     for s_ in range(m + 1):
-        for x in range(n_other + 1):
-            size = s_ + x
-            y = None if size < floor else (size % 2 == 1) ^ (part == 2 and s_ >= 1)
-            num[y] = num.get(y, 0) + comb(m, s_) * comb(n_other, x)
-    den = 2 ** (m + n_other)
-    return {y: Fraction(v, den) for y, v in num.items()}
+        x0 = min(max(0, floor - s_), n_other + 1)
+        c = comb(m, s_)
+        num[None] = num.get(None, 0) + c * (2 ** n_other - tails[x0][0] - tails[x0][1])
+        for r in (0, 1):  # published: size = s_ + x with x ≡ r
+            y = ((s_ + r) % 2 == 1) ^ (part == 2 and s_ >= 1)
+            num[y] = num.get(y, 0) + c * tails[x0][r]
+    return {y: v for y, v in num.items() if v}
+
+
+
 
 
 def floored_xor_premise(part: int, floor: int = XOR_FLOOR, n_max: int = XOR_SCAN,
@@ -133,14 +170,20 @@ def floored_xor_premise(part: int, floor: int = XOR_FLOOR, n_max: int = XOR_SCAN
     [1/2 − 2a_n, 1/2 + a_n] and "nothing" has a_n: two neighbours, the smaller with at least
     ``n_max`` records, differ in total variation by at most 3.5·a_(n_max) ≤ 4·a_(n_max), a bound
     on δ at every ε ≥ 0."""
-    worst, pairs = Fraction(0), 0
-    for n in range(1, n_max + 1):
+    if e_eps.denominator != 1:
+        raise ValueError("the integer scan needs a whole e^ε")
+    e = int(e_eps)
+    worst_num, pairs = [Fraction(0)] * (n_max + 1), 0
+    for n in range(1, n_max + 1):  # counts: p over 2^n, q over 2^(n-1)
         for m in range(n + 1):
-            p = _floored_law(n - m, m, part, floor)
-            for q in ((_floored_law(n - m - 1, m, part, floor),) if n - m >= 1 else ()) + (
-                    (_floored_law(n - m, m - 1, part, floor),) if m >= 1 else ()):
+            p = _floored_counts(n - m, m, part, floor)
+            for q in ((_floored_counts(n - m - 1, m, part, floor),) if n - m >= 1 else ()) + (
+                    (_floored_counts(n - m, m - 1, part, floor),) if m >= 1 else ()):
                 pairs += 1
-                worst = max(worst, premises.delta_at(p, q, e_eps), premises.delta_at(q, p, e_eps))
+                up = sum(max(0, v - 2 * e * q.get(y, 0)) for y, v in p.items())  # p - e q
+                down = sum(max(0, 2 * v - e * p.get(y, 0)) for y, v in q.items())  # q - e p
+                worst_num[n] = max(worst_num[n], Fraction(max(up, down), 2 ** n))
+    worst = max(worst_num)
     tail = 4 * sum((Fraction(comb(n_max, j), 2 ** n_max) for j in range(floor)), Fraction(0))
     delta = max(worst, tail)
     return premises.Premise(
@@ -151,7 +194,7 @@ def floored_xor_premise(part: int, floor: int = XOR_FLOOR, n_max: int = XOR_SCAN
         f"for larger datasets δ ≤ 4·Pr[Bin({n_max}, 1/2) ≤ {floor - 1}] = {float(tail):.3g} (each "
         "output within 2·Pr[Bin(n, 1/2) < floor] of (1/2, 1/2, nothing 0): parities of Bin(j, 1/2), "
         "j ≥ 1, are uniform)",
-        delta, None, pairs, {"delta": str(delta)})
+        delta, None, pairs, {"delta": str(delta), "scan_worst": str(worst)})
 
 
 def xor_check(variant: str = "paper") -> Result:
