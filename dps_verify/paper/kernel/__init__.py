@@ -33,9 +33,16 @@ _MODULES: dict[str, str] = {
 }
 
 
+#: Lemmas of the project's own tools (not numbered items of the paper), checked by the same
+#: kernel and run with the theorems (``dps-verify prove <id>``).
+_PROJECT_MODULES: dict[str, str] = {
+    "plan-utility-sensitivity": "plan_utility_sensitivity",  # dps-verify plan --select-with
+}
+
+
 def _load() -> dict[str, ModuleType]:
     out: dict[str, ModuleType] = {}
-    for key, mod in _MODULES.items():
+    for key, mod in {**_MODULES, **_PROJECT_MODULES}.items():
         try:
             out[key] = importlib.import_module(f"{PROOFS_PACKAGE}.{mod}")
         except ModuleNotFoundError as exc:  # module not written yet in this checkout
