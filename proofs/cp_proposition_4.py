@@ -9,6 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dps_verify.paper.kernel.core import Step, Verdict, given, prove_sym
+from dps_verify.paper.kernel.statement import Statement
 
 CLAIM = "A strongly-safe k-anonymizer violates (eps, delta)-DP for every eps and delta < 1."
 REFERENCE = "CP Prop 4, §3.2"
@@ -32,6 +33,17 @@ GIVEN = (given("setting", "the proof's choice: k >= 1 and n > k copies of g(t) i
 
 def _kept(c: sp.Expr) -> sp.Expr:
     return sp.Piecewise((c, c >= k), (0, True))
+
+
+#: CP Prop 4 as proved: with n > k >= 1 copies of g(t) in D the class is published with n
+#: copies from D and n - 1 from D_-t, so the event {A(D)} has probability 1 vs 0, and
+#: 1 <= e^eps * 0 + delta fails for every delta < 1.
+STATEMENT = Statement(
+    "CP Prop 4, §3.2",
+    "A strongly-safe k-anonymization (deterministic, data-independent recoding) is not "
+    "(eps, delta)-DP for any eps and any delta < 1.",
+    hypotheses=(k >= 1, n > k, E >= 1, d >= 0, d < 1),
+    conclusion=sp.And(n >= k, n - 1 >= k, sp.Ne(n, n - 1), sp.Not(1 <= E * 0 + d)))
 
 
 def steps() -> list[Step]:

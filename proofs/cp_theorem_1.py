@@ -33,6 +33,9 @@ from dps_verify.paper.kernel.core import (
     sympy_step,
     timed,
 )
+from dps_verify.paper.kernel.statement import Statement, formulas_of
+
+from . import engine_checks
 
 CLAIM = ("Sampling with rate beta2 < beta1 turns (beta1, eps1, delta1)-DPS into "
          "(beta2, ln(1 + beta2/beta1 (e^eps1 - 1)), beta2/beta1 delta1)-DPS.")
@@ -133,7 +136,10 @@ GIVEN = (
             "sum over the subsets T of the m records of b^|T| (1-b)^(m-|T|) is (b + (1 - b))^m "
             "= 1 (binomial theorem; the abstract sample index of this encoding does not carry "
             "the subsets, so it is not re-proved here)", sp.Eq(PS(K_), 1),
-            label="sampling law sums to 1 (binomial theorem)")
+            label="sampling law sums to 1 (binomial theorem)",
+            source="binomial theorem: the sum over the subsets T of m records of b^|T| "
+            "(1 - b)^(m - |T|) is (b + (1 - b))^m = 1",
+            spot=engine_checks.sampling_law)
     + given("hypothesis", "A is (beta1, eps1, delta1)-DPS: A^beta1 is (eps1, delta1)-DP on "
             "the neighbours T_i + t and T_i (CP Def 2, both directions), for every sample i",
             *dps_at(i_), over=(i_,))
@@ -141,6 +147,19 @@ GIVEN = (
 #: the conclusion of CP Thm 1 (one definition for the steps, the pins and the text):
 E2 = 1 + b * (E - 1)  # e^{eps2}
 D2 = b * d1  # delta2
+
+
+#: CP Thm 1 as proved, for one event O (Z = Pr[A^beta2(D) in O], X = Pr[A^beta2(D_-t) in O]):
+#: both directions of CP Def 2 with e^eps2 = 1 + b(e^eps1 - 1) and delta2 = b delta1.
+STATEMENT = Statement(
+    "CP Thm 1, §2.4 and App. A.1",
+    "If A is (beta1, eps1, delta1)-DPS then, for beta2 < beta1 and b = beta2/beta1, A is "
+    "(beta2, eps2, delta2)-DPS with e^eps2 = 1 + b(e^eps1 - 1) and delta2 = b delta1.",
+    hypotheses=(b > 0, b < 1, E >= 1, X >= 0, X <= 1, Y >= 0, Y <= 1, d1 >= 0, pX(i_) >= 0,
+                qt(i_) <= E * q(i_) + d1, q(i_) <= E * qt(i_) + d1),
+    definitions=formulas_of(GIVEN, "definition"),
+    lemmas=(sp.Eq(PS(K_), 1),),
+    conclusion=sp.And(Z <= (1 + b * (E - 1)) * X + b * d1, X <= (1 + b * (E - 1)) * Z + b * d1))
 
 
 def _split_step(name: str, statement: str, lhs: sp.Expr, rhs: sp.Expr,

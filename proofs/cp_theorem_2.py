@@ -22,6 +22,7 @@ from dps_verify.paper.kernel.core import (
     z3_all,
 )
 from dps_verify.paper.kernel.finite import hockey, mass, prob_vector, subsets  # noqa: F401
+from dps_verify.paper.kernel.statement import Statement, formulas_of
 
 CLAIM = "If A1 is (beta, eps, delta)-DPS then A2(A1(.)) is (beta, eps, delta)-DPS for any A2."
 REFERENCE = "CP Thm 2, §2.5"
@@ -103,6 +104,20 @@ GIVEN = (
     + given("hypothesis", "A1 is (beta, eps, delta)-DPS: CP Def 2 at the event S1",
             FINAL_HYPS[10])
 )
+
+
+#: CP Thm 2 as proved: for one event O of A2's range, with A1's outputs i = 0..m-1 (p_i, p'_i on
+#: D, D') and the post-processing's kernel values q_i = Pr[A2(i) in O] in [0, 1], CP Def 2 for
+#: A1 at its hockey-stick set S1 = {p > e^eps p'} gives CP Def 2 for A2(A1) at O.
+STATEMENT = Statement(
+    "CP Thm 2, §2.5",
+    "Post-processing keeps (beta, eps, delta)-DPS: if A1's sampled outputs satisfy CP Def 2, "
+    "so do those of A2 applied to them, for every event O of A2 and every stochastic A2 that "
+    "does not read the data.",
+    hypotheses=(E >= 1, d >= 0, Pq >= 0, Ppq >= 0, pS1 >= 0, ppS1 >= 0, q_(i_) >= 0,
+                q_(i_) <= 1, pS1 <= E * ppS1 + d),
+    definitions=formulas_of(GIVEN, "definition"),
+    conclusion=Pq <= E * Ppq + d)
 
 
 def steps() -> list[Step]:

@@ -12,6 +12,7 @@ import z3
 
 from dps_verify.paper.kernel.core import Step, Verdict, exists_sym, given, prove_sym, z3_all
 from dps_verify.paper.kernel.finite import hockey_both, prob_vector
+from dps_verify.paper.kernel.statement import Statement
 
 CLAIM = "A_p = A1 w.p. p, A2 w.p. 1 - p is (beta, eps, delta)-DPS when A1, A2 are."
 REFERENCE = "CP Thm 3, §2.5"
@@ -46,6 +47,16 @@ GIVEN = (given("setting", "coin weight p in [0, 1], e^eps >= 1, delta >= 0, prob
                "in [0, 1]", *HYPS[:12])
          + given("hypothesis", "A1 and A2 are (beta, eps, delta)-DPS (CP Def 2 at the event O)",
                  *HYPS[12:]))
+
+
+#: CP Thm 3 as proved, for one event O (both directions are this formula with D, D' exchanged).
+STATEMENT = Statement(
+    "CP Thm 3, §2.5",
+    "Flipping an independent coin of weight p between two (beta, eps, delta)-DPS algorithms "
+    "gives a (beta, eps, delta)-DPS algorithm: CP Def 2 for the mixture at every event O.",
+    hypotheses=(p >= 0, p <= 1, E >= 1, d >= 0, a >= 0, a2 >= 0, c >= 0, c2 >= 0,
+                a <= 1, a2 <= 1, c <= 1, c2 <= 1, a <= E * a2 + d, c <= E * c2 + d),
+    conclusion=p * a + (1 - p) * c <= E * (p * a2 + (1 - p) * c2) + d)
 
 
 def steps() -> list[Step]:

@@ -32,6 +32,9 @@ from dps_verify.paper.kernel.core import (
     sympy_step,
     timed,
 )
+from dps_verify.paper.kernel.statement import Statement, formulas_of
+
+from . import engine_checks
 
 CLAIM = ("Sampling + strongly-safe k-anonymization is (beta, eps, d(k, beta, eps))-DPS for "
          "0 < beta < 1, eps >= -ln(1 - beta).")
@@ -431,7 +434,11 @@ GIVEN = (
             "positive parts max(P - E P', 0) over the outputs (both directions) are CP Def 2's "
             "sup over events O of P(O) - E P'(O), attained at O = {P > E P'}",
             *[sp.Eq(S(0, nn), 0) for S in (HV, HW)], *[sum_def(S, J, nn) for S in (HV, HW)],
-            over=(J, nn), label="hockey-stick = sum of positive parts (standard)")
+            over=(J, nn), label="hockey-stick = sum of positive parts (standard)",
+            source="standard: sup over events O of P(O) - e^eps P'(O) is attained at O = "
+            "{P > e^eps P'} and equals the sum of max(P - e^eps P', 0) over the outputs "
+            "(e.g. Balle, Barthe & Gaboardi, NeurIPS 2018, Thm 1's hockey-stick form)",
+            spot=engine_checks.hockey_as_sum)
     + given("definition", "T(m) = P[Bin(m, beta) >= k] = ST(m+1; m), the bad mass for "
             "m <= n_m", sp.Eq(T(m), ST(m + 1, m)), over=(m,))
     + given("definition", "d(k, beta, eps) = max over n >= n_m of SD(n+1; n) = P[Bin(n, beta) "
@@ -444,7 +451,11 @@ GIVEN = (
             "P_D-t(r, x) = rho(r) q(x; n-1) (the reduction of CP App. A.2; rho's sum is 1, "
             "the other groups' sampling law)", rho(rr) >= 0, sp.Eq(Prho(0), 0),
             sp.Eq(Prho(Qc + 1), Prho(Qc) + rho(Qc)), sp.Eq(Prho(Rtot), 1), over=(rr, Qc),
-            label="other groups' law independent of t's group (CP App. A.2)")
+            label="other groups' law independent of t's group (CP App. A.2)",
+            source="CP App. A.2: with a data-independent recoding, records sampled independently "
+            "and each group published by its own count, the other groups' output has one law "
+            "under D and D_-t, independent of g(t)'s count",
+            spot=engine_checks.other_groups)
     + given("definition", "the whole output's divergences and out-of-band masses: sums over x "
             "(inner, for each r) and over r (outer) of the pair terms, e.g. max(P_D(r, x) - E "
             "P_D-t(r, x), 0); U2, W2 = P_D, P_D-t on the pairs whose ratio leaves [1/E, E]",
@@ -453,6 +464,19 @@ GIVEN = (
             *[outer_def(S, Qc, nn) for S in OUTER],
             *[sp.Eq(D_(nn), S(Rtot, nn)) for D_, S in WHOLE.items()], over=(rr, x, J, Qc, nn))
 )
+
+
+#: CP Thm 5 as proved: for a group of n >= 1 records of g(t) in D, the whole output's
+#: hockey-stick divergences (CP Def 2, both orders) and out-of-band masses (TR Def 2, under D
+#: and D_-t) are at most d = d(k, beta, eps), the sup over n >= n_m of P[Bin(n, beta) > gamma n].
+STATEMENT = Statement(
+    "CP Thm 5, §3.3 and App. A.2",
+    "Bernoulli(beta) sampling followed by strongly-safe k-anonymization with a "
+    "data-independent recoding is (beta, eps, d(k, beta, eps))-DPS for eps >= -ln(1 - beta).",
+    hypotheses=formulas_of(GIVEN, "hypothesis", "setting"),
+    definitions=formulas_of(GIVEN, "definition"),
+    lemmas=formulas_of(GIVEN, "lemma"),
+    conclusion=sp.And(DHS(nn) <= d, DHSr(nn) <= d, DPW(nn) <= d, DPWr(nn) <= d))
 
 
 @functools.cache

@@ -28,6 +28,9 @@ from dps_verify.paper.kernel.core import (
     timed,
     z3_all,
 )
+from dps_verify.paper.kernel.statement import Statement
+
+from . import engine_checks
 
 CLAIM = "eps1-safe k-anonymization is (beta, eps, d(k, beta, eps - eps1))-DPS."
 REFERENCE = "CP Thm 6, §3.4 and App. A.3"
@@ -109,7 +112,9 @@ GIVEN = (
             at(TERM_HYPS[5], g_), over=(g_,))
     + given("lemma", "for a fixed recoding g, the sampled strongly-safe anonymization is "
             "(eps', delta)-DP with eps' = eps - eps1: CP Thm 5, proved in cp-theorem-5",
-            at(TERM_HYPS[8], g_), over=(g_,), label="CP Thm 5 for each recoding (cp-theorem-5)")
+            at(TERM_HYPS[8], g_), over=(g_,), label="CP Thm 5 for each recoding (cp-theorem-5)",
+            source="CP Thm 5, PROVED from its reviewed statement by cp-theorem-5 in this suite",
+            spot=engine_checks.sdgs_within_d)
     + given("definition", "SL(N), SR(N): the termwise lemma's two sides summed over the first "
             "N recodings (empty sums 0)", *SUM_DEFS, over=(N_,))
     + given("definition", "over all G recodings: S = SL(G), SR(G) = e^eps1 e^eps' T + W delta "
@@ -118,6 +123,19 @@ GIVEN = (
             "(3/4) 3^-dist(S): pc(0) = 3/4 and pc(dist + 1) = pc(dist)/3", *PC_DEF,
             over=(dist_,))
 )
+
+
+#: CP Thm 6 as printed, under CP Def 3 (the whole of A, A_m included, runs on the sample), for
+#: one event O: S = Pr[A^beta(D) in O], T = Pr[A^beta(D_-t) in O], e^eps = E1 E2 with
+#: E1 = e^eps1 and E2 = e^(eps - eps1), d = d(k, beta, eps - eps1).  Refuted by an exact instance.
+STATEMENT = Statement(
+    "CP Thm 6, §3.4 and App. A.3",
+    "eps1-safe k-anonymization (an eps1-DP choice of recoding, then strongly-safe "
+    "k-anonymization) after Bernoulli(beta) sampling is (beta, eps, d(k, beta, eps - eps1))-DPS "
+    "for eps >= eps1 - ln(1 - beta).",
+    reading="CP Def 3: the recoding choice A_m runs on the sample, as the rest of A does",
+    hypotheses=(E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0),
+    conclusion=S <= E1 * E2 * T + d)
 
 
 def _factorisation() -> tuple[Verdict, dict[str, str] | None, str]:

@@ -21,6 +21,7 @@ from dps_verify.paper.kernel.core import (
     z3_all,
 )
 from dps_verify.paper.kernel.finite import hockey_both, pointwise, prob_vector
+from dps_verify.paper.kernel.statement import Statement, formulas_of
 
 CLAIM = "TR Def 2 (pointwise) implies CP Def 2 (hockey-stick) with the same (eps, delta)."
 REFERENCE = "TR Def 2, §2; CP Def 2, §2.1"
@@ -111,6 +112,17 @@ GIVEN = (given("setting", "e^eps >= 1, delta >= 0, probabilities non-negative",
                  "q(O minus B) = QL(K)", *TOTALS)
          + given("definition", "O and B is inside B", pOB <= pB)
          + given("hypothesis", "TR Def 2: the bad set B has mass < delta", pB < d))
+
+
+#: TR Def 2 => CP Def 2 as proved, for one event O split along the bad set B.
+STATEMENT = Statement(
+    "TR Def 2, §2; CP Def 2, §2.1",
+    "A pair satisfying the pointwise definition (outputs whose probability ratio leaves "
+    "[e^-eps, e^eps] have total mass < delta) satisfies the hockey-stick one: "
+    "p(O) <= e^eps q(O) + delta for every event O.",
+    hypotheses=(E >= 1, d >= 0, pOB >= 0, pOG >= 0, qOB >= 0, qOG >= 0, pB < d),
+    definitions=formulas_of(GIVEN, "definition"),
+    conclusion=pOB + pOG <= E * (qOB + qOG) + d)
 
 
 def steps() -> list[Step]:

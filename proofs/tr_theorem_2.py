@@ -14,8 +14,10 @@ from itertools import product
 from typing import cast
 
 import mpmath as mp
+import sympy as sp
 
 from dps_verify.paper.kernel.core import Step, Verdict, timed
+from dps_verify.paper.kernel.statement import Statement
 
 CLAIM = "(A1; A2) is (beta, eps1 + eps2, delta1 + delta2)-UDP when A1, A2 are (on one sample)."
 REFERENCE = "TR Thm 2, §5 (withdrawn by CP §2.2, §2.6)"
@@ -23,6 +25,19 @@ EXPECTED = Verdict.REFUTED
 SUMMARY = ("Refuted: two randomized-response releases on one sample, each (1/2, ln 2, 0)-UDP, "
            "compose to ratio 5 > e^{2 ln 2} = 4 on output (1, 1).  With independent samples "
            "the same pair composes (ratio exactly 4).")
+
+_r1, _r2, _r12, _E1, _E2 = sp.symbols("r1 r2 r12 E1 E2", positive=True)
+#: TR Thm 2 as printed (delta1 = delta2 = 0, pointwise ratio form): each A_i^beta's output
+#: ratio between D and D_-t is at most e^eps_i; the claim is that the pair's joint ratio is at
+#: most e^(eps1 + eps2).  Refuted by an exact witness (the samples are shared).
+STATEMENT = Statement(
+    "TR Thm 2, §5",
+    "Running two (beta, eps_i, delta_i)-UDP algorithms on the same sample gives a "
+    "(beta, eps1 + eps2, delta1 + delta2)-UDP pair.",
+    reading="delta1 = delta2 = 0, pointwise ratio form; both algorithms read one shared sample",
+    hypotheses=(_E1 >= 1, _E2 >= 1, _r1 <= _E1, _r2 <= _E2),
+    conclusion=_r12 <= _E1 * _E2)
+
 
 BETA, E = Fraction(1, 2), Fraction(3)
 FLIP = 1 / (1 + E)  # randomized-response flip probability: eps-DP with e^eps = 3

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dps_verify.paper.kernel.core import Step, Verdict, exists_sym, given, prove_sym, sympy_step
+from dps_verify.paper.kernel.statement import Statement
 
 CLAIM = "(beta1, eps)-UDP implies (beta2, ln(1 + beta2/beta1 (e^eps - 1)))-UDP; Cor 4 for eps-DP."
 REFERENCE = "TR Thm 3 and Cor 4, §5"
@@ -26,6 +27,17 @@ GIVEN = (given("setting", "0 < beta2/beta1 < 1, e^eps >= 1", *DOM[:3])
                  *DOM[3:]))
 
 
+#: TR Thm 3 as proved: the probability ratio Z/X = (1 - b) + b r of the beta2-sampled algorithm
+#: lies within [1/(1 + b(E - 1)), 1 + b(E - 1)] when the beta1-sampled ratio r lies in [1/E, E].
+STATEMENT = Statement(
+    "TR Thm 3 and Cor 4, §5",
+    "Sampling at rate beta2 < beta1 turns (beta1, eps)-UDP into (beta2, eps')-UDP with "
+    "e^eps' = 1 + (beta2/beta1)(e^eps - 1) (pointwise ratio form, delta = 0).",
+    hypotheses=(b > 0, b < 1, E >= 1, r >= 1 / E, r <= E),
+    conclusion=sp.And((1 - b) + b * r <= 1 + b * (E - 1),
+                      ((1 - b) + b * r) * (1 + b * (E - 1)) >= 1))
+
+
 def steps() -> list[Step]:
     return [
         prove_sym("upper ratio", "Z/X <= 1 + b(E - 1).", RATIO <= UPPER, DOM),
@@ -41,9 +53,23 @@ def steps() -> list[Step]:
                   UPPER >= 1 / LOWER, DOM[:3]),
         prove_sym("two-sided bound", "1/(1 + b(E-1)) <= Z/X <= 1 + b(E-1).",
                   sp.And(RATIO <= UPPER, RATIO * UPPER >= 1), DOM),
-        sympy_step("Cor 4 equivalent form", "(e^eps' - 1)/(e^eps - 1) = beta.",
-                   ((1 + b * (E - 1)) - 1) / (E - 1), b),
+        sympy_step("Cor 4 equivalent form (eps > 0)",
+                   "(e^eps' - 1)/(e^eps - 1) = beta for eps > 0, written e^eps = 1 + w with "
+                   "w > 0 (at eps = 0 both e^eps' - 1 and e^eps - 1 vanish: the ratio is 0/0 "
+                   "and Cor 4's form says nothing there).", cor4_ratio(W), b),
     ]
+
+
+#: e^eps - 1 > 0, the Cor 4 form's denominator when eps > 0.
+W = sp.Symbol("w", positive=True)
+
+
+def cor4_ratio(em1: sp.Expr) -> sp.Expr:
+    """(e^eps' - 1)/(e^eps - 1) with e^eps' = 1 + b(e^eps - 1) and ``em1`` = e^eps - 1, as
+    written (unevaluated: the pole at e^eps = 1 stays visible to the sympy back end's domain
+    check instead of being cancelled on construction)."""
+    with sp.evaluate(False):
+        return ((1 + b * em1) - 1) / em1
 
 
 def negative_controls() -> list[Step]:
@@ -58,6 +84,11 @@ def negative_controls() -> list[Step]:
         exists_sym("control: pin under a strengthened hypothesis (r <= (1 + E)/2)",
                    "With the UDP ratio bound strengthened to r <= (1 + E)/2 the upper pin must "
                    "fail.", sp.Eq(RATIO, UPPER), DOM + [r <= (1 + E) / 2, E > 1], expected=ref),
+        sympy_step("control: Cor 4 form at eps >= 0 (pole at eps = 0)",
+                   "(e^eps' - 1)/(e^eps - 1) = beta for every E >= 1: undefined at E = 1, so the "
+                   "identity must not be certified (the domain check sees the expression as "
+                   "written, before sympy cancels (E - 1)/(E - 1)).",
+                   cor4_ratio(E - 1), b, expected=Verdict.OPEN),
         prove_sym("control: max() picks the second term",
                   "1 + b(E - 1) < 1/(1 - b(1 - 1/E)).",
                   1 + b * (E - 1) < 1 / (1 - b * (1 - 1 / E)), DOM[:3], expected=ref),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dps_verify.paper.kernel.core import Step, Verdict, exists_sym, given, prove_sym
+from dps_verify.paper.kernel.statement import Statement
 
 CLAIM = ("(A1; A2) is max(f1, f2)-smooth (eps1 + eps2, delta1 + delta2)-DP (statement corrected "
          "from the printed (eps1, delta1) twice).")
@@ -35,6 +36,22 @@ GIVEN = (given("hypothesis", "A1, A2 are f_i-smooth (eps_i, delta_i)-DP at level
                  *MD, a <= 1, bb <= 1)
          + given("hypothesis", "f1, f2 non-increasing (TR Def 5), at points x <= y",
                  f1x >= f1y, f2x >= f2y))
+
+
+#: TR Thm 5 as proved (corrected reading), at a level x: the ratios multiply within
+#: [1/(E1 E2), E1 E2], the bad masses add up to less than (delta1 + delta2) max(f1, f2), and
+#: max(f1, f2) is non-increasing.
+STATEMENT = Statement(
+    "TR Thm 5, §6",
+    "Running an f1-smooth (eps1, delta1)-DP and an f2-smooth (eps2, delta2)-DP algorithm with "
+    "independent randomness gives a max(f1, f2)-smooth (eps1 + eps2, delta1 + delta2)-DP pair.",
+    reading="the printed statement repeats (eps1, delta1) for A2; read as (eps2, delta2)",
+    hypotheses=(E1 >= 1, E2 >= 1, r1 >= 1 / E1, r1 <= E1, r2 >= 1 / E2, r2 <= E2,
+                a >= 0, bb >= 0, a < d1 * f1, bb < d2 * f2, d1 >= 0, d2 >= 0, f1 >= 0,
+                f2 >= 0, F >= f1, F >= f2, a <= 1, bb <= 1, f1x >= f1y, f2x >= f2y),
+    conclusion=sp.And(r1 * r2 <= E1 * E2, r1 * r2 * E1 * E2 >= 1,
+                      1 - (1 - a) * (1 - bb) <= a + bb, a + bb < (d1 + d2) * F,
+                      sp.Max(f1x, f2x) >= sp.Max(f1y, f2y)))
 
 
 def steps() -> list[Step]:

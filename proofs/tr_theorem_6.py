@@ -7,9 +7,10 @@ Uses the multiplicative Chernoff bound P[X >= gamma n] <= exp(-n(gamma ln(gamma/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import ceil, comb, floor
+from typing import Any
 
 import mpmath as mp
 import sympy as sp
@@ -24,6 +25,8 @@ from dps_verify.paper.kernel.core import (
     sympy_step,
     timed,
 )
+from dps_verify.paper.kernel.lemmas import at_points
+from dps_verify.paper.kernel.statement import Statement, formulas_of
 from dps_verify.worstcase.sdgs import n_min
 
 CLAIM = "d(k, beta, eps) <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (f-smooth SDGS)."
@@ -105,7 +108,7 @@ _POINTS = ((sp.Rational(1, 2), sp.Rational(1, 4)), (sp.Rational(1, 2), sp.Ration
 
 def _phi_positive(claim: sp.Basic = PHI_CLAIM, h: Callable[[sp.Expr], sp.Expr] = h_true,
                   region: Sequence[sp.Basic] = tuple(PHI_REGION)
-                  ) -> tuple[Verdict, dict[str, str] | None, str]:
+                  ) -> tuple[Verdict, dict[str, str] | None, str, sp.Basic | None]:
     """Certificate for ``claim`` (displayed as ``lhs > 0``) on ``region``, checkable by a
     reader without a solver, each part an exact sympy computation under stated assumptions:
 
@@ -130,9 +133,10 @@ def _phi_positive(claim: sp.Basic = PHI_CLAIM, h: Callable[[sp.Expr], sp.Expr] =
     dh = sp.diff(h(uu), uu)
     if sp.simplify(h(sp.Integer(1))) == 0 and dh.subs(uu, 1 + v).is_positive is True:
         parts.append(f"h(1) = 0 and h'(u) = {dh} > 0 for u = 1 + v, v > 0 (sympy assumptions)")
-    if len(parts) == 4:
+    if len(parts) == 4:  # decided: the claim on exactly 0 < beta < gamma, as verified above
         return Verdict.PROVED, None, "; ".join(parts) + (
-            "; so h(u) = h(1) + int_1^u h'(t) dt > 0 for u > 1 and lhs = beta h(u) > 0")
+            "; so h(u) = h(1) + int_1^u h'(t) dt > 0 for u > 1 and lhs = beta h(u) > 0"), \
+            sp.Implies(sp.And(b_ > 0, g_ > b_), claim)
     for gv, bv in _POINTS:
         sub = {g_: gv, b_: bv}
         if all(bool(r.subs(sub)) for r in region) and not bool(claim.subs(sub)):
@@ -140,8 +144,8 @@ def _phi_positive(claim: sp.Basic = PHI_CLAIM, h: Callable[[sp.Expr], sp.Expr] =
             return Verdict.REFUTED, {"gamma": str(gv), "beta": str(bv), "lhs": str(lhs_v),
                                      "lhs (30 digits)": str(sp.N(lhs_v, 30)),
                                      "claim at the point": str(claim.subs(sub))}, (
-                "false at a point of the region (sympy decides the sign of the exact value)")
-    return Verdict.OPEN, None, "not certified: " + "; ".join(parts)
+                "false at a point of the region (sympy decides the sign of the exact value)"), None
+    return Verdict.OPEN, None, "not certified: " + "; ".join(parts), None
 
 
 def _phi_step(name: str = "phi(gamma, beta) > 0 for 0 < beta < gamma",
@@ -154,8 +158,7 @@ def _phi_step(name: str = "phi(gamma, beta) > 0 for 0 < beta < gamma",
     concludes phi(gamma, beta) > 0 on the region."""
     return timed(name, statement, "sympy certificate (identity, h(1) = 0, sign of h')",
                  lambda: _phi_positive(claim, h, region), expr=claim, expected=expected,
-                 concludes=sp.Implies(sp.And(*region), phi(g_, b_) > 0),
-                 certified=sp.Implies(sp.And(*region), claim), definitions=[PHI_DEF])
+                 concludes=sp.Implies(sp.And(*region), phi(g_, b_) > 0), definitions=[PHI_DEF])
 
 
 def _f(j: int, n: int, b: Fraction) -> Fraction:
@@ -230,6 +233,46 @@ def _lemma_spot_check() -> tuple[Verdict, dict[str, str] | None, str]:
         "(100, 1/4, 1/2): exact tail <= the lemma's bound"
 
 
+#: where the cited Chernoff bound is proved, in the form used (with its guard).
+CHERNOFF_SOURCE = (
+    "Mitzenmacher & Upfal, Probability and Computing (2005), Thm 4.4(1): for X ~ Bin(n, beta), "
+    "mu = n beta and delta > 0, P[X >= (1 + delta) mu] <= (e^delta / (1 + delta)^(1 + delta))^mu; "
+    "with 1 + delta = t/beta (guard t > beta) the right-hand side is exp(-n phi(t, beta)), "
+    "phi(t, beta) = t ln(t/beta) - (t - beta); cited by TR §6")
+
+
+def _interpret(pt: Mapping[Any, Any]) -> dict[str, Any]:
+    """Exact meanings of the assembly's opaque functions at a spot-check point (beta, gamma
+    read from the point): binomial tails as exact rationals, Exp and phi in closed form."""
+    beta = Fraction(str(pt[b_]))
+    gamma = Fraction(str(pt.get(g_, 0)))
+
+    def tail_at(n: Any, t: Any) -> sp.Rational:
+        n, t = int(n), Fraction(str(t))
+        lo = max(0, ceil(t * n))
+        return sp.Rational(sum((_f(j, n, beta) for j in range(lo, n + 1)), Fraction(0)))
+
+    def term_at(n: Any) -> sp.Rational:
+        n = int(n)
+        lo = floor(gamma * n) + 1
+        return sp.Rational(sum((_f(j, n, beta) for j in range(max(lo, 0), n + 1)), Fraction(0)))
+
+    return {"tail": tail_at, "term": term_at, "Exp": sp.exp,
+            "phi": lambda t, b: PHI_DEF.rhs.xreplace({g_: t, b_: b})}
+
+
+_h, _q, _t, _f5 = sp.Rational(1, 2), sp.Rational(1, 4), sp.Rational(3, 5), sp.Rational(1, 5)
+#: the Chernoff lemma's instances: inside its guard (t > beta, n > 0) and beyond each side of
+#: it (t <= beta, where the bound is false; n = 0).
+CHERNOFF_POINTS = ({n_: 60, b_: _h, t_: _t}, {n_: 200, b_: sp.Rational(1, 10), t_: _f5},
+                   {n_: 100, b_: _q, t_: _h}, {n_: 20, b_: _h, t_: _q}, {n_: 30, b_: _h, t_: _h},
+                   {n_: 0, b_: _h, t_: _t})
+#: e^x increasing, at the exponents the assembly compares: both sides of x1 <= x2.
+EXP_POINTS = ({n_: 10, k_: 5, g_: _t, b_: _h, nm_: 7}, {n_: 5, k_: 5, g_: _t, b_: _h, nm_: 10})
+#: the event comparisons: term(n) <= tail(n, gamma) anywhere; term(n_m) = tail(n_m, k/n_m)
+#: inside gamma n_m < k <= gamma n_m + 1 and beyond each side of it (where it is false).
+TERM_POINTS = ({n_: 7, nm_: 7, k_: 5, g_: _t, b_: _h}, {n_: 12, nm_: 9, k_: 5, g_: _t, b_: _h},
+               {n_: 20, nm_: 5, k_: 5, g_: _t, b_: _q})
 #: the repair's defining inequalities of n_m (CP Thm 5's n_m step) and its setting.
 NM_DEF = [g_ * nm_ < k_, k_ <= g_ * (nm_ + 1)]
 #: TR Thm 6's hypothesis eps >= eps0 >= -ln(1 - beta) in the E = e^eps form, and gamma.
@@ -250,22 +293,42 @@ GIVEN = (given("hypothesis", "TR Thm 6: 0 < beta < 1 and eps >= eps0 >= -ln(1 - 
          + given("lemma", "the multiplicative Chernoff bound, cited by TR §6 and not re-proved: "
                  "tail(n, t) = P[Bin(n, beta) >= t n] <= exp(-n phi(t, beta)) for every group "
                  "size n >= 1 and threshold ratio t > beta", CHERNOFF, over=(n_, t_),
-                 label="multiplicative Chernoff bound (cited)")
+                 label="multiplicative Chernoff bound (cited)", source=CHERNOFF_SOURCE,
+                 spot=at_points(CHERNOFF_POINTS, _interpret, "exact binomial tails"))
          + given("lemma", "e^x is increasing (standard), at the two pairs of exponents the "
                  "assembly compares (the chaining check matches instances only when every "
                  "applied function of the instance occurs in the fact)", *EXP_USED,
-                 label="e^x is increasing (standard)")
+                 label="e^x is increasing (standard)",
+                 source="standard: (e^x)' = e^x > 0, so x1 <= x2 gives e^x1 <= e^x2",
+                 spot=at_points(EXP_POINTS, _interpret, "both sides of x1 <= x2"))
          + given("lemma", "probability of nested events: {X > gamma n} lies inside "
                  "{X >= gamma n}, so term(n) = P[X > gamma n] <= tail(n, gamma); and equal events "
                  "have equal probability: for gamma n_m < k <= gamma n_m + 1 an integer count "
                  "exceeds gamma n_m iff it is >= k, so term(n_m) = P[X >= k] = tail(n_m, k/n_m)",
                  TERM_LE_TAIL, TERM_AT_NM, over=(n_,),
-                 label="events compared (standard)"))
+                 label="events compared (standard)",
+                 source="standard: P is monotone on nested events; for an integer count X, "
+                 "X > gamma n_m iff X >= k exactly when gamma n_m < k <= gamma n_m + 1",
+                 spot=at_points(TERM_POINTS, _interpret, "exact binomial probabilities")))
 
 
-def _mono_certificate() -> tuple[Verdict, dict[str, str] | None, str]:
+#: TR Thm 6 as proved: every term of d's max (n >= n_m) is at most the displayed bound.
+STATEMENT = Statement(
+    "TR Thm 6, §6",
+    "For eps >= -ln(1 - beta) and gamma = (e^eps - 1 + beta)/e^eps, d(k, beta, eps) <= "
+    "exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)).",
+    hypotheses=formulas_of(GIVEN, "hypothesis", "setting"),
+    definitions=formulas_of(GIVEN, "definition"),
+    lemmas=formulas_of(GIVEN, "lemma"),
+    conclusion=FINAL)
+
+
+def _mono_certificate() -> tuple[Verdict, dict[str, str] | None, str, sp.Basic | None]:
     """phi(t, beta)/t = ln(t/beta) - (t - beta)/t has derivative (t - beta)/t^2 > 0 for
-    t = beta + v, v > 0 (sympy, positive symbols): so it is non-decreasing on t > beta."""
+    t = beta + v, v > 0 (sympy, positive symbols): so it is non-decreasing on t > beta, and
+    for 0 < beta < gamma <= t the value at t is at least the one at gamma.  Returns the formula
+    decided, built here from phi's definition and the guard the argument covers (never from
+    the recorded conclusion)."""
     tp, bp, v = sp.symbols("t_p beta_p v", positive=True)
     psi = (PHI_DEF.rhs / g_).subs({g_: tp, b_: bp}, simultaneous=True)
     parts = []
@@ -276,10 +339,14 @@ def _mono_certificate() -> tuple[Verdict, dict[str, str] | None, str]:
             ((tp - bp) / tp ** 2).subs(tp, bp + v).is_positive is True:
         parts.append("d/dt = (t - beta)/t^2 > 0 at t = beta + v, v > 0 (sympy assumptions)")
     if len(parts) == 2:
+        def psi_of(x: sp.Expr) -> sp.Expr:
+            return PHI_DEF.rhs.xreplace({g_: x}) / x
+
+        decided = sp.Implies(sp.And(b_ > 0, g_ > b_, t_ >= g_), psi_of(t_) >= psi_of(g_))
         return Verdict.PROVED, None, "; ".join(parts) + (
             "; so for t >= gamma > beta: phi(t)/t - phi(gamma)/gamma = int_gamma^t (s - beta)/s^2 "
-            "ds >= 0")
-    return Verdict.OPEN, None, "not certified: " + "; ".join(parts)
+            "ds >= 0"), decided
+    return Verdict.OPEN, None, "not certified: " + "; ".join(parts), None
 
 
 def _assembly() -> list[Step]:
@@ -289,8 +356,7 @@ def _assembly() -> list[Step]:
                  "phi(t, beta)/t = ln(t/beta) - (t - beta)/t has derivative (t - beta)/t^2 > 0: "
                  "a larger threshold ratio only shrinks the Chernoff bound per k.",
                  "sympy certificate (identity, sign of the derivative)", _mono_certificate,
-                 expr=MONO, concludes=MONO, definitions=[PHI_DEF], over=(t_,),
-                 certified=MONO.replace(phi, sp.Lambda(PHI_DEF.lhs.args, PHI_DEF.rhs)))
+                 expr=MONO, concludes=MONO, definitions=[PHI_DEF], over=(t_,))
     shown = sp.Eq(-BOUND_EXPONENT, k_ * (sp.log(g_ / b_) - (g_ - b_) / g_))
     gp, bp, kp = sp.symbols("gamma_p beta_p k_p", positive=True)
     pos = {g_: gp, b_: bp, k_: kp}

@@ -321,14 +321,17 @@ def test_f2_timed_certificate_is_tied_to_its_conclusion():
     def ok():
         return Verdict.PROVED, None, "certificate"
 
+    def deciding(formula):
+        return lambda: (Verdict.PROVED, None, "certificate", formula)
+
     concl = sp.Implies(region, phi(g, bb) > 0)
-    good = timed("phi > 0", "", "custom", ok, concludes=concl,
-                 certified=sp.Implies(region, phi_def.rhs > 0), definitions=[phi_def])
+    good = timed("phi > 0", "", "custom", deciding(sp.Implies(region, phi_def.rhs > 0)),
+                 concludes=concl, definitions=[phi_def])
     assert good.verdict is Verdict.PROVED
     facts = given("definition", "phi", phi_def)
     assert verdict_of([good], facts) is Verdict.PROVED
     other = sp.Implies(region, phi_def.rhs + (g - bb) ** 2 > 0)  # certified something else
-    bad = timed("phi > 0", "", "custom", ok, concludes=concl, certified=other,
+    bad = timed("phi > 0", "", "custom", deciding(other), concludes=concl,
                 definitions=[phi_def])
     assert bad.verdict is Verdict.ERROR
     assert timed("phi > 0", "", "custom", ok, concludes=concl).verdict is Verdict.ERROR

@@ -29,6 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "<nn>-<step>.vacuity.smt2: hypotheses, expected sat)")
     parser.add_argument("--no-controls", action="store_true",
                         help="do not print the negative controls (they still run)")
+    parser.add_argument("--trust", action="store_true",
+                        help="print only each theorem's statement and its computed trust base: "
+                             "every given fact (hypothesis, definition, lemma, ...) the final "
+                             "conclusion depends on through the chain, with its kind")
 
 
 def _expr_text(expr: Any, latex: bool) -> str:
@@ -65,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {len(written)} SMT-LIB 2 files under {args.smt2}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=2))
+    elif args.trust:
+        for r in results:
+            _print_trust(r)
     else:
         for r in results:
             _print_result(r, latex=args.latex, controls=not args.no_controls)
@@ -91,6 +98,51 @@ def _print_list(theorems: dict[str, Any]) -> None:
     Console().print(table)
 
 
+def _print_statement(r: Any) -> None:
+    st, dec = r.statement, r.decision
+    if st is None:
+        print("   statement: NONE DECLARED")
+        return
+    mark = "reviewed" if dec is not None and dec.reviewed else "NOT REVIEWED"
+    print(f"   statement ({st.reference}; fingerprint {st.fingerprint}, {mark}): {st.paraphrase}")
+    if st.reading:
+        print(f"      reading: {st.reading}")
+    print(f"      for: {', '.join(f'{n} {d}' for n, d in st.variables())}")
+    print(f"      hypotheses: {'; '.join(sp.sstr(h) for h in st.hypotheses) or 'none'}")
+    if st.definitions:
+        print(f"      definitions: {len(st.definitions)} formulas (see --json)")
+    if st.lemmas:
+        print(f"      lemmas: {'; '.join(sp.sstr(h) for h in st.lemmas)}")
+    print(f"      conclusion: {sp.sstr(st.conclusion)}")
+    if dec is not None:
+        if dec.final:
+            names = ", ".join(f"'{s.name}'" for s in dec.final)
+            print(f"      concluded by: {names}")
+        for p in dec.problems:
+            print(f"      ERROR: {p}")
+
+
+def _print_trust(r: Any) -> None:
+    """The statement and the computed trust base of one theorem (``prove ID --trust``)."""
+    print(f"== {r.theorem_id}: {r.reference}: {r.verdict.value}")
+    _print_statement(r)
+    dec = r.decision
+    if dec is None or not dec.final:
+        print("   trust base: none computed (no chain proves the statement)")
+        print()
+        return
+    tb = dec.trust()
+    methods = ", ".join(f"{n} by {m}" for m, n in tb["methods"].items())
+    print(f"   trust base: {tb['steps']} steps in the chain ({methods}); the given facts:")
+    for kind, facts in tb["facts"].items():
+        print(f"   [{kind}] {len(facts)}")
+        for f in facts:
+            label = f" ({f['label']})" if "label" in f else ""
+            print(f"      {f['formula']}{label}")
+    print(f"   taken on trust beyond the statement: {'; '.join(tb['trusted']) or 'nothing'}")
+    print()
+
+
 def _print_result(r: Any, *, latex: bool, controls: bool) -> None:
     mark = "ok" if r.ok else "UNEXPECTED"
     print(f"== {r.theorem_id}: {r.reference}")
@@ -99,6 +151,7 @@ def _print_result(r: Any, *, latex: bool, controls: bool) -> None:
           f"in {r.seconds:.2f} s")
     if r.summary:
         print(f"   {r.summary}")
+    _print_statement(r)
     if r.given:
         print(f"   given ({len(r.given)} formulas; every claim step may assume only these and "
               "conclusions of earlier PROVED steps):")

@@ -64,6 +64,11 @@ class Fact:
     kind: str = "hypothesis"
     over: tuple[sp.Symbol, ...] = ()
     label: str = ""
+    #: for a lemma: where it is proved or cited (its exact form and guard) ...
+    source: str = ""
+    #: ... and its spot check, ``spot(formula) -> (ok, note)`` (see
+    #: :mod:`dps_verify.paper.kernel.lemmas`), run before a theorem may rest on it.
+    spot: Any = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def trusted(self) -> bool:
@@ -80,13 +85,16 @@ class Fact:
         out = {"formula": sp.sstr(self.formula), "kind": self.kind, "why": self.why}
         if self.label:
             out["label"] = self.label
+        if self.source:
+            out["source"] = self.source
         return out
 
 
 def given(kind: str, why: str, *formulas: Any, over: tuple[sp.Symbol, ...] = (),
-          label: str = "") -> list[Fact]:
-    """Several :class:`Fact` s with one justification."""
-    return [Fact(f, why, kind, over, label) for f in formulas]
+          label: str = "", source: str = "", spot: Any = None) -> list[Fact]:
+    """Several :class:`Fact` s with one justification (a lemma: with its ``source`` and
+    ``spot`` check)."""
+    return [Fact(f, why, kind, over, label, source, spot) for f in formulas]
 
 
 @dataclass
@@ -135,6 +143,9 @@ class Step:
     sealed: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: assumptions that must be conclusions of earlier PROVED steps (never given facts).
     derived: tuple[Any, ...] = ()
+    #: the chain graph: the given :class:`Fact` s and earlier :class:`Step` s its assumptions
+    #: were linked to, set by :func:`check_chain` (the trust base follows these edges).
+    sources: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -183,6 +194,10 @@ class ProofResult:
     seconds: float = 0.0
     summary: str = ""
     given: list[Fact] = field(default_factory=list)
+    #: the theorem's formal statement and the kernel's decision about it (see
+    #: :mod:`dps_verify.paper.kernel.statement`).
+    statement: Any = None
+    decision: Any = None
 
     @property
     def ok(self) -> bool:
@@ -204,9 +219,22 @@ class ProofResult:
             "seconds": round(self.seconds, 4),
             "summary": self.summary,
             "given": [g.to_dict() for g in self.given],
+            **self._statement_dict(),
             "steps": [s.to_dict() for s in self.steps],
             "negative_controls": [c.to_dict() for c in self.negative_controls],
         }
+
+    def _statement_dict(self) -> dict[str, Any]:
+        if self.statement is None and self.decision is None:
+            return {}
+        out: dict[str, Any] = {"statement": None if self.statement is None
+                               else self.statement.to_dict()}
+        if self.decision is not None:
+            out["statement"] = out["statement"] and {**out["statement"],
+                                                     "reviewed": self.decision.reviewed}
+            out["statement_problems"] = list(self.decision.problems)
+            out["trust_base"] = self.decision.trust() if self.decision.final else None
+        return out
 
 
 def _seal(step: Step) -> Step:
@@ -404,7 +432,6 @@ def prove_sym(
     expected: Verdict = Verdict.PROVED,
     note: str = "",
     role: str = "claim",
-    extra_z3: Sequence[z3.BoolRef] = (),
     env: dict[str, z3.ExprRef] | None = None,
     bound: str = "",
 ) -> Step:
@@ -417,11 +444,14 @@ def prove_sym(
     antecedent of what it proves (its conclusion is ``Implies(And(premises), claim)``), and
     ``local`` (a subset of ``assumptions``) are induction hypotheses a later
     :func:`induction` step discharges; ``derived`` (a subset too) must be conclusions of
-    earlier PROVED steps, never given facts."""
+    earlier PROVED steps, never given facts.
+
+    The solvers see exactly the translations of ``assumptions`` and ``premises`` (no other
+    channel): every formula an obligation rests on is recorded, and chained, in the step."""
     env = {} if env is None else env
     hyps = [*assumptions, *premises]
     zc = to_z3(claim, env)
-    za = [to_z3(a, env) for a in hyps] + list(extra_z3)
+    za = [to_z3(a, env) for a in hyps]
     expr = sp.Implies(sp.And(*hyps), claim, evaluate=False) if hyps else claim
     step = smt_step(name, statement, [Query(za, zc)], expr=expr, expected=expected, note=note,
                     role=role, bound=bound)
@@ -762,27 +792,29 @@ def timed(
     name: str,
     statement: str,
     method: str,
-    check: Callable[[], tuple[Verdict, dict[str, str] | None, str]],
+    check: Callable[[], tuple[Any, ...]],
     *,
     expr: Any = None,
     expected: Verdict = Verdict.PROVED,
     role: str = "claim",
     bound: str = "",
     concludes: Any = None,
-    certified: Any = None,
     definitions: Sequence[Any] = (),
     over: Sequence[sp.Symbol] = (),
 ) -> Step:
-    """Run an arbitrary check returning ``(verdict, counterexample, note)`` and time it.
-    A check may only return PROVED with a certificate in its note (exact arithmetic).
+    """Run an arbitrary check returning ``(verdict, counterexample, note)`` or ``(verdict,
+    counterexample, note, decided)`` and time it.  A check may only return PROVED with a
+    certificate in its note (exact arithmetic).
 
-    A chained conclusion (``concludes``) needs ``certified``, the formula the check decides
-    (built from the same objects the check reads): ``concludes`` with the applied functions
-    of ``definitions`` (``F(v1, ..., vn) = closed``) replaced by their closed forms must be
-    exactly ``certified`` (review R4 F2); otherwise the step is an ERROR.  The definitions
-    become its assumptions (checked by :func:`check_chain`)."""
+    A chained conclusion (``concludes``) needs ``decided``, the formula the check itself says
+    it decided (built inside the check from what it verified, never handed in by the caller):
+    ``concludes`` with the applied functions of ``definitions`` (``F(v1, ..., vn) = closed``)
+    replaced by their closed forms must be exactly ``decided``; otherwise the step is an ERROR.
+    The definitions become its assumptions (checked by :func:`check_chain`)."""
     t0 = time.perf_counter()
-    verdict, cex, note = check()
+    result = check()
+    verdict, cex, note = result[0], result[1], result[2]
+    decided = result[3] if len(result) > 3 else None
     problem = None
     if concludes is not None:
         shown = concludes
@@ -792,12 +824,14 @@ def timed(
                 problem = f"not a definition F(v1, ..., vn) = closed form: {d}"
                 break
             shown = shown.replace(head.func, sp.Lambda(head.args, d.rhs))
-        if problem is None and (certified is None or shown != certified):
-            problem = (f"the certified formula {sp.sstr(certified)} is not the conclusion "
-                       f"{sp.sstr(concludes)} with its definitions substituted")
+        if problem is None and (decided is None or shown != decided):
+            problem = (f"the formula the check decided, {sp.sstr(decided)}, is not the "
+                       f"conclusion {sp.sstr(concludes)} with its definitions substituted")
     if problem is not None and verdict is Verdict.PROVED:
         verdict, note = Verdict.ERROR, f"certificate not tied to the recorded conclusion: {problem}"
     cert = note if verdict is Verdict.PROVED else None
+    if cert is not None and decided is not None:
+        cert += f" [decided: {sp.sstr(decided)}]"
     return _seal(Step(name, statement, expr, method, verdict, expected,
                       time.perf_counter() - t0, cex, note, role, certificate=cert, bound=bound,
                       assumes=tuple(definitions) if concludes is not None else None,
@@ -807,22 +841,32 @@ def timed(
 def run_module(theorem_id: str, module: Any) -> ProofResult:
     """Run one theorem module (``CLAIM``, ``REFERENCE``, ``EXPECTED``, ``steps()``,
     ``negative_controls()``) and aggregate."""
+    from dps_verify.paper.kernel import reviewed, statement
+
     t0 = time.perf_counter()
     facts = list(getattr(module, "GIVEN", ()))
     steps = list(module.steps())
     check_chain(steps, facts)
     controls = list(module.negative_controls())
+    verdict = aggregate(steps)
+    stmt = getattr(module, "STATEMENT", None)
+    dec = statement.decide(stmt, steps, reviewed.FINGERPRINTS.get(theorem_id),
+                           prove=verdict is Verdict.PROVED)
+    if dec.problems:  # PROVED only for the statement itself, reviewed (see .statement)
+        verdict = Verdict.ERROR
     return ProofResult(
         theorem_id=theorem_id,
         claim=module.CLAIM,
         reference=module.REFERENCE,
         expected=module.EXPECTED,
-        verdict=aggregate(steps),
+        verdict=verdict,
         steps=steps,
         negative_controls=controls,
         seconds=time.perf_counter() - t0,
         summary=getattr(module, "SUMMARY", ""),
         given=facts,
+        statement=stmt,
+        decision=dec,
     )
 
 
@@ -909,14 +953,14 @@ def _instance_of(fact: Any, over: tuple[sp.Symbol, ...], target: Any
     return None
 
 
-def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str]],
-          derived: bool = False) -> str | None:
+def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str, Any]],
+          derived: bool = False, found: list[Any] | None = None) -> str | None:
     """Where the assumption ``a`` of step ``s`` comes from (``None``: nowhere).  A step stated
     for every value of its index variables may only use facts that hold for every value too
     (a fact or conclusion with index variables); a ``derived`` assumption only steps."""
     schematic = any(a.has(v) for v in s.over)
     derived = derived or a in s.derived
-    for formula, over, label in known:
+    for formula, over, label, source in known:
         if (schematic and not over) or (derived and not label.startswith("step")):
             continue
         # a source in which one of the step's index variables is a *fixed* parameter holds
@@ -925,6 +969,8 @@ def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str
             continue
         sub = instance_of(formula, over, a)
         if sub is not None:
+            if found is not None:
+                found.append(source)
             return label + (f" at {sub}" if sub else "")
     return None
 
@@ -937,8 +983,8 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
     come from a step, never from a given fact.  A step assuming anything else
     becomes an ERROR (never PROVED).  An SMT claim step must state its assumptions as
     formulas.  Records each step's ``links``; returns the problems found."""
-    known: list[tuple[Any, tuple[sp.Symbol, ...], str]] = [
-        (f.formula, f.over, f"given ({f.kind}): {f.why}") for f in facts]
+    known: list[tuple[Any, tuple[sp.Symbol, ...], str, Any]] = [
+        (f.formula, f.over, f"given ({f.kind}): {f.why}", f) for f in facts]
     problems: list[str] = []
     for idx, s in enumerate(steps, 1):
         if s.role != "claim":
@@ -958,6 +1004,7 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
             missing.append("(hypotheses not stated as formulas)")
         elif s.assumes is not None:
             links: list[dict[str, str]] = []
+            sources: list[Any] = []
             for a in s.assumes:
                 if a in s.local:
                     ok = any(any(u is s for u in t.uses_steps[1:]) for t in steps[idx:])
@@ -967,15 +1014,16 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
                     if not ok:
                         missing.append(sp.sstr(a))
                     continue
-                src = _link(a, s, known)
+                src = _link(a, s, known, found=sources)
                 if src is None and isinstance(a, sp.And):  # a conjunction: every conjunct
-                    parts = [_link(c, s, known, a in s.derived) for c in _conjuncts(a)]
+                    parts = [_link(c, s, known, a in s.derived, sources) for c in _conjuncts(a)]
                     if all(parts):
                         src = "; ".join(dict.fromkeys(str(x) for x in parts))
                 links.append({"formula": sp.sstr(a), "from": src or "UNLINKED"})
                 if src is None:
                     missing.append(sp.sstr(a))
             s.links = links
+            s.sources = tuple(sources)
         if missing:
             msg = ("unlinked: assumes " + "; ".join(missing) + ", which is neither a stated "
                    "hypothesis of the theorem nor the conclusion of an earlier PROVED step")
@@ -986,7 +1034,7 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
         if s.verdict is Verdict.PROVED and s.concludes is not None and not s.local:
             # the conclusion as a whole (an induction's base is its formula at the start)
             # and each conjunct
-            known += [(c, s.over, f"step {idx}: {s.name}")
+            known += [(c, s.over, f"step {idx}: {s.name}", s)
                       for c in dict.fromkeys([s.concludes, *_conjuncts(s.concludes)])]
     return problems
 

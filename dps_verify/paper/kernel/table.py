@@ -53,14 +53,37 @@ def trusted(given: Sequence[Fact]) -> str:
     return "; ".join(seen) if seen else "none"
 
 
+def _statement_cell(r: ProofResult) -> str:
+    st = r.statement
+    if st is None:
+        return "**none declared**"
+    reading = f" Reading: {st.reading}." if st.reading else ""
+    mark = "" if r.decision is not None and r.decision.reviewed else " **NOT REVIEWED**"
+    return f"{st.paraphrase}{reading} (`{st.fingerprint}`{mark})".replace("|", "\\|")
+
+
+def _trust_cell(r: ProofResult) -> str:
+    """The computed trust base (facts the final conclusion depends on, by kind) and what of it
+    is taken on trust; for a theorem not proved, the trusted given facts."""
+    from dps_verify.paper.kernel.statement import summary
+
+    dec = r.decision
+    if dec is None or not dec.final:
+        return f"(not proved) {trusted(r.given)}"
+    tb = dec.trust()
+    extra = "; ".join(tb["trusted"]) or "nothing beyond the statement"
+    return f"{summary(dec)}; trusted: {extra}"
+
+
 def proof_table(results: Iterable[ProofResult]) -> str:
     """Markdown table of the theorem verdicts (no trailing newline)."""
-    lines = ["| id | verdict | reference | steps (claim steps; remarks) | taken on trust "
-             "| controls rejected |", "|---|---|---|---|---|---|"]
+    lines = ["| id | verdict | reference | statement (fingerprint) | steps (claim steps; remarks) "
+             "| trust base (computed from the chain) | controls rejected |",
+             "|---|---|---|---|---|---|---|"]
     for r in results:
         rejected = sum(1 for c in r.negative_controls if c.ok)
         lines.append(f"| {r.theorem_id} | {r.verdict.value} | {r.reference} | "
-                     f"{_basis(r.steps)} | {trusted(r.given)} | "
+                     f"{_statement_cell(r)} | {_basis(r.steps)} | {_trust_cell(r)} | "
                      f"{rejected}/{len(r.negative_controls)} |")
     return "\n".join(lines)
 

@@ -1,0 +1,98 @@
+"""Spot checks of trusted lemmas: a lemma a proof takes on trust is evaluated on exact instances,
+on both sides of each of its guards, before the kernel lets a theorem rest on it.
+
+A given fact of kind ``lemma`` (see :class:`~dps_verify.paper.kernel.core.Fact`) carries its
+``source`` (the citation: where the lemma is proved, with its exact form and guard) and a
+``spot`` check, a callable ``spot(formula) -> (ok, note)``.  :func:`at_points` builds the usual
+one: the lemma's formula as given is evaluated at listed instances, its opaque functions
+interpreted by exact (or outward-rounded) implementations; each instance must make it true, and
+for ``Implies(And(g1, ..., gn), body)`` the instances must include one where every guard holds
+and, for each guard, one where that guard fails and the others hold.  The instances are data of
+the encoding, separate from the formula: a lemma stated without a guard it needs is evaluated
+there too, and fails (the multiplicative Chernoff bound without t > beta is false at t < beta).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+Interpretation = Mapping[str, Callable[..., Any]]
+
+
+def _truth(formula: Any) -> bool | None:
+    """sympy's decision on a closed formula (``None`` when it cannot decide): relations
+    between exact numbers (rationals, e^x and logarithms of rationals) are decided on
+    construction, by sympy's sign evaluation of the difference."""
+    value = formula
+    if not isinstance(value, (bool, sp.logic.boolalg.BooleanAtom)):
+        value = sp.simplify(value)
+    if value in (True, sp.true):
+        return True
+    if value in (False, sp.false):
+        return False
+    return None
+
+
+def evaluate(formula: Any, point: Mapping[sp.Symbol, Any], interpret: Interpretation) -> Any:
+    """``formula`` at ``point`` with its applied functions replaced by ``interpret`` (by name),
+    innermost first; returns the closed sympy formula (not yet decided)."""
+    out = sp.sympify(formula).xreplace({k: sp.sympify(v) for k, v in point.items()})
+
+    def is_known(e: Any) -> bool:
+        return isinstance(e, AppliedUndef) and str(e.func) in interpret
+
+    for _ in range(6):
+        apps = [e for e in sp.preorder_traversal(out) if is_known(e)
+                and not any(is_known(a) for a in sp.preorder_traversal(e) if a is not e)]
+        if not apps:
+            break
+        out = out.xreplace({e: sp.sympify(interpret[str(e.func)](*e.args)) for e in apps})
+    return out
+
+
+def guards(formula: Any) -> tuple[list[Any], Any]:
+    """The antecedent's conjuncts and the body of ``Implies(guard, body)`` (no guard: [])."""
+    if isinstance(formula, sp.Implies):
+        g, body = formula.args
+        return (list(g.args) if isinstance(g, sp.And) else [g]), body
+    return [], formula
+
+
+def at_points(points: Sequence[Mapping[sp.Symbol, Any]],
+              interpret: Interpretation | Callable[[Mapping[sp.Symbol, Any]], Interpretation],
+              what: str = "") -> Callable[[Any], tuple[bool, str]]:
+    """A spot check: the formula true at every point, each guard covered on both sides.
+    ``interpret`` maps function names to implementations, or is a callable building that map
+    from the point (for functions whose law depends on a parameter of the point, such as a
+    binomial tail at beta)."""
+
+    def check(formula: Any) -> tuple[bool, str]:
+        gs, _ = guards(formula)
+        covered_in = False
+        covered_out = [False] * len(gs)
+        for pt in points:
+            shown = ", ".join(f"{k}={v}" for k, v in pt.items())
+            interp = interpret(pt) if callable(interpret) else interpret
+            truth = _truth(evaluate(formula, pt, interp))
+            if truth is not True:
+                return False, (f"false at {shown}" if truth is False
+                               else f"undecided at {shown}")
+            gv = [_truth(evaluate(g, pt, interp)) for g in gs]
+            if all(v is True for v in gv):
+                covered_in = True
+            for i, v in enumerate(gv):
+                if v is False and all(w is True for j, w in enumerate(gv) if j != i):
+                    covered_out[i] = True
+        if gs and not covered_in:
+            return False, "no instance where every guard holds"
+        missing = [sp.sstr(g) for g, ok in zip(gs, covered_out) if not ok]
+        if missing:
+            return False, "no instance on the far side of the guard(s) " + "; ".join(missing)
+        return True, (f"true at {len(points)} exact instances" + (f" ({what})" if what else "")
+                      + (f", each of the {len(gs)} guard(s) covered on both sides" if gs else ""))
+
+    return check

@@ -1,0 +1,32 @@
+"""Fingerprints of the theorem statements as reviewed against the paper (CP = ASIACCS 2012,
+TR = 2011).
+
+A statement (``STATEMENT`` of a ``proofs/`` module) is proved only while its fingerprint (see
+:attr:`dps_verify.paper.kernel.statement.Statement.fingerprint`) is the one recorded here:
+changing a statement is a visible act -- re-read it beside the paper, then update its line
+(``python -m dps_verify.paper.kernel.reviewed`` prints the current ones).
+"""
+
+from __future__ import annotations
+
+FINGERPRINTS: dict[str, str] = {
+    "cp-theorem-1": "f192c124d240b8eb",
+    "cp-theorem-2": "df02f9c3f39925dd",
+    "cp-theorem-3": "09e3e32a3111a927",
+    "cp-proposition-4": "c6f794eff0e1ca13",
+    "cp-theorem-5": "ea0b4f576a8772f8",
+    "cp-theorem-6": "cab940942276ed95",
+    "cp-theorem-6-full-data": "6358c3d553f3c781",
+    "tr-definition-2": "a4aee980269c056c",
+    "tr-theorem-2": "cb4a5b1f178d13b2",
+    "tr-theorem-3": "a18f63f648065902",
+    "tr-theorem-5": "9da6228ab7dde6ad",
+    "tr-theorem-6": "3fed223f8dfc9712",
+}
+
+if __name__ == "__main__":  # pragma: no cover
+    from dps_verify.paper.kernel import THEOREMS
+
+    for key, mod in THEOREMS.items():
+        st = getattr(mod, "STATEMENT", None)
+        print(f'    "{key}": "{st.fingerprint if st else "no STATEMENT"}",')

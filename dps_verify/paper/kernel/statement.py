@@ -1,0 +1,314 @@
+"""One formal statement per theorem, and the kernel's decision that a chain proves it.
+
+A theorem module of ``proofs/`` declares ``STATEMENT``, a :class:`Statement`: the paper
+reference and a paraphrase, its hypotheses, the definitions it is stated with, the lemmas it is
+allowed to rest on, and its conclusion.  :func:`decide` (run by
+:func:`~dps_verify.paper.kernel.core.run_module` after the chaining check) turns a chain whose
+claim steps are all PROVED into a PROVED theorem only when
+
+* some PROVED claim step concludes exactly the statement's conclusion (sympy's structural
+  equality after the statement's definitions are unfolded), or every conjunct of it is the
+  conclusion of a PROVED claim step (conjunction introduction);
+* every given fact those steps rest on, followed through the chain graph, is one of the
+  statement's hypotheses, definitions or lemmas (so a narrowed or extra hypothesis, a fact the
+  statement does not list, is visible);
+* the statement's fingerprint (a hash of its text) is the reviewed one recorded in
+  :mod:`.reviewed` (changing a statement is a visible, reviewed act).
+
+Anything else makes the theorem an ERROR whose message names the step.  The facts and steps the
+final conclusion depends on form its *trust base* (:func:`trust_base`), the analogue of Lean's
+``#print axioms``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from dps_verify.paper.kernel.core import Fact, Step, Verdict, _conjuncts
+
+
+def _domain(sym: Any) -> str:
+    """The declared domain of a symbol (or of an applied function's values)."""
+    if isinstance(sym, sp.Symbol):
+        a = sym.assumptions0
+    else:
+        a = {f: getattr(sym(sp.Dummy()), f"is_{f}") for f in
+             ("integer", "positive", "nonnegative", "real")}
+    kind = ("integer" if a.get("integer") else "real" if a.get("real") else
+            "real (opaque function)" if not isinstance(sym, sp.Symbol) else "complex")
+    if a.get("positive"):
+        return f"{kind} > 0"
+    if a.get("nonnegative"):
+        return f"{kind} >= 0"
+    return kind
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A theorem's formal statement: under ``hypotheses`` (and with ``definitions`` unfolded,
+    ``lemmas`` cited), ``conclusion`` holds.  ``reference`` is the paper's numbering and
+    section; ``paraphrase`` says it in words (never the paper's text); ``reading`` names the
+    reading encoded when the printed statement needs one (a corrected typo, an appendix)."""
+
+    reference: str
+    paraphrase: str
+    hypotheses: tuple[Any, ...]
+    conclusion: Any
+    definitions: tuple[Any, ...] = ()
+    lemmas: tuple[Any, ...] = ()
+    reading: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("hypotheses", "definitions", "lemmas"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    def variables(self) -> list[tuple[str, str]]:
+        """Every symbol and applied function of the statement, with its declared domain."""
+        formulas = [*self.hypotheses, *self.definitions, *self.lemmas, self.conclusion]
+        syms: set[Any] = set()
+        funcs: set[Any] = set()
+        for f in formulas:
+            f = sp.sympify(f)
+            syms |= {s for s in f.free_symbols if isinstance(s, sp.Symbol)}
+            funcs |= {e.func for e in f.atoms(AppliedUndef)}
+        out = sorted((s.name, _domain(s)) for s in syms)
+        out += sorted((f"{fn}(...)", _domain(fn)) for fn in funcs)
+        return out
+
+    def text(self) -> str:
+        """The canonical text the fingerprint hashes (one item per line)."""
+        lines = [f"reference: {self.reference}", f"paraphrase: {self.paraphrase}"]
+        if self.reading:
+            lines.append(f"reading: {self.reading}")
+        lines.append("variables: " + ", ".join(f"{n} in {d}" for n, d in self.variables()))
+        lines += [f"hypothesis: {sp.sstr(h)}" for h in self.hypotheses]
+        lines += [f"definition: {sp.sstr(h)}" for h in self.definitions]
+        lines += [f"lemma: {sp.sstr(h)}" for h in self.lemmas]
+        lines.append(f"conclusion: {sp.sstr(self.conclusion)}")
+        return "\n".join(lines)
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of :meth:`text`, first 16 hex digits."""
+        return hashlib.sha256(self.text().encode("utf-8")).hexdigest()[:16]
+
+    def unfold(self, formula: Any) -> Any:
+        """``formula`` with the statement's definitions of functions ``F(v1, ..., vn) =
+        closed`` (distinct symbols, non-recursive) and of symbols ``x = expr`` substituted."""
+        out = sp.sympify(formula)
+        for _ in range(8):
+            before = out
+            for d in self.definitions:
+                if not isinstance(d, sp.Eq):
+                    continue
+                head = d.lhs
+                if isinstance(head, sp.Symbol) and not d.rhs.has(head):
+                    out = out.xreplace({head: d.rhs})
+                elif (isinstance(head, AppliedUndef)
+                      and all(isinstance(v, sp.Symbol) for v in head.args)
+                      and len(set(head.args)) == len(head.args)
+                      and not d.rhs.has(head.func)):
+                    out = out.replace(head.func, sp.Lambda(head.args, d.rhs))
+            if out == before:
+                break
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reference": self.reference,
+            "paraphrase": self.paraphrase,
+            "reading": self.reading,
+            "variables": [{"name": n, "domain": d} for n, d in self.variables()],
+            "hypotheses": [sp.sstr(h) for h in self.hypotheses],
+            "definitions": [sp.sstr(h) for h in self.definitions],
+            "lemmas": [sp.sstr(h) for h in self.lemmas],
+            "conclusion": sp.sstr(self.conclusion),
+            "fingerprint": self.fingerprint,
+        }
+
+
+def formulas_of(facts: Iterable[Fact], *kinds: str) -> tuple[Any, ...]:
+    """The formulas of the given facts of the listed kinds (for a statement whose hypotheses or
+    definitions are exactly a module's given facts of those kinds)."""
+    return tuple(f.formula for f in facts if f.kind in kinds)
+
+
+@dataclass
+class Decision:
+    """What :func:`decide` found: the steps concluding the statement, the problems (empty: the
+    chain proves the statement) and the trust base."""
+
+    final: list[Step] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    reviewed: bool = False
+
+    def trust(self) -> dict[str, Any]:
+        return trust_base(self)
+
+
+def _closure(final: Sequence[Step]) -> tuple[list[Step], list[Fact]]:
+    """Every step and given fact the ``final`` steps depend on, through the chain graph (the
+    sources :func:`~dps_verify.paper.kernel.core.check_chain` recorded, and an induction's base
+    and inductive step)."""
+    seen_s: list[Step] = []
+    seen_f: list[Fact] = []
+    stack = list(final)
+    while stack:
+        s = stack.pop()
+        if any(s is t for t in seen_s):
+            continue
+        seen_s.append(s)
+        for src in s.sources:  # duck-typed: a Fact has a formula, a Step a verdict
+            if hasattr(src, "formula"):
+                if not any(src is g for g in seen_f):
+                    seen_f.append(src)
+            elif hasattr(src, "verdict"):
+                stack.append(src)
+        stack.extend(s.uses_steps)
+    return seen_s, seen_f
+
+
+def _matches(statement: Statement, step: Step, target: Any) -> bool:
+    return step.concludes is not None and statement.unfold(step.concludes) == target
+
+
+def decide(statement: Statement | None, steps: Sequence[Step], reviewed: str | None,
+           *, prove: bool = True) -> Decision:
+    """Whether the checked chain ``steps`` proves ``statement`` from exactly its hypotheses,
+    definitions and lemmas (see the module docstring); ``reviewed`` is the fingerprint recorded
+    for it (``None``: never reviewed).  With ``prove=False`` (a theorem whose chain is not all
+    PROVED: refuted, open) only the declaration and the fingerprint are checked."""
+    dec = Decision()
+    if statement is None:
+        dec.problems.append("the theorem declares no STATEMENT: nothing to prove")
+        return dec
+    dec.reviewed = reviewed == statement.fingerprint
+    if not dec.reviewed:
+        dec.problems.append(
+            f"statement fingerprint {statement.fingerprint} is not the reviewed one "
+            f"({reviewed or 'none recorded'}): the statement changed since it was checked "
+            "against the paper")
+    if not prove:
+        return dec
+    claims = [(i, s) for i, s in enumerate(steps, 1) if s.role == "claim"]
+    target = statement.unfold(statement.conclusion)
+    whole = [(i, s) for i, s in claims if _matches(statement, s, target)]
+    proved = [s for _, s in whole if s.verdict is Verdict.PROVED]
+    if proved:
+        dec.final = [proved[-1]]
+    elif whole:
+        i, s = whole[-1]
+        dec.problems.append(f"step {i} ({s.name}) concludes the statement's conclusion but is "
+                            f"{s.verdict.value}")
+    else:
+        parts = _conjuncts(target)
+        found: list[Step] = []
+        missing: list[Any] = []
+        for part in parts:
+            hit = [s for _, s in claims if s.verdict is Verdict.PROVED and s.concludes is not None
+                   and any(statement.unfold(c) == part for c in _conjuncts(s.concludes))]
+            if hit:
+                found.append(hit[-1])
+            else:
+                missing.append(part)
+        if len(parts) > 1 and not missing:
+            dec.final = list({id(s): s for s in found}.values())
+        else:
+            last = next(((i, s) for i, s in reversed(claims) if s.concludes is not None),
+                        None)
+            where = (f"the last chained step, step {last[0]} ({last[1].name}), concludes "
+                     f"{sp.sstr(last[1].concludes)}") if last else "no claim step concludes anything"
+            miss = "; ".join(sp.sstr(m) for m in missing) if len(parts) > 1 else sp.sstr(target)
+            dec.problems.append(f"no PROVED step concludes the statement's conclusion "
+                                f"({miss}); {where}")
+    if dec.final:
+        dec.steps, dec.facts = _closure(dec.final)
+        allowed = {*statement.hypotheses, *statement.definitions, *statement.lemmas}
+        index = {id(s): i for i, s in enumerate(steps, 1)}
+        for s in dec.steps:
+            for src in s.sources:
+                if hasattr(src, "formula") and src.formula not in allowed:
+                    dec.problems.append(
+                        f"step {index.get(id(s), '?')} ({s.name}) rests on the given "
+                        f"{sp.sstr(src.formula)} [{src.kind}: {src.short}], which is not a "
+                        "hypothesis, definition or lemma of the statement")
+        for f in dec.facts:
+            if f.kind == "lemma":
+                dec.problems += lemma_problems(f)
+        for s in dec.steps:
+            if s.verdict is not Verdict.PROVED:
+                dec.problems.append(f"step {index.get(id(s), '?')} ({s.name}) in the chain is "
+                                    f"{s.verdict.value}")
+    return dec
+
+
+_SPOT_CACHE: dict[int, tuple[Any, tuple[bool, str]]] = {}
+
+
+def spot_result(fact: Fact) -> tuple[bool, str]:
+    """The lemma's spot check on its own formula (once per fact object and process)."""
+    hit = _SPOT_CACHE.get(id(fact))
+    if hit is not None and hit[0] is fact:
+        return hit[1]
+    if fact.spot is None:
+        res = (False, "no spot check")
+    else:
+        try:
+            ok, note = fact.spot(fact.formula)
+            res = (bool(ok), str(note))
+        except Exception as exc:  # noqa: BLE001 - a crashing check is a failed check
+            res = (False, f"spot check raised {type(exc).__name__}: {exc}")
+    _SPOT_CACHE[id(fact)] = (fact, res)
+    return res
+
+
+def lemma_problems(fact: Fact) -> list[str]:
+    """Why the theorem may not rest on this trusted lemma (empty: it may): a lemma cites its
+    source and passes its spot check (see :mod:`.lemmas`)."""
+    out = []
+    name = fact.label or fact.short
+    if not fact.source:
+        out.append(f"lemma '{name}' ({sp.sstr(fact.formula)}) cites no source")
+    ok, note = spot_result(fact)
+    if not ok:
+        out.append(f"lemma '{name}' ({sp.sstr(fact.formula)}) fails its spot check: {note}")
+    return out
+
+
+def trust_base(dec: Decision) -> dict[str, Any]:
+    """The facts the final conclusion depends on, grouped by kind, and how its steps were
+    checked (z3 + cvc5, sympy certificate, induction rule, exact computation)."""
+    kinds: dict[str, list[dict[str, str]]] = {}
+    for f in dec.facts:
+        entry = {"formula": sp.sstr(f.formula), "why": f.why}
+        if f.label:
+            entry["label"] = f.label
+        if f.kind == "lemma":
+            entry["source"] = f.source or "NONE"
+            entry["spot check"] = ("passed: " if spot_result(f)[0] else "FAILED: ") + \
+                spot_result(f)[1]
+        kinds.setdefault(f.kind, []).append(entry)
+    methods: dict[str, int] = {}
+    for s in dec.steps:
+        key = ("z3 + cvc5" if s.solvers is not None else
+               "sympy certificate" if s.method == "sympy" else s.method or "unspecified")
+        methods[key] = methods.get(key, 0) + 1
+    return {"steps": len(dec.steps), "methods": methods, "facts": kinds,
+            "trusted": sorted({f"{f.kind}: {f.short}" for f in dec.facts if f.trusted})}
+
+
+def summary(dec: Decision) -> str:
+    """One line: the trust base's size by kind (for the README table)."""
+    counts: dict[str, int] = {}
+    for f in dec.facts:
+        counts[f.kind] = counts.get(f.kind, 0) + 1
+    parts = [f"{n} {k}" for k, n in sorted(counts.items())]
+    return (f"{len(dec.steps)} steps; " + ", ".join(parts)) if dec.final else "-"
