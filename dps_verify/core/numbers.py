@@ -480,9 +480,8 @@ def format_up(x: Fraction, digits: int = 4) -> str:
         return "0"
     if x < 0:
         return "-" + format_down(-x, digits)
-    e = _decimal_exponent(x)
-    m = x * Fraction(10) ** (digits - 1 - e)
-    mi = -((-m.numerator) // m.denominator)  # ceil
+    e, n, d = _decimal_mantissa(x, digits)
+    mi = -((-n) // d)  # ceil
     if mi >= 10**digits:
         mi, e = -((-mi) // 10), e + 1
     s = str(mi)
@@ -496,20 +495,44 @@ def format_down(x: Fraction, digits: int = 4) -> str:
     x = Fraction(x)
     if x <= 0:
         return "0" if x == 0 else "-" + format_up(-x, digits)
-    e = _decimal_exponent(x)
-    m = x * Fraction(10) ** (digits - 1 - e)
-    s = str(m.numerator // m.denominator)
+    e, n, d = _decimal_mantissa(x, digits)
+    s = str(n // d)
     return f"{s[0]}.{s[1:]}e{e:+03d}" if digits > 1 else f"{s}e{e:+03d}"
+
+
+def _big_ints(x: Fraction) -> tuple[Any, Any]:
+    """Numerator and denominator of x as GMP integers when gmpy2 is there (Python ints
+    otherwise): the values of huge-k scans have denominators of millions of bits."""
+    try:
+        import gmpy2
+    except ImportError:  # pragma: no cover - pure-Python fallback, same results
+        return x.numerator, x.denominator
+    return gmpy2.mpz(x.numerator), gmpy2.mpz(x.denominator)
+
+
+def _decimal_mantissa(x: Fraction, digits: int) -> tuple[int, Any, Any]:
+    """(e, n, d) with e = ⌊log10 x⌋ and n/d = x·10^(digits−1−e) exactly, for x > 0.
+
+    One power of ten (GMP when available) and at most two corrections of the bit-length
+    estimate of e: fast for the 10^−1148628-sized values of huge-k scans."""
+    n, d = _big_ints(x)
+    e = int((n.bit_length() - d.bit_length()) * 0.30102999566398120)
+    ten = n * 0 + 10  # an integer of n's type (GMP or Python)
+    power = ten ** abs(e)
+    if e >= 0:
+        d = d * power
+    else:
+        n = n * power
+    while n < d:  # x/10^e < 1
+        n, e = n * 10, e - 1
+    while n >= d * 10:  # x/10^e ≥ 10
+        d, e = d * 10, e + 1
+    return e, n * ten ** (digits - 1), d
 
 
 def _decimal_exponent(x: Fraction) -> int:
     """⌊log10 x⌋ for x > 0, exactly."""
-    e = int((x.numerator.bit_length() - x.denominator.bit_length()) * 0.30102999566398120)
-    while Fraction(10) ** e > x:
-        e -= 1
-    while Fraction(10) ** (e + 1) <= x:
-        e += 1
-    return e
+    return _decimal_mantissa(x, 1)[0]
 
 
 def log_upper_mpf(x: Fraction) -> mpmath.mpf:

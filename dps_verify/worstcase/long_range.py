@@ -44,6 +44,7 @@ from dps_verify.worstcase.ball_binomial import (
     arb_to_fractions,
     rel_bits,
 )
+from dps_verify.worstcase.sdgs import eps_float
 
 #: Most threshold runs one evaluation of d may visit (about 50–100 µs each).
 RUN_BUDGET = 40_000
@@ -118,7 +119,7 @@ class Thresholds:
 def _estimate_runs(k: int, beta: Fraction, eps: Fraction, kl: Fraction, first_log: float, N_k: int) -> float:
     """Float screen: the number of runs the stopping rule will need (first_log = −ln U(k))."""
     b = float(beta) if beta > Fraction(1, 10**300) else 1e-300
-    g = b - (1 - b) * math.expm1(-min(float(eps), 700.0))
+    g = b - (1 - b) * math.expm1(-min(eps_float(eps), 700.0))
     kf = float(kl)
     if kf <= 0:
         return math.inf
@@ -207,7 +208,7 @@ def _enclosure(values: dict) -> tuple[Fraction, Fraction]:
 
 def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float, budget: int) -> CertificationError:
     edge = neg_log1m_float(beta) if beta < 1 else math.inf
-    e = float(eps)
+    e = eps_float(eps)
     if e > 0 and edge > 0 and abs(e - edge) < 0.5 * edge:
         why = (
             f"epsilon = {e:.6g} is close to the edge -ln(1-beta) = {edge:.6g}, so the Chernoff "
@@ -500,7 +501,7 @@ def sdgs_by_segments(
     if est_n_stop is not None:  # work estimate before starting (segments ≈ (γ + γ')·range)
         import math
 
-        bf, ef = float(beta), min(float(eps), 700.0)
+        bf, ef = float(beta), min(eps_float(eps), 700.0)
         g = bf - (1 - bf) * math.expm1(-ef)
         gp = max(1 - (1 - bf) * math.exp(ef), 0.0) if backward else 0.0
         segs = (g + gp) * max(est_n_stop - k, 0.0) + 1
@@ -510,7 +511,7 @@ def sdgs_by_segments(
             # estimate is the error.
             over_estimate = CertificationError(
                 f"sdgs ({measure}): work limit reached (SEGMENT_BUDGET = {budget} segments, estimated "
-                f"{segs:.3g}): k = {k}, beta = {float(beta):.4g} and epsilon = {float(eps):.4g} make the "
+                f"{segs:.3g}): k = {k}, beta = {float(beta):.4g} and epsilon = {eps_float(eps):.4g} make the "
                 f"Chernoff stopping point n ≈ {est_n_stop:.3g} far from the first group size"
             )
             budget = min(budget, PROBE)
@@ -564,7 +565,7 @@ def sdgs_by_segments(
             if visited > budget:
                 raise CertificationError(
                     f"sdgs ({measure}): work limit reached (SEGMENT_BUDGET = {budget} segments) near "
-                    f"group size n ≈ {x:.3g}: beta = {float(beta):.4g} and epsilon = {float(eps):.4g} "
+                    f"group size n ≈ {x:.3g}: beta = {float(beta):.4g} and epsilon = {eps_float(eps):.4g} "
                     "make the worst group size huge and the stopping bounds slow"
                 )
             if y - x <= 1:

@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - pure-Python fallback, same results
     gmpy2 = types.SimpleNamespace(comb=math.comb, divexact=lambda a, b: a // b)  # type: ignore[assignment]
 
 from dps_verify.core.binomial import cdf, max_pmf, pmf
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import BudgetError, CertificationError
 from dps_verify.core.numbers import (
     BASE_PREC,
     Certified,
@@ -77,7 +77,7 @@ DEFAULT_MAX_N = 20_000
 def slack(n: int, beta: Fraction, eps: Fraction) -> int:
     """Largest m ≥ 0 with m < n(1−β)e^{−ε}: outcomes j ≥ n − m are the bad ones (j > γn)."""
     c_n = n * (1 - beta)
-    guess = int(float(c_n) * math.exp(-float(eps)))
+    guess = int(float(c_n) * math.exp(-eps_float(eps)))
     m = max(guess - 2, 0)
     while _slack_ok(m + 1, c_n, eps):
         m += 1
@@ -104,7 +104,7 @@ def n_min(k: int, beta: Fraction, eps: Fraction) -> int:
             return False
         return exp_compare(eps, Fraction((n + 1) * (1 - beta)) / (n + 1 - k)) >= 0
 
-    gamma = 1 - float(1 - beta) * math.exp(-float(eps))
+    gamma = 1 - float(1 - beta) * math.exp(-eps_float(eps))
     n = max(int(math.ceil(k / gamma - 1)), 0)
     while not ok(n):
         n += 1
@@ -121,7 +121,7 @@ def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
     def ok(n: int) -> bool:
         return n + 1 - k > 0 and not E.less((n + 1 - k) * q, (n + 1) * r)
 
-    gamma = 1 - (1 - float(beta)) * math.exp(-min(float(eps), 700.0))
+    gamma = 1 - (1 - float(beta)) * math.exp(-min(eps_float(eps), 700.0))
     n = max(int(math.ceil(k / gamma - 1)), 0) if gamma > 0 else k
     while not ok(n):
         n += 1
@@ -132,7 +132,7 @@ def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
 
 def _first_bad_E(n: int, beta: Fraction, eps: Fraction, fwd_bad: Any) -> int:
     """:func:`first_bad` through the scan's exact test ``fwd_bad(n, j)`` ⇔ j > γn."""
-    gamma = 1 - (1 - float(beta)) * math.exp(-min(float(eps), 700.0))
+    gamma = 1 - (1 - float(beta)) * math.exp(-min(eps_float(eps), 700.0))
     j = min(max(int(gamma * n), 0), n)
     while not fwd_bad(n, j):
         j += 1
@@ -147,6 +147,14 @@ WORK_BUDGET = 6 * 10**10
 #: CP Thm 5's d switches from the exact walk over n to runs of equal threshold in ball
 #: arithmetic (:mod:`dps_verify.worstcase.long_range`) past this estimated work (≈ 0.2 s).
 EXACT_D_WORK = 2 * 10**8
+#: The exact measures (hockey-stick, pointwise) switch from the exact walk over n to segments
+#: of constant bad set in ball arithmetic (:mod:`dps_verify.worstcase.long_range`) past this
+#: estimated work (≈ 1–2 s of walk; each step is a few linear operations on q^n-sized integers).
+EXACT_SDGS_WORK = 10**9
+#: Largest −log2 of a worst-case δ this module computes: its exact rational ends would need
+#: that many bits each (2^26 bits = 8 MiB; k = 10^8 at β = 1/2, ε = 1 needs 3.8·10^7 bits and
+#: a few seconds, k = 10^9 would need ten times both).
+MAX_VALUE_BITS = 1 << 26
 #: Tails are summed to the last term (exact) when (terms × bits) is below this.
 EXACT_TAIL_WORK = 10**8
 #: Relative bits kept by truncated geometric tail sums (see :func:`tail_enclosure`).
@@ -154,6 +162,14 @@ TAIL_BITS = 140
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
 _LN2_F = math.log(2)
 _ZERO = Fraction(0)
+#: Floats of ε for the screens are taken at min(ε, this): e^−ε is already 0 in floats there,
+#: and ε up to any size (1e400 parses exactly) must not overflow a float conversion.
+_EPS_FLOAT_CAP = Fraction(10**6)
+
+
+def eps_float(eps: Any) -> float:
+    """float(min(ε, 10^6)) — a screen/message value that never overflows (ε = 1e400 is legal)."""
+    return float(eps) if eps <= _EPS_FLOAT_CAP else float(_EPS_FLOAT_CAP)
 
 
 def _ln_f(x: Any) -> float:
@@ -361,7 +377,7 @@ def _float_kl_gamma(beta: Fraction, eps: Fraction) -> float:
     """Float screen of KL(γ‖β), γ = 1 − (1−β)e^{−ε} (no guarantee; the scan's stop is decided
     by :func:`kl_lower`).  NaN when floats cannot represent it."""
     try:
-        b, e = float(beta), float(eps)
+        b, e = float(beta), eps_float(eps)
         gm = (1 - b) * (-math.expm1(-min(e, 700.0)))  # γ − β without cancellation
         g = b + gm
         if not (0 < b < 1 and gm > 0 and g < 1):
@@ -478,7 +494,7 @@ def _float_kl(a: float, b: float) -> float:
 
 def _estimate(k: int, beta: Fraction, eps: Fraction, measure: str, backward: bool) -> dict:
     """Float screen: start n, expected stop n and work, before any exact arithmetic."""
-    b, e = float(beta), float(eps)
+    b, e = float(beta), eps_float(eps)
     gm = (1 - b) * (-math.expm1(-min(e, 700.0)))  # γ − β without cancellation
     g = b + gm
     if gm <= 0 or g <= 0:
@@ -499,6 +515,10 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: str, backward: boo
     else:
         ls = -kl * nn
     L = max(-ls, 0.0) + 0.01
+    if measure == "hockey-stick" and 0 < b < 1:
+        # the hockey-stick value is at most TV(P_n, Q_n) ≤ β·max pmf: its best is about β times
+        # the tail, so the proven stop comes ln(1/β)/KL group sizes later (tiny β: many)
+        L += -math.log(b)
     if kl > 0:
         n_stop = max(n0, (L + 1) / kl)
     else:
@@ -525,18 +545,27 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: str, backward: boo
         n_stop = 16 * (k / b + 2) if measure == "hockey-stick" else float(k)
     steps = n_stop - n0 + 1
     bits = n_stop * math.log2(beta.denominator) if math.isfinite(n_stop) else float("inf")
-    return {"n0": n0, "n_stop": n_stop, "kl": kl, "work": steps * bits, "bits": bits}
+    # + the set-up: binomial coefficients and powers of q-sized numbers with `bits` bits
+    # (about 200 linear passes; dominant when few group sizes are scanned at huge k)
+    return {
+        "n0": n0,
+        "n_stop": n_stop,
+        "kl": kl,
+        "work": (steps + 200) * bits,
+        "bits": bits,
+        "value_bits": L / _LN2_F,
+    }
 
 
 def _budget_error(k: int, beta: Fraction, eps: Fraction, est: dict, budget: float) -> CertificationError:
     n0, n_stop = est["n0"], est["n_stop"]
     if not math.isfinite(n_stop) or est["kl"] == 0 or (n_stop - n0) > 50 * max(n0, 1):
         why = (
-            f"epsilon = {float(eps):.4g} and beta = {float(beta):.4g} make the Chernoff exponent "
+            f"epsilon = {eps_float(eps):.4g} and beta = {float(beta):.4g} make the Chernoff exponent "
             f"KL(γ‖β) ≈ {est['kl']:.3g} tiny, so the proven stopping rule needs group sizes up to "
             f"n ≈ {n_stop:.3g}"
         )
-        if float(eps) == 0:
+        if eps == 0:
             why = "epsilon = 0: the tail bound decays only like 1/sqrt(n)"
     elif float(beta) < 1e-3 and n0 > 1e6:
         why = f"beta = {float(beta):.4g} puts the worst group size near n ≈ {n0:.3g}"
@@ -544,6 +573,17 @@ def _budget_error(k: int, beta: Fraction, eps: Fraction, est: dict, budget: floa
         why = f"k = {k} puts the worst group size near n ≈ {n0:.3g} (numbers of {est['bits']:.3g} bits)"
     return CertificationError(
         f"work limit reached (WORK_BUDGET = {budget:.3g} bit-steps, estimated {est['work']:.3g}): {why}"
+    )
+
+
+def _value_size_error(k: int, beta: Fraction, eps: Fraction, est: dict) -> BudgetError:
+    bits = est["value_bits"]
+    k_max = max(int(k * MAX_VALUE_BITS / bits), 1)
+    return BudgetError(
+        f"k = {k}, beta = {float(beta):.4g}, epsilon = {eps_float(eps):.4g}: the worst-case delta is "
+        f"about 10^-{bits * 0.30103:.3g}, and each exact end of its enclosure would take about "
+        f"{bits:.3g} bits (limit MAX_VALUE_BITS = {MAX_VALUE_BITS}); use a smaller k (--k, about "
+        f"{k_max} or less at these beta and epsilon)"
     )
 
 
@@ -684,6 +724,8 @@ def scan(
         require_paper_regime(beta, eps, "CP Thm 5")
     backward = measure != "paper-d" and not regime
     est = _estimate(k, beta, eps, measure, backward)
+    if est["value_bits"] > MAX_VALUE_BITS:
+        raise _value_size_error(k, beta, eps, est)
     if long_range and measure == "paper-d" and max_n is None and est["work"] > EXACT_D_WORK:
         # Too many group sizes (or too large ones) for the exact walk over n: CP Thm 5's d by
         # runs of equal threshold, in ball arithmetic (proof in worstcase/long_range.py).
@@ -693,10 +735,16 @@ def scan(
         if kl <= 0:
             raise CertificationError(
                 "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
-                f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
+                f"(epsilon = {eps_float(eps):.3g}, beta = {float(beta):.3g})"
             )
         return d_by_runs(k, beta, eps, E, kl)
-    if long_range and measure != "paper-d" and max_n is None and eps > 0 and (est["work"] > budget or est["n0"] > 1e9):
+    if (
+        long_range
+        and measure != "paper-d"
+        and max_n is None
+        and eps > 0
+        and (est["work"] > min(budget, EXACT_SDGS_WORK) or est["n0"] > 1e9)
+    ):
         # Group sizes out of reach of the exact walk: segments of constant bad set, in ball
         # arithmetic (proofs in worstcase/long_range.py).
         from dps_verify.worstcase.long_range import sdgs_by_segments
@@ -705,7 +753,7 @@ def scan(
         if kl <= 0:
             raise CertificationError(
                 "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
-                f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
+                f"(epsilon = {eps_float(eps):.3g}, beta = {float(beta):.3g})"
             )
         # the Chernoff stopping point of the estimate; the hockey-stick's TV cut may stop far
         # earlier (β ≫ ε), so its estimate is only used when TV cannot help (β·max pmf small)
@@ -784,7 +832,7 @@ def _scan_from(
             if eps > 0 and v <= 0:
                 raise CertificationError(
                     "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
-                    f"(epsilon = {float(eps):.3g}, beta = {float(beta):.3g})"
+                    f"(epsilon = {eps_float(eps):.3g}, beta = {float(beta):.3g})"
                 )
             kl_box.append(v)
         return kl_box[0]
@@ -896,7 +944,7 @@ def _scan_from(
         if max_n is None and work > 4 * budget:
             raise CertificationError(
                 f"work limit reached (WORK_BUDGET = {budget:.3g} bit-steps) at group size n = {n}; "
-                f"epsilon = {float(eps):.4g}, beta = {float(beta):.4g}, k = {k}"
+                f"epsilon = {eps_float(eps):.4g}, beta = {float(beta):.4g}, k = {k}"
             )
         # ---- advance n → n+1 -------------------------------------------------------------
         J2 = J if fwd_bad(n + 1, J) else J + 1
@@ -1024,7 +1072,10 @@ def _hs_below_best(E: _Exp, Ah: Any, Bl: Any, qn: Any, best: _Best) -> bool:
     enclosure of the maximum, so the scan skips its 60-bit enclosure (a screen that is itself
     a proof: exact cross-multiplication)."""
     top = (mpz(Ah) << E.s) - E.lo * Bl
-    return top <= 0 or top * best.lo_den <= best.lo_num * (qn << E.s)
+    # _cmp: exact cross-multiplication for short numbers, a float screen with an exact
+    # fallback for long ones (two products of million-bit integers per n made this the cost
+    # of the whole walk at tiny β and ε)
+    return top <= 0 or _cmp(top, qn << E.s, best.lo_num, best.lo_den) <= 0
 
 
 def _clipped_affine(E: _Exp, As: Any, B: Any) -> tuple[Any, Any]:
