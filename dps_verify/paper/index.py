@@ -160,9 +160,7 @@ def _theorems() -> list[Entry]:
               related=("cp.appendixA.3", "cp.section3.4", "cp.definition6")),
         Entry("cp.theorem6.full-data",
               proof="proofs/cp_theorem_6_full_data.py",
-              properties=_a("the reading's numeric check is the proof module's remark and the "
-                            "claim's exact family; the CP Thm 6 property suite samples ε1-safe "
-                            "anonymizers under both models"),
+              properties=(P_THM6,),
               notebooks=_a("see cp.theorem6: no notebook covers ε-safe anonymization"),
               docs=(PROOFS_DOC, "docs/verdict-policy.md"),
               code=(f"{KANON}::EpsilonSafeKAnonymizer", "dps_verify/paper/cp6_witness.py::check"),
