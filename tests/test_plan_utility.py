@@ -171,3 +171,13 @@ def test_cli_table_bad_input_one_line_exit_2(extra, needle, tmp_path, capsys):
     rc = main(["plan", "--epsilon", "1", "--delta", "0.01", "--no-grid", *extra])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and needle in err
+
+
+def test_shipped_gzip_extract_with_its_own_header():
+    spec = load_spec(SPEC)
+    data = ROOT / "dps_verify" / "data" / "adult_qi.csv.gz"
+    qi = ["age", "education", "marital-status", "race", "sex"]
+    table = read_table(data, qi, columns=spec.columns, missing=spec.missing, columns_are_default=True)
+    assert len(table.rows) == 30162 and table.columns[0] == "age"
+    sizes = group_sizes(table, spec.get("medium"))
+    assert sum(sizes.values()) == 30162

@@ -32,8 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="choose (recoding, beta, k) epsilon1-DP with the exponential mechanism on the unsampled "
                    "table; the anonymization then gets epsilon - EPS1")
     s.add_argument("--candidates", metavar="NAMES", help="comma-separated recodings of the spec to choose from (default: all)")
-    s.add_argument("--select-measure", default="paper", choices=["paper", "hockey-stick", "pointwise"],
-                   help="measure that sets k for each candidate (default: paper, the d of CP Thm 6)")
+    s.add_argument("--select-measure", default="paper", choices=["paper", "hockey-stick"],
+                   help="measure that sets k for each candidate: paper (the d of CP Thm 6, default) or "
+                   "hockey-stick (the exact worst-case delta, the same App. A.3 argument with it in place of d)")
     r = p.add_argument_group("a release that follows the plan")
     r.add_argument("--release", metavar="OUT.csv",
                    help="sample and anonymize the table with the chosen (beta, recoding, k); writes OUT.csv and "

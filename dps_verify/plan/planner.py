@@ -18,6 +18,7 @@ from dps_verify.plan.release import Release, sample_and_anonymize
 from dps_verify.plan.report import eps_text
 from dps_verify.plan.select import (
     READING_NOTE,
+    SELECT_MEASURES,
     SENSITIVITY_PROOF,
     THEOREM6_READING_PROOF,
     Selection,
@@ -49,7 +50,8 @@ def load_table(data: str | os.PathLike, spec: RecodingSpec, qi: Sequence[str] | 
     q = tuple(qi) if qi else spec.qi
     if not q:
         raise ValueError("--qi: no quasi-identifier columns given and the recoding spec names none")
-    return read_table(data, q, columns=columns or spec.columns, missing=spec.missing)
+    return read_table(data, q, columns=columns or spec.columns, missing=spec.missing,
+                      columns_are_default=not columns)
 
 
 def plan(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), *,
@@ -82,8 +84,9 @@ def plan(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), 
     rec = spec.get(recoding_name)
     for name in candidates or ():
         spec.get(name)
-    if select_measure not in ("paper", "hockey-stick", "pointwise"):
-        raise ValueError(f"--select-measure must be paper, hockey-stick or pointwise, got {select_measure!r}")
+    if select_measure not in SELECT_MEASURES:
+        raise ValueError(f"--select-measure must be one of {SELECT_MEASURES} (the App. A.3 argument is "
+                         f"for the hockey-stick form, CP Def 2), got {select_measure!r}")
     eps_for_frontier: Any = epsilon
     eps_total = epsilon_param(epsilon)
     e1 = None
@@ -111,7 +114,9 @@ def release_choice(p: Plan, beta_label: str = "edge", measure: str = "hockey-sti
             "epsilon": eps_text(s.epsilon_total), "delta": format_up(c.delta_at_k.upper, 17),
             "epsilon1_selection": eps_text(s.epsilon1), "epsilon2_anonymization": eps_text(s.epsilon2),
             "delta_measure": s.measure, "delta_certified": c.delta_at_k.how,
-            "rests_on": [f"CP Thm 6, App. A.3 reading (dps-verify prove {THEOREM6_READING_PROOF})",
+            "rests_on": [f"CP Thm 6, App. A.3 reading (dps-verify prove {THEOREM6_READING_PROOF})"
+                         + ("" if s.measure == "paper" else ", its termwise step with the exact worst-case "
+                            "hockey-stick delta of each fixed recoding in place of d"),
                          f"sensitivity of the utility, beta*k (dps-verify prove {SENSITIVITY_PROOF})",
                          "exponential mechanism (McSherry & Talwar, FOCS 2007, Thm 6)",
                          "CP Thm 5 / exact worst case for each fixed recoding at epsilon2"],

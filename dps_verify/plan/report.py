@@ -172,8 +172,8 @@ def print_utility(u: Any, console: Any = None) -> None:
               f"{u.groups:,} groups under recoding {u.recoding!r})")
     t.add_column("beta", justify="right")
     for m in MEASURES:
-        t.add_column(f"{SHORT_LABELS[m]}\nk: E[published]", justify="right")
-    t.add_column("ARX\nk: E[published]", justify="right")
+        t.add_column(f"{SHORT_LABELS[m]}\nk: E\\[published]", justify="right")
+    t.add_column("ARX\nk: E\\[published]", justify="right")
     t.add_column("gain HS\nover paper", justify="right")
     t.add_column("gain HS\nover ARX", justify="right")
     best = {m: u.best(m) for m in (*MEASURES, ARX)}
@@ -227,11 +227,12 @@ def print_selection(s: Any, console: Any = None) -> None:
     con = console or Console()
     t = Table(title=f"epsilon1 = {eps_text(s.epsilon1)}-DP choice (exponential mechanism on the unsampled "
               f"table), anonymization at epsilon2 = {eps_text(s.epsilon2)}, measure {s.measure}")
-    for col in ("recoding", "beta", "k", "E[published]", "P(chosen)", ""):
+    for col in ("recoding", "beta", "k", "E\\[published]", "P(chosen)", ""):
         t.add_column(col, justify="right")
     for i, (x, p) in enumerate(zip(s.candidates, s.probabilities)):
         b = x.beta_label if x.beta_label != "edge" else f"edge {format_down(x.beta, 6)}"
-        t.add_row(x.recoding, b, str(x.k), _records(x.utility), f"{p[0]:.3g}–{p[1]:.3g}",
+        prob = f"{p[0]:.3g}" if f"{p[0]:.3g}" == f"{p[1]:.3g}" else f"{p[0]:.3g}–{p[1]:.3g}"
+        t.add_row(x.recoding, b, str(x.k), _records(x.utility), prob,
                   "[bold]chosen[/bold]" if i == s.chosen else "")
     con.print(t)
     con.print(f"Sensitivity Delta = max beta*k = {float(s.sensitivity):.6g} records. Total guarantee: "

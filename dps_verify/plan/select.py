@@ -31,6 +31,10 @@ from dps_verify.plan.recoding import RecodingSpec
 from dps_verify.plan.table import Table, group_sizes, size_histogram
 from dps_verify.plan.utility import expected_published
 
+#: Measures that may set k in the selection mode: the App. A.3 argument is for the hockey-stick
+#: form (CP Def 2) with any per-recoding delta — CP Thm 5's d or the exact worst case.
+SELECT_MEASURES = ("paper", "hockey-stick")
+
 #: The proof entry behind the sensitivity, and the claim entry behind the composition.
 SENSITIVITY_PROOF = "plan-utility-sensitivity"
 THEOREM6_READING_PROOF = "cp-theorem-6-full-data"
@@ -122,5 +126,5 @@ def split_epsilon(epsilon: str, epsilon1: str) -> tuple[Fraction, Fraction, Frac
     return e, e1, e - e1
 
 
-__all__ = ["READING_NOTE", "SENSITIVITY_PROOF", "THEOREM6_READING_PROOF", "Candidate", "Selection",
+__all__ = ["READING_NOTE", "SELECT_MEASURES", "SENSITIVITY_PROOF", "THEOREM6_READING_PROOF", "Candidate", "Selection",
            "candidates", "select", "split_epsilon"]

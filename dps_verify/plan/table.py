@@ -11,6 +11,7 @@ relation (add/remove one record) is unchanged.
 from __future__ import annotations
 
 import csv
+import gzip
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -38,9 +39,13 @@ class Table:
 
 
 def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[str] | None = None,
-               missing: str | None = None, max_rows: int = MAX_ROWS) -> Table:
-    """Read ``path``; ``ValueError`` (one line) for a missing file, a QI column that is not
-    there, a row of the wrong length or more than ``max_rows`` rows."""
+               missing: str | None = None, max_rows: int = MAX_ROWS, columns_are_default: bool = False) -> Table:
+    """Read ``path`` (``.gz`` is decompressed); ``ValueError`` (one line) for a missing file, a QI
+    column that is not there, a row of the wrong length or more than ``max_rows`` rows.
+
+    The first row is a header when no ``columns`` are given, when it equals ``columns``, or —
+    with ``columns_are_default`` (the names come from a recoding spec, not from the user) — when
+    it names every QI column (a file with its own header)."""
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"--data {p}: no such file")
@@ -49,7 +54,8 @@ def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[
     rows: list[tuple[str, ...]] = []
     dropped = 0
     try:
-        with p.open(newline="", encoding="utf-8") as fh:
+        opener = gzip.open if p.suffix == ".gz" else open
+        with opener(p, "rt", newline="", encoding="utf-8") as fh:
             reader = csv.reader(fh)
             header: tuple[str, ...] | None = tuple(columns) if columns else None
             qi_idx = _qi_index(header, qi, p) if header is not None else []
@@ -60,7 +66,8 @@ def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[
                     continue
                 if first:
                     first = False
-                    if header is None or cells == header:  # a header row
+                    if (header is None or cells == header
+                            or (columns_are_default and set(qi) <= set(cells))):  # a header row
                         header = cells
                         qi_idx = _qi_index(header, qi, p)
                         continue
@@ -73,7 +80,7 @@ def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[
                 rows.append(cells)
                 if len(rows) > max_rows:
                     raise ValueError(f"--data {p}: more than {max_rows} rows (the plan's budget)")
-    except UnicodeDecodeError:
+    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError):
         raise ValueError(f"--data {p}: not UTF-8 text") from None
     except csv.Error as exc:
         raise ValueError(f"--data {p}: not a readable CSV file ({exc})") from None
