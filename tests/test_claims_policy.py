@@ -210,3 +210,19 @@ def test_floored_xor_laws_match_the_engine_and_the_integer_scan():
                 worst = max(worst, premises.delta_at(p, q, Fraction(2)), premises.delta_at(q, p, Fraction(2)))
     prem = w.floored_xor_premise(2, floor=4, n_max=8)
     assert prem.data["scan_worst"] == str(worst) and worst > 0 and prem.worst >= worst
+
+
+def test_sec26_and_sec27_premises_hold_globally_and_can_fail():
+    """CP §2.6's A2 is ln(10/9)-DP and §2.7's instance is (1/5, ln(607/595), 0)-DPS over all
+    datasets; a noisier claim (ln(1/α) below the truth) and a too-small e^ε' are rejected."""
+    from dps_verify.paper.claims import premises
+    from dps_verify.paper.claims import witnesses as w
+
+    assert w.sec26_a2_premise(Fraction(9, 10)).holds
+    assert w.sec27_premise().holds and w.SEC27_E_PRIME == Fraction(607, 595)
+    rr = w.presence_rr("t", Fraction(524, 1000))
+    from dps_verify.engine.distribution import distribution
+    tight = premises.over_all_datasets(
+        "claimed one step too small", lambda ds: distribution(rr, ds, Fraction(1, 5)).exact,
+        ("t", "a"), 3, w.SEC27_E_PRIME - Fraction(1, 10**6), beyond="(argument)")
+    assert not tight.holds and tight.witness == (("t",), ())

@@ -359,6 +359,9 @@ def check_sec26_probabilities() -> Result:
     noisy = _sec26(Fraction(9, 10))  # ε2 = ln(10/9) ≈ 0.105 on the male−female count
     ok = free["P_D"] < mpmath.mpf("0.01") and abs(free["P_D'"] - mpmath.mpf(1) / 4) < mpmath.mpf("0.01")
     ok &= noisy["P_D"] < noisy["P_D'"] / 3
+    from dps_verify.paper.claims import witnesses
+    a2 = witnesses.sec26_a2_premise(Fraction(9, 10))  # "Clearly A2 satisfies ε-DP", over all datasets
+    ok &= a2.holds
     return Result(CONFIRMED if ok else REFUTED,
                   f"{fmt(free['P_D'], 3)} vs {fmt(free[chr(80) + '_D' + chr(39)], 4)} (noise-free); "
                   f"{fmt(noisy['P_D'], 3)} vs {fmt(noisy['P_D' + chr(39)], 3)} (ε2≈0.105)",
@@ -369,9 +372,9 @@ def check_sec26_probabilities() -> Result:
                   "The paper's '≈ 0' is really Pr[M = F] ≈ 0.008 and '≈ 1/4' is "
                   f"{fmt(free['P_D' + chr(39)], 4)}; the event still separates D from D' by a factor "
                   f"{fmt(free['P_D' + chr(39)] / free['P_D'], 3)} (noise-free) / "
-                  f"{fmt(noisy['P_D' + chr(39)] / noisy['P_D'], 3)} (ε2 ≈ 0.105)",
+                  f"{fmt(noisy['P_D' + chr(39)] / noisy['P_D'], 3)} (ε2 ≈ 0.105); {a2.text()}",
                   {"noise_free": {k: str(v) for k, v in free.items()},
-                   "alpha_9_10": {k: str(v) for k, v in noisy.items()}})
+                   "alpha_9_10": {k: str(v) for k, v in noisy.items()}, "premises": [a2.to_dict()]})
 
 
 def check_sec26_a1_alone() -> Result:
@@ -431,11 +434,14 @@ def check_sec27_composition() -> Result:
     e50 = pld.PrivacyLossDistribution.from_pair(p, q).self_compose(50).epsilon(0)
     e50r = pld.PrivacyLossDistribution.from_pair(q, p).self_compose(50).epsilon(0)
     worst = max(e50, e50r)
-    ok = basic == 1 and e1 <= mpmath.mpf(2) / 100 and worst <= 1
+    from dps_verify.paper.claims import witnesses
+    prem = witnesses.sec27_premise()  # the instance's DPS premise, over all datasets
+    ok = basic == 1 and e1 <= mpmath.mpf(2) / 100 and worst <= 1 and prem.holds
     return Result(CONFIRMED if ok else REFUTED, f"50 × 0.02 = {basic}; exact 50-fold ε = {fmt(worst, 5)}",
                   "basic composition in exact arithmetic; concrete instance: presence randomized "
-                  f"response with truth probability 0.524 sampled at β = 0.2 has ε = {fmt(e1, 5)} ≤ 0.02, and its exact "
-                  "privacy-loss distribution composed 50 times has ε ≤ 1 at δ = 0")
+                  f"response with truth probability 0.524 sampled at β = 0.2 has ε = {fmt(e1, 5)} ≤ 0.02 "
+                  f"({prem.text()}), and its exact privacy-loss distribution composed 50 times has "
+                  "ε ≤ 1 at δ = 0 on the worst pair", {"premises": [prem.to_dict()]})
 
 
 def check_sec27_coverage() -> Result:

@@ -353,4 +353,54 @@ def em_check(on_sample: bool = True, scale: int = 1) -> Result:
     return Result(CONFIRMED, f"δ = {got.lower} ≤ d = {d.upper}", f"{model}: exact", {"witness": witness})
 
 
-__all__ = ["em_check", "em_premise", "floored_xor_premise", "presence_rr", "thm2_check", "thm2_premise", "xor_check"]
+# --------------------------------------------------------------------------- CP §2.6, §2.7
+def sec26_a2_premise(alpha: Fraction = Fraction(9, 10), span: int = 60) -> premises.Premise:
+    """CP §2.6's A2 (is M − F + Z ≥ 0, Z discrete Laplace Pr[Z = z] ∝ α^|z|) is ln(1/α)-DP over
+    all datasets.  A2 reads only c = #male − #female, which a neighbour moves by exactly 1; every
+    pair (c, c + 1) with |c| ≤ ``span`` is compared exactly (both outputs, both directions).
+    Beyond: the recognised closed form of the geometric mechanism — for c ≥ 0, Pr[false] =
+    α^(c+1)/(1+α) (ratio exactly 1/α) and Pr[true] rises towards 1 (ratio in [1, 1 + α − α²]);
+    for c < 0 the mirror image, Pr[true](c) = 1 − Pr[true](−c − 1)."""
+    from dps_verify.mechanisms.examples import two_sided_geometric_tail as tail
+
+    e = 1 / alpha
+    pairs = 0
+    for c in range(-span, span + 1):
+        x, y = tail(c, alpha), tail(c + 1, alpha)
+        pairs += 1
+        ratio = max(x / y, y / x, (1 - x) / (1 - y), (1 - y) / (1 - x))
+        if ratio > e:
+            return premises.Premise(f"A2 is ln(1/{alpha})-DP", False, f"c = {c}: ratio {ratio} > {e}",
+                                    "", ratio - e, ((c + 1,), (c,)), pairs)
+    return premises.Premise(
+        f"A2 is ln({e})-DP", True,
+        f"every pair of count differences (c, c + 1) with |c| ≤ {span}, both outputs, exact",
+        "the geometric mechanism's closed form: for |c| > span one output's ratio is exactly "
+        f"1/α = {e} and the other's lies in [1, 1 + α − α²]", Fraction(0), None, pairs)
+
+
+#: CP §2.7's concrete (0.2, 0.02, 0)-DPS mechanism: presence randomized response with truth
+#: probability 0.524 (e^ε = 131/119) sampled at β = 1/5: e^ε' = 1 + β(131/119 − 1) = 607/595.
+SEC27_E_PRIME = 1 + Fraction(1, 5) * (Fraction(131, 119) - 1)
+
+
+def sec27_premise() -> premises.Premise:
+    """The §2.7 instance is (0.2, ln(607/595), 0)-DPS over all datasets (and ln(607/595) ≤ 0.02,
+    decided exactly): exhaustive over every multiset of {t, a, b} up to 5 records; beyond, it
+    reads only [t ∈ T], is ln(131/119)-DP unsampled, and CP Thm 1 gives 607/595 everywhere."""
+    from dps_verify.core.numbers import exp_compare
+
+    rr = presence_rr("t", Fraction(524, 1000))
+    prem = premises.over_all_datasets(
+        "presence RR (truth 0.524) is (1/5, ln(607/595), 0)-DPS",
+        lambda ds: distribution(rr, ds, Fraction(1, 5)).exact, ("t", "a", "b"), 5, SEC27_E_PRIME,
+        beyond="it reads only [t ∈ T]: unsampled ln(131/119)-DP on every pair, and CP Thm 1 "
+               "(proofs.cp-theorem-1) gives e^ε' = 1 + β(e^ε − 1) = 607/595 for every dataset")
+    small = exp_compare(Fraction(2, 100), SEC27_E_PRIME) >= 0  # e^0.02 ≥ 607/595
+    if not small:
+        return premises.Premise(prem.statement + " with ln(607/595) ≤ 0.02", False, prem.covered,
+                                "", prem.worst, prem.witness, prem.pairs)
+    return prem
+
+
+__all__ = ["em_check", "em_premise", "floored_xor_premise", "sec26_a2_premise", "sec27_premise", "presence_rr", "thm2_check", "thm2_premise", "xor_check"]
