@@ -72,11 +72,17 @@ def check_alg5() -> Result:
     d0 = delta_certified(p, q, 0).upper
     d_big = pointwise_delta_exact(p, q, 50)
     expected_pub = 50_000_000 * Fraction(1, 10**7)
-    ok = d0 == dl and d_big == dl and expected_pub == 5
+    from dps_verify.paper.claims import premises
+    prem = premises.over_all_datasets(  # (0, δ)-DP is a statement about every dataset
+        "δ-sampling is (0, 1/10)-DP", lambda d: distribution(m, d, 1).exact, ("t", "a"), 4,
+        Fraction(1), dl, beyond="it samples at rate δ and publishes the sample, so law(D) = "
+        "(1 − δ)·law(D − t) + δ·(law(D − t) with t added): total variation ≤ δ for every pair")
+    ok = d0 == dl and d_big == dl and expected_pub == 5 and prem.holds
     return Result(CONFIRMED if ok else REFUTED, f"δ(ε=0) = {d0}; pointwise δ(ε=50) = {d_big}; 5·10^7·10^-7 = {expected_pub}",
                   "exact: δ-sampling is (0, δ)-DP (hockey-stick; TR Def 2's strict '< δ' needs any δ' > δ), "
                   "its bad mass stays δ at every ε — so no f-smooth bound with f → 0 — and 50 million "
-                  "records at δ = 1e-7 publish 5 records on average")
+                  f"records at δ = 1e-7 publish 5 records on average; {prem.text()}",
+                  {"premises": [prem.to_dict()]})
 
 
 def check_thm2() -> Result:
