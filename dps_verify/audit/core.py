@@ -238,6 +238,7 @@ def audit(
 
     if witness is not None:
         verdict = "FAIL"
+        worst = _worst_with_witness(worst, witness)
     elif cov["pairs_statistical"] and not cov["pairs_exact"]:
         verdict = "INCONCLUSIVE"
         reasons.append("a statistical audit can refute a claim but not confirm it")
@@ -256,6 +257,18 @@ def audit(
     rep = AuditReport(verdict, claim, used_method, witness, worst, cov, reasons)
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _worst_with_witness(worst: dict | None, witness: Witness) -> dict:
+    """The largest δ found is at least the witness's implied δ (a witness found by the leak
+    shapes or the statistical search is not among the pairs ``worst`` was taken over)."""
+    implied = witness.implied_delta
+    if worst is not None and worst["upper"] >= implied:
+        return worst
+    return {"lower": implied, "upper": implied, "where": witness.summary().split(";")[0],
+            "dataset": [repr(r) for r in witness.dataset], "target": repr(witness.target),
+            "note": "from the witness: its implied delta, a lower bound on this pair's delta"
+                    + (" (statistical, at the stated confidence)" if witness.method == "statistical" else "")}
 
 
 def _recognise(

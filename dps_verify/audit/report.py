@@ -98,9 +98,9 @@ class AuditReport:
                 lines.append("  " + w.note)
         if self.worst_delta is not None:
             wd = self.worst_delta
-            lines.append(
-                f"largest delta found: {float(wd['upper']):.6g} at {wd.get('where', '?')}"
-            )
+            lines.append(f"largest delta found: {_up(wd['upper'])} at {wd.get('where', '?')}")
+            if wd.get("note"):
+                lines.append(f"  ({wd['note']})")
         cov = self.coverage
         if cov.get("closed_form"):
             lines.append("coverage: ALL datasets - " + cov["closed_form"])
@@ -117,6 +117,17 @@ class AuditReport:
             lines.append("note: " + r)
         lines.append(self.verdict_line())
         return "\n".join(lines)
+
+
+def _up(x: object) -> str:
+    """A δ for display, rounded up (a positive δ never prints as 0)."""
+    from dps_verify.core.numbers import format_up
+
+    if isinstance(x, Fraction | int):
+        return format_up(Fraction(x), 6)
+    if isinstance(x, float) and x == x and abs(x) != float("inf"):
+        return format_up(Fraction(x), 6)
+    return str(x)
 
 
 def _short(recs: Sequence, limit: int = 6) -> str:
