@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -96,6 +96,8 @@ def plan(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), 
     fr = frontier(eps_for_frontier, delta, betas, default_grid=default_grid, measures=measures)
     sel = None
     if e1 is not None:
+        fr = replace(fr, epsilon_text=f"{eps_text(fr.epsilon)} (= epsilon - epsilon1 = {eps_text(eps_total)} - "
+                     f"{eps_text(e1)}, for the anonymization)")
         sel = select(fr, table, spec, epsilon_total=eps_total, epsilon1=e1, names=candidates,
                      measure=select_measure, seed=seed)
     return Plan(frontier=fr, utility=table_utility(fr, table, rec), selection=sel, table=table,
