@@ -60,6 +60,18 @@ def _chernoff_rate(b: Fraction, eps: Fraction) -> float:
     return math.log1p(gm / bf) - gm / g
 
 
+def log_fraction(x: Fraction) -> float:
+    """ln x for a rational x > 0 of any size, in floats (screens only; never a verdict)."""
+    import math
+
+    fv = float(x)
+    if fv > 1e-300:
+        return math.log(fv)
+    a, b = x.numerator, x.denominator
+    sa, sb = max(a.bit_length() - 60, 0), max(b.bit_length() - 60, 0)
+    return math.log(a >> sa) - math.log(b >> sb) + (sa - sb) * math.log(2)
+
+
 def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") -> int:
     """Smallest k with δ(k, β, ε) ≤ ``delta``; ``bound`` = "paper" (CP Thm 5's d) or the exact
     worst case under "hockey-stick" / "pointwise".
@@ -111,11 +123,10 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
             v = f(kk, b, eps).upper
             if v <= 0:
                 return -math.inf
-            fv = float(v)
-            return math.log(fv) if fv > 0 else (v.numerator.bit_length() - v.denominator.bit_length()) * math.log(2)
+            return log_fraction(v)
 
         try:
-            lt = math.log(float(dl))
+            lt = log_fraction(dl)  # ln δ in floats at any size (δ = 1e-100000 underflows a float)
             x0 = max(2, int(-lt / rate / 3))  # TR Thm 6's k overshoots d's by ~2-4x
             x1 = max(1, x0 * 3 // 4)
             y0, y1 = logv(x0), logv(x1)

@@ -592,7 +592,7 @@ def sdgs_by_segments(
             with flint.ctx.workprec(prec):
                 ell = -(best_lo.log())
                 if measure == "hockey-stick":
-                    mode = min((N * beta.numerator) // beta.denominator, N - 1)
+                    mode = int(min((N * beta.numerator) // beta.denominator, N - 1))
                     tv = sc.b * sc.B.pmf(mode, N - 1)
                     if tv.upper() <= best_lo:
                         stop_note = (f"stopped at n = {N}: for every n' ≥ {N}, δ ≤ TV(Bin(n'), Bin(n'−1)) = "

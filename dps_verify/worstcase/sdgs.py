@@ -716,6 +716,9 @@ def scan(
     """
     if measure not in ("paper-d", "hockey-stick", "pointwise"):
         raise ValueError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
+    if type(beta.numerator) is not int or type(beta.denominator) is not int:
+        # a Fraction built from GMP integers (beta_edge's grid): python-flint takes Python ints only
+        beta = Fraction(int(beta.numerator), int(beta.denominator))
     E = _Exp(eps)
     # ε ≥ −ln(1−β) ⇔ e^ε·(q−p) ≥ q, decided exactly by E (dyadic enclosure, exact fallback);
     # the same test as in_regime_fast
