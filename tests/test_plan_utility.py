@@ -181,3 +181,16 @@ def test_shipped_gzip_extract_with_its_own_header():
     assert len(table.rows) == 30162 and table.columns[0] == "age"
     sizes = group_sizes(table, spec.get("medium"))
     assert sum(sizes.values()) == 30162
+
+
+def test_readme_numbers_for_adult_medium_at_the_edge():
+    """README and docs/plan.md quote these (epsilon = 1, delta = 1e-6, beta = edge, 'medium')."""
+    from dps_verify.plan import plan
+
+    p = plan("1", "1e-6", default_grid=False, data=ROOT / "dps_verify" / "data" / "adult_qi.csv.gz",
+             qi=["age", "education", "marital-status", "race", "sex"], recoding=SPEC, recoding_name="medium")
+    assert p.utility is not None
+    (row,) = p.utility.rows
+    assert row.ks == {"paper": 74, "hockey-stick": 58, "pointwise": 74, "arx": 75}
+    got = {m: round(float(v), 1) for m, v in row.expected.items()}
+    assert got == {"paper": 16869.3, "hockey-stick": 17172.0, "pointwise": 16869.3, "arx": 16837.7}

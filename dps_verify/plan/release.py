@@ -50,7 +50,8 @@ def sample_and_anonymize(table: Table, recoding: Recoding, beta: Fraction, k: in
         raise ValueError(f"beta must satisfy 0 < beta < 1 (CP Def 3), got {beta}")
     if k < 1:
         raise ValueError("k must be >= 1 (CP §3.2)")
-    rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+    rng: random.Random = (random.Random(f"dps-verify plan release {seed}") if seed is not None
+                          else random.SystemRandom())  # a stream of its own, apart from the selection's
     p, q = beta.numerator, beta.denominator
     idx = [table.columns.index(c) for c in table.qi]
     rules = [recoding.rules.get(c) for c in table.qi]

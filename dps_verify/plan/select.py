@@ -105,7 +105,10 @@ def select(frontier2: Frontier, table: Table, spec: RecodingSpec, *, epsilon_tot
     cands = candidates(frontier2, table, spec, names, measure)
     sens = max(c.beta * c.k for c in cands)
     utils = [c.utility for c in cands]
-    rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+    # its own stream: with a seed, the release's sampler draws from a different one (the choice
+    # must not be tied to the sample, CP Thm 6 as read in App. A.3)
+    rng: random.Random = (random.Random(f"dps-verify plan select {seed}") if seed is not None
+                          else random.SystemRandom())
     idx = expmech.sample(utils, epsilon1, sens, rng)
     return Selection(
         epsilon_total=epsilon_total, epsilon1=epsilon1, epsilon2=frontier2.epsilon,
