@@ -112,14 +112,65 @@ def _spot_check_statistic(anonymizer: Any, stat: Any, recs: list, by_key: dict) 
                 )
 
 
+#: Output probabilities a :class:`SampleMemo` keeps (about 100 bytes each).
+DEFAULT_MAX_SAMPLE_ENTRIES = 2_000_000
+
+
+class SampleMemo:
+    """The anonymizer's (validated) law on each distinct sample, shared by every table built
+    over the same atoms — the exhaustive search, the leak shapes, the Hypothesis phase and the
+    audit's candidates — so that a randomized anonymizer's law on one sample is computed once
+    across neighbours, sizes and phases.
+
+    Keyed by the canonical sample (the tuple of atom records a table hands to the anonymizer,
+    :meth:`Atoms.records`) of one anonymizer; a sample is stored only after its call (and any
+    spot check of it) succeeded.  Bounded: at most ``max_entries`` output probabilities
+    together; past that, new samples are still computed but not kept (``entries``,
+    ``len()`` and ``dropped`` show the size).
+    """
+
+    def __init__(self, anonymizer: Any, *, max_entries: int = DEFAULT_MAX_SAMPLE_ENTRIES):
+        self.anonymizer = anonymizer
+        self.max_entries = max_entries
+        self.laws: dict[tuple, list[tuple[Hashable, Fraction]]] = {}
+        self.entries = 0
+        self.hits = 0
+        self.dropped = 0
+
+    def __len__(self) -> int:
+        return len(self.laws)
+
+    def get(self, sample: tuple) -> list[tuple[Hashable, Fraction]] | None:
+        law = self.laws.get(sample)
+        if law is not None:
+            self.hits += 1
+        return law
+
+    def put(self, sample: tuple, law: list[tuple[Hashable, Fraction]]) -> None:
+        if self.entries + len(law) > self.max_entries:
+            self.dropped += 1
+            return
+        self.laws[sample] = law
+        self.entries += len(law)
+
+    def stats(self) -> dict[str, int]:
+        return {"samples": len(self.laws), "entries": self.entries,
+                "max_entries": self.max_entries, "hits": self.hits, "dropped": self.dropped}
+
+
 class SampleTable:
     """Memo ``count vector → anonymizer output(s)`` with integer-coded outputs.
 
     ``radix`` bounds every count (the largest dataset size + 1); a sample's integer key is
-    Σ s_i · radix^i.
+    Σ s_i · radix^i.  ``memo`` (a :class:`SampleMemo` of the same anonymizer) is consulted
+    before the anonymizer is called and receives every new sample's law.
     """
 
-    def __init__(self, anonymizer: Any, atoms: Atoms, radix: int):
+    def __init__(self, anonymizer: Any, atoms: Atoms, radix: int,
+                 memo: SampleMemo | None = None):
+        if memo is not None and memo.anonymizer is not anonymizer:
+            raise ValueError("a SampleMemo serves the anonymizer it was made for only")
+        self.memo = memo
         self.anonymizer = anonymizer
         self.atoms = atoms
         self.radix = radix
@@ -142,6 +193,7 @@ class SampleTable:
         self._flat_p: list[float] = []
         self._min_p_log2 = 0.0  # a lower bound on log2 of the smallest positive exact probability
         self.calls = 0
+        self._int_rows: dict[int, tuple[int, list[tuple[int, int]]]] = {}
         self._check_order_first()
 
     def _check_order_first(self) -> None:
@@ -170,6 +222,20 @@ class SampleTable:
         return i
 
     def _evaluate(self, counts: Sequence[int]) -> list[tuple[int, Fraction]]:
+        memo = self.memo
+        if memo is not None:
+            sample = self.atoms.records(counts)
+            hit = memo.get(sample)
+            if hit is not None:
+                self._checked = self._checked or bool(sample)
+                return [(self._intern(y), p) for y, p in hit]
+            law = self._evaluate_law(counts)
+            memo.put(sample, law)
+        else:
+            law = self._evaluate_law(counts)
+        return [(self._intern(y), p) for y, p in law]
+
+    def _evaluate_law(self, counts: Sequence[int]) -> list[tuple[Hashable, Fraction]]:
         recheck = not self._checked and sum(counts) > 0
         self._checked = self._checked or recheck
         if self.from_counts is not None:  # a dict of counts: no order to check
@@ -185,8 +251,7 @@ class SampleTable:
             else:
                 law = {call_anonymizer(self.anonymizer, sample, recheck=check, reorder=check): _ONE}
         self.calls += 1
-        return [(self._intern(y), p if type(p) is Fraction else Fraction(p))
-                for y, p in law.items() if p]
+        return [(y, p if type(p) is Fraction else Fraction(p)) for y, p in law.items() if p]
 
     def row(self, counts: Sequence[int]) -> int:
         """Table row of a count vector, anonymizing it first if needed."""
@@ -212,12 +277,18 @@ class SampleTable:
             self.row_law.append(law)
             self._keys.append(k)
             self._lens.append(len(law))
-            for i, pr in law:
+            min_lb = self._min_p_log2
+            for i, pr in law:  # 0 < pr <= 1; float(pr) is num / den, correctly rounded
+                num, den = pr.numerator, pr.denominator
                 self._flat_ids.append(i)
-                self._flat_p.append(1.0 if pr == 1 else float(pr))
-                if 0 < pr < 1:
-                    lb = float(pr.numerator.bit_length() - pr.denominator.bit_length() - 1)
-                    self._min_p_log2 = min(self._min_p_log2, lb)
+                if num == den:
+                    self._flat_p.append(1.0)
+                else:
+                    self._flat_p.append(num / den)
+                    lb = float(num.bit_length() - den.bit_length() - 1)
+                    if lb < min_lb:
+                        min_lb = lb
+            self._min_p_log2 = min_lb
             new += 1
         if new:
             self._arrays = None
@@ -233,15 +304,24 @@ class SampleTable:
         rok, law, fn = self.row_of_key, self.row_law, self.anonymizer
         chain, repeat = itertools.chain.from_iterable, itertools.repeat
         spot, checked_sizes = self.spot, self.spot.done
-        new = 0
+        memo = self.memo
+        new = calls = 0
         for k, c in zip(keys, C.tolist()):
             if k in rok:
                 continue
             sample = tuple(chain(repeat(v, n) for v, n in zip(vals, c) if n))
-            if len(sample) in checked_sizes or not spot.due(sample):
-                oid = self._intern(call_anonymizer(fn, sample))
+            hit = memo.get(sample) if memo is not None else None
+            if hit is not None:
+                y = hit[0][0]
+            elif len(sample) in checked_sizes or not spot.due(sample):
+                y = call_anonymizer(fn, sample)
+                calls += 1
             else:
-                oid = self._intern(call_anonymizer(fn, sample, recheck=True, reorder=True))
+                y = call_anonymizer(fn, sample, recheck=True, reorder=True)
+                calls += 1
+            if hit is None and memo is not None:
+                memo.put(sample, [(y, _ONE)])
+            oid = self._intern(y)
             rok[k] = len(law)
             law.append([(oid, _ONE)])
             self._keys.append(k)
@@ -249,7 +329,7 @@ class SampleTable:
             self._flat_ids.append(oid)
             self._flat_p.append(1.0)
             new += 1
-        self.calls += new
+        self.calls += calls
         if new:
             self._arrays = None
         return new
@@ -286,6 +366,17 @@ class SampleTable:
             new += self.ensure(digits.tolist())
             start = stop
         return new
+
+    def integer_row(self, row: int) -> tuple[int, list[tuple[int, int]]]:
+        """Row ``row``'s law over one common denominator: ``(den, [(output id, numerator)])``
+        with Pr = numerator / den exactly (computed once per row)."""
+        got = self._int_rows.get(row)
+        if got is None:
+            law = self.row_law[row]
+            den = math.lcm(*(p.denominator for _, p in law))
+            got = (den, [(o, p.numerator * (den // p.denominator)) for o, p in law])
+            self._int_rows[row] = got
+        return got
 
     def law_of_row(self, row: int) -> list[tuple[Hashable, Fraction]]:
         return [(self.outputs[i], p) for i, p in self.row_law[row]]
@@ -334,7 +425,7 @@ class ExactLaws:
         self.table = table
         self.p, self.q = beta.numerator, beta.denominator
         self.max_entries = max_entries
-        self._memo: dict[tuple[int, ...], tuple[dict[int, Fraction | int], int]] = {}
+        self._memo: dict[tuple[int, ...], tuple[dict[int, int], int]] = {}
         self.entries = 0
         self.hits = 0
         self.misses = 0
@@ -348,9 +439,11 @@ class ExactLaws:
         return {"laws": len(self._memo), "entries": self.entries, "max_entries": self.max_entries,
                 "samples": len(self.table.row_law), "hits": self.hits, "misses": self.misses}
 
-    def weights(self, counts: Sequence[int]) -> tuple[dict[int, Fraction | int], int]:
-        """``(acc, q^n)``: Pr[A^β(counts) = output o] = acc[o] / q^n (integers for a
-        deterministic anonymizer).  Memoised; the returned dict must not be modified."""
+    def weights(self, counts: Sequence[int]) -> tuple[dict[int, int], int]:
+        """``(acc, den)`` with integers: Pr[A^β(counts) = output o] = acc[o] / den, where
+        den = q^n for a deterministic anonymizer (β = p/q, n = |D|) and q^n · L for a randomized
+        one (L the least common denominator of the sample laws involved).  Memoised; the
+        returned dict must not be modified."""
         key = tuple(int(c) for c in counts)
         hit = self._memo.pop(key, None)
         if hit is not None:
@@ -373,14 +466,16 @@ class ExactLaws:
         return {self.table.outputs[o]: Fraction(v) / den for o, v in acc.items()}
 
 
-    def _weights(self, counts: list[int]) -> tuple[dict[int, Fraction | int], int]:
+    def _weights(self, counts: list[int]) -> tuple[dict[int, int], int]:
         sup = [i for i, c in enumerate(counts) if c]
         p, q = self.p, self.q
         per = [[math.comb(counts[i], s) * p**s * (q - p) ** (counts[i] - s)
                 for s in range(counts[i] + 1)] for i in sup]
-        acc: dict[int, Fraction | int] = {}
-        rand = self.table.is_randomized
-        pw = [self.table.pow[i] for i in sup]
+        acc: dict[int, int] = {}
+        table = self.table
+        rand = table.is_randomized
+        by_den: dict[int, dict[int, int]] = {}  # randomized: sums per sample-law denominator
+        pw = [table.pow[i] for i in sup]
         for choice in itertools.product(*(range(counts[i] + 1) for i in sup)):
             w = 1
             for j, s in enumerate(choice):
@@ -388,15 +483,29 @@ class ExactLaws:
             if w == 0:
                 continue
             key = sum(s * pw[j] for j, s in enumerate(choice))
-            row = self.table.row_of_key.get(key)
+            row = table.row_of_key.get(key)
             if row is None:
-                s_full = [0] * self.table.atoms.m
+                s_full = [0] * table.atoms.m
                 for j, s in enumerate(choice):
                     s_full[sup[j]] = s
-                row = self.table.row(s_full)
-            for oid, pr in self.table.row_law[row]:
-                acc[oid] = acc.get(oid, 0) + (w * pr if rand else w)
-        return acc, q ** sum(counts)
+                row = table.row(s_full)
+            if rand:
+                den, items = table.integer_row(row)
+                a = by_den.setdefault(den, {})
+                for oid, num in items:
+                    a[oid] = a.get(oid, 0) + w * num
+            else:
+                for oid, _pr in table.row_law[row]:
+                    acc[oid] = acc.get(oid, 0) + w
+        total = q ** sum(counts)
+        if not rand:
+            return acc, total
+        lcd = math.lcm(*by_den) if by_den else 1
+        for den, a in by_den.items():
+            f = lcd // den
+            for oid, v in a.items():
+                acc[oid] = acc.get(oid, 0) + v * f
+        return acc, total * lcd
 
 
 def _grid(c: Sequence[int]) -> list[list[int]]:
@@ -404,4 +513,4 @@ def _grid(c: Sequence[int]) -> list[list[int]]:
     return [list(s) for s in itertools.product(*(range(int(v) + 1) for v in c))]
 
 
-__all__ = ["DEFAULT_MAX_ENTRIES", "Atoms", "ExactLaws", "SampleTable", "canonical_records"]
+__all__ = ["DEFAULT_MAX_ENTRIES", "DEFAULT_MAX_SAMPLE_ENTRIES", "Atoms", "ExactLaws", "SampleMemo", "SampleTable", "canonical_records"]

@@ -11,6 +11,7 @@ Probabilities are exact :class:`fractions.Fraction` values; measures live in
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
@@ -56,14 +57,18 @@ class randomized:  # noqa: N801 - used like a decorator / marker, lower-case by 
         raw = self.fn(sample)
         out: dict[Hashable, Fraction] = {}
         for y, pr in raw.items():
-            v = to_fraction(pr, "output probability")
-            if v < 0:
+            v = pr if type(pr) is Fraction else to_fraction(pr, "output probability")
+            if v.numerator < 0:
                 raise ValueError(f"randomized anonymizer gave a negative probability for {y!r}")
-            if v:
-                out[y] = out.get(y, Fraction(0)) + v
-        total = sum(out.values())
-        if total != 1:
-            raise ValueError(f"randomized anonymizer's probabilities sum to {total}, not 1")
+            if v.numerator:
+                old = out.get(y)
+                out[y] = v if old is None else old + v
+        # the exact total over one common denominator (integers, not a chain of Fractions)
+        lcd = math.lcm(*(v.denominator for v in out.values())) if out else 1
+        total = sum(v.numerator * (lcd // v.denominator) for v in out.values())
+        if total != lcd:
+            raise ValueError(f"randomized anonymizer's probabilities sum to "
+                             f"{Fraction(total, lcd)}, not 1")
         return out
 
 

@@ -17,24 +17,10 @@ from typing import Any
 
 from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
-from dps_verify.engine.distribution import distribution
+from dps_verify.engine.count_vectors import SampleMemo
+from dps_verify.engine.law_cache import LawCache
 from dps_verify.measures.divergence import DEFINITIONS
 from dps_verify.verdict.witness import Dataset, Witness, short, witness_from_laws
-
-
-class LawCache:
-    """Exact laws of A^β(D), memoised per dataset (datasets are canonical sorted tuples)."""
-
-    def __init__(self, anonymizer: Callable, beta: Number):
-        self.anonymizer = anonymizer
-        self.beta = beta_param(beta, allow_one=True)
-        self._laws: dict[Dataset, dict] = {}
-
-    def __call__(self, D: Sequence[Hashable]) -> dict:
-        key = tuple(sorted(D, key=repr))
-        if key not in self._laws:
-            self._laws[key] = distribution(self.anonymizer, key, self.beta).exact
-        return self._laws[key]
 
 
 def pair_witness(
@@ -168,8 +154,11 @@ def assert_dp(
     if relation != "add-remove":
         return _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail,
                                    relation, claim, executor, work_budget)
+    # one memo of the anonymizer's law on each distinct sample, shared by the three phases
+    memo = SampleMemo(anonymizer)
     ex = exhaustive_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
-                           max_size=max_size, work_budget=work_budget, executor=executor)
+                           max_size=max_size, work_budget=work_budget, executor=executor,
+                           memo=memo)
     if ex.witness is not None:
         fail(ex.witness, f"exhaustive search, every dataset of 1..{ex.max_size} records; minimal")
     _raise_undecided(ex)
@@ -188,11 +177,12 @@ def assert_dp(
             ks = sorted({rec.k, 2, 3, 4, 5} | {v for name in ("k", "threshold") for v in
                         [getattr(anonymizer, name, None)] if isinstance(v, int) and v >= 1})
         sh = shape_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
-                          executor=executor, ks=ks)
+                          executor=executor, ks=ks, memo=memo)
         if sh.witness is not None:
             fail(sh.witness, f"leak shape '{sh.witness.shape}', the smallest violating shape tried")
         _raise_undecided(sh)
-    n = _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail)
+    n = _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail,
+                          memo)
     cf = None
     if kind:
         cf = ("recognised as StronglySafeKAnonymizer with threshold = k (CP Def. 5): its worst case "
@@ -228,7 +218,8 @@ def _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label,
                          list(ex.notes))
 
 
-def _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail):  # type: ignore[no-untyped-def]
+def _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_examples, fail,  # type: ignore[no-untyped-def]
+                      memo=None):
     __tracebackhide__ = True
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
@@ -239,7 +230,7 @@ def _hypothesis_phase(anonymizer, b, eps, d, dom, definition, search_size, max_e
     n = max_examples if max_examples is not None else current.max_examples
     if n <= 0:
         return 0
-    laws = LawCache(anonymizer, b)
+    laws = LawCache(anonymizer, b, dom, memo=memo)
     strat = S.neighbours(dom, data=S.datasets(dom, max_size=search_size, max_group=search_size))
 
     def violates(pair: tuple[Dataset, Dataset]) -> bool:

@@ -32,7 +32,7 @@ import numpy as np
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Number, exp_interval
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
-from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleTable
+from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleMemo, SampleTable
 from dps_verify.engine.distribution import randomized
 from dps_verify.measures.divergence import (
     DEFINITIONS,
@@ -463,6 +463,7 @@ def exhaustive_search(
     executor: Executor | str | None = None,
     progress: bool | None = None,
     relation: str = "add-remove",
+    memo: SampleMemo | None = None,
 ) -> SearchResult:
     """Check every neighbouring pair (D, D − x) with |D| ≤ ``max_size`` over ``domain``, smallest
     first, and return the minimal witness of a violation of (ε, δ) under β-sampling (CP Def. 3)
@@ -474,7 +475,9 @@ def exhaustive_search(
     If the estimated work (:func:`estimate_work`) exceeds ``work_budget``, the search is cut to
     the largest size that fits and a warning (and ``notes``) says so.  ``executor``: ``None``
     (serial for small work, all cores otherwise), ``"serial"``, ``"process"`` or an object with
-    ``map``; the verdict and witness do not depend on it.
+    ``map``; the verdict and witness do not depend on it.  ``memo``: a
+    :class:`~dps_verify.engine.count_vectors.SampleMemo` shared with other searches of the same
+    anonymizer (each distinct sample's law computed once across them).
     """
     t0 = time.perf_counter()
     b = beta_param(beta, allow_one=True)
@@ -506,7 +509,7 @@ def exhaustive_search(
                f"search further)")
         warnings.warn(msg, stacklevel=2)
         notes.append(msg)
-    table = SampleTable(anonymizer, atoms, radix=size + 1)
+    table = SampleTable(anonymizer, atoms, radix=size + 1, memo=memo)
     work = cost(size)
     ex = choose_executor(work, executor)
     own_executor = not (executor is not None and not isinstance(executor, str))
@@ -632,11 +635,13 @@ def shape_search(
     work_budget: int = 4_000_000,
     executor: Executor | str | None = None,
     max_multi: int | None = None,
+    memo: SampleMemo | None = None,
 ) -> SearchResult:
     """Check the pairs of :func:`dps_verify.verdict.shapes.leak_shapes` (datasets beyond the
     exhaustive sizes), smallest datasets first, with the same screen and exact confirmation;
     the witness is the smallest violating shape tried (not proven minimal).  ``max_multi``
-    caps the multi-bulk shapes (crowds and a target beside one bulk go up to ``max_records``)."""
+    caps the multi-bulk shapes (crowds and a target beside one bulk go up to ``max_records``);
+    ``memo`` as for :func:`exhaustive_search`."""
     from collections import defaultdict
 
     from dps_verify.verdict.shapes import leak_shapes
@@ -669,7 +674,7 @@ def shape_search(
         for i, c in counts.items():
             row[i] = c
         by_size[sum(row)].append((row, shape))
-    table = SampleTable(anonymizer, atoms, radix=radix)
+    table = SampleTable(anonymizer, atoms, radix=radix, memo=memo)
     ex = choose_executor(spent, executor)
     chk = PairChecker(table, b, eps, d, definition, ex)
     witness = None
