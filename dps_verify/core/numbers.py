@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 import mpmath
 from mpmath import libmp
 
+from dps_verify.core.errors import ParameterError
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -48,16 +50,17 @@ MAX_PREC = 1 << 15
 
 
 def to_fraction(x: Number, name: str = "value") -> Fraction:
-    """Read ``x`` exactly.  Raises ``ValueError`` for NaN, infinities and non-numbers."""
+    """Read ``x`` exactly.  Raises :class:`~dps_verify.core.errors.ParameterError` (a ``ValueError``) for NaN,
+    infinities and non-numbers."""
     if isinstance(x, bool):
-        raise ValueError(f"{name} must be a number, not a boolean")
+        raise ParameterError(f"{name} must be a number, not a boolean")
     if isinstance(x, Fraction):
         return x
     if isinstance(x, int):
         return Fraction(int(x))
     if isinstance(x, float):  # includes numpy.float64
         if not math.isfinite(x):
-            raise ValueError(f"{name} must be finite, got {x!r}")
+            raise ParameterError(f"{name} must be finite, got {x!r}")
         return Fraction(float.__repr__(float(x)))
     if isinstance(x, numbers.Integral):  # numpy integers
         return Fraction(int(x))
@@ -65,20 +68,22 @@ def to_fraction(x: Number, name: str = "value") -> Fraction:
         return to_fraction(float(x), name)
     if isinstance(x, Decimal):
         if not x.is_finite():
-            raise ValueError(f"{name} must be finite, got {x!r}")
+            raise ParameterError(f"{name} must be finite, got {x!r}")
         return Fraction(x)
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
-            raise ValueError(f"{name} must be finite, got {x!r}")
+            raise ParameterError(f"{name} must be finite, got {x!r}")
         man, exp = x.man_exp
         man = int(man)
         return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
     if isinstance(x, str):
+        if x.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise ParameterError(f"{name} must be finite, got {x!r}")
         try:
             return Fraction(x.strip())
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{name} must be a number, got {x!r}") from None
-    raise ValueError(f"{name} must be a number, got {type(x).__name__}")
+            raise ParameterError(f"{name} must be a number, got {x!r}") from None
+    raise ParameterError(f"{name} must be a number, got {type(x).__name__}")
 
 
 class ExactLog:
@@ -105,7 +110,7 @@ class ExactLog:
     def __init__(self, r: Fraction, a: Fraction = Fraction(0)) -> None:
         r, a = Fraction(r), Fraction(a)
         if r <= 0 or r == 1:
-            raise ValueError("ExactLog needs r > 0 and r != 1 (use exact_log to normalise)")
+            raise ParameterError("ExactLog needs r > 0 and r != 1 (use exact_log to normalise)")
         object.__setattr__(self, "r", r)
         object.__setattr__(self, "a", a)
 

@@ -21,9 +21,9 @@ def beta_param(beta: Number, *, allow_one: bool = False, ref: str = "CP Thm 5") 
     b = to_fraction(beta, "beta")
     if allow_one:
         if not 0 < b <= 1:
-            raise ValueError(f"beta must satisfy 0 < beta <= 1 (sampling probability), got {beta}")
+            raise ParameterError(f"beta must satisfy 0 < beta <= 1 (sampling probability), got {beta}")
     elif not 0 < b < 1:
-        raise ValueError(f"beta must satisfy 0 < beta < 1 ({ref}), got {beta}")
+        raise ParameterError(f"beta must satisfy 0 < beta < 1 ({ref}), got {beta}")
     return b
 
 
@@ -70,7 +70,7 @@ def _parse_ln(text: str, name: str) -> Fraction | ExactLog:
 def delta_param(delta: Number) -> Fraction:
     d = to_fraction(delta, "delta")
     if not 0 <= d <= 1:
-        raise ValueError(f"delta must satisfy 0 <= delta <= 1, got {delta}")
+        raise ParameterError(f"delta must satisfy 0 <= delta <= 1, got {delta}")
     return d
 
 
@@ -78,10 +78,10 @@ def k_param(k: Number) -> int:
     if isinstance(k, bool) or not isinstance(k, int):
         kf = to_fraction(k, "k")
         if kf.denominator != 1:
-            raise ValueError(f"k must be an integer >= 1, got {k}")
+            raise ParameterError(f"k must be an integer >= 1, got {k}")
         k = int(kf)
     if k < 1:
-        raise ValueError(f"k must be an integer >= 1 (CP §3.2 suppression threshold), got {k}")
+        raise ParameterError(f"k must be an integer >= 1 (CP §3.2 suppression threshold), got {k}")
     return int(k)
 
 
@@ -100,6 +100,13 @@ def require_paper_regime(beta: Fraction, eps: Fraction, ref: str = "CP Thm 5") -
         from dps_verify.core.errors import ParameterError
         from dps_verify.core.numbers import format_down, format_up
 
+        if eps == 0:  # the edge is beta = 0 itself: no sampling probability qualifies
+            raise ParameterError(
+                f"epsilon = 0 is outside {ref}'s regime for every beta > 0 (it needs epsilon >= "
+                f"-ln(1-beta) > 0); got beta = {format_up(beta, 20)}. Give epsilon > 0, e.g. "
+                f"epsilon >= -ln(1-beta) ~ {format_up(Fraction(neg_log1m_float(beta) * (1 + 1e-9)), 6)} for this "
+                "beta (rounded up)"
+            )
         edge = beta_edge(eps)
         raise ParameterError(
             f"epsilon must satisfy epsilon >= -ln(1-beta) ({ref}); got beta = {format_up(beta, 20)}, "
