@@ -1,4 +1,4 @@
-"""The ``dps-verify explore`` walkthroughs, driven with scripted input (issue #7)."""
+"""The ``dps-verify explore`` walkthroughs, driven with scripted input."""
 
 from __future__ import annotations
 
@@ -27,15 +27,15 @@ def _scripted(answers: list[str]) -> tuple[list[str], object]:
     return prompts, fake_input
 
 
-def _run(theorem: str, answers: list[str]) -> tuple[str, list[str], int]:
+def _run(theorem: str, answers: list[str], steps: bool = False) -> tuple[str, list[str], int]:
     out: list[str] = []
     prompts, fake = _scripted(answers)
-    rounds = explore.session(explore.get(theorem), input_fn=fake, print_fn=out.append)
+    rounds = explore.session(explore.get(theorem), steps=steps, input_fn=fake, print_fn=out.append)
     return "\n".join(out), prompts, rounds
 
 
 def test_theorem5_walkthrough_shows_steps_and_default_numbers() -> None:
-    text, prompts, rounds = _run("cp-theorem-5", ["q"])
+    text, prompts, rounds = _run("cp-theorem-5", ["q"], steps=True)
     assert "1. Claim" in text and "n(1 - beta)/(n - j)" in text
     assert f"{float(bounds.d(20, 0.1, 1)):.4e}" in text
     assert "maximising group size n" in text and "29" in text
@@ -143,13 +143,58 @@ def test_cli_non_tty_stdin_does_not_prompt() -> None:
 def test_steps_come_from_the_proof_module() -> None:
     from dps_verify.paper.kernel import run
 
-    text, _, _ = _run("cp-theorem-1", ["q"])
+    text, _, _ = _run("cp-theorem-1", ["q"], steps=True)
     for s in run("cp-theorem-1").steps:
         assert s.statement in text and s.name in text
 
 
 def test_theorem6_says_refuted() -> None:
-    text, _, _ = _run("cp-theorem-6", ["q"])
+    text, _, _ = _run("cp-theorem-6", ["q"], steps=True)
     assert "Verdict of `dps-verify prove cp-theorem-6`: REFUTED" in text
     assert "This theorem is REFUTED" in text and "REFUTED under CP Def 3" in text
     assert "17/384" in text  # the exact witness is quoted
+
+
+def test_numbers_come_first_and_steps_only_on_request() -> None:
+    text, _, _ = _run("cp-theorem-5", ["q"])
+    assert text.index("paper d(k, beta, eps)") < text.index("--steps")
+    assert "1. Claim" not in text and "Verdict of" not in text
+    text, _, _ = _run("cp-theorem-5", ["q"], steps=True)
+    assert text.index("paper d(k, beta, eps)") < text.index("1. Claim")
+
+
+def test_theorem6_cautions_without_steps() -> None:
+    text, _, _ = _run("cp-theorem-6", ["q"])
+    assert "REFUTED" in text.split("At k")[0]
+
+
+@pytest.mark.parametrize(
+    "assignment,needle",
+    [("k=0", "k must be"), ("beta=1.5", "beta"), ("epsilon=0.01", "-ln(1-beta)"), ("epsilon=x", "epsilon")],
+)
+def test_cli_bad_set_is_rejected_before_anything_prints(assignment, needle, capsys) -> None:
+    assert cli.main(["explore", "cp-theorem-5", "--no-input", "--set", assignment]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert needle in captured.err and captured.err.count("\n") == 1
+
+
+def test_cli_steps_option_prints_the_proof_after_the_numbers(capsys) -> None:
+    assert cli.main(["explore", "cp-theorem-1", "--no-input", "--steps"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("eps2 (Thm 1, rounded up)") < out.index("1. Claim")
+
+
+def test_listing_and_first_numbers_do_not_load_the_proof_kernel() -> None:
+    """The work of the first answer: no SymPy/z3 proof kernel is imported for the list of
+    theorems or for the numbers (it loads only with --steps)."""
+    code = (
+        "import sys\n"
+        "from dps_verify.cli import main\n"
+        "assert main(['explore']) == 0\n"
+        "assert main(['explore', 'cp-theorem-5', '--no-input']) == 0\n"
+        "print('KERNEL', 'dps_verify.paper.kernel' in sys.modules, 'sympy' in sys.modules)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "KERNEL False False" in proc.stdout

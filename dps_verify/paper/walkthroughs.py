@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from dps_verify.core.numbers import to_fraction
 from dps_verify.core.params import (
@@ -27,13 +28,9 @@ from dps_verify.core.params import (
     require_paper_regime,
 )
 from dps_verify.core.types import ProofVerdict
-from dps_verify.engine.distribution import distribution, randomized
-from dps_verify.measures.divergence import epsilon
-from dps_verify.paper.kernel.core import ProofResult
-from dps_verify.worstcase import sdgs
-from dps_verify.worstcase.amplification import amplify
-from dps_verify.worstcase.closed_forms import d, d_certified, d_safe
-from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+if TYPE_CHECKING:  # the proof kernel (SymPy, z3, cvc5) loads only when steps are asked for
+    from dps_verify.paper.kernel.core import ProofResult
 
 #: What a user types at a prompt to leave the session.
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
@@ -60,6 +57,9 @@ class Walkthrough:
     compute: Callable[[dict[str, str]], list[tuple[str, str]]]
     hint: str = ""
     extra: dict = field(default_factory=dict)
+    #: Printed with the numbers when the theorem as stated does not hold (its proof module's
+    #: verdict, shown with ``--steps``, is the authority).
+    caution: str = ""
 
     def defaults(self) -> dict[str, str]:
         return {p.name: p.default for p in self.params}
@@ -84,6 +84,10 @@ def _fmt(x: object) -> str:
 
 
 def _thm1(v: dict[str, str]) -> list[tuple[str, str]]:
+    from dps_verify.engine.distribution import distribution, randomized
+    from dps_verify.measures.divergence import epsilon
+    from dps_verify.worstcase.amplification import amplify
+
     eps1 = epsilon_param(v["epsilon1"], "epsilon1")
     d1 = to_fraction(v["delta1"], "delta1")
     b1 = beta_param(v["beta1"], allow_one=True)
@@ -138,6 +142,10 @@ THEOREM_1 = Walkthrough(
 
 
 def _thm5_core(k: int, b: Fraction, eps: Fraction, label: str = "") -> list[tuple[str, str]]:
+    from dps_verify.worstcase import sdgs
+    from dps_verify.worstcase.closed_forms import d_certified
+    from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
     require_paper_regime(b, eps)  # the one regime-edge check (core.params), CP Thm 5
     gamma = 1 - float(1 - b) * math.exp(-float(eps))
     nm = sdgs.n_min(k, b, eps)
@@ -185,6 +193,8 @@ THEOREM_5 = Walkthrough(
 
 
 def _thm6(v: dict[str, str]) -> list[tuple[str, str]]:
+    from dps_verify.worstcase.closed_forms import d, d_safe
+
     k = k_param(v["k"])
     b = beta_param(v["beta"])
     eps = epsilon_param(v["epsilon"])
@@ -210,6 +220,8 @@ THEOREM_6 = Walkthrough(
         Param("epsilon1", "0.5", "privacy loss of choosing the recoding", lambda s: epsilon_param(s, "epsilon1")),
     ),
     compute=_thm6,
+    caution="Caution: CP Thm 6 as stated (CP Def 3, A_m choosing the recoding on the sample) is "
+    "REFUTED by an exact witness; its delta below is the paper's claim (--steps: the proof's verdict).",
     hint="raise epsilon1 toward epsilon - 0.11 and watch delta climb to Thm 5's value at a small eps.",
 )
 
@@ -267,6 +279,14 @@ def render_values(
     return lines, rows
 
 
+def check_values(w: Walkthrough, values: dict[str, str]) -> list[tuple[str, str]]:
+    """Validate every parameter and compute the rows, before anything is printed
+    (``ValueError`` naming the parameter otherwise)."""
+    for p in w.params:
+        p.check(values[p.name])
+    return w.compute(values)
+
+
 def parse_assignments(w: Walkthrough, items: Iterable[str]) -> dict[str, str]:
     """``["k=30", "beta=0.2"]`` -> values (defaults for the rest); ValueError on bad names."""
     values = w.defaults()
@@ -286,19 +306,33 @@ def session(
     values: dict[str, str] | None = None,
     *,
     interactive: bool = True,
+    steps: bool = False,
+    notes: Iterable[str] = (),
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] = print,
 ) -> int:
-    """Print the walkthrough; if ``interactive``, loop: prompt for each parameter, recompute,
-    and show the effect.  An empty answer keeps the current value; ``q`` quits; end of input
-    quits cleanly.  Bad values are reported and re-asked.  Returns the number of rounds run."""
+    """Print the numbers at ``values`` first (validated and computed before anything is
+    printed), then the proof's verdict and steps when ``steps`` is set (running the proof
+    module takes seconds), else how to ask for them; if ``interactive``, loop: prompt for each
+    parameter, recompute, and show the effect.  An empty answer keeps the current value; ``q``
+    quits; end of input quits cleanly.  Bad values are reported and re-asked.  Returns the
+    number of rounds run."""
     values = dict(values or w.defaults())
-    for line in render_intro(w):
-        print_fn(line)
-    print_fn("")
+    check_values(w, values)  # raises before any output
     lines, rows = render_values(w, values)
+    print_fn(f"{w.theorem_id}: {w.title}  ({w.reference})")
+    for note in notes:
+        print_fn(note)
+    if w.caution:
+        print_fn(w.caution)
     for line in lines:
         print_fn(line)
+    print_fn("")
+    if steps:
+        for line in render_intro(w)[1:]:
+            print_fn(line)
+    else:
+        print_fn(f"Proof steps: dps-verify explore {w.theorem_id} --steps (machine-checked, with their verdicts)")
     if not interactive:
         if w.hint:
             print_fn("")
@@ -343,6 +377,7 @@ __all__ = [
     "QUIT_WORDS",
     "WALKTHROUGHS",
     "Param",
+    "check_values",
     "Walkthrough",
     "get",
     "parse_assignments",
