@@ -20,7 +20,9 @@ This module only adapts the audit's anonymizers to it (:func:`as_sampler`).
 from __future__ import annotations
 
 import inspect
+import math
 import random
+from collections import Counter
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 
@@ -72,3 +74,281 @@ def as_sampler(anonymizer: Callable) -> Callable[[tuple, random.Random], Hashabl
     if is_black_box(anonymizer):
         return anonymizer  # type: ignore[return-value]
     return lambda sample, rng: anonymizer(sample)
+
+
+# =====================================================================================
+# Coupled audit of a table pipeline (one target row t of a real table, its removal as the
+# neighbouring dataset, CP §2.1): releases, distinguishing events, trials.
+# =====================================================================================
+
+#: Kinds of release features an event can test (see :func:`release_features`).
+FEATURE_KINDS = ("cell", "token", "rows", "max", "min", "covers", "cover-width", "cover-count")
+
+_RANGE = None  # compiled lazily (re)
+
+
+def _cell(v: object) -> str:
+    """One released cell as text: a one-element list/tuple is its element (anonypy publishes
+    ``['24-37']``), a longer one its elements joined by commas."""
+    if isinstance(v, (list, tuple)):
+        return str(v[0]) if len(v) == 1 else ",".join(str(x) for x in v)
+    return str(v)
+
+
+def canonical_release(release: object) -> tuple:
+    """A release as ``("table", columns, sorted rows of text cells)`` when it is a table (a
+    pandas DataFrame, a list of dicts or a list of rows), else ``("opaque", repr)``.  Row order
+    is dropped: a release is compared as the multiset of its rows."""
+    cols: tuple | None = None
+    rows: list[tuple[str, ...]]
+    if hasattr(release, "itertuples") and hasattr(release, "columns"):
+        cols = tuple(str(c) for c in release.columns)  # type: ignore[attr-defined]
+        rows = [tuple(_cell(v) for v in r) for r in release.itertuples(index=False)]  # type: ignore[attr-defined]
+    elif isinstance(release, (list, tuple)) and release and all(isinstance(r, dict) for r in release):
+        names: dict[str, None] = {}
+        for r in release:
+            names.update(dict.fromkeys(str(k) for k in r))
+        cols = tuple(names)
+        rows = [tuple(_cell(r.get(c, r.get(c, ""))) for c in cols) for r in
+                ({str(k): v for k, v in r.items()} for r in release)]
+    elif isinstance(release, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in release):
+        rows = [tuple(_cell(v) for v in r) for r in release]
+    else:
+        return ("opaque", repr(release))
+    return ("table", cols, tuple(sorted(rows)))
+
+
+def _range_of(cell: str) -> tuple[float, float] | None:
+    """Numeric extent of a generalized cell: ``42``, ``24-37``, ``[30,40)``, ``<20``, ``>=70``."""
+    global _RANGE
+    import re
+
+    if _RANGE is None:
+        num = r"(-?\d+(?:\.\d+)?)"
+        _RANGE = (re.compile(rf"^\s*{num}\s*$"),
+                  re.compile(rf"^\s*[\[(]?\s*{num}\s*(?:-|,|\.\.)\s*{num}\s*[\])]?\s*$"),
+                  re.compile(rf"^\s*(<=?|>=?)\s*{num}\s*$"))
+    single, pair, half = _RANGE
+    m = single.match(cell)
+    if m:
+        x = float(m.group(1))
+        return x, x
+    m = pair.match(cell)
+    if m:
+        a, b = float(m.group(1)), float(m.group(2))
+        if cell.rstrip().endswith(")") and cell.lstrip().startswith("["):
+            b = math.nextafter(b, -math.inf)
+        return (a, b) if a <= b else None
+    m = half.match(cell)
+    if m:
+        x = float(m.group(2))
+        return (-math.inf, x) if m.group(1).startswith("<") else (x, math.inf)
+    return None
+
+
+def _covers(cell: str, value: object) -> bool:
+    text = str(value)
+    if cell == text or cell == "*":
+        return True
+    if "," in cell and text in (tok.strip() for tok in cell.split(",")):
+        return True
+    rng = _range_of(cell)
+    if rng is not None:
+        try:
+            x = float(text)
+        except ValueError:
+            return False
+        return rng[0] <= x <= rng[1]
+    return False
+
+
+def release_features(canon: tuple, target: dict[str, object] | None = None) -> dict[tuple, float]:
+    """Features of a canonical release that distinguishing events test (all numbers; a
+    presence feature is 1.0 when present and simply missing otherwise):
+
+    - ``("cell", column, text)`` and ``("token", column, text)``: a released cell, and each
+      value of a comma-separated (set-valued) cell;
+    - ``("rows",)``: number of released rows; ``("max", column)``/``("min", column)``: the
+      largest upper end and smallest lower end of the numeric cells of a column;
+    - with ``target`` (t's values by column name): ``("covers",)`` the number of released rows
+      whose every named cell covers t's value (t's class; 0 = absent), ``("cover-count",)``
+      their total ``count`` column, ``("cover-width", column)`` the narrowest numeric cell of a
+      covering row.
+    """
+    feats: dict[tuple, float] = {}
+    if canon[0] != "table":
+        feats[("cell", "release", canon[1][:200])] = 1.0
+        return feats
+    _, cols, rows = canon
+    names = cols if cols is not None else tuple(str(i) for i in range(max((len(r) for r in rows), default=0)))
+    feats[("rows",)] = float(len(rows))
+    tcols = [(i, target[c]) for i, c in enumerate(names) if target is not None and c in target]
+    count_col = names.index("count") if "count" in names else None
+    covers, cover_count = 0, 0.0
+    widths: dict[str, float] = {}
+    for r in rows:
+        for i, cell in enumerate(r):
+            c = names[i] if i < len(names) else str(i)
+            feats[("cell", c, cell)] = 1.0
+            if "," in cell:
+                for tok in cell.split(","):
+                    feats[("token", c, tok.strip())] = 1.0
+            rng = _range_of(cell)
+            if rng is not None and i != count_col:
+                if math.isfinite(rng[1]):
+                    feats[("max", c)] = max(feats.get(("max", c), -math.inf), rng[1])
+                if math.isfinite(rng[0]):
+                    feats[("min", c)] = min(feats.get(("min", c), math.inf), rng[0])
+        if tcols and all(i < len(r) and _covers(r[i], v) for i, v in tcols):
+            covers += 1
+            if count_col is not None:
+                try:
+                    cover_count += float(r[count_col])
+                except ValueError:
+                    pass
+            for i, _v in tcols:
+                rng = _range_of(r[i])
+                if rng is not None and all(map(math.isfinite, rng)):
+                    c = names[i]
+                    widths[c] = min(widths.get(c, math.inf), rng[1] - rng[0])
+    if target is not None:
+        feats[("covers",)] = float(covers)
+        if count_col is not None:
+            feats[("cover-count",)] = cover_count
+        for c, w in widths.items():
+            feats[("cover-width", c)] = w
+    return feats
+
+
+def event_holds(event: tuple, feats: dict[tuple, float]) -> bool:
+    """Whether a release with features ``feats`` is in ``event``: ``("has", f)``,
+    ``("lacks", f)``, ``("ge", f, v)`` (feature present and ≥ v) or ``("le", f, v)``."""
+    op, f = event[0], tuple(event[1])
+    if op == "has":
+        return f in feats
+    if op == "lacks":
+        return f not in feats
+    x = feats.get(f)
+    if x is None:
+        return False
+    return x >= event[2] if op == "ge" else x <= event[2]
+
+
+def describe_event(event: tuple) -> str:
+    """The event in words (for the witness)."""
+    op, f = event[0], tuple(event[1])
+    kind = f[0]
+    if kind in ("cell", "token"):
+        what = (f"column {f[1]!r} shows the value {f[2]!r}" if kind == "cell"
+                else f"column {f[1]!r} lists {f[2]!r} in a generalized set")
+        return f"the release {'has' if op == 'has' else 'has no'} row where {what}"
+    names = {"rows": "number of released rows", "max": f"largest value published in column {f[1]!r}" if len(f) > 1 else "",
+             "min": f"smallest value published in column {f[1]!r}" if len(f) > 1 else "",
+             "covers": "number of released rows covering the target's values (its class)",
+             "cover-count": "size of the target's class (sum of its count column)",
+             "cover-width": f"width of the target's class in column {f[1]!r}" if len(f) > 1 else ""}
+    label = names.get(kind, repr(f))
+    if op in ("has", "lacks"):
+        return f"the release {'reports' if op == 'has' else 'does not report'} the {label}"
+    return f"the {label} is {'>=' if op == 'ge' else '<='} {event[2]:g}"
+
+
+def candidate_events(with_t: list[dict], without_t: list[dict]) -> list[tuple]:
+    """Every event the screening runs suggest: presence/absence of each feature seen, and for
+    numeric features a threshold at each value seen (both sides)."""
+    seen: dict[tuple, set[float]] = {}
+    for feats in (*with_t, *without_t):
+        for f, x in feats.items():
+            seen.setdefault(f, set()).add(x)
+    events: list[tuple] = []
+    for f, xs in seen.items():
+        if f[0] in ("cell", "token"):
+            events += [("has", f), ("lacks", f)]
+        else:
+            for x in sorted(xs):
+                events += [("ge", f, x), ("le", f, x)]
+    return events
+
+
+def coupled_bound(
+    direction: str, hits_with: int, n_with: int, hits_without: int, n_without: int,
+    beta: Fraction, e_eps: float, alpha_each: float,
+) -> tuple[float, float, float]:
+    """Lower bound on δ (CP Def. 2) for one target row t and one event E, from coupled runs.
+
+    With S' a Bernoulli(β) sample of D − t (CP Def. 3), p1 = Pr[E(A(S' ∪ {t}))] and
+    p0 = Pr[E(A(S'))]: Pr[A^β(D) ∈ E] = β p1 + (1 − β) p0 and Pr[A^β(D − t) ∈ E] = p0, so
+
+    - ``"add"`` (D against D − t): δ ≥ β p1 − (e^ε − 1 + β) p0;
+    - ``"remove"`` (D − t against D): δ ≥ (1 − e^ε (1 − β)) p0 − e^ε β p1.
+
+    Each probability is replaced by its one-sided Clopper–Pearson bound at ``alpha_each`` on the
+    side that keeps the bound valid (``e_eps`` ≥ e^ε, so the coefficients only get smaller).
+    Returns (bound, p1 estimate, p0 estimate); exact rational arithmetic on the float inputs.
+    """
+    from dps_verify.verdict.montecarlo import clopper_pearson
+
+    b = Fraction(beta)
+    e = Fraction(e_eps)
+    p1_lo, p1_hi = clopper_pearson(hits_with, n_with, alpha_each)
+    p0_lo, p0_hi = clopper_pearson(hits_without, n_without, alpha_each)
+    if direction == "add":
+        val = b * Fraction(p1_lo) - (e - 1 + b) * Fraction(p0_hi)
+    else:
+        c0 = 1 - e * (1 - b)
+        val = c0 * Fraction(p0_lo if c0 >= 0 else p0_hi) - e * b * Fraction(p1_hi)
+    # one float, rounded down: the reported bound stays a lower bound
+    lo = float(val)
+    if Fraction(lo) > val:
+        lo = math.nextafter(lo, -math.inf)
+    return lo, hits_with / n_with, hits_without / n_without
+
+
+def detectable_delta(direction: str, n_with: int, n_without: int, beta: Fraction, e_eps: float,
+                     alpha_each: float) -> float:
+    """The largest lower bound this many runs can certify with perfect counts (E always with t,
+    never without for ``"add"``; the reverse for ``"remove"``): a claim δ at or above it cannot
+    be refuted by a run of this size, whatever the pipeline does."""
+    if direction == "add":
+        return max(coupled_bound("add", n_with, n_with, 0, n_without, beta, e_eps, alpha_each)[0], 0.0)
+    return max(coupled_bound("remove", 0, n_with, n_without, n_without, beta, e_eps, alpha_each)[0], 0.0)
+
+
+def choose_targets(records: list[tuple], qi: tuple[str, ...], how_many: int = 4) -> list[int]:
+    """Rows likely to be worst: highest self-information Σ_c −ln(freq of its value in column c),
+    with every row holding a column's extreme (smallest/largest number) or rarest value counted
+    first; ties by row index.  Returns row indices."""
+    n = len(records)
+    if n == 0:
+        return []
+    counts = [Counter(r[c] for r in records) for c in range(len(qi))]
+    info = [sum(-math.log(counts[c][r[c]] / n) for c in range(len(qi))) for r in records]
+    special: set[int] = set()
+    for c in range(len(qi)):
+        vals = [r[c] for r in records]
+        nums = [(float(v), i) for i, v in enumerate(vals) if _is_number(v)]
+        if len(nums) == len(vals):
+            special.add(min(nums)[1])
+            special.add(max(nums, key=lambda t: (t[0], -t[1]))[1])
+        rarest = min(counts[c].items(), key=lambda kv: (kv[1], repr(kv[0])))[0]
+        special.add(vals.index(rarest))
+    order = sorted(range(n), key=lambda i: (i not in special, -info[i], i))
+    chosen: list[int] = []
+    seen: set[tuple] = set()
+    for i in order:
+        if records[i] not in seen:
+            chosen.append(i)
+            seen.add(records[i])
+        if len(chosen) == how_many:
+            break
+    return chosen
+
+
+def _is_number(v: object) -> bool:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return True
+    try:
+        float(str(v))
+        return True
+    except ValueError:
+        return False

@@ -54,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(1 = the pipeline samples by itself)")
     p.add_argument("--epsilon", required=True, help="claimed epsilon >= 0")
     p.add_argument("--delta", required=True, help="claimed delta in [0, 1]")
-    p.add_argument("--domain", required=True, help=DOMAIN_HELP)
+    p.add_argument("--domain", default=None, help=DOMAIN_HELP + "; or audit a real table with --data")
     p.add_argument("--definition", default="hockey-stick", choices=DEFINITIONS,
                    help="hockey-stick (CP Def. 2, default) or pointwise (TR Def. 2)")
     p.add_argument("--max-size", type=int, default=None, help="override the domain's max_size")
@@ -70,6 +70,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="replace an existing --json file that dps-verify did not write")
     p.add_argument("--show-output", action="store_true",
                    help="print what the audited code wrote to stdout/stderr (captured; summarised otherwise)")
+    from dps_verify.audit.data import add_data_arguments
+
+    add_data_arguments(p)  # --data FILE.csv --qi ...: a pipeline on a real table
 
 
 def guard(anonymizer: Any) -> Any:
@@ -116,6 +119,14 @@ def run(args: argparse.Namespace) -> int:
     from dps_verify.core.errors import VERDICT_EXIT_CODES, AuditedCodeError
     from dps_verify.engine.calls import audited_code, call_limits
 
+    if getattr(args, "data", None) is not None:  # a pipeline on a real table
+        from dps_verify.audit.data import cli_run
+
+        return cli_run(args)
+    if args.domain is None:
+        from dps_verify.core.errors import UsageError
+
+        raise UsageError("audit needs --domain DOMAIN.json (synthetic datasets) or --data FILE.csv --qi ...")
     if args.json:  # refused before any work: unwritable, or not ours to overwrite
         fsio.check_output_file(args.json, option="--json", force=args.force)
     domain = load_domain(args.domain, args.max_size)

@@ -1,0 +1,946 @@
+"""Audit a pipeline on a real table: ``audit(pipeline, data=..., qi=..., beta=, epsilon=, delta=)``.
+
+The pipeline is the user's code: it takes a table (a list of records, a list of dicts or a
+pandas DataFrame, as it expects) and returns its release.  The claim is that "keep each row
+independently with probability β, then run the pipeline" (CP Def. 3) is (ε, δ)-DP (CP Def. 2)
+under add/remove-one-row neighbours (CP §2.1).  Two questions are answered:
+
+*This table* — the worst δ over the table's neighbours: remove any one row, or add any one row
+of the data's domain (the product of the values each QI column takes in the data).
+
+- A group-factorised anonymizer (a fixed recoding with suppression, CP Def. 5 and §3.2's Apply
+  step, e.g. :class:`~dps_verify.mechanisms.StronglySafeKAnonymizer`) is answered exactly:
+  by the cancellation theorem (:mod:`dps_verify.engine.product_law`) removing a row of a group of
+  n records costs δ(L_n, L_{n−1}) and adding one costs δ(L_{n+1}, L_n), so the whole table needs
+  one measure per distinct group size; every row gets its own δ (the histogram of rows at risk).
+- Any other pipeline is audited statistically (:mod:`dps_verify.audit.statistical`): for target
+  rows likely to be worst (unique or extreme QI values), the pipeline runs on the same sample
+  with and without the target (coupling); a distinguishing event is chosen on screening runs and
+  measured on fresh runs; a Clopper–Pearson lower bound on δ at confidence 1 − α refutes the
+  claim (FAIL) or the run is INCONCLUSIVE with the smallest δ it could have detected.  Trials are
+  tasks of :mod:`dps_verify.distributed` (serial or Dask), each with its own child of one seed.
+
+*Every table* — the recognised closed form when the pipeline is the paper's mechanism (the exact
+worst case ``sdgs_delta`` of strongly-safe k-anonymization over all datasets, CP Thm 5 / CP App.
+A.2), else the existing exact search (:func:`dps_verify.audit.core.audit`) over small datasets
+built from the data's own QI values (the target rows and the most common rows).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import inspect
+import json
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from dps_verify.audit import statistical as st
+from dps_verify.core.errors import AuditedCodeError, UsageError
+from dps_verify.core.numbers import Number, exp_affine_enclosure
+from dps_verify.core.params import beta_param, delta_param, epsilon_param
+
+TABLE_FORMATS = ("records", "dicts", "dataframe")
+QUESTIONS = ("both", "this", "every")
+#: Defaults of the statistical audit (trials are runs of the pipeline on a sample).
+DEFAULT_TARGETS = 4
+DEFAULT_SCREEN_TRIALS = 8
+DEFAULT_MAX_TRIALS = 256
+DEFAULT_FIRST_LOOK = 32
+TRIALS_PER_TASK = 8
+
+
+# ------------------------------------------------------------------------------ the table
+@dataclass
+class Table:
+    """A table's QI records (tuples, in file order) and where they came from."""
+
+    records: list[tuple]
+    qi: tuple[str, ...]
+    source: str = "data"
+    dropped_missing: int = 0
+
+    def fingerprint(self) -> str:
+        h = hashlib.sha256(repr((self.qi, self.records)).encode())
+        return h.hexdigest()[:16]
+
+
+def _typed_columns(rows: list[list[str]]) -> list[list[Any]]:
+    """Each column as int if every value is an integer, float if every value is a number,
+    else text."""
+    if not rows:
+        return rows
+    cols = list(zip(*rows))
+    out: list[list[Any]] = []
+    for col in cols:
+        try:
+            out.append([int(v) for v in col])
+            continue
+        except ValueError:
+            pass
+        try:
+            vals = [float(v) for v in col]
+            out.append(vals if all(math.isfinite(v) for v in vals) else list(col))
+        except ValueError:
+            out.append(list(col))
+    return [list(r) for r in zip(*out)]
+
+
+def columns_option(text: str | None) -> list[str] | None:
+    """``--columns``: a comma-separated list, or a JSON file with a ``"columns"`` list (such as
+    a recoding spec)."""
+    if text is None:
+        return None
+    if text.endswith(".json"):
+        try:
+            spec = json.loads(Path(text).read_text())
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--columns {text}: cannot read a JSON file with a 'columns' list ({exc})") from None
+        cols = spec.get("columns") if isinstance(spec, dict) else None
+        if not isinstance(cols, list) or not all(isinstance(c, str) for c in cols):
+            raise UsageError(f"--columns {text}: the file has no 'columns' list of names")
+        return cols
+    cols = [c.strip() for c in text.split(",") if c.strip()]
+    if not cols:
+        raise UsageError("--columns: expected comma-separated column names")
+    return cols
+
+
+def load_table(
+    path: str | Path, qi: Sequence[str], *, columns: Sequence[str] | None = None,
+    missing: str | None = "?",
+) -> Table:
+    """Read a CSV file (a header row, or no header and ``columns`` naming the fields), keep the
+    ``qi`` columns, strip spaces, drop rows with ``missing`` in a QI column, and type each
+    column (int, float or text).  Bad input raises :class:`UsageError` naming it."""
+    p = Path(path)
+    try:
+        with p.open(newline="") as fh:
+            rows = [r for r in csv.reader(fh, skipinitialspace=True) if r and any(x.strip() for x in r)]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--data {path}: cannot read it ({exc})") from None
+    if not rows:
+        raise UsageError(f"--data {path}: no rows")
+    header = list(columns) if columns is not None else [h.strip() for h in rows[0]]
+    body = rows if columns is not None else rows[1:]
+    qi = tuple(qi)
+    if not qi:
+        raise UsageError("--qi: name at least one quasi-identifier column")
+    unknown = [c for c in qi if c not in header]
+    if unknown:
+        raise UsageError(f"--qi: column(s) {', '.join(unknown)} not in the data's columns "
+                         f"({', '.join(header)})")
+    idx = [header.index(c) for c in qi]
+    kept, dropped = [], 0
+    for line_no, r in enumerate(body, 2 if columns is None else 1):
+        if len(r) != len(header):
+            raise UsageError(f"--data {path}: line {line_no} has {len(r)} fields, expected {len(header)}")
+        vals = [r[i].strip() for i in idx]
+        if missing is not None and missing in vals:
+            dropped += 1
+            continue
+        kept.append(vals)
+    if not kept:
+        raise UsageError(f"--data {path}: no row without missing values in the QI columns")
+    records = [tuple(r) for r in _typed_columns(kept)]
+    return Table(records, qi, str(path), dropped)
+
+
+def as_table(data: Any, qi: Sequence[str] | None) -> Table:
+    """A :class:`Table` from a path, a pandas DataFrame, a list of dicts or a list of rows."""
+    if isinstance(data, Table):
+        return data
+    if isinstance(data, (str, Path)):
+        if qi is None:
+            raise UsageError("qi: name the quasi-identifier columns")
+        return load_table(data, qi)
+    if hasattr(data, "columns") and hasattr(data, "itertuples"):
+        names = [str(c) for c in data.columns]
+        q = tuple(qi) if qi is not None else tuple(names)
+        missing = [c for c in q if c not in names]
+        if missing:
+            raise UsageError(f"qi: column(s) {', '.join(missing)} not in the DataFrame")
+        records = [tuple(_plain(v) for v in r) for r in data[list(q)].itertuples(index=False)]
+        return Table(records, q, "DataFrame")
+    rows = list(data)
+    if rows and all(isinstance(r, dict) for r in rows):
+        q = tuple(qi) if qi is not None else tuple(rows[0])
+        return Table([tuple(r[c] for c in q) for r in rows], q, "records")
+    if qi is None:
+        raise UsageError("qi: name the columns of the records")
+    q = tuple(qi)
+    if any(len(r) != len(q) for r in rows):
+        raise UsageError(f"every record must have {len(q)} values (one per qi column)")
+    return Table([tuple(r) for r in rows], q, "records")
+
+
+def _plain(v: Any) -> Any:
+    """A numpy scalar as the Python number it holds (hashable, printable)."""
+    item = getattr(v, "item", None)
+    return item() if callable(item) and type(v).__module__ == "numpy" else v
+
+
+# ------------------------------------------------------------------------------ the pipeline
+def table_format(pipeline: Any, requested: str | None = None) -> str:
+    """How the pipeline takes its table: ``requested``, else its ``table_format`` attribute,
+    else ``"dataframe"`` when its first parameter is annotated as a DataFrame, else
+    ``"records"`` (a list of tuples in QI order)."""
+    fmt = requested or getattr(pipeline, "table_format", None)
+    if fmt is None:
+        try:
+            params = list(inspect.signature(pipeline).parameters.values())
+            ann = str(params[0].annotation) if params else ""
+        except (TypeError, ValueError):
+            ann = ""
+        fmt = "dataframe" if "DataFrame" in ann else "records"
+    if fmt not in TABLE_FORMATS:
+        raise UsageError(f"table format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
+    return fmt
+
+
+def make_table(rows: Sequence[tuple], qi: Sequence[str], fmt: str) -> Any:
+    """The table handed to the pipeline."""
+    if fmt == "records":
+        return list(rows)
+    if fmt == "dicts":
+        return [dict(zip(qi, r)) for r in rows]
+    import pandas as pd  # type: ignore[import-untyped]
+
+    return pd.DataFrame.from_records(list(rows), columns=list(qi))
+
+
+def _resolve(ref: Any) -> Any:
+    """A pipeline reference: the object itself, or ``("file", "path.py:NAME")`` loaded once per
+    process (workers load user code from its file, never from a pickle of a module they lack)."""
+    if isinstance(ref, tuple) and len(ref) == 2 and ref[0] == "file":
+        got = _LOADED.get(ref[1])
+        if got is None:
+            from dps_verify.audit.loader import load_callable
+
+            got = load_callable(ref[1])[0]
+            _LOADED[ref[1]] = got
+        return got
+    return ref
+
+
+_LOADED: dict[str, Any] = {}
+
+
+def run_pipeline(pipeline: Any, rows: Sequence[tuple], qi: Sequence[str], fmt: str) -> tuple:
+    """The pipeline's release of ``rows``, canonical (:func:`statistical.canonical_release`).
+    Any exception (or exit) of the user's code becomes :class:`AuditedCodeError` naming it."""
+    try:
+        release = pipeline(make_table(rows, qi, fmt))
+        return st.canonical_release(release)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the audited code failed
+        raise AuditedCodeError(
+            f"the pipeline raised {type(exc).__name__}: {exc} (on a table of {len(rows)} rows)",
+            original=exc if isinstance(exc, Exception) else None,
+        ) from None
+
+
+# ------------------------------------------------------------------------------ trial tasks
+def _sample_mask(rng: Any, n: int, beta: float, exclude: Sequence[int]) -> Any:
+    mask = rng.random(n) < beta
+    mask[list(exclude)] = False
+    return mask
+
+
+def _rows(records: Sequence[tuple], mask: Any, extra: int | None = None) -> list[tuple]:
+    """Sampled rows in table order (the target, if ``extra``, at its own position)."""
+    if extra is not None:
+        mask = mask.copy()
+        mask[extra] = True
+    return [records[i] for i in mask.nonzero()[0]]
+
+
+def screening_task(item: tuple[dict, Sequence[tuple]]) -> dict:
+    """One screening task (a Dask task or a serial call): ``n`` trials, each one base sample of
+    the table without any target and the pipeline run on it and on it plus each target.
+    Returns, per trial, the features of every release with respect to each target."""
+    import numpy as np
+
+    task, records = item
+    pipe = _resolve(task["pipeline"])
+    qi, fmt, targets = task["qi"], task["fmt"], task["targets"]
+    rng = np.random.default_rng(task["seed"])
+    out: dict[str, list] = {"with": [], "without": []}
+    for _ in range(task["n"]):
+        mask = _sample_mask(rng, len(records), task["beta"], targets)
+        base = run_pipeline(pipe, _rows(records, mask), qi, fmt)
+        w, wo = [], []
+        for t in targets:
+            target = dict(zip(qi, records[t]))
+            rel = run_pipeline(pipe, _rows(records, mask, t), qi, fmt)
+            w.append(_jsonable(st.release_features(rel, target)))
+            wo.append(_jsonable(st.release_features(base, target)))
+        out["with"].append(w)
+        out["without"].append(wo)
+    return out
+
+
+def confirmation_task(item: tuple[dict, Sequence[tuple]]) -> dict:
+    """One confirmation task: ``n`` fresh trials for one target and one event.  Each trial
+    samples the table without the target, runs the pipeline on that sample (event counted
+    "without") and, on every ``with_every``-th trial (by global trial index), on the same
+    sample plus the target (counted "with")."""
+    import numpy as np
+
+    task, records = item
+    pipe = _resolve(task["pipeline"])
+    qi, fmt, t = task["qi"], task["fmt"], task["target"]
+    target = dict(zip(qi, records[t]))
+    event = _event_from_json(task["event"])
+    rng = np.random.default_rng(task["seed"])
+    res = {"hits_with": 0, "n_with": 0, "hits_without": 0, "n_without": 0}
+    for j in range(task["n"]):
+        mask = _sample_mask(rng, len(records), task["beta"], [t])
+        rel0 = run_pipeline(pipe, _rows(records, mask), qi, fmt)
+        res["n_without"] += 1
+        res["hits_without"] += st.event_holds(event, st.release_features(rel0, target))
+        if (task["first_index"] + j) % task["with_every"] == 0:
+            rel1 = run_pipeline(pipe, _rows(records, mask, t), qi, fmt)
+            res["n_with"] += 1
+            res["hits_with"] += st.event_holds(event, st.release_features(rel1, target))
+    return res
+
+
+def _jsonable(feats: dict[tuple, float]) -> list:
+    return [[list(k), v] for k, v in sorted(feats.items(), key=lambda kv: repr(kv[0]))]
+
+
+def _feats_from_json(items: list) -> dict[tuple, float]:
+    return {tuple(k): v for k, v in items}
+
+
+def _event_from_json(ev: Any) -> tuple:
+    ev = list(ev)
+    return (ev[0], tuple(ev[1]), *ev[2:])
+
+
+# ------------------------------------------------------------------------------ the report
+@dataclass
+class DataAuditReport:
+    """Verdict of a table audit and both questions' answers (JSON-able)."""
+
+    verdict: str
+    claim: dict
+    this_table: dict = field(default_factory=dict)
+    every_table: dict = field(default_factory=dict)
+    witness: dict | None = None
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        from dps_verify.core.errors import VERDICT_EXIT_CODES
+
+        return VERDICT_EXIT_CODES[self.verdict]
+
+    def to_dict(self) -> dict:
+        return {"generator": "dps-verify", "kind": "table audit", "verdict": self.verdict,
+                "claim": self.claim, "this_table": self.this_table,
+                "every_table": self.every_table, "witness": self.witness,
+                "seconds": round(self.seconds, 3), "notes": self.notes}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, default=str)
+
+    def summary(self) -> str:
+        c = self.claim
+        lines = [f"{self.verdict}: sample at beta = {c['beta']}, then the pipeline, claimed "
+                 f"({c['epsilon']}, {c['delta']})-DP ({c['definition']}) on {c['rows']} rows of "
+                 f"{c['source']} (QI: {', '.join(c['qi'])})"]
+        for name, q in (("this table", self.this_table), ("every table", self.every_table)):
+            if q:
+                lines.append(f"  {name}: {q.get('verdict', '-')} — {q.get('summary', '')}")
+        if self.witness:
+            lines.append("  witness: " + self.witness.get("text", ""))
+        for n in self.notes:
+            lines.append(f"  note: {n}")
+        lines.append(f"  ({self.seconds:.1f} s)")
+        return "\n".join(lines)
+
+
+def _combine(*verdicts: str | None) -> str:
+    vs = [v for v in verdicts if v]
+    if "FAIL" in vs:
+        return "FAIL"
+    if vs and all(v == "PASS" for v in vs):
+        return "PASS"
+    return "INCONCLUSIVE"
+
+
+# ------------------------------------------------------------------------------ this table, exact
+def _exact_this_table(anon: Any, table: Table, b: Fraction, eps: Fraction, d: Fraction,
+                      definition: str) -> tuple[dict, dict | None]:
+    """Worst δ over every neighbour of the table, exact, for a group-factorised anonymizer."""
+    from dps_verify.engine.product_law import pair_hockey_stick, pair_pointwise, part_weights
+
+    t0 = time.perf_counter()
+    keys = [anon.group_key(r) for r in table.records]  # one recoding call per row
+    sizes = Counter(keys)
+    pairs: dict[tuple[int, int], tuple[Fraction, Fraction, Any]] = {}
+
+    def measure(n_big: int, n_small: int) -> tuple[Fraction, Fraction, Any]:
+        key = (n_big, n_small)
+        if key not in pairs:
+            X, Y = part_weights(anon, n_big, b), part_weights(anon, n_small, b)
+            if definition == "pointwise":
+                v = pair_pointwise(X, Y, eps)
+                pairs[key] = (v, v, (X, Y))
+            else:
+                encl = [exp_affine_enclosure(A, B, eps) for A, B in pair_hockey_stick(X, Y, eps)]
+                lo = max(max(e[0] for e in encl), Fraction(0))
+                hi = max(max(e[1] for e in encl), Fraction(0))
+                pairs[key] = (lo, hi, (X, Y))
+        return pairs[key]
+
+    per_row: list[Fraction] = []
+    worst: tuple[Fraction, Fraction, str, int, tuple[int, int]] | None = None
+    row_of_group: dict[Any, int] = {}
+    for i, key in enumerate(keys):
+        row_of_group.setdefault(key, i)
+        n = sizes[key]
+        lo, hi, _ = measure(n, n - 1)
+        per_row.append(hi)
+        if worst is None or hi > worst[1]:
+            worst = (lo, hi, "remove", i, (n, n - 1))
+    add_worst = None
+    for key, n in sizes.items():
+        lo, hi, _ = measure(n + 1, n)
+        if add_worst is None or hi > add_worst[1]:
+            add_worst = (lo, hi, "add", row_of_group[key], (n + 1, n))
+    # a row of the domain whose group is empty in the table: group of 1 against none
+    lo1, hi1, _ = measure(1, 0)
+    assert worst is not None and add_worst is not None
+    cands = [worst, add_worst, (lo1, hi1, "add-new-group", -1, (1, 0))]
+    top = max(cands, key=lambda c: c[1])
+    lo, hi, kind, row, (nb, ns) = top
+    verdict = "PASS" if hi <= d else "FAIL" if lo > d else None
+    if verdict is None:  # the enclosure straddles the claim: decide exactly
+        from dps_verify.measures.divergence import delta_exceeds
+
+        X, Y = pairs[(nb, ns)][2]
+        L = {y: Fraction(w, X[1]) for y, w in X[0].items()}
+        L2 = {y: Fraction(w, Y[1]) for y, w in Y[0].items()}
+        verdict = "FAIL" if delta_exceeds(L, L2, eps, d) else "PASS"
+    hist = _histogram(per_row)
+    res = {
+        "verdict": verdict, "method": "exact (product law, cancellation theorem)",
+        "worst_delta": {"lower": _fmt(lo, "d"), "upper": _fmt(hi, "u"),
+                        "where": _where(kind, row, table, nb, ns),
+                        "certified": "exact bad sets in integer arithmetic; e^eps enclosed by "
+                                     "interval arithmetic, outward rounding"},
+        "rows": len(table.records), "groups": len(sizes), "distinct_pairs_measured": len(pairs),
+        "add_neighbours": "any row of the data's domain: its group gains one record (a group "
+                          "of the table, or a new group of 1)",
+        "per_row_delta_histogram": hist,
+        "rows_at_risk": sum(1 for v in per_row if v > d),
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+    res["summary"] = (f"worst delta {_fmt(hi, 'u')} ({_where(kind, row, table, nb, ns)}); "
+                      f"{res['rows_at_risk']} of {len(per_row)} rows above the claimed delta; "
+                      f"exact over all {len(per_row)} removals and every addition")
+    logs = {v: _log10(v) for v in set(per_row)}
+    res["per_row_log10_delta"] = [logs[v] for v in per_row]
+    witness = None
+    if verdict == "FAIL":
+        witness = _exact_witness(pairs[(nb, ns)][2], eps, kind, row, table, nb, ns, definition)
+    return res, witness
+
+
+def _where(kind: str, row: int, table: Table, nb: int, ns: int) -> str:
+    if kind == "add-new-group":
+        return "adding a row whose group is empty in the table (group of 1 against none)"
+    rec = dict(zip(table.qi, table.records[row]))
+    verb = "removing" if kind == "remove" else "adding a copy of"
+    return f"{verb} row {row} {rec} (its group: {nb} vs {ns} records)"
+
+
+def _exact_witness(XY: tuple, eps: Fraction, kind: str, row: int, table: Table, nb: int, ns: int,
+                   definition: str) -> dict:
+    from dps_verify.engine.product_law import _direction_masses
+
+    (xw, dx), (yw, dy) = XY
+    best = None
+    for fwd in (True, False):
+        a, da, b_, db = (xw, dx, yw, dy) if fwd else (yw, dy, xw, dx)
+        bad, A, B = _direction_masses(a, da, b_, db, eps)
+        val = exp_affine_enclosure(Fraction(A, da), Fraction(B, db), eps)[0]
+        if best is None or val > best[0]:
+            best = (val, fwd, bad, Fraction(A, da), Fraction(B, db))
+    assert best is not None
+    _val, fwd, bad, P, Q = best
+    shown = sorted((-1 if y is None else y) for y in bad)
+    parts = ", ".join("suppressed" if y == -1 else str(y) for y in shown[:12])
+    if len(shown) > 12:
+        parts += f", ... ({len(shown)} values)"
+    bigger = "the table" if kind == "remove" else "the table plus the row"
+    smaller = "the table without the row" if kind == "remove" else "the table"
+    first, second = (bigger, smaller) if fwd else (smaller, bigger)
+    text = (f"{_where(kind, row, table, nb, ns)}: event 'the group's published count is one of "
+            f"{{{parts}}}' has probability {float(P):.6g} on {first} and {float(Q):.6g} on "
+            f"{second} ({definition})")
+    return {"method": "exact", "row": row, "record": list(table.records[row]) if row >= 0 else None,
+            "event": f"published count of the group in {{{parts}}}", "p_first": float(P),
+            "p_second": float(Q), "first": first, "second": second, "text": text,
+            "definition": definition}
+
+
+def _log10(v: Fraction) -> float:
+    """log10 of an exact non-negative rational (−inf for 0), without underflow."""
+    if v <= 0:
+        return -math.inf
+    return (math.log(int(v.numerator)) - math.log(int(v.denominator))) / math.log(10)
+
+
+def _fmt(v: Fraction, rounding: str) -> str:
+    """An exact rational as a short decimal rounded up ("u") or down ("d"); a positive value
+    never prints as 0, however small."""
+    from dps_verify.core.numbers import fraction_to_mpf
+
+    if v == 0:
+        return "0"
+    import mpmath
+
+    return mpmath.nstr(fraction_to_mpf(v, rounding), 4)
+
+
+def _histogram(values: list[Fraction]) -> dict:
+    """Rows by decade of their exact δ: {"0": rows with δ = 0, "1e-8..1e-7": ...}."""
+    out: Counter = Counter()
+    for v, c in Counter(values).items():
+        out[-10**9 if v <= 0 else math.floor(_log10(v))] += c
+    return {("0" if e == -10**9 else f"1e{e}..1e{e + 1}"): c for e, c in sorted(out.items())}
+
+
+# ------------------------------------------------------------------------------ this table, statistical
+@dataclass
+class _Progress:
+    enabled: bool
+
+    def __call__(self, what: str) -> Callable[[int, int], None]:
+        def show(done: int, total: int) -> None:
+            if self.enabled:
+                end = "\n" if done == total else ""
+                print(f"\r  {what}: {done}/{total} tasks", end=end, file=sys.stderr, flush=True)
+        return show
+
+
+def _statistical_this_table(
+    ref: Any, table: Table, fmt: str, b: Fraction, eps: Fraction, d: Fraction, *,
+    seed: int | None, alpha: float, targets: int, screen_trials: int, max_trials: int,
+    first_look: int, backend: Any, checkpoint: Any, progress: _Progress,
+) -> tuple[dict, dict | None]:
+    """Coupled trials on the backend: screening, then confirmation with looks at doubling
+    trial counts (Bonferroni over looks and both probabilities)."""
+    from dps_verify.distributed import task_seeds
+    from dps_verify.verdict.montecarlo import exp_upper_float
+
+    t0 = time.perf_counter()
+    e_eps = exp_upper_float(eps)
+    bf = float(b)
+    chosen = st.choose_targets(table.records, table.qi, targets)
+    root = task_seeds(seed, 2)
+    records = backend.scatter(table.records)
+    base = {"pipeline": ref, "qi": table.qi, "fmt": fmt, "beta": bf}
+
+    # ---- screening
+    n_tasks = max(1, math.ceil(screen_trials / 2))
+    seeds = root[0].spawn(n_tasks)
+    items, keys, results = [], [], {}
+    for i in range(n_tasks):
+        n = min(2, screen_trials - 2 * i)
+        key = f"screen:{i}"
+        got = checkpoint.get(key)
+        if got is not None:
+            results[i] = got
+        else:
+            items.append(({**base, "targets": chosen, "n": n, "seed": seeds[i]}, records))
+            keys.append(i)
+    if items:
+        done = backend.map(screening_task, items, progress=progress("screening"))
+        for i, r in zip(keys, done):
+            results[i] = r
+        checkpoint.put_many({f"screen:{i}": results[i] for i in keys})
+    best: tuple | None = None
+    for j, t in enumerate(chosen):
+        with_t = [_feats_from_json(results[i]["with"][k][j]) for i in sorted(results)
+                  for k in range(len(results[i]["with"]))]
+        without_t = [_feats_from_json(results[i]["without"][k][j]) for i in sorted(results)
+                     for k in range(len(results[i]["without"]))]
+        for ev in st.candidate_events(with_t, without_t):
+            h1 = sum(st.event_holds(ev, f) for f in with_t)
+            h0 = sum(st.event_holds(ev, f) for f in without_t)
+            for direction in ("add", "remove"):
+                score = st.coupled_bound(direction, h1, len(with_t), h0, len(without_t), b, e_eps, 0.25)[0]
+                cand = (score, -j, direction, repr(ev), ev, t)
+                if best is None or cand[:4] > best[:4]:
+                    best = cand
+    screen_runs = screen_trials * (1 + len(chosen))
+    screening = {"targets": [{"row": t, "record": dict(zip(table.qi, table.records[t]))} for t in chosen],
+                 "trials": screen_trials, "pipeline_runs": screen_runs}
+    if best is None or best[0] <= 0:
+        res = {"verdict": "INCONCLUSIVE", "method": "statistical (coupled trials)",
+               "screening": screening,
+               "summary": "no event separated the releases with and without any target on the "
+                          "screening runs", "seconds": round(time.perf_counter() - t0, 3)}
+        return res, None
+    _score, _j, direction, _r, event, t = best
+
+    # ---- confirmation: looks at first_look, 2·first_look, ... up to max_trials
+    looks = []
+    n = first_look
+    while n < max_trials:
+        looks.append(n)
+        n *= 2
+    looks.append(max_trials)
+    alpha_each = alpha / (2 * len(looks))
+    with_every = 4 if direction == "add" else 1
+    cseeds = root[1].spawn(math.ceil(max_trials / TRIALS_PER_TASK))
+    counts = {"hits_with": 0, "n_with": 0, "hits_without": 0, "n_without": 0}
+    done_tasks = 0
+    verdict, bound, look_used = "INCONCLUSIVE", -math.inf, 0
+    ev_json = [event[0], list(event[1]), *event[2:]]
+    for look in looks:
+        need = math.ceil(look / TRIALS_PER_TASK)
+        items, idx = [], []
+        for i in range(done_tasks, need):
+            key = f"confirm:{t}:{repr(event)}:{direction}:{i}"
+            got = checkpoint.get(key)
+            if got is not None:
+                for k in counts:
+                    counts[k] += got[k]
+                continue
+            items.append(({**base, "target": t, "event": ev_json, "n": TRIALS_PER_TASK,
+                           "first_index": i * TRIALS_PER_TASK, "with_every": with_every,
+                           "seed": cseeds[i]}, records))
+            idx.append(i)
+        if items:
+            out = backend.map(confirmation_task, items, progress=progress(f"confirming (look at {look} trials)"))
+            for r in out:
+                for k in counts:
+                    counts[k] += r[k]
+            checkpoint.put_many({f"confirm:{t}:{repr(event)}:{direction}:{i}": r for i, r in zip(idx, out)})
+        done_tasks = need
+        look_used = look
+        bound, p1, p0 = st.coupled_bound(direction, counts["hits_with"], counts["n_with"],
+                                         counts["hits_without"], counts["n_without"], b, e_eps,
+                                         alpha_each)
+        if bound > float(d):
+            verdict = "FAIL"
+            break
+    from dps_verify.verdict.montecarlo import clopper_pearson
+
+    ci1 = clopper_pearson(counts["hits_with"], counts["n_with"], alpha_each)
+    ci0 = clopper_pearson(counts["hits_without"], counts["n_without"], alpha_each)
+    floor = st.detectable_delta(direction, counts["n_with"], counts["n_without"], b, e_eps, alpha_each)
+    rec = dict(zip(table.qi, table.records[t]))
+    desc = st.describe_event(event)
+    res = {
+        "verdict": verdict, "method": "statistical (coupled trials)",
+        "confidence": 1 - alpha, "screening": screening,
+        "target": {"row": t, "record": rec}, "event": desc, "event_spec": ev_json,
+        "direction": direction,
+        "counts": counts, "looks": looks[: looks.index(look_used) + 1],
+        "alpha_each": alpha_each,
+        "p_with": {"estimate": counts["hits_with"] / max(counts["n_with"], 1), "ci": list(ci1)},
+        "p_without": {"estimate": counts["hits_without"] / max(counts["n_without"], 1), "ci": list(ci0)},
+        "e_eps_upper": e_eps,
+        "delta_lower_bound": max(bound, 0.0),
+        "detectable_delta": floor,
+        "pipeline_runs": screen_runs + counts["n_with"] + counts["n_without"],
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+    if verdict == "FAIL":
+        res["summary"] = (f"delta >= {bound:.4g} at confidence {1 - alpha:.0%} (target row {t}, "
+                          f"{desc})")
+    else:
+        res["summary"] = (f"no refutation at confidence {1 - alpha:.0%}; best bound {max(bound, 0):.3g}; "
+                          f"this run could only detect delta above about {floor:.3g} for its event")
+    witness = None
+    if verdict == "FAIL":
+        pw = (f"{counts['hits_with']}/{counts['n_with']} runs with the row, "
+              f"{counts['hits_without']}/{counts['n_without']} runs without it")
+        witness = {
+            "method": "statistical", "row": t, "record": rec, "event": desc, "direction": direction,
+            "hits_with": counts["hits_with"], "n_with": counts["n_with"],
+            "hits_without": counts["hits_without"], "n_without": counts["n_without"],
+            "implied_delta": bound, "confidence": 1 - alpha,
+            "text": (f"row {t} {rec}: event '{desc}' happened in {pw}; with beta = {b} this gives "
+                     f"delta >= {bound:.4g} at confidence {1 - alpha:.0%} "
+                     f"({'D against D - row' if direction == 'add' else 'D - row against D'}; "
+                     "CP Def. 2, Clopper-Pearson, e^eps rounded up)"),
+        }
+    return res, witness
+
+
+# ------------------------------------------------------------------------------ every table
+def _every_table(pipeline: Any, ref: Any, table: Table, fmt: str, b: Fraction, eps: Fraction,
+                 d: Fraction, definition: str, seed: int | None, budget: int) -> dict:
+    from dps_verify.audit.core import audit as audit_domain
+    from dps_verify.audit.core import closed_form_kind
+
+    t0 = time.perf_counter()
+    if closed_form_kind(pipeline) == "strongly-safe":
+        from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+        cert = sdgs_delta_certified(pipeline.k, b, eps, definition)
+        v = "PASS" if cert.upper <= d else "FAIL" if cert.lower > d else "INCONCLUSIVE"
+        return {"verdict": v, "method": "closed form (exact sdgs worst case, CP Thm 5 / App. A.2)",
+                "worst_delta": {"lower": float(cert.lower), "upper": float(cert.upper),
+                                "certified": cert.how},
+                "summary": f"exact worst case over all datasets: delta in [{float(cert.lower):.3g}, "
+                           f"{float(cert.upper):.3g}] ({cert.how})",
+                "seconds": round(time.perf_counter() - t0, 3)}
+    # the exact search over small datasets of the data's own QI values
+    common = [r for r, _ in Counter(table.records).most_common(2)]
+    picks = list(dict.fromkeys([*(table.records[i] for i in st.choose_targets(table.records, table.qi, 3)), *common]))
+
+    def on_sample(sample: tuple) -> tuple:
+        return run_pipeline(_resolve(ref), list(sample), table.qi, fmt)
+
+    try:
+        rep = audit_domain(on_sample, beta=b, epsilon=eps, delta=d,
+                           domain={"records": [list(r) for r in picks], "max_size": 6},
+                           definition=definition, method="exact", seed=seed, total_budget=budget)
+    except AuditedCodeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the search could not run on this pipeline
+        return {"verdict": None, "method": "exact search", "summary": f"not run: {exc}",
+                "seconds": round(time.perf_counter() - t0, 3)}
+    w = rep.witness
+    res = {"verdict": rep.verdict, "method": f"exact search over datasets of {len(picks)} of the "
+                                               "data's own records, up to 6 rows",
+           "records": [dict(zip(table.qi, r)) for r in picks],
+           "pairs": rep.coverage.get("pairs_exact", 0),
+           "summary": (rep.summary().splitlines()[0] if hasattr(rep, "summary") else rep.verdict),
+           "seconds": round(time.perf_counter() - t0, 3)}
+    if w is not None:
+        res["witness"] = w.summary()
+    return res
+
+
+# ------------------------------------------------------------------------------ the entry point
+def audit_data(
+    pipeline: Any,
+    *,
+    data: Any,
+    qi: Sequence[str] | None = None,
+    beta: Number,
+    epsilon: Number,
+    delta: Number,
+    definition: str = "hockey-stick",
+    question: str = "both",
+    table_format_: str | None = None,
+    seed: int | None = 0,
+    alpha: float = 0.05,
+    targets: int = DEFAULT_TARGETS,
+    screen_trials: int = DEFAULT_SCREEN_TRIALS,
+    max_trials: int = DEFAULT_MAX_TRIALS,
+    first_look: int = DEFAULT_FIRST_LOOK,
+    client: Any = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    backend: Any = None,
+    checkpoint: str | Path | None = None,
+    progress: bool = False,
+    search_budget: int = 200_000,
+    pipeline_ref: Any = None,
+) -> DataAuditReport:
+    """Audit ``pipeline`` on a real table (module docstring): both questions by default.
+
+    ``data`` is a CSV path (with a header row), a :class:`Table`, a pandas DataFrame or a list
+    of records; ``qi`` names the quasi-identifier columns (the record the claim protects is the
+    row of QI values).  Statistical trials run on ``backend`` (a
+    :mod:`dps_verify.distributed` backend), else on a Dask ``client`` / ``scheduler`` address,
+    else on a LocalCluster of ``workers`` processes when ``workers`` > 1, else serially; the
+    verdict and witness depend on ``seed`` only.  ``checkpoint`` is a JSON file to resume from.
+    ``pipeline_ref`` (``("file", "path.py:NAME")``) lets Dask workers load the pipeline from its
+    file instead of receiving a pickle of it.
+    """
+    from dps_verify.distributed import Checkpoint, choose_backend
+    from dps_verify.engine.protocol import is_group_factorised
+    from dps_verify.measures.divergence import DEFINITIONS
+
+    t0 = time.perf_counter()
+    b = beta_param(beta, allow_one=True)
+    eps = epsilon_param(epsilon)
+    d = delta_param(delta)
+    if definition not in DEFINITIONS:
+        raise UsageError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+    if question not in QUESTIONS:
+        raise UsageError(f"question must be one of {QUESTIONS}, got {question!r}")
+    if not 0 < alpha < 1:
+        raise UsageError(f"alpha must be in (0, 1), got {alpha}")
+    if not callable(pipeline):
+        raise UsageError("the pipeline must be callable (table -> release)")
+    table = as_table(data, qi)
+    fmt = table_format(pipeline, table_format_)
+    ref = pipeline_ref if pipeline_ref is not None else pipeline
+    claim = {"beta": str(b), "epsilon": str(eps), "delta": f"{float(d):.6g}",
+             "definition": definition, "rows": len(table.records), "qi": list(table.qi),
+             "source": table.source}
+    rep = DataAuditReport("INCONCLUSIVE", claim)
+    if table.dropped_missing:
+        rep.notes.append(f"{table.dropped_missing} rows with a missing QI value were dropped")
+    factorised = is_group_factorised(pipeline)
+    witness = None
+    if question in ("both", "this"):
+        if factorised:
+            rep.this_table, witness = _exact_this_table(pipeline, table, b, eps, d, definition)
+        else:
+            fp = hashlib.sha256(repr((repr(ref) if not isinstance(ref, tuple) else ref,
+                                      table.fingerprint(), str(b), str(eps), str(d), seed, alpha,
+                                      targets, screen_trials, max_trials, first_look,
+                                      TRIALS_PER_TASK)).encode()).hexdigest()[:16]
+            ck = Checkpoint(checkpoint, fp)
+            est = (screen_trials * (1 + targets) + max_trials * 1.25) * 0.05
+            be = choose_backend(backend, estimated_seconds=est, workers=workers,
+                                address=scheduler, client=client)
+            try:
+                rep.this_table, witness = _statistical_this_table(
+                    ref, table, fmt, b, eps, d, seed=seed, alpha=alpha, targets=targets,
+                    screen_trials=screen_trials, max_trials=max_trials, first_look=first_look,
+                    backend=be, checkpoint=ck, progress=_Progress(progress))
+                rep.this_table["backend"] = getattr(be, "name", type(be).__name__)
+                if ck.resumed:
+                    rep.this_table["resumed_tasks"] = ck.resumed
+            finally:
+                if be is not backend:
+                    be.close()
+            if definition == "pointwise":
+                rep.notes.append("the statistical audit bounds the hockey-stick delta, which is at "
+                                 "most the pointwise one: its FAIL also refutes a pointwise claim")
+    if question in ("both", "every"):
+        rep.every_table = _every_table(pipeline, ref, table, fmt, b, eps, d, definition, seed,
+                                       search_budget)
+    rep.witness = witness
+    if witness is None and rep.every_table.get("witness"):
+        rep.witness = {"method": "exact search", "text": rep.every_table["witness"]}
+    rep.verdict = _combine(rep.this_table.get("verdict"), rep.every_table.get("verdict"))
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+# ------------------------------------------------------------------------------ the command line
+def add_data_arguments(p: Any) -> None:
+    """The ``--data`` option block of ``dps-verify audit`` (a table instead of a domain)."""
+    g = p.add_argument_group(
+        "auditing a pipeline on a real table (instead of --domain)",
+        "The pipeline takes a table and returns its release; both questions are answered: this "
+        "table (worst delta over its neighbours) and every table (closed form or exact search).")
+    g.add_argument("--data", metavar="FILE.csv", default=None,
+                   help="the table (CSV with a header row, or see --columns)")
+    g.add_argument("--qi", metavar="COL,COL,...", default=None,
+                   help="the quasi-identifier columns: the record the claim protects")
+    g.add_argument("--columns", metavar="NAMES|SPEC.json", default=None,
+                   help="column names of a CSV without a header row: comma-separated, or a JSON "
+                        "file with a 'columns' list (e.g. examples/real/adult_recoding.json)")
+    g.add_argument("--missing", default="?", metavar="TEXT",
+                   help="rows with this value in a QI column are dropped (default '?')")
+    g.add_argument("--question", default="both", choices=QUESTIONS,
+                   help="this table, every table, or both (default)")
+    g.add_argument("--table-format", default=None, choices=TABLE_FORMATS,
+                   help="how the pipeline takes its table (default: its table_format attribute, "
+                        "a DataFrame annotation, else a list of tuples)")
+    g.add_argument("--alpha", type=float, default=0.05, help="1 - confidence of a statistical FAIL")
+    g.add_argument("--targets", type=int, default=DEFAULT_TARGETS, help="target rows screened")
+    g.add_argument("--screen-trials", type=int, default=DEFAULT_SCREEN_TRIALS,
+                   help="screening trials (each runs the pipeline once plus once per target)")
+    g.add_argument("--trials", type=int, default=DEFAULT_MAX_TRIALS,
+                   help="largest number of confirmation trials")
+    g.add_argument("--workers", type=int, default=None,
+                   help="Dask LocalCluster worker processes (default: serial for small jobs, "
+                        "one per core otherwise; 1 = serial)")
+    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the trials on an existing Dask cluster (tcp://host:8786)")
+    g.add_argument("--checkpoint", metavar="FILE.json", default=None,
+                   help="keep finished trial tasks here and resume from them")
+    g.add_argument("--html", metavar="DIR", default=None,
+                   help="also write DIR/index.html: witness, event frequencies with their "
+                        "confidence intervals against e^eps, per-row delta histogram")
+
+
+def cli_run(args: Any) -> int:
+    """``dps-verify audit FILE.py:NAME --data ...``: load, audit, print, write JSON/HTML."""
+    from dps_verify.audit.loader import load_callable
+    from dps_verify.core import fsio
+    from dps_verify.engine.calls import audited_code
+
+    if args.qi is None:
+        raise UsageError("--data needs --qi COL,COL,... (the quasi-identifier columns)")
+    if args.domain is not None:
+        raise UsageError("give either --domain (synthetic datasets) or --data (a real table), not both")
+    for opt, v in (("--targets", args.targets), ("--screen-trials", args.screen_trials),
+                   ("--trials", args.trials)):
+        if v < 1:
+            raise UsageError(f"{opt} must be >= 1, got {v}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be >= 1, got {args.workers}")
+    if args.json:
+        fsio.check_output_file(args.json, option="--json", force=args.force)
+    html_path = None
+    if args.html:
+        d = Path(args.html)
+        if d.exists() and not d.is_dir():
+            raise UsageError(f"--html {d}: exists and is not a directory")
+        html_path = d / "index.html"
+        if d.is_dir():
+            fsio.check_output_file(html_path, option="--html", force=args.force)
+    qi = [c.strip() for c in args.qi.split(",") if c.strip()]
+    table = load_table(args.data, qi, columns=columns_option(args.columns), missing=args.missing or None)
+    with audited_code():
+        pipeline, _module = load_callable(args.target)
+    _LOADED[args.target] = pipeline
+    show = sys.__stderr__ is not None and sys.__stderr__.isatty()
+    with audited_code():
+        rep = audit_data(
+            pipeline, data=table, beta=args.beta, epsilon=args.epsilon, delta=args.delta,
+            definition=args.definition, question=args.question, table_format_=args.table_format,
+            seed=args.seed if args.seed is not None else 0, alpha=args.alpha,
+            targets=args.targets, screen_trials=args.screen_trials, max_trials=args.trials,
+            workers=args.workers, scheduler=args.scheduler, checkpoint=args.checkpoint,
+            progress=show, pipeline_ref=("file", args.target),
+        )
+    if args.json:
+        written = fsio.write_output_file(args.json, rep.to_json() + "\n", option="--json",
+                                         force=args.force, what="audit report")
+        print(f"wrote {written}")
+    if html_path is not None:
+        from dps_verify.audit.data_html import render_html
+
+        html_path.parent.mkdir(parents=True, exist_ok=True)
+        written = fsio.write_output_file(html_path, render_html(rep), option="--html",
+                                         force=args.force, what="HTML report")
+        print(f"wrote {written}")
+    print(rep.summary())
+    print(rep.verdict)
+    return rep.exit_code
+
+
+__all__ = [
+    "QUESTIONS",
+    "TABLE_FORMATS",
+    "add_data_arguments",
+    "cli_run",
+    "DataAuditReport",
+    "Table",
+    "as_table",
+    "audit_data",
+    "columns_option",
+    "confirmation_task",
+    "load_table",
+    "make_table",
+    "run_pipeline",
+    "screening_task",
+    "table_format",
+]

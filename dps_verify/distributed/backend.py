@@ -1,0 +1,155 @@
+"""Where the embarrassingly parallel work runs: in this process, or as Dask tasks.
+
+A backend has ``map(fn, items, progress=None) -> list`` returning ``[fn(x) for x in items]`` in
+order, ``scatter(data)`` (ship a large argument once; a Dask future, or the data itself) and
+``close()``.  ``fn`` must be a module-level function of plain data.
+
+Determinism: every task's random stream is a child of one :class:`numpy.random.SeedSequence`
+(:func:`task_seeds`, ``SeedSequence(seed).spawn(n)``), indexed by the task's position, and
+results are combined in task order — so a verdict and its witness do not depend on the number
+of workers, nor on which worker ran which task.
+
+:class:`DaskBackend` starts a :class:`distributed.LocalCluster` with one single-threaded worker
+process per core (stopped by :meth:`close`) unless it is given an existing ``client`` or a
+scheduler ``address``, which it leaves running.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+#: Below this many seconds of estimated work a job runs serially (starting workers costs ~2 s).
+PARALLEL_SECONDS = 10.0
+
+
+def task_seeds(seed: int | None, n: int) -> list[np.random.SeedSequence]:
+    """``n`` independent child seed sequences of ``SeedSequence(seed)`` (fresh entropy when
+    ``seed`` is None; the chosen entropy is kept in each child's ``entropy``)."""
+    return np.random.SeedSequence(seed).spawn(n)
+
+
+class Backend(Protocol):
+    workers: int
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any],
+            progress: Callable[[int, int], None] | None = None) -> list: ...
+
+    def scatter(self, data: Any) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class SerialBackend:
+    """Everything in the calling process, in order."""
+
+    workers = 1
+    name = "serial"
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any],
+            progress: Callable[[int, int], None] | None = None) -> list:
+        out = []
+        for i, x in enumerate(items):
+            out.append(fn(x))
+            if progress is not None:
+                progress(i + 1, len(items))
+        return out
+
+    def scatter(self, data: Any) -> Any:
+        return data
+
+    def close(self) -> None:
+        pass
+
+
+class DaskBackend:
+    """Tasks on a Dask cluster: a LocalCluster started here (``workers`` processes, default
+    one per core), or an existing one through ``client`` or a scheduler ``address``."""
+
+    name = "dask"
+
+    def __init__(self, workers: int | None = None, *, address: str | None = None,
+                 client: Any = None):
+        from dask.distributed import Client, LocalCluster
+
+        self._cluster: Any = None
+        self._own_client = client is None
+        if client is not None:
+            self.client = client
+        elif address is not None:
+            self.client = Client(address)
+        else:
+            n = max(1, workers or os.cpu_count() or 1)
+            self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                         dashboard_address=None)
+            self.client = Client(self._cluster)
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})) or (workers or 1))
+        self.name = f"dask ({self.workers} worker{'s' if self.workers != 1 else ''})"
+
+    def scatter(self, data: Any) -> Any:
+        return self.client.scatter(data, broadcast=True)
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any],
+            progress: Callable[[int, int], None] | None = None) -> list:
+        from dask.distributed import as_completed
+
+        futures = [self.client.submit(fn, x, pure=False) for x in items]
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Any] = [None] * len(futures)
+        done = 0
+        try:
+            for fut in as_completed(futures):
+                out[index[fut.key]] = fut.result()  # re-raises a task's exception here
+                done += 1
+                if progress is not None:
+                    progress(done, len(futures))
+        finally:
+            for f in futures:
+                f.cancel()
+        return out
+
+    def close(self) -> None:
+        if self._own_client:
+            self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+
+def choose_backend(
+    requested: Backend | str | None = None,
+    *,
+    estimated_seconds: float = 0.0,
+    workers: int | None = None,
+    address: str | None = None,
+    client: Any = None,
+) -> Backend:
+    """``requested`` if it is a backend; ``"serial"``/``"dask"``; else Dask when a ``client`` or
+    scheduler ``address`` is given, or ``workers`` > 1 is asked for, or the estimated work is
+    over :data:`PARALLEL_SECONDS` on a machine with several cores; serial otherwise."""
+    if requested is not None and not isinstance(requested, str):
+        return requested
+    if requested not in (None, "serial", "dask"):
+        raise ValueError(f"backend must be 'serial', 'dask' or a Backend, got {requested!r}")
+    if requested == "serial":
+        return SerialBackend()
+    if client is not None or address is not None:
+        return DaskBackend(workers, address=address, client=client)
+    if requested == "dask" or (workers or 0) > 1:
+        return DaskBackend(workers)
+    if estimated_seconds > PARALLEL_SECONDS and (os.cpu_count() or 1) > 1 and workers != 1:
+        return DaskBackend(workers)
+    return SerialBackend()
+
+
+__all__ = [
+    "PARALLEL_SECONDS",
+    "Backend",
+    "DaskBackend",
+    "SerialBackend",
+    "choose_backend",
+    "task_seeds",
+]
