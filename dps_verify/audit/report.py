@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dps_verify.core.errors import VERDICT_EXIT_CODES
+from dps_verify.core.errors import VERDICT_EXIT_CODES, ParameterError
 from dps_verify.core.types import AuditVerdict
 from dps_verify.verdict.witness import Witness
 from dps_verify.verdict.witness import json_number as _num
@@ -49,7 +49,7 @@ class AuditReport:
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}")
+            raise ParameterError(f"verdict must be one of {VERDICTS}")
 
     @property
     def exit_code(self) -> int:

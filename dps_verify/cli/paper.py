@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from dps_verify.core.errors import ParameterError
+
 NAME = "paper"
 HELP = "Check every registered claim of the paper and report a verdict for each."
 
@@ -70,7 +72,7 @@ def summary_line(outcomes, seconds: float) -> str:
 def run(args: argparse.Namespace) -> int:
     claims = _select(args.only)
     if not claims:
-        raise ValueError(f"no claim id matches {args.only!r} (see --list)")
+        raise ParameterError(f"no claim id matches {args.only!r} (see --list)")
     if args.list:
         for c in claims:
             print(c.id)

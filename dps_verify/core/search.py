@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 
 
 def least_integer(
@@ -27,6 +27,7 @@ def least_integer(
     guess: int | None = None,
     limit: int = 1 << 40,
     what: str = "k",
+    check_monotone: bool = True,
 ) -> int:
     """Least integer x ≥ ``lo`` with ``pred(x)``, for ``pred`` non-decreasing in x
     (False … False True … True).
@@ -34,7 +35,9 @@ def least_integer(
     Starts at ``guess`` (clamped to ``[lo, limit]``), gallops in steps 1, 2, 4, … toward the
     boundary, then bisects.  The answer x is certified: ``pred(x)`` holds and, unless x == lo,
     ``pred(x − 1)`` fails (both evaluated).  Raises :class:`CertificationError` if no x ≤ ``limit``
-    satisfies ``pred``.
+    satisfies ``pred``.  ``check_monotone=False`` is for a heuristic search that relies only on
+    ``pred(x)`` at the returned x (then x − 1 is not re-checked, and x is the least only when
+    ``pred`` is monotone).
     """
     if lo > limit:
         raise CertificationError(f"no {what} to search: lower end {lo} > limit {limit}")
@@ -79,7 +82,7 @@ def least_integer(
             good = mid
         else:
             bad = mid
-    if good > lo and p(good - 1):  # pragma: no cover - only if pred is not monotone
+    if check_monotone and good > lo and p(good - 1):  # pragma: no cover - only if pred is not monotone
         raise CertificationError(f"{what}: predicate not monotone near {good}; boundary not certified")
     return good
 
@@ -110,9 +113,9 @@ def boundary_rational(
     The certified properties of the result are the same with or without a guess.
     """
     if want not in ("least", "greatest"):
-        raise ValueError("want must be 'least' or 'greatest'")
+        raise ParameterError("want must be 'least' or 'greatest'")
     if tol <= 0:
-        raise ValueError("tol must be positive")
+        raise ParameterError("tol must be positive")
     # the grid must be finer than tol, or the bisection would stop short of the promise
     grid_bits = max(grid_bits, (tol.denominator // tol.numerator).bit_length() + 2)
     scale = 1 << grid_bits

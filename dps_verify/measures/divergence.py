@@ -215,7 +215,7 @@ def measure(
     if definition == "pointwise":
         v = pointwise_delta_exact(p, q, epsilon)
         return Certified(v, v, "exact rational arithmetic")
-    raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+    raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
 
 
 def least_exp_for_delta(
@@ -258,7 +258,7 @@ def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
     p, q = cancel_common_groups(p, q)  # two product laws: only differing groups matter
     d = to_fraction(delta, "delta")
     if d < 0:
-        raise ValueError(f"delta must be >= 0, got {delta}")
+        raise ParameterError(f"delta must be >= 0, got {delta}")
     P, Q = _exact_law(p, "p"), _exact_law(q, "q")
     x1, x2 = _epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d)
     if x1 is None or x2 is None:

@@ -23,6 +23,7 @@ from typing import Any
 
 import mpmath
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import (
     Certified,
     Number,
@@ -85,7 +86,7 @@ class PrivacyLossDistribution:
     def self_compose(self, times: int) -> PrivacyLossDistribution:
         """``times``-fold composition with itself, by repeated squaring."""
         if times < 1:
-            raise ValueError("times must be >= 1")
+            raise ParameterError("times must be >= 1")
         result: PrivacyLossDistribution | None = None
         base = self
         while times:

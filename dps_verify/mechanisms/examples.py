@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable
 from fractions import Fraction
 from itertools import product
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import k_param
 from dps_verify.engine.distribution import randomized
@@ -53,7 +54,7 @@ class DeltaSampling(randomized):
     def __init__(self, delta: Number):
         self.delta = to_fraction(delta, "delta")
         if not 0 <= self.delta <= 1:
-            raise ValueError("delta must be in [0, 1]")
+            raise ParameterError("delta must be in [0, 1]")
         super().__init__(self._law)
         self.sufficient_statistic = None
 
@@ -72,7 +73,7 @@ class RandomizedResponse(randomized):
     def __init__(self, p_truth: Number = Fraction(3, 4)):
         self.p = to_fraction(p_truth, "p_truth")
         if not Fraction(1, 2) <= self.p <= 1:
-            raise ValueError("p_truth must be in [1/2, 1]")
+            raise ParameterError("p_truth must be in [1/2, 1]")
         super().__init__(self._law)
         self.sufficient_statistic = lambda r: bool(r)
 
@@ -126,7 +127,7 @@ def gender_pair(
     """
     a = to_fraction(alpha, "alpha")
     if not 0 < a < 1:
-        raise ValueError("alpha must be in (0, 1)")
+        raise ParameterError("alpha must be in (0, 1)")
 
     def a1(sample: tuple) -> bool:
         if len(sample) < min_size:

@@ -130,7 +130,7 @@ class EpsilonSafeKAnonymizer(randomized):
         self.k = k_param(k)
         self.w = to_fraction(weight_base, "weight_base")
         if self.w <= 1:
-            raise ValueError("weight_base must be > 1")
+            raise ParameterError("weight_base must be > 1")
         self.sensitivity = sensitivity
         self.reveal_choice = reveal_choice
         super().__init__(self._law)
@@ -144,7 +144,7 @@ class EpsilonSafeKAnonymizer(randomized):
     def choice_law(self, data: tuple) -> list[Fraction]:
         s = list(self.scores(data))
         if len(s) != len(self.recodings):
-            raise ValueError("scores must return one integer per recoding")
+            raise ParameterError("scores must return one integer per recoding")
         base = min(s)
         weights = [self.w ** (si - base) for si in s]
         total = sum(weights)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import mpmath
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import (
     Certified,
     iv_from_fraction,
@@ -143,7 +143,7 @@ def fig4_matching_k(beta: str, criterion: str = FIG4_DEFAULT_CRITERION, width: i
     k = 15); a minimum on the window's edge raises instead of being silently accepted.
     """
     if criterion not in FIG4_CRITERIA:
-        raise ValueError(f"unknown Fig 4 criterion {criterion!r}; one of {sorted(FIG4_CRITERIA)}")
+        raise ParameterError(f"unknown Fig 4 criterion {criterion!r}; one of {sorted(FIG4_CRITERIA)}")
     _, key, to_distance = FIG4_CRITERIA[criterion]
     lo, hi = max(FIG4_START[0], FIG4_PRINTED[beta] - width), FIG4_PRINTED[beta] + width
     ks = {k: key(k, beta, FIG4_START) for k in range(lo, hi + 1)}
@@ -357,7 +357,7 @@ def draw_with_notes(name: str, outdir: Path) -> tuple[Path, list[str]]:
     import matplotlib.pyplot as plt
 
     if name not in FIGURES:
-        raise ValueError(f"unknown figure {name!r}; one of {FIGURES}")
+        raise ParameterError(f"unknown figure {name!r}; one of {FIGURES}")
     notes = _Notes()
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]

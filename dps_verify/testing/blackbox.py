@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import epsilon_param
 from dps_verify.verdict.montecarlo import (
@@ -88,11 +89,11 @@ def estimate_delta_lower(
     eps_exact = epsilon_param(epsilon)  # also an exact log "ln(x)" (core.numbers.ExactLog)
     eps = float(eps_exact)
     if not 0 < b <= 1:
-        raise ValueError("beta must satisfy 0 < beta <= 1")
+        raise ParameterError("beta must satisfy 0 < beta <= 1")
     if not 0 < alpha < 1:
-        raise ValueError("alpha must be in (0, 1)")
+        raise ParameterError("alpha must be in (0, 1)")
     if not pairs:
-        raise ValueError("need at least one neighbouring pair")
+        raise ParameterError("need at least one neighbouring pair")
     e_eps = exp_upper_float(eps_exact)  # e^ε rounded up: the δ lower bound stays safe
     rng = random.Random(seed)
     m = 2 * len(pairs)

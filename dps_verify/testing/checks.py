@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
 from dps_verify.engine.count_vectors import SampleMemo
@@ -138,10 +139,10 @@ def assert_dp(
     d = delta_param(delta)
     b = beta_param(beta, allow_one=True)
     if definition not in DEFINITIONS:
-        raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+        raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
     dom = sorted(set(domain), key=repr)
     if not dom:
-        raise ValueError("domain must not be empty")
+        raise ParameterError("domain must not be empty")
     label = getattr(anonymizer, "__name__", None) or type(anonymizer).__name__
     claim = f"({short(eps, 6)}, {short(d, 6)})-DP under sampling with beta = {b} ({definition})"
 

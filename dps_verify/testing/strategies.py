@@ -32,6 +32,7 @@ from itertools import combinations_with_replacement
 import mpmath
 from hypothesis import strategies as st
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import BASE_PREC, iv_from_fraction, iv_precision, iv_upper
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.engine.distribution import randomized
@@ -94,7 +95,7 @@ def datasets(
     """
     dom = list(domain)
     if not dom:
-        raise ValueError("domain must not be empty")
+        raise ParameterError("domain must not be empty")
     shapes = [s for s in SHAPES if s != "near-threshold" or params is not None]
     shape = shape or draw(st.sampled_from(shapes))
     rec = st.sampled_from(dom)
@@ -111,12 +112,12 @@ def datasets(
         out = [dom[0]] * draw(st.integers(1, max_group)) + [dom[-1]]
     elif shape == "near-threshold":
         if params is None:
-            raise ValueError('shape "near-threshold" needs params=(k, beta, epsilon)')
+            raise ParameterError('shape "near-threshold" needs params=(k, beta, epsilon)')
         n = n_near_threshold(*params) + draw(st.integers(-1, 2))
         r = draw(rec)
         out = [r] * max(n, 1) + draw(st.lists(rec, max_size=2))
     else:
-        raise ValueError(f"shape must be one of {SHAPES}, got {shape!r}")
+        raise ParameterError(f"shape must be one of {SHAPES}, got {shape!r}")
     return canonical(out)
 
 
@@ -153,7 +154,7 @@ def neighbours(
             base = (draw(rec),)
         old = draw(st.sampled_from(sorted(set(base), key=repr)))
         return base, canonical(_remove_one(base, old) + (draw(rec),))
-    raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+    raise ParameterError(f"relation must be one of {RELATIONS}, got {relation!r}")
 
 
 def all_datasets(domain: Sequence[Hashable], max_size: int) -> list[Dataset]:
@@ -454,7 +455,7 @@ def leak_shapes(
 
     values = sorted(set(domain), key=repr)
     if not values:
-        raise ValueError("domain must not be empty")
+        raise ParameterError("domain must not be empty")
     items = []
     for _shape, counts, t in _shapes(values, ks=ks, beta=Fraction(beta), eps=Fraction(epsilon),
                                      max_records=max_records):

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number, exp_interval
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
 from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleMemo, SampleTable
@@ -128,26 +128,25 @@ class SearchResult:
                 f"anonymized; {self.exact_checks} pairs decided in exact arithmetic")
 
 
-def _decide_integer(laws: ExactLaws, c: list[int], c2: list[int], eps: Fraction,
-                    d: Fraction) -> str | None:
-    """Hockey-stick decision for a deterministic anonymizer in integer arithmetic:
-    "violation" / "ok" when every output's side of the bad set is decided by the rational
-    enclosure of e^ε and the δ enclosure is on one side of the claim; else None (the Fraction
-    path decides)."""
-    A, den = laws.weights(c)
-    B0, den2 = laws.weights(c2)
-    q = laws.q
-    B = {o: v * q for o, v in B0.items()}  # both over q^n
+def _integer_enclosure(laws: ExactLaws, c: Sequence[int], c2: Sequence[int],
+                       eps: Fraction) -> tuple[Fraction, Fraction] | None:
+    """Enclosure [lower, upper] of the hockey-stick δ of (A^β(c), A^β(c2)) in integer
+    arithmetic (both laws over one common denominator), when every output's side of the bad
+    set is decided by the rational enclosure of e^ε; else None (the Fraction path decides)."""
+    A, da = laws.weights(c)
+    B, db = laws.weights(c2)
+    den = math.lcm(da, db)
+    fa, fb = den // da, den // db
     lo_e, hi_e = exp_interval(eps) if eps else (Fraction(1), Fraction(1))
     ln, ld, hn, hd = lo_e.numerator, lo_e.denominator, hi_e.numerator, hi_e.denominator
     lower = upper = Fraction(0)
-    for X, Y in ((A, B), (B, A)):
+    for X, Y, fx, fy in ((A, B, fa, fb), (B, A, fb, fa)):
         sx = sy = 0
         for o, xv in X.items():
             if not xv:
                 continue
-            yv = int(Y.get(o, 0))
-            xv = int(xv)
+            yv = int(Y.get(o, 0)) * fy
+            xv = int(xv) * fx
             if yv == 0 or xv * hd > hn * yv:
                 sx += xv
                 sy += yv
@@ -155,9 +154,20 @@ def _decide_integer(laws: ExactLaws, c: list[int], c2: list[int], eps: Fraction,
                 return None  # e^ε not separated from this output's ratio
         lower = max(lower, Fraction(sx, 1) - hi_e * sy)
         upper = max(upper, Fraction(sx, 1) - lo_e * sy)
-    if lower > d * den:
+    return lower / den, upper / den
+
+
+def _decide_integer(laws: ExactLaws, c: Sequence[int], c2: Sequence[int], eps: Fraction,
+                    d: Fraction) -> str | None:
+    """Hockey-stick decision in integer arithmetic: "violation" / "ok" when
+    :func:`_integer_enclosure` is on one side of the claim; else None (the Fraction path
+    decides)."""
+    enc = _integer_enclosure(laws, c, c2, eps)
+    if enc is None:
+        return None
+    if enc[0] > d:
         return "violation"
-    if upper <= d * den:
+    if enc[1] <= d:
         return "ok"
     return None
 
@@ -180,7 +190,7 @@ def decide_counts(
 ) -> tuple[str, Witness | None]:
     """Decide any pair of count vectors exactly (see :func:`decide_pair`)."""
     atoms = laws.table.atoms
-    if definition == "hockey-stick" and not laws.table.is_randomized:
+    if definition == "hockey-stick":
         quick = _decide_integer(laws, c, c2, eps, d)
         if quick == "ok":
             return "ok", None
@@ -484,11 +494,11 @@ def exhaustive_search(
     eps = epsilon_param(epsilon)
     d = delta_param(delta)
     if definition not in DEFINITIONS:
-        raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+        raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
     if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
-        raise ValueError(f"max_size must be an integer >= 1, got {max_size!r}")
+        raise ParameterError(f"max_size must be an integer >= 1, got {max_size!r}")
     if relation not in RELATIONS:
-        raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+        raise ParameterError(f"relation must be one of {RELATIONS}, got {relation!r}")
     replace = relation == "replace-one"
     atoms = Atoms(anonymizer, domain)
     m = atoms.m

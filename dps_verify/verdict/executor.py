@@ -15,6 +15,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from dps_verify.core.errors import ParameterError
+
 #: Below this many enumeration terms a search runs serially (starting workers costs ~1 s).
 PARALLEL_THRESHOLD = 3_000_000
 
@@ -75,7 +77,7 @@ def choose_executor(work: int, requested: Executor | str | None = None) -> Execu
     if requested == "process":
         return ProcessExecutor()
     if requested is not None:
-        raise ValueError(f"executor must be 'serial', 'process' or an Executor, got {requested!r}")
+        raise ParameterError(f"executor must be 'serial', 'process' or an Executor, got {requested!r}")
     if work < PARALLEL_THRESHOLD or (os.cpu_count() or 1) < 2:
         return SerialExecutor()
     return ProcessExecutor()

@@ -20,13 +20,14 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import exp_interval
 
 
 def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
     """One-sided Clopper–Pearson bounds: Pr[p < lo] ≤ α and Pr[p > hi] ≤ α separately."""
     if not 0 <= successes <= trials or trials <= 0:
-        raise ValueError("need 0 <= successes <= trials and trials >= 1")
+        raise ParameterError("need 0 <= successes <= trials and trials >= 1")
     from scipy.stats import beta as beta_dist  # imported lazily: scipy is slow to import
 
     lo = 0.0 if successes == 0 else float(beta_dist.ppf(alpha, successes, trials - successes + 1))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import exp_interval
 from dps_verify.measures.divergence import DEFINITIONS
 from dps_verify.measures.divergence import _bad_set_forward as bad_set
@@ -243,7 +244,7 @@ def witness_from_laws(
         if b > a:
             return Witness(D2, D, tuple(ev), b, a, eps, b, definition, **info)
         return Witness(D, D2, tuple(ev), a, b, eps, a, definition, **info)
-    raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+    raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
 
 
 __all__ = ["EXACT_DECISION_NOTE", "Dataset", "Witness", "bad_set", "json_number", "short", "witness_from_laws"]
