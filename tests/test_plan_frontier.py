@@ -150,3 +150,30 @@ def test_cli_json_and_plot_and_ownership(tmp_path, capsys):
     assert main(["plan", "--epsilon", "1", "--delta", "1e-6", "--plot", str(other_png)]) == 2
     assert other_png.read_bytes() == b"\x89PNG\r\n\x1a\nnot ours"
     capsys.readouterr()
+
+
+def test_a_certification_limit_in_one_cell_is_reported_and_the_rest_is_kept(monkeypatch, capsys):
+    import importlib
+
+    from dps_verify.core.errors import CertificationError
+    from dps_verify.plan.report import print_frontier
+
+    fmod = importlib.import_module("dps_verify.plan.frontier")  # the module, not the function
+
+    real = fmod.minimal_k
+
+    def limited(measure, beta, eps, delta):
+        if measure == "pointwise":
+            raise CertificationError("work limit reached (test)")
+        return real(measure, beta, eps, delta)
+
+    monkeypatch.setattr(fmod, "minimal_k", limited)
+    f = fmod.frontier("1", "1e-3", default_grid=False)
+    (row,) = f.rows
+    assert set(row.by_measure) == {"paper", "hockey-stick"} and row.arx_k == row.by_measure["paper"].k + 1
+    assert row.not_applicable["pointwise"].startswith("certification limit")
+    print_frontier(f)
+    assert "work limit reached (test)" in " ".join(capsys.readouterr().out.split())
+    monkeypatch.setattr(fmod, "minimal_k", lambda *a: (_ for _ in ()).throw(CertificationError("x")))
+    with pytest.raises(CertificationError, match="no beta of the plan"):
+        fmod.frontier("1", "1e-3", default_grid=False)

@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import delta_param, epsilon_param, format_epsilon
 from dps_verify.inverse.questions import BOUNDS, min_k
@@ -110,9 +111,7 @@ def minimal_k(measure: str, beta: Fraction, eps: Fraction, delta: Fraction) -> M
     at_k = certified_delta(measure, k, beta, eps)
     below = certified_delta(measure, k - 1, beta, eps) if k > 1 else None
     if at_k.upper > delta or (below is not None and not below.lower > delta):
-        from dps_verify.core.errors import CertificationError
-
-        raise CertificationError(  # min_k certified both sides; this re-check can only fail on a bug
+        raise RuntimeError(  # min_k certified both sides; this re-check can only fail on a bug
             f"smallest k under {measure}: the enclosures at k = {k} and k - 1 do not bracket delta"
         )
     return MinimalK(measure=measure, k=k, delta_at_k=at_k, delta_below=below)
@@ -127,11 +126,16 @@ def frontier_row(point: BetaPoint, eps: Fraction, delta: Fraction,
         if m == "paper" and not point.in_regime:
             na[m] = "outside CP Thm 5's regime (epsilon < -ln(1-beta))"
             continue
-        by[m] = minimal_k(m, point.beta, eps, delta)
+        try:
+            by[m] = minimal_k(m, point.beta, eps, delta)
+        except CertificationError as exc:  # past a scan's work budget: say so, keep the others
+            na[m] = f"certification limit: {' '.join(str(exc).split())}"
     arx: int | None = None
     if point.in_regime:
         paper = by.get("paper")
-        if paper is not None:  # ARX's loop from the certified smallest k under d (no second search)
+        if paper is None and "paper" in na:
+            pass  # the same limit would stop ARX's loop
+        elif paper is not None:  # ARX's loop from the certified smallest k under d (no second search)
             k0 = paper.k
             while not certified_delta("paper", k0, point.beta, eps).upper < delta:
                 k0 += 1
@@ -162,7 +166,13 @@ def frontier(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = 
             raise ValueError(f"measure must be one of {MEASURES}, got {m!r}")
     points = beta_grid(eps, betas, default_grid=default_grid)
     rows = tuple(frontier_row(p, eps, dl, ms) for p in points)
-    arx = arx_choice(eps, dl) if eps > 0 else None
+    if not any(r.by_measure for r in rows):  # nothing certified anywhere: the limit is the answer
+        first = next(iter(rows[0].not_applicable.values()), "no measure applies")
+        raise CertificationError(f"no beta of the plan has a certified smallest k: {first}")
+    try:
+        arx = arx_choice(eps, dl) if eps > 0 else None
+    except CertificationError:
+        arx = None
     return Frontier(epsilon=eps, delta=dl, epsilon_text=epsilon.strip() if isinstance(epsilon, str) else eps_text(eps),
                     delta_text=delta.strip() if isinstance(delta, str) else str(dl),
                     rows=rows, arx=arx, seconds=time.perf_counter() - t0)

@@ -75,7 +75,7 @@ def frontier_json(f: Frontier) -> dict[str, Any]:
 def _cell(r: FrontierRow, m: str) -> str:
     mk = r.by_measure.get(m)
     if mk is None:
-        return "n/a"
+        return "limit" if r.not_applicable.get(m, "").startswith("certification limit") else "n/a"
     below = "—" if mk.delta_below is None else format_down(mk.delta_below.lower, 2)
     return f"[bold]{mk.k}[/bold] {format_up(mk.delta_at_k.upper, 2)}|{below}"
 
@@ -105,6 +105,10 @@ def print_frontier(f: Frontier, console: Any = None) -> None:
         t.add_row(beta_text(r), *(_cell(r, m) for m in MEASURES),
                   "n/a" if r.arx_k is None else str(r.arx_k))
     con.print(t)
+    for r in f.rows:
+        for m, why in r.not_applicable.items():
+            if why.startswith("certification limit"):
+                con.print(f"beta = {beta_text(r)}, {SHORT_LABELS[m]}: {why}", markup=False)
     if f.arx is not None:
         con.print(f"ARX (SafePub) would use beta = {float(f.arx.beta)!r} (1-e^-epsilon as a double, rounded down) "
                   f"and k = {f.arx.k}: one more than the smallest k under d ({f.arx.k_smallest_d}).")
