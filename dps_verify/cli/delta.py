@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import mpmath
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import format_down, format_up
 from dps_verify.core.params import beta_edge_note, epsilon_param, resolve_beta
 from dps_verify.inverse.questions import max_beta, min_epsilon, min_k
@@ -37,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _need(args: argparse.Namespace, *names: str) -> None:
     missing = [f"--{n.replace('_', '-')}" for n in names if getattr(args, n) is None]
     if missing:
-        raise ValueError(f"missing {', '.join(missing)}")
+        raise ParameterError(f"missing {', '.join(missing)}")
 
 
 def _beta_and_eps(args: argparse.Namespace) -> tuple[Fraction, Fraction]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
 from dps_verify.core.params import beta_param
 from dps_verify.core.types import Anonymizer, AnonymizerLike
@@ -134,7 +135,7 @@ def distribution(
         for rec in dataset:
             groups.setdefault(key(rec), []).append(rec)
     except TypeError as exc:
-        raise ValueError(f"dataset records must be hashable: {exc}") from None
+        raise ParameterError(f"dataset records must be hashable: {exc}") from None
     members = list(groups.values())
     keys = list(groups)
     check_budget(

@@ -6,7 +6,7 @@ from typing import Any
 
 import mpmath
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import (
     Number,
     fraction_to_mpf,
@@ -35,7 +35,7 @@ def amplify(
     b1 = beta_param(beta_from, allow_one=True)
     b2 = beta_param(beta_to, allow_one=True)
     if b2 > b1:
-        raise ValueError(f"beta_to must be <= beta_from (CP Thm 1), got {beta_to} > {beta_from}")
+        raise ParameterError(f"beta_to must be <= beta_from (CP Thm 1), got {beta_to} > {beta_from}")
     r = b2 / b1
     if e1 == 0:
         return mpmath.mpf(0), fraction_to_mpf(r * d1, "u")

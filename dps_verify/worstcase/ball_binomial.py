@@ -28,7 +28,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 
 #: C(n, s) through a rising factorial up to this s (cost O(s)); beyond, through ln Γ.
 RISING_MAX = 4096
@@ -94,7 +94,7 @@ class BallBinomial:
 
     def __init__(self, beta: Fraction, prec: int) -> None:
         if not 0 < beta < 1:
-            raise ValueError("beta must be in (0, 1)")
+            raise ParameterError("beta must be in (0, 1)")
         self.flint = _flint()
         self.beta = beta
         self.prec = prec

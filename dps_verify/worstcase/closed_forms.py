@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import mpmath
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import (
     BASE_PREC,
     Certified,
@@ -79,7 +80,7 @@ def d_safe(k: Number, beta: Number, epsilon: Number, epsilon1: Number) -> mpmath
     e1 = epsilon_param(epsilon1, "epsilon1")
     b = resolve_beta(beta, eps - e1) if eps > e1 else beta_param(beta)
     if eps < e1 or not in_paper_regime(b, eps - e1):
-        raise ValueError(
+        raise ParameterError(
             "epsilon must satisfy epsilon >= -ln(1-beta) + epsilon1 (CP Thm 6); "
             f"got epsilon = {float(eps):g}, epsilon1 = {float(e1):g}, beta = {float(b):g}"
         )
