@@ -73,3 +73,12 @@ def test_epsilon_positive_still_suggests_beta_edge():
     """Negative control: above 0 the suggestion is useful and stays."""
     with pytest.raises(ParameterError, match="--beta edge"):
         bounds.d(5, "0.9", "0.1")
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "x", "1.5"])
+def test_releases_zero_names_the_option_not_an_internal_parameter(value, capsys):
+    with pytest.raises(SystemExit) as stop:  # argparse: one line, exit 2
+        main(["delta", "--k", "5", "--beta", "0.1", "--epsilon", "1", "--releases", value])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1
+    assert "--releases" in err and "times" not in err

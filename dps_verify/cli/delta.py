@@ -21,6 +21,17 @@ NAME = "delta"
 HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions."
 
 
+def _release_count(text: str) -> int:
+    """``--releases T``: a whole number of releases, T >= 1 (argparse: one line, exit 2)."""
+    try:
+        t = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of releases T >= 1, got {text!r}") from None
+    if t < 1:
+        raise argparse.ArgumentTypeError(f"the number of releases T must be >= 1, got {t}")
+    return t
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, help="suppression threshold k >= 1")
     p.add_argument("--beta", type=str, help='sampling probability, 0 < beta < 1, or "edge" (1-e^-epsilon rounded down)')
@@ -30,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--min-k", action="store_true", help="smallest k reaching --delta")
     g.add_argument("--min-epsilon", action="store_true", help="smallest epsilon reaching --delta")
     g.add_argument("--max-beta", action="store_true", help="largest beta reaching --delta")
-    p.add_argument("--releases", type=int, metavar="T",
+    p.add_argument("--releases", type=_release_count, metavar="T",
                    help="delta of T fresh-sample releases, worst case over all group sizes (exact or certified enclosure)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
