@@ -52,8 +52,10 @@ def _chernoff_rate(b: Fraction, eps: Fraction) -> float:
     """Float screen: ln(γ/β) − (γ−β)/γ, the per-k exponent of TR Thm 6 (guesses only)."""
     import math
 
-    bf, ef = float(b), float(eps)
-    gm = (1 - bf) * (-math.expm1(-min(ef, 700.0)))
+    from dps_verify.worstcase.sdgs import eps_float, gamma_minus_beta_float
+
+    bf, ef = float(b), eps_float(eps)
+    gm = gamma_minus_beta_float(bf, ef)
     g = bf + gm
     if gm <= 0 or bf <= 0:
         return 0.0

@@ -100,9 +100,10 @@ from typing import Any
 import numpy as np
 from scipy import fft as sfft
 
-from dps_verify.core.errors import ParameterError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import beta_param, epsilon_param, k_param
+from dps_verify.core.search import least_integer
 from dps_verify.engine.protocol import thresholded_count_law
 from dps_verify.inverse.pld_discrete import _times_param, upper_below
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
@@ -642,24 +643,15 @@ class _UntruncatedBounds:
 
 
 def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:
-    """A size a ∈ [first, n_limit] with ``ok(a)``, searched by doubling then bisection (a
-    heuristic search; only ``ok`` at the returned size is relied on)."""
-    lo, step, a = first - 1, 1, first
-    while a <= n_limit and not ok(a):
-        lo, a, step = a, first + 2 * step - 1, 2 * step
-    if a > n_limit:
-        if n_limit >= first and ok(n_limit):
-            a = n_limit
-        else:
-            return None
-    hi = a
-    while hi - lo > 1:  # invariant: ok(hi); lo < first or not ok(lo)
-        mid = (lo + hi) // 2
-        if mid >= first and ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    """A size a ∈ [first, n_limit] with ``ok(a)``, searched by doubling then bisection
+    (:func:`~dps_verify.core.search.least_integer`; a heuristic search: only ``ok`` at the
+    returned size is relied on), or None when none is found up to ``n_limit``."""
+    if n_limit < first:
+        return None
+    try:
+        return least_integer(ok, lo=first, limit=n_limit, what="tail start", check_monotone=False)
+    except CertificationError:
+        return None
 
 
 def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rtol: float) -> ReleasesResult:

@@ -37,7 +37,9 @@ MAX_SCREEN_N = 400_000
 
 def _gamma_kl(beta: float, eps: float) -> tuple[float, float]:
     """γ = 1 − (1−β)e^(−ε) and KL(γ‖β) in floats (screen only)."""
-    gm = (1 - beta) * (-math.expm1(-min(eps, 700.0)))  # γ − β without cancellation
+    from dps_verify.worstcase.sdgs import gamma_minus_beta_float
+
+    gm = gamma_minus_beta_float(beta, eps)
     g = beta + gm
     if gm <= 0:
         return g, 0.0

@@ -20,7 +20,12 @@ from dps_verify.core.params import (
     require_paper_regime,
     resolve_beta,
 )
-from dps_verify.worstcase.sdgs import _flint_or_none, in_regime_fast
+from dps_verify.worstcase.sdgs import (
+    _flint_or_none,
+    gamma_minus_beta_ball,
+    gamma_minus_beta_iv,
+    in_regime_fast,
+)
 
 
 def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
@@ -48,7 +53,7 @@ def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
     def f() -> Any:
         iv = mpmath.iv
         bb = iv_from_fraction(b)
-        gm = iv_from_fraction(1 - b) * (1 - iv.exp(-iv_from_fraction(eps)))  # γ − β
+        gm = gamma_minus_beta_iv(b, eps)
         g = bb + gm
         return iv.exp(-kk * (iv.log(g / bb) - gm / g))
 
@@ -83,7 +88,7 @@ def _chernoff_arb(k: int, b: Fraction, eps: Fraction) -> mpmath.mpf | None:
             bb = flint.arb(flint.fmpq(p, q))
             om = flint.arb(flint.fmpq(q - p, q))
             e = flint.arb(e_q) if e_q is not None else arb_epsilon(eps)
-            gm = om * -((-e).expm1())  # γ − β
+            gm = gamma_minus_beta_ball(om, e)
             v = (-k * ((gm / bb).log1p() - gm / (bb + gm))).exp()
             if v.is_finite() and v > 0 and v.rel_accuracy_bits() >= 64:
                 m_raw, e_raw = v.upper().man_exp()

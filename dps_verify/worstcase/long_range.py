@@ -37,6 +37,7 @@ from typing import Any
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Certified
 from dps_verify.core.params import neg_log1m_float
+from dps_verify.core.search import least_integer
 from dps_verify.worstcase.ball_binomial import (
     BallBinomial,
     arb_epsilon,
@@ -44,8 +45,10 @@ from dps_verify.worstcase.ball_binomial import (
     arb_to_fractions,
     rel_bits,
 )
-from dps_verify.worstcase.sdgs import eps_float
+from dps_verify.worstcase.sdgs import eps_float, gamma_minus_beta_ball, gamma_minus_beta_float
 
+#: Largest group size the monotone searches (doubling, then bisection) look at.
+_SEARCH_LIMIT = 1 << 400
 #: Most threshold runs one evaluation of d may visit (about 50–100 µs each).
 RUN_BUDGET = 40_000
 #: Relative bits wanted for the maximum (single-value APIs need 1e-15 ≈ 50 bits).
@@ -64,7 +67,7 @@ def gamma_ball(beta: Fraction, eps: Fraction, prec: int) -> Any:
     with flint.ctx.workprec(prec):
         b = arb_fraction(beta)
         e = arb_epsilon(min(eps, Fraction(1 << 20)))  # γ − 1 < 2^−10^6 beyond: same ball
-        return b - arb_fraction(1 - beta) * (-e).expm1()
+        return b + gamma_minus_beta_ball(arb_fraction(1 - beta), e)
 
 
 class Thresholds:
@@ -105,21 +108,14 @@ class Thresholds:
         return n
 
     def _gallop(self, n: int, J: int) -> int:
-        step = 1
-        while self.below(n + step, J):
-            n += step
-            step *= 2
-        while step > 1:
-            step //= 2
-            if self.below(n + step, J):
-                n += step
-        return n
+        """Largest n' ≥ n with below(n', J), given below(n, J) (monotone: true, then false)."""
+        return least_integer(lambda m: not self.below(m, J), lo=n + 1, limit=_SEARCH_LIMIT, what="run end") - 1
 
 
 def _estimate_runs(k: int, beta: Fraction, eps: Fraction, kl: Fraction, first_log: float, N_k: int) -> float:
     """Float screen: the number of runs the stopping rule will need (first_log = −ln U(k))."""
     b = float(beta) if beta > Fraction(1, 10**300) else 1e-300
-    g = b - (1 - b) * math.expm1(-min(eps_float(eps), 700.0))
+    g = b + gamma_minus_beta_float(b, eps_float(eps))
     kf = float(kl)
     if kf <= 0:
         return math.inf
@@ -296,10 +292,9 @@ class _SegmentScan:
         return J
 
     def _gamma_float(self) -> float:
-        import math
 
         b = float(self.beta)
-        return b - (1 - b) * math.expm1(-min(float(self.eps), 700.0))
+        return b + gamma_minus_beta_float(b, eps_float(self.eps))
 
     def bwd_bad(self, n: int, j: int) -> bool:
         """j < γ'n ⇔ e^ε·n·(q−p) < (n − j)·q (exact)."""
@@ -324,23 +319,9 @@ class _SegmentScan:
 
     def least_n_bwd_bad(self, j: int, lo: int) -> int:
         """Least n ≥ lo with j < γ'n (monotone in n)."""
-        if self.bwd_bad(lo, j):
-            return lo
-        hi = lo + 1
-        step = 1
-        while not self.bwd_bad(hi, j):
-            step *= 2
-            hi = lo + step
-            if step > 1 << 400:
-                raise CertificationError("segment scan: backward threshold beyond 2^400")
-        a = hi - step // 2 if step > 1 else lo
-        while hi - a > 1:
-            mid = (a + hi) // 2
-            if self.bwd_bad(mid, j):
-                hi = mid
-            else:
-                a = mid
-        return hi
+        return least_integer(
+            lambda n: self.bwd_bad(n, j), lo=lo, limit=lo + _SEARCH_LIMIT, what="segment scan: backward threshold n"
+        )
 
     # ball values ----------------------------------------------------------------------------
     def _c(self, key: tuple, fn: Any) -> Any:
@@ -502,7 +483,7 @@ def sdgs_by_segments(
         import math
 
         bf, ef = float(beta), min(eps_float(eps), 700.0)
-        g = bf - (1 - bf) * math.expm1(-ef)
+        g = bf + gamma_minus_beta_float(bf, ef)
         gp = max(1 - (1 - bf) * math.exp(ef), 0.0) if backward else 0.0
         segs = (g + gp) * max(est_n_stop - k, 0.0) + 1
         if segs > budget:
@@ -518,24 +499,8 @@ def sdgs_by_segments(
     sc = _SegmentScan(k, beta, eps, measure, E, backward, prec)
     # z_n: false, then true from n_z on (module notes); found by doubling and bisection
     n_z: int | None = None
-    if backward:
-        hi = k
-        while True:
-            if sc.z(hi):  # decided exactly, ties not bad (_SegmentScan.z)
-                break
-            hi = 2 * hi
-            if hi > 1 << 400:
-                raise CertificationError("segment scan: suppressed outcome never bad below n = 2^400")
-        lo = max(k, hi // 2) if hi > k else k
-        if sc.z(lo):
-            hi = lo
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if sc.z(mid):
-                hi = mid
-            else:
-                lo = mid
-        n_z = hi
+    if backward:  # z decided exactly, ties not bad (_SegmentScan.z)
+        n_z = least_integer(sc.z, lo=k, limit=_SEARCH_LIMIT, what="segment scan: n where the suppressed outcome turns bad")
     kl_ball = arb_fraction(kl)
     ln2 = arb(2).log()
     best_lo = arb(0)

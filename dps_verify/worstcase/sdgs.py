@@ -172,6 +172,26 @@ def eps_float(eps: Any) -> float:
     return float(eps) if eps <= _EPS_FLOAT_CAP else float(_EPS_FLOAT_CAP)
 
 
+# γ − β = (1−β)(1 − e^{−ε}), γ = 1 − (1−β)e^{−ε}: formed from expm1 (no cancellation for tiny β
+# or ε), written once for every representation the module family uses — a python-flint ball
+# (first choice), its mpmath.iv fallback, and the float screens.
+
+
+def gamma_minus_beta_ball(one_minus_beta: Any, eps_ball: Any) -> Any:
+    """γ − β as a python-flint ball, from balls around 1 − β and ε."""
+    return one_minus_beta * (-((-eps_ball).expm1()))
+
+
+def gamma_minus_beta_iv(beta: Fraction, eps: Any) -> Any:
+    """γ − β as an mpmath.iv interval (the fallback when no ball is available)."""
+    return iv_from_fraction(1 - beta) * (1 - mpmath.iv.exp(-iv_from_fraction(eps)))
+
+
+def gamma_minus_beta_float(b: float, e: float) -> float:
+    """γ − β in floats (screens only; ε capped at 700, where e^{−ε} is already 0 to the float)."""
+    return (1 - b) * (-math.expm1(-min(e, 700.0)))
+
+
 def _ln_f(x: Any) -> float:
     """ln x in floats for an integer x > 0 of any size (screens only)."""
     bl = x.bit_length()
@@ -317,7 +337,7 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
     def f() -> Any:
         iv = mpmath.iv
         b = iv_from_fraction(beta)
-        gm = iv_from_fraction(1 - beta) * (1 - iv.exp(-iv_from_fraction(e)))  # γ − β
+        gm = gamma_minus_beta_iv(beta, e)
         g = b + gm
         return g * iv.log(g / b) + (1 - g) * iv.log((1 - g) / (1 - b))
 
@@ -357,7 +377,7 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
         from dps_verify.worstcase.ball_binomial import arb_epsilon
 
         ea = arb_epsilon(e)
-        gm = one_m_b * (-(-ea).expm1())
+        gm = gamma_minus_beta_ball(one_m_b, ea)
         one_m_g = one_m_b * (-ea).exp()
         kl = (b + gm) * (gm / b).log1p() - one_m_g * ea
         if not (kl > 0) or kl.rel_accuracy_bits() < 20:
@@ -378,7 +398,7 @@ def _float_kl_gamma(beta: Fraction, eps: Fraction) -> float:
     by :func:`kl_lower`).  NaN when floats cannot represent it."""
     try:
         b, e = float(beta), eps_float(eps)
-        gm = (1 - b) * (-math.expm1(-min(e, 700.0)))  # γ − β without cancellation
+        gm = gamma_minus_beta_float(b, e)
         g = b + gm
         if not (0 < b < 1 and gm > 0 and g < 1):
             return math.nan
@@ -448,9 +468,8 @@ def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -
             b = flint.arb(flint.fmpq(p, q))
             one_m_b = 1 - b
             ea = flint.arb(e_q) if e_q is not None else arb_epsilon(e)
-            em = (-ea).expm1()  # e^{−ε} − 1
-            gm = one_m_b * (-em)
-            kl = (b + gm) * (gm / b).log1p() - one_m_b * (1 + em) * ea
+            gm = gamma_minus_beta_ball(one_m_b, ea)
+            kl = (b + gm) * (gm / b).log1p() - one_m_b * (-ea).exp() * ea
             v = N * kl + flint.arb(best).log()
             if v >= 0:
                 return True
@@ -495,7 +514,7 @@ def _float_kl(a: float, b: float) -> float:
 def _estimate(k: int, beta: Fraction, eps: Fraction, measure: str, backward: bool) -> dict:
     """Float screen: start n, expected stop n and work, before any exact arithmetic."""
     b, e = float(beta), eps_float(eps)
-    gm = (1 - b) * (-math.expm1(-min(e, 700.0)))  # γ − β without cancellation
+    gm = gamma_minus_beta_float(b, e)
     g = b + gm
     if gm <= 0 or g <= 0:
         n0 = float(k)
