@@ -24,8 +24,11 @@ plt.rcParams["axes.grid"] = True
 # ## §2.2: the parity / XOR pair
 #
 # `A₁` publishes whether the sample has an odd number of records; `A₂` publishes that bit XOR
-# "`t` is present". With β = 1/2 each bit alone is a fair coin whatever the data: both are
-# perfectly private (ε = 0, δ = 0). Together they reveal whether `t` was sampled.
+# "`t` is present". With β = 1/2 each bit alone is a fair coin on the datasets below (ε = 0,
+# δ = 0 there), yet together they reveal whether `t` was sampled.  Careful: that is one pair of
+# datasets, not the DPS definition, which quantifies over *all* of them — D = {x} against ∅
+# already gives δ = β for `A₁` (an odd sample is impossible without x).  With a size floor both
+# parts are DPS over all datasets and the pair still leaks (claim `cp.sec2.2.xor-noncomposition`).
 
 # %%
 a1, a2, both = mechanisms.xor_pair("t")
@@ -59,9 +62,13 @@ plt.show()
 # ## The technical report's composition theorem (TR §5, Theorem 2)
 #
 # The report claimed that if `A₁` is (β, ε₁, δ₁)-private under sampling and `A₂` is (β, ε₂, δ₂),
-# then publishing both is (β, ε₁ + ε₂, δ₁ + δ₂). The conference version drops the claim. With the
-# XOR pair at β = 1/2 the premises hold with ε₁ = ε₂ = δ₁ = δ₂ = 0, so the claim would give
-# (0, 0); the exact δ of the pair is 1/2 at every ε.
+# then publishing both is (β, ε₁ + ε₂, δ₁ + δ₂). The conference version drops the claim. On the
+# datasets below the XOR pair looks like a counterexample (parts δ = 0, pair δ = 1/2), but its
+# premises fail on other datasets (D = {x} vs ∅), so it proves nothing about the theorem.  A
+# valid witness, whose premises hold over all datasets, is two randomized responses on "t is
+# sampled" (each (1/2, ln 2, 0)-UDP; the pair's ratio on output (1, 1) is 5 > 4): claim
+# `tr.theorem2`, `dps-verify prove tr-theorem-2`.  The cells below keep the XOR pair to show
+# *why* a shared sample breaks the proof's factorisation.
 #
 # The proof's gap: it factors the joint probability as if the two algorithms saw independent
 # samples. They see the **same** sample. If each release gets a *fresh* sample (CP §2.7), the
