@@ -22,6 +22,7 @@ FINGERPRINTS: dict[str, str] = {
     "tr-theorem-3": "a18f63f648065902",
     "tr-theorem-5": "9da6228ab7dde6ad",
     "tr-theorem-6": "3fed223f8dfc9712",
+    "plan-utility-sensitivity": "fadfc68cff2da88d",  # a project lemma (dps-verify plan), not the paper's
 }
 
 if __name__ == "__main__":  # pragma: no cover
