@@ -15,8 +15,10 @@ The curated API (each name is imported on first use, so ``import dps_verify`` st
 - the paper's bounds: :func:`d` (CP Thm 5), :func:`amplify` (CP Thm 1), :func:`min_k`,
   :func:`min_epsilon`, :func:`max_beta`;
 - testing and auditing: :func:`assert_dp` (pytest API), :func:`audit` (the package
-  :mod:`dps_verify.audit`, callable as its function ``audit``);
-- vocabularies: :class:`Definition`, :class:`Neighbouring`, :class:`Bound`, :class:`Anonymizer`,
+  :mod:`dps_verify.audit`, callable as its function ``audit``), both taking a :class:`Claim`
+  (β, ε, δ, definition) or the same four keyword arguments;
+- vocabularies: :class:`Definition`, :class:`Neighbouring`, :class:`Bound`, :class:`AuditMethod`,
+  :class:`Anonymizer`,
   the errors :class:`ParameterError`, :class:`UsageError`, :class:`CertificationError`.
 """
 
@@ -54,7 +56,9 @@ _LAZY: dict[str, str] = {
     "plan": "dps_verify.plan",
     # vocabularies
     "Anonymizer": "dps_verify.core.types",
+    "AuditMethod": "dps_verify.core.types",
     "Bound": "dps_verify.core.types",
+    "Claim": "dps_verify.core.types",
     "Definition": "dps_verify.core.types",
     "Neighbouring": "dps_verify.core.types",
     "Certified": "dps_verify.core.numbers",
@@ -67,7 +71,9 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "__version__",
     "Anonymizer",
+    "AuditMethod",
     "Bound",
+    "Claim",
     "CertificationError",
     "Certified",
     "DPSVerifyError",
@@ -104,7 +110,14 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
         UsageError,
     )
     from dps_verify.core.numbers import Certified
-    from dps_verify.core.types import Anonymizer, Bound, Definition, Neighbouring
+    from dps_verify.core.types import (
+        Anonymizer,
+        AuditMethod,
+        Bound,
+        Claim,
+        Definition,
+        Neighbouring,
+    )
     from dps_verify.engine.distribution import ExactDistribution, distribution, pairs, randomized
     from dps_verify.engine.product_law import ProductDistribution
     from dps_verify.inverse.questions import max_beta, min_epsilon, min_k

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, cast
 
@@ -13,11 +13,10 @@ from dps_verify.audit import statistical as st
 from dps_verify.audit.domain import Domain
 from dps_verify.audit.report import AuditReport
 from dps_verify.audit.search import Candidate, candidates, enumeration_cost, plausible_ks
-from dps_verify.core.errors import AuditedCodeError
 from dps_verify.core.numbers import Certified, Number, to_fraction
-from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.core.types import AuditMethod, Claim, Definition, method_param
 from dps_verify.engine.distribution import distribution, randomized
-from dps_verify.measures.divergence import DEFINITIONS, delta_certified, delta_exceeds
+from dps_verify.measures.divergence import delta_certified, delta_exceeds
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.verdict import montecarlo as mc
 from dps_verify.verdict.witness import EXACT_DECISION_NOTE, Witness, witness_from_laws
@@ -87,14 +86,15 @@ def exact_witness(
 
 def audit(
     anonymizer: Callable,
+    claim: Claim | None = None,
     *,
-    beta: Number,
-    epsilon: Number,
-    delta: Number,
     domain: Domain | dict | Iterable,
-    definition: str = "hockey-stick",
+    beta: Number | None = None,
+    epsilon: Number | None = None,
+    delta: Number | None = None,
+    definition: Definition | str | None = None,
     max_size: int | None = None,
-    method: str = "auto",
+    method: AuditMethod | str = AuditMethod.AUTO,
     seed: int | None = None,
     exact_budget: int = DEFAULT_EXACT_BUDGET,
     total_budget: int = DEFAULT_TOTAL_BUDGET,
@@ -106,145 +106,203 @@ def audit(
 ) -> AuditReport:
     """Audit the claim "sampling at rate β, then ``anonymizer``, is (ε, δ)-DP" (CP Def. 3).
 
-    ``anonymizer`` is what :func:`dps_verify.exact.distribution` takes (deterministic
-    ``sample -> output`` or :class:`~dps_verify.exact.randomized`), or, for the statistical
-    method, a black box ``(sample, rng) -> output``.  β = 1 audits a pipeline that samples by
-    itself.  ``domain`` is a :class:`Domain`, its JSON dict, or an iterable of records.
+    The claim is a :class:`~dps_verify.core.types.Claim` (``audit(A, Claim(0.1, 1, 1e-6),
+    domain=...)``) or, equivalently, the keyword arguments ``beta``, ``epsilon``, ``delta`` and
+    ``definition`` (hockey-stick, CP Def. 2, by default; pointwise, TR Def. 2).
 
-    Methods: ``"exact"`` enumerates count vectors for every candidate dataset whose enumeration
-    is at most ``exact_budget`` terms; ``"statistical"`` runs Monte Carlo select-then-confirm with
-    Clopper–Pearson bounds (Bonferroni, overall level ``alpha``); ``"auto"`` uses the closed form
-    when the mechanism is recognised (:func:`closed_form_kind`), the exact search when possible,
-    and the statistical search for black boxes and datasets too large to enumerate.
+    ``anonymizer`` is what :func:`dps_verify.engine.distribution.distribution` takes
+    (deterministic ``sample -> output`` or :class:`~dps_verify.engine.distribution.randomized`),
+    or, for the statistical method, a black box ``(sample, rng) -> output``.  β = 1 audits a
+    pipeline that samples by itself.  ``domain`` is a :class:`Domain`, its JSON dict, or an
+    iterable of records.
 
-    The search stops at the first witness unless ``exhaustive``.
+    Methods (:class:`~dps_verify.core.types.AuditMethod`): ``"exact"`` enumerates count vectors
+    for every candidate dataset whose enumeration is at most ``exact_budget`` terms;
+    ``"statistical"`` runs Monte Carlo select-then-confirm with Clopper–Pearson bounds
+    (Bonferroni, overall level ``alpha``); ``"auto"`` uses the closed form when the mechanism is
+    recognised (:func:`closed_form_kind`), the exact search when possible, and the statistical
+    search for black boxes and datasets too large to enumerate.
+
+    The search stops at the first witness unless ``exhaustive``.  The steps:
+    :func:`_closed_form` (recognised mechanisms), :func:`_exact_phase` (candidates within the
+    budget, then the leak shapes), :func:`_statistical_phase` (the rest), :func:`_conclude`.
     """
     t0 = time.perf_counter()
-    b = beta_param(beta, allow_one=True)
-    eps = epsilon_param(epsilon)
-    d = delta_param(delta)
-    if definition not in DEFINITIONS:
-        raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    c = Claim.of(claim, beta=beta, epsilon=epsilon, delta=delta, definition=definition)
+    how = method_param(method)
     if not callable(anonymizer) and not isinstance(anonymizer, randomized):
         raise ValueError("anonymizer must be callable")
     dom = Domain.of(domain, max_size)
-    claim = _claim(b, eps, d, definition)
-    cov: dict[str, Any] = {"domain": dom.describe(), "closed_form": None, "shapes": {},
-                           "pairs_exact": 0, "pairs_statistical": 0, "skipped_over_budget": 0,
-                           "max_size_used": 0}
-
-    kind = closed_form_kind(anonymizer) if b < 1 else None
-    if kind and method in ("auto", "exact"):
+    run = _AuditRun(anonymizer, c, dom, how, seed)
+    kind = closed_form_kind(anonymizer) if c.beta < 1 else None
+    if kind and how in (AuditMethod.AUTO, AuditMethod.EXACT):
         # closed_form_kind is non-None only for a StronglySafeKAnonymizer
-        rep = _closed_form(cast(StronglySafeKAnonymizer, anonymizer), b, eps, d, definition, dom, claim, cov)
-        rep.seconds = time.perf_counter() - t0
-        return rep
+        rep = _closed_form(cast(StronglySafeKAnonymizer, anonymizer), c.beta, c.epsilon, c.delta,
+                           c.definition, dom, run.claim, run.cov)
+    else:
+        if how == AuditMethod.EXACT and run.black_box:
+            raise ValueError("method='exact' needs an anonymizer sample -> output (or "
+                             "exact.randomized); a (sample, rng) black box can only be audited "
+                             "statistically")
+        if how in (AuditMethod.AUTO, AuditMethod.EXACT) and not run.black_box:
+            _exact_phase(run, exact_budget, total_budget, exhaustive)
+        else:
+            run.leftovers = run.candidates
+        if run.witness is None and run.leftovers and (
+                how == AuditMethod.STATISTICAL or how == AuditMethod.AUTO):
+            _statistical_phase(run, alpha, n_select, n_confirm, max_statistical_pairs)
+        rep = _conclude(run)
+    rep.seconds = time.perf_counter() - t0
+    return rep
 
-    black_box = st.is_black_box(anonymizer)
-    if method == "exact" and black_box:
-        raise ValueError("method='exact' needs an anonymizer sample -> output (or exact.randomized); "
-                         "a (sample, rng) black box can only be audited statistically")
-    key = getattr(anonymizer, "sufficient_statistic", None)
-    cheap = callable(key) and hasattr(anonymizer, "from_counts")
-    cands = list(candidates(dom, plausible_ks(anonymizer), b, eps, cheap=cheap, seed=seed))
-    reasons: list[str] = []
+
+@dataclass
+class _AuditRun:
+    """What one audit has found so far: the claim, the candidates, coverage, the largest δ seen,
+    the witness, the pairs it could not decide and why."""
+
+    anonymizer: Callable
+    c: Claim
+    dom: Domain
+    method: AuditMethod
+    seed: int | None
+    black_box: bool = False
+    candidates: list[Candidate] = field(default_factory=list)
+    leftovers: list[Candidate] = field(default_factory=list)
+    cov: dict[str, Any] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
     worst: dict | None = None
     witness: Witness | None = None
-    undecided = 0
-    leftovers: list[Candidate] = []
-    used_method = method
+    undecided: int = 0
+    used_method: str = ""
 
+    def __post_init__(self) -> None:
+        self.claim = _claim(self.c.beta, self.c.epsilon, self.c.delta, self.c.definition)
+        self.cov = {"domain": self.dom.describe(), "closed_form": None, "shapes": {},
+                    "pairs_exact": 0, "pairs_statistical": 0, "skipped_over_budget": 0,
+                    "max_size_used": 0}
+        self.used_method = str(self.method)
+        if closed_form_kind(self.anonymizer) and self.c.beta < 1 \
+                and self.method != AuditMethod.STATISTICAL:
+            return  # the closed form decides: no candidates needed
+        self.black_box = st.is_black_box(self.anonymizer)
+        key = getattr(self.anonymizer, "sufficient_statistic", None)
+        self.key = key
+        cheap = callable(key) and hasattr(self.anonymizer, "from_counts")
+        self.candidates = list(candidates(self.dom, plausible_ks(self.anonymizer), self.c.beta,
+                                          self.c.epsilon, cheap=cheap, seed=self.seed))
+
+    def count_pair(self, cand: Candidate) -> None:
+        cov = self.cov
+        cov["pairs_exact"] += 1
+        cov["shapes"][cand.shape] = cov["shapes"].get(cand.shape, 0) + 1
+        cov["max_size_used"] = max(cov["max_size_used"], len(cand.dataset))
+
+
+def _exact_phase(run: _AuditRun, exact_budget: int, total_budget: int, exhaustive: bool) -> None:
+    """Every candidate pair whose count-vector enumeration fits the budgets, decided exactly;
+    those over budget are left for the statistical phase; then the leak shapes."""
+    cands, cov = run.candidates, run.cov
     laws: _LawCache | None = None
-    if method in ("auto", "exact") and not black_box:
-        spent = 0
-        for i, cand in enumerate(cands):
-            cost = enumeration_cost(cand.dataset, key) + enumeration_cost(cand.neighbour, key)
-            if cost > exact_budget or spent + cost > total_budget:
-                cov["skipped_over_budget"] += 1
-                leftovers.append(cand)
-                if spent + cost > total_budget and cost <= exact_budget:
-                    leftovers.extend(cands[i + 1 :])
-                    cov["skipped_over_budget"] += len(cands) - i - 1
-                    reasons.append(f"exact search stopped after {spent} enumeration terms "
+    spent = 0
+    for i, cand in enumerate(cands):
+        cost = enumeration_cost(cand.dataset, run.key) + enumeration_cost(cand.neighbour, run.key)
+        if cost > exact_budget or spent + cost > total_budget:
+            cov["skipped_over_budget"] += 1
+            run.leftovers.append(cand)
+            if spent + cost > total_budget and cost <= exact_budget:
+                run.leftovers.extend(cands[i + 1 :])
+                cov["skipped_over_budget"] += len(cands) - i - 1
+                run.reasons.append(f"exact search stopped after {spent} enumeration terms "
                                    f"(total_budget = {total_budget})")
-                    break
-                continue
-            try:
-                if laws is None:
-                    laws = _LawCache(anonymizer, dom, b)
-                ub = (laws.delta_upper(cand.dataset, cand.neighbour, eps)
-                      if definition == "hockey-stick" else None)
-                P = Q = None
-                if ub is None:
-                    P, Q = laws(cand.dataset), laws(cand.neighbour)
-            except AuditedCodeError:
-                # A crash, or code that is not a function of its sample (#11): never a verdict.
-                # A randomized anonymizer must say so (exact.randomized, or a (sample, rng)
-                # black box for the statistical method).
-                raise
-            spent += cost
-            cov["pairs_exact"] += 1
-            cov["shapes"][cand.shape] = cov["shapes"].get(cand.shape, 0) + 1
-            cov["max_size_used"] = max(cov["max_size_used"], len(cand.dataset))
-            if ub is not None and ub <= d and worst is not None and ub < worst["lower"]:
-                # a rigorous integer upper bound on this pair's delta: within the claim and
-                # strictly below the largest delta found, so it is neither a witness, nor
-                # undecided, nor the worst pair (the exact laws are not needed)
-                continue
-            if P is None or Q is None:
-                P, Q = laws(cand.dataset), laws(cand.neighbour)
-            cert, w = exact_witness(P, Q, eps, definition, cand)
-            if worst is None or cert.upper > worst["upper"]:
-                worst = {"lower": cert.lower, "upper": cert.upper, "where": w.summary().split(";")[0],
-                         "dataset": [repr(r) for r in cand.dataset], "target": repr(cand.target)}
-            if cert.lower > d:
-                if witness is None or w.implied_delta > witness.implied_delta:
-                    witness = w
-                if not exhaustive:
-                    break
-            elif cert.upper > d:
-                # the enclosure straddles the claim: hockey-stick δ > d is decided exactly
-                # (measures.divergence.delta_exceeds); pointwise values are exact already
-                if definition != "pointwise" and delta_exceeds(P, Q, eps, d):
-                    if witness is None:
-                        witness = replace(w, note=EXACT_DECISION_NOTE)
-                    if not exhaustive:
-                        break
-                elif definition == "pointwise":
-                    undecided += 1
-        used_method = "exact"
-        if witness is None and not black_box:
-            witness, shape_undecided = _shape_search(anonymizer, dom, b, eps, d, definition, cov)
-            undecided += shape_undecided
-    else:
-        leftovers = cands
+                break
+            continue
+        if laws is None:
+            laws = _LawCache(run.anonymizer, run.dom, run.c.beta)
+        spent += cost
+        if _decide_pair(run, laws, cand) and not exhaustive:
+            break
+    run.used_method = "exact"
+    if run.witness is None:
+        run.witness, shape_undecided = _shape_search(
+            run.anonymizer, run.dom, run.c.beta, run.c.epsilon, run.c.delta, run.c.definition,
+            cov)
+        run.undecided += shape_undecided
 
-    if witness is None and leftovers and (method == "statistical" or (method == "auto" and (
-            black_box or leftovers))):
-        sw, sworst, n_pairs = _statistical(
-            anonymizer, leftovers, b, eps, d, seed, alpha, n_select, n_confirm,
-            max_statistical_pairs, cov)
-        cov["pairs_statistical"] = n_pairs
-        used_method = "statistical" if used_method != "exact" or cov["pairs_exact"] == 0 else "exact+statistical"
-        if sw is not None:
-            witness = sw
-        if sworst is not None and (worst is None or sworst["upper"] > worst["upper"]):
-            worst = sworst
-        if definition == "pointwise" and n_pairs:
-            reasons.append("statistical method estimates the hockey-stick delta, which is at most "
+
+def _decide_pair(run: _AuditRun, laws: _LawCache, cand: Candidate) -> bool:
+    """Decide one candidate pair exactly; True when it is a witness against the claim.
+
+    A crash of the audited code, or code that is not a function of its sample, raises
+    :class:`AuditedCodeError` and is never a verdict; a randomized anonymizer must say so
+    (``randomized``, or a ``(sample, rng)`` black box for the statistical method)."""
+    eps, d, definition = run.c.epsilon, run.c.delta, run.c.definition
+    ub = (laws.delta_upper(cand.dataset, cand.neighbour, eps)
+          if definition == Definition.HOCKEY_STICK else None)
+    P = Q = None
+    if ub is None:
+        P, Q = laws(cand.dataset), laws(cand.neighbour)
+    run.count_pair(cand)
+    if ub is not None and ub <= d and run.worst is not None and ub < run.worst["lower"]:
+        # a rigorous integer upper bound on this pair's delta: within the claim and strictly
+        # below the largest delta found, so it is neither a witness, nor undecided, nor the
+        # worst pair (the exact laws are not needed)
+        return False
+    if P is None or Q is None:
+        P, Q = laws(cand.dataset), laws(cand.neighbour)
+    cert, w = exact_witness(P, Q, eps, definition, cand)
+    if run.worst is None or cert.upper > run.worst["upper"]:
+        run.worst = {"lower": cert.lower, "upper": cert.upper,
+                     "where": w.summary().split(";")[0],
+                     "dataset": [repr(r) for r in cand.dataset], "target": repr(cand.target)}
+    if cert.lower > d:
+        if run.witness is None or w.implied_delta > run.witness.implied_delta:
+            run.witness = w
+        return True
+    if cert.upper > d:
+        # the enclosure straddles the claim: hockey-stick δ > d is decided exactly
+        # (measures.divergence.delta_exceeds); pointwise values are exact already
+        if definition != Definition.POINTWISE and delta_exceeds(P, Q, eps, d):
+            if run.witness is None:
+                run.witness = replace(w, note=EXACT_DECISION_NOTE)
+            return True
+        if definition == Definition.POINTWISE:
+            run.undecided += 1
+    return False
+
+
+def _statistical_phase(run: _AuditRun, alpha: float, n_select: int, n_confirm: int,
+                       max_pairs: int) -> None:
+    """Monte Carlo over the candidates the exact phase left (or all, for a black box)."""
+    sw, sworst, n_pairs = _statistical(
+        run.anonymizer, run.leftovers, run.c.beta, run.c.epsilon, run.c.delta, run.seed, alpha,
+        n_select, n_confirm, max_pairs, run.cov)
+    run.cov["pairs_statistical"] = n_pairs
+    run.used_method = ("statistical" if run.used_method != "exact" or run.cov["pairs_exact"] == 0
+                       else "exact+statistical")
+    if sw is not None:
+        run.witness = sw
+    if sworst is not None and (run.worst is None or sworst["upper"] > run.worst["upper"]):
+        run.worst = sworst
+    if run.c.definition == Definition.POINTWISE and n_pairs:
+        run.reasons.append("statistical method estimates the hockey-stick delta, which is at most "
                            "the pointwise one; a hockey-stick witness also breaks a pointwise claim")
 
-    if witness is not None:
+
+def _conclude(run: _AuditRun) -> AuditReport:
+    """The verdict from what the phases found: FAIL with a witness; PASS only when every pair
+    was decided exactly; INCONCLUSIVE with the reason otherwise."""
+    cov, reasons = run.cov, run.reasons
+    if run.witness is not None:
         verdict = "FAIL"
-        worst = _worst_with_witness(worst, witness)
+        run.worst = _worst_with_witness(run.worst, run.witness)
     elif cov["pairs_statistical"] and not cov["pairs_exact"]:
         verdict = "INCONCLUSIVE"
         reasons.append("a statistical audit can refute a claim but not confirm it")
-    elif undecided:
+    elif run.undecided:
         verdict = "INCONCLUSIVE"
-        reasons.append(f"{undecided} pair(s) whose certified delta enclosure straddles the claim")
+        reasons.append(f"{run.undecided} pair(s) whose certified delta enclosure straddles the "
+                       "claim")
     elif cov["pairs_exact"] == 0:
         verdict = "INCONCLUSIVE"
         reasons.append("no candidate dataset was small enough to enumerate exactly")
@@ -252,11 +310,10 @@ def audit(
         verdict = "PASS"
         if cov["pairs_statistical"]:
             reasons.append("datasets beyond the exact budget were only checked statistically")
-        if b < 1 and not black_box and not isinstance(anonymizer, randomized):
-            _recognise(anonymizer, dom, b, eps, d, definition, cov, reasons)
-    rep = AuditReport(verdict, claim, used_method, witness, worst, cov, reasons)
-    rep.seconds = time.perf_counter() - t0
-    return rep
+        if run.c.beta < 1 and not run.black_box and not isinstance(run.anonymizer, randomized):
+            _recognise(run.anonymizer, run.dom, run.c.beta, run.c.epsilon, run.c.delta,
+                       run.c.definition, cov, reasons)
+    return AuditReport(verdict, run.claim, run.used_method, run.witness, run.worst, cov, reasons)
 
 
 def _worst_with_witness(worst: dict | None, witness: Witness) -> dict:

@@ -12,6 +12,9 @@ that compare against the literal spellings (``definition == "pointwise"``, a JSO
   exact worst case under one of the two definitions.
 - :class:`ClaimVerdict`, :class:`ProofVerdict`, :class:`AuditVerdict` — the three verdict
   vocabularies (``dps-verify paper``, ``dps-verify prove``, ``dps-verify audit``).
+- :class:`AuditMethod` — how ``audit`` decides: closed form / exact search / Monte Carlo.
+- :class:`Claim` — one claimed (β, ε, δ)-DPS guarantee (CP Def. 3) under one definition, validated
+  when built; ``audit``, ``assert_dp`` and the searches take it instead of four loose arguments.
 - :class:`Anonymizer` / :class:`RandomizedAnonymizer` — what
   :func:`dps_verify.engine.distribution` accepts (CP Def. 3's "sample, then anonymize").
 """
@@ -19,15 +22,22 @@ that compare against the literal spellings (``definition == "pointwise"``, a JSO
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Protocol, TypeAlias, cast, runtime_checkable
+
+from dps_verify.core.errors import ParameterError
+from dps_verify.core.numbers import Number
+from dps_verify.core.params import beta_param, delta_param, epsilon_param
 
 __all__ = [
     "Anonymizer",
     "AnonymizerLike",
+    "AuditMethod",
     "AuditVerdict",
     "Bound",
+    "Claim",
     "ClaimVerdict",
     "CountsAnonymizer",
     "Definition",
@@ -96,6 +106,98 @@ class AuditVerdict(StrEnum):
     PASS = "PASS"
     FAIL = "FAIL"
     INCONCLUSIVE = "INCONCLUSIVE"
+
+
+class AuditMethod(StrEnum):
+    """How ``audit`` decides a claim."""
+
+    #: the closed form when the mechanism is recognised, else exact, else statistical
+    AUTO = "auto"
+    #: exact count-vector enumeration of every candidate dataset within the budget
+    EXACT = "exact"
+    #: Monte Carlo select-then-confirm with Clopper–Pearson bounds (can refute, not confirm)
+    STATISTICAL = "statistical"
+
+
+def _choice(enum: type[StrEnum], value: object, name: str) -> StrEnum:
+    """``value`` as a member of ``enum`` (members are strings, so the spelling is accepted)."""
+    if isinstance(value, str):
+        try:
+            return enum(value)
+        except ValueError:
+            pass
+    raise ParameterError(f"{name} must be one of {tuple(m.value for m in enum)}, got {value!r}")
+
+
+def definition_param(definition: object) -> Definition:
+    """``definition`` as a :class:`Definition` (``"hockey-stick"`` = CP Def. 2, ``"pointwise"`` =
+    TR Def. 2); anything else raises :class:`ParameterError`."""
+    return Definition(_choice(Definition, definition, "definition"))
+
+
+def method_param(method: object) -> AuditMethod:
+    """``method`` as an :class:`AuditMethod`; anything else raises :class:`ParameterError`."""
+    return AuditMethod(_choice(AuditMethod, method, "method"))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claimed guarantee: "sampling at rate β, then the anonymizer, is (ε, δ)-DP" (CP Def. 3)
+    under ``definition`` (CP Def. 2's hockey-stick form by default, or TR Def. 2's pointwise
+    form).
+
+    Validated and read exactly when built: 0 < β ≤ 1 (β = 1 is a pipeline that samples by
+    itself), ε ≥ 0 (a decimal, ``p/q`` or ``"ln(x)"``, see
+    :func:`~dps_verify.core.params.epsilon_param`), 0 ≤ δ ≤ 1; floats are read by their shortest
+    decimal repr, so ``0.1`` means 1/10.  A bad value raises :class:`ParameterError` naming it.
+    The fields hold the exact values (``Claim(0.1, 1, 1e-6).beta == Fraction(1, 10)``).
+    """
+
+    beta: Fraction
+    epsilon: Fraction
+    delta: Fraction
+    definition: Definition = Definition.HOCKEY_STICK
+
+    def __post_init__(self) -> None:
+        try:
+            values = (beta_param(self.beta, allow_one=True), epsilon_param(self.epsilon),
+                      delta_param(self.delta))
+        except ParameterError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise ParameterError(str(exc)) from None
+        for name, value in zip(("beta", "epsilon", "delta"), values, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "definition", definition_param(self.definition))
+
+    @classmethod
+    def of(cls, claim: Claim | None = None, *, beta: Number | None = None,
+           epsilon: Number | None = None, delta: Number | None = None,
+           definition: Definition | str | None = None) -> Claim:
+        """The claim of a call that takes either a :class:`Claim` or the loose keyword arguments
+        ``beta``, ``epsilon``, ``delta`` (and ``definition``, default hockey-stick); both at
+        once, or a missing value, is a :class:`ParameterError`."""
+        loose = {"beta": beta, "epsilon": epsilon, "delta": delta, "definition": definition}
+        given = [name for name, v in loose.items() if v is not None]
+        if claim is not None:
+            if not isinstance(claim, Claim):
+                raise ParameterError(f"claim must be a Claim(beta, epsilon, delta, definition), "
+                                     f"got {type(claim).__name__}")
+            if given:
+                raise ParameterError(f"pass either claim= or {', '.join(given)}=, not both")
+            return claim
+        missing = [name for name in ("beta", "epsilon", "delta") if loose[name] is None]
+        if missing:
+            raise ParameterError(f"missing {', '.join(missing)}: pass claim=Claim(beta, epsilon, "
+                                 "delta) or all three keyword arguments")
+        assert beta is not None and epsilon is not None and delta is not None
+        return cls(cast(Fraction, beta), cast(Fraction, epsilon), cast(Fraction, delta),
+                   Definition.HOCKEY_STICK if definition is None else definition_param(definition))
+
+    def describe(self) -> str:
+        """One line: ``beta = 1/10, epsilon = 1, delta = 1e-06, definition = hockey-stick``."""
+        return (f"beta = {self.beta}, epsilon = {self.epsilon}, delta = {float(self.delta):.6g}, "
+                f"definition = {self.definition}")
 
 
 #: The kept records handed to an anonymizer (grouped in order of first appearance).

@@ -13,15 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, to_fraction
-from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.core.params import epsilon_param
 from dps_verify.engine.count_vectors import SampleMemo
 from dps_verify.engine.law_cache import LawCache
-from dps_verify.measures.divergence import DEFINITIONS
 from dps_verify.verdict.witness import Dataset, Witness, short, witness_from_laws
+
+if TYPE_CHECKING:
+    from dps_verify.core.types import Claim, Definition
 
 
 def pair_witness(
@@ -38,17 +40,22 @@ def _violates(w: Witness, d: Fraction) -> bool:
 def find_witness(
     anonymizer: Callable,
     pairs: Iterable[tuple[Dataset, Dataset]],
+    claim: Claim | None = None,
     *,
-    beta: Number,
-    epsilon: Number,
-    delta: Number,
-    definition: str = "hockey-stick",
+    beta: Number | None = None,
+    epsilon: Number | None = None,
+    delta: Number | None = None,
+    definition: Definition | str | None = None,
     laws: LawCache | None = None,
 ) -> Witness | None:
-    """The smallest violating witness among ``pairs`` (None if every pair needs ≤ δ)."""
-    eps = epsilon_param(epsilon)
-    d = delta_param(delta)
-    laws = laws or LawCache(anonymizer, beta)
+    """The smallest violating witness among ``pairs`` (None if every pair needs ≤ δ) against
+    ``claim`` (a :class:`~dps_verify.core.types.Claim`, or the keyword arguments ``beta``,
+    ``epsilon``, ``delta``, ``definition``)."""
+    from dps_verify.core.types import Claim
+
+    c = Claim.of(claim, beta=beta, epsilon=epsilon, delta=delta, definition=definition)
+    eps, d, definition = c.epsilon, c.delta, c.definition
+    laws = laws or LawCache(anonymizer, c.beta)
     best = None
     for D, D2 in pairs:
         w = pair_witness(laws, D, D2, eps, definition)
@@ -97,12 +104,13 @@ class DPCheckReport:
 
 def assert_dp(
     anonymizer: Callable,
+    claim: Claim | None = None,
     *,
-    beta: Number,
-    epsilon: Number,
-    delta: Number,
     domain: Sequence[Hashable],
-    definition: str = "hockey-stick",
+    beta: Number | None = None,
+    epsilon: Number | None = None,
+    delta: Number | None = None,
+    definition: Definition | str | None = None,
     max_size: int = 6,
     search_size: int = 12,
     max_examples: int | None = None,
@@ -114,7 +122,9 @@ def assert_dp(
 ) -> DPCheckReport:
     """Assert that ``anonymizer`` preceded by β-sampling is (ε, δ)-DP on datasets over ``domain``
     (i.e. (β, ε, δ)-DPS, CP Def. 3), and raise ``AssertionError`` with the smallest witness
-    found otherwise.  Returns a :class:`DPCheckReport` saying what was checked.
+    found otherwise.  Returns a :class:`DPCheckReport` saying what was checked.  The claim is a
+    :class:`~dps_verify.core.types.Claim` or the keyword arguments ``beta``, ``epsilon``,
+    ``delta``, ``definition`` (hockey-stick by default).
 
     Three phases, all exact (floats only screen; every verdict is confirmed in exact
     arithmetic, see :mod:`dps_verify.verdict.exact_search`):
@@ -133,28 +143,26 @@ def assert_dp(
     never a verdict.
     """
     __tracebackhide__ = True
+    from dps_verify.core.types import Claim
     from dps_verify.verdict.exact_search import exhaustive_search, shape_search
 
-    eps = epsilon_param(epsilon)
-    d = delta_param(delta)
-    b = beta_param(beta, allow_one=True)
-    if definition not in DEFINITIONS:
-        raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+    c = Claim.of(claim, beta=beta, epsilon=epsilon, delta=delta, definition=definition)
+    eps, d, b, definition = c.epsilon, c.delta, c.beta, c.definition
     dom = sorted(set(domain), key=repr)
     if not dom:
         raise ParameterError("domain must not be empty")
     label = getattr(anonymizer, "__name__", None) or type(anonymizer).__name__
-    claim = f"({short(eps, 6)}, {short(d, 6)})-DP under sampling with beta = {b} ({definition})"
+    claim_text = f"({short(eps, 6)}, {short(d, 6)})-DP under sampling with beta = {b} ({definition})"
 
     def fail(w: Witness, how: str) -> None:
         __tracebackhide__ = True
         raise AssertionError(
-            f"{label} is not {claim}; smallest witness ({how}):\n{w.describe(d, exact_fractions)}"
+            f"{label} is not {claim_text}; smallest witness ({how}):\n{w.describe(d, exact_fractions)}"
         )
 
     if relation != "add-remove":
         return _assert_replace_one(anonymizer, b, eps, d, dom, definition, max_size, label, fail,
-                                   relation, claim, executor, work_budget)
+                                   relation, claim_text, executor, work_budget)
     # one memo of the anonymizer's law on each distinct sample, shared by the three phases
     memo = SampleMemo(anonymizer)
     ex = exhaustive_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
@@ -192,7 +200,7 @@ def assert_dp(
     rec_text = None
     if rec is not None:
         rec_text = rec.closed_form(b, eps, d, definition) if b < 1 else rec.describe()
-    return DPCheckReport(label, claim, ex, sh, n, cf, list(ex.notes), rec, rec_text)
+    return DPCheckReport(label, claim_text, ex, sh, n, cf, list(ex.notes), rec, rec_text)
 
 
 def _raise_undecided(res: object) -> None:
