@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     check_audit_budget(domain, option=option, cheap=False)  # at once, before importing the code
     captured = None
     try:
-        with audited_code() as captured, call_limits(timeout=args.timeout), _progress() as prog:
+        with audited_code(seed=args.seed) as captured, call_limits(timeout=args.timeout), _progress() as prog:
             if prog is not None:
                 prog.add_task(args.target, total=None)
             anonymizer, _module = load_callable(args.target)
