@@ -167,3 +167,28 @@ def test_cli_release_needs_data(tmp_path, capsys):
     assert main(["plan", "--epsilon", "1", "--delta", "1e-2", "--release", str(tmp_path / "r.csv")]) == 2
     assert not (tmp_path / "r.csv").exists()
     capsys.readouterr()
+
+
+def test_selection_with_the_exact_measure_uses_its_k_and_says_what_it_rests_on(tmp_path):
+    from dps_verify.inverse.questions import min_k
+    from dps_verify.plan import plan
+    from dps_verify.plan.planner import release_choice
+
+    data, spec = _tiny(tmp_path)
+    p = plan("2", "1e-3", ["0.5"], default_grid=False, data=data, recoding=spec, select_with="0.5",
+             select_measure="hockey-stick", seed=2)
+    assert p.selection is not None
+    for c in p.selection.candidates:
+        assert c.k == min_k(c.beta, Fraction(3, 2), "1e-3", bound="hockey-stick")
+    g = release_choice(p)["guarantee"]
+    assert g["delta_measure"] == "hockey-stick" and "exact worst-case" in g["rests_on"][0]
+    with pytest.raises(ValueError, match="select-measure"):
+        plan("2", "1e-3", data=data, recoding=spec, select_with="0.5", select_measure="pointwise")
+
+
+def test_too_many_betas_are_refused_before_any_work():
+    from dps_verify.plan import frontier
+    from dps_verify.plan.grid import MAX_BETAS
+
+    with pytest.raises(ValueError, match="budget"):
+        frontier("1", "1e-3", [f"{i}/1000" for i in range(1, MAX_BETAS + 2)], default_grid=False)

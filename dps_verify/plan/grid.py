@@ -14,6 +14,9 @@ from fractions import Fraction
 
 from dps_verify.core.params import beta_edge, in_paper_regime, resolve_beta
 
+#: Most β values one plan computes (each costs three certified inverse searches): refused above.
+MAX_BETAS = 64
+
 #: Round values of β tried below the edge by default.
 DEFAULT_BETAS: tuple[str, ...] = ("0.05", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9")
 
@@ -54,7 +57,10 @@ def beta_grid(eps: Fraction, given: Iterable[str] = (), *, default_grid: bool = 
         add(str(text), user=True)
     if not points:
         raise ValueError("no beta to plan for: epsilon = 0 has no regime edge (CP Thm 5); give --beta")
+    if len(points) > MAX_BETAS:
+        raise ValueError(f"{len(points)} beta values: the plan's budget is {MAX_BETAS} (each needs three "
+                         "certified searches); give fewer --beta")
     return [points[b] for b in sorted(points)]
 
 
-__all__ = ["DEFAULT_BETAS", "BetaPoint", "beta_grid"]
+__all__ = ["DEFAULT_BETAS", "MAX_BETAS", "BetaPoint", "beta_grid"]
