@@ -1,0 +1,180 @@
+"""Where users wait: bounded δ runs, huge k, inverses at any δ, explore's first number.
+
+Each item reports CPU seconds (``time.process_time``; wall seconds are noise on a shared
+machine) and, where a previous algorithm is still callable, the ratio against it in the same
+process.  Targets (all < 2 s of CPU unless said): checked here, never in tests.
+
+1. Bounded runs: CP Thm 5's regime at tiny β and ε (k = 62, β = 2e-4, ε = 1.18287e-3 and
+   k = 14, β = 2.78e-5, ε = 1.28e-4), which ran > 300 s: the three measures; baseline: the
+   exact walk over group sizes (the previous route, ``long_range=False``) on the k = 62 case.
+2. Huge k: ``d``, ``sdgs_delta`` (hockey-stick, pointwise) and CLI ``delta`` at k = 10^6,
+   β = 1/2, ε = 1; baseline for the printing: the previous ``format_up`` (Fraction products and
+   gcds, kept below as :func:`format_up_fraction`) on the same value.
+3. Inverses at δ below the float range: ``min_k(0.1, 1, 1e-600000)`` (answer k ≈ 10^6) under the
+   three measures, ``min_epsilon`` / ``max_beta`` at k = 10^6; baseline: ``min_k`` with the float
+   ln δ of before (0.0 → no start: the search gallops from k = 1).
+4. Explore: ``dps-verify explore`` and ``explore cp-theorem-5 --no-input`` (first number) in a
+   fresh interpreter, CPU of the child; baseline: the same with ``--steps`` (the proof first, as
+   every run did before).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import resource
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+TARGET_S = 2.0
+
+
+def _cpu(fn):
+    t = time.process_time()
+    out = fn()
+    return out, round(time.process_time() - t, 3)
+
+
+def format_up_fraction(x: Fraction, digits: int = 7) -> str:
+    """The previous core.numbers.format_up (Fraction arithmetic throughout), for the ratio."""
+    x = Fraction(x)
+    e = int((x.numerator.bit_length() - x.denominator.bit_length()) * 0.30102999566398120)
+    while Fraction(10) ** e > x:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= x:
+        e += 1
+    m = x * Fraction(10) ** (digits - 1 - e)
+    mi = -((-m.numerator) // m.denominator)
+    if mi >= 10**digits:
+        mi, e = -((-mi) // 10), e + 1
+    s = str(mi)
+    return f"{s[0]}.{s[1:]}e{e:+03d}"
+
+
+def bounded_runs() -> dict:
+    from dps_verify.worstcase import sdgs
+    from dps_verify.worstcase.closed_forms import d_certified
+    from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+    out: dict = {}
+    for k, b, e in ((62, "2e-04", "1.18287e-03"), (14, "2.78e-05", "1.28e-04")):
+        row = {}
+        for name, fn in (
+            ("d", lambda k=k, b=b, e=e: d_certified(k, b, e)),
+            ("hockey_stick", lambda k=k, b=b, e=e: sdgs_delta_certified(k, b, e, "hockey-stick")),
+            ("pointwise", lambda k=k, b=b, e=e: sdgs_delta_certified(k, b, e, "pointwise")),
+        ):
+            c, t = _cpu(fn)
+            row[name] = {"cpu_s": t, "upper": f"{float(c.upper):.10g}", "target_met": t < TARGET_S}
+        out[f"k={k},beta={b},eps={e}"] = row
+    new = out["k=62,beta=2e-04,eps=1.18287e-03"]["hockey_stick"]["cpu_s"]
+    old, t_old = _cpu(
+        lambda: sdgs.scan(62, Fraction("2e-04"), Fraction("1.18287e-03"), measure="hockey-stick", long_range=False)
+    )
+    out["baseline_exact_walk_k62_hockey_stick"] = {
+        "cpu_s": t_old,
+        "upper": f"{float(old.upper):.10g}",
+        "ratio_old_over_new": round(t_old / max(new, 1e-3), 1),
+        "note": "the walk before this change also multiplied two million-bit integers per group size "
+        "(> 300 s, not re-run)",
+    }
+    return out
+
+
+def huge_k() -> dict:
+    from dps_verify.cli import main
+    from dps_verify.core.numbers import format_up
+    from dps_verify.worstcase.closed_forms import d_certified
+    from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+    k = 10**6
+    out: dict = {}
+    for name, fn in (
+        ("d", lambda: d_certified(k, "0.5", 1)),
+        ("hockey_stick", lambda: sdgs_delta_certified(k, "0.5", 1, "hockey-stick")),
+        ("pointwise", lambda: sdgs_delta_certified(k, "0.5", 1, "pointwise")),
+    ):
+        c, t = _cpu(fn)
+        out[name] = {"cpu_s": t, "value": format_up(c.upper, 7), "target_met": t < TARGET_S}
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rc, t = _cpu(lambda: main(["delta", "--k", str(k), "--beta", "0.5", "--epsilon", "1", "--json"]))
+    out["cli_delta_json"] = {"cpu_s": t, "exit": rc, "target_met": t < TARGET_S and rc == 0}
+    v = d_certified(k, "0.5", 1).upper
+    s_new, t_new = _cpu(lambda: format_up(v, 7))
+    s_old, t_old = _cpu(lambda: format_up_fraction(v, 7))
+    out["format_up_value_at_k_1e6"] = {
+        "new_cpu_s": t_new,
+        "previous_cpu_s": t_old,
+        "ratio_previous_over_new": round(t_old / max(t_new, 1e-4), 1),
+        "same_text": s_new == s_old,
+    }
+    c, t = _cpu(lambda: sdgs_delta_certified(10**7, "0.5", 1, "hockey-stick"))
+    out["hockey_stick_k_1e7"] = {"cpu_s": t}
+    return out
+
+
+def inverses() -> dict:
+    import dps_verify.inverse.questions as Q
+    from dps_verify.inverse.questions import max_beta, min_epsilon, min_k
+
+    delta = Fraction(1, 10**600000)
+    out: dict = {}
+    for bound in ("paper", "hockey-stick", "pointwise"):
+        kk, t = _cpu(lambda bound=bound: min_k("0.1", 1, delta, bound=bound))
+        out[f"min_k_{bound}"] = {"answer": kk, "cpu_s": t, "target_met": t < TARGET_S}
+    e, t = _cpu(lambda: min_epsilon(10**6, "0.1", delta))
+    out["min_epsilon_paper_k_1e6"] = {"answer": str(e)[:12], "cpu_s": t, "target_met": t < TARGET_S}
+    b, t = _cpu(lambda: max_beta(10**6, 1, delta))
+    out["max_beta_paper_k_1e6"] = {"answer": str(b)[:12], "cpu_s": t, "target_met": t < TARGET_S}
+    # baseline: the float ln δ of before (math.log(0.0) fails -> no start)
+    new_log = Q.log_fraction
+    Q.log_fraction = lambda x: math.log(float(x))  # type: ignore[assignment]
+    try:
+        kk, t_old = _cpu(lambda: min_k("0.1", 1, delta, bound="paper"))
+    finally:
+        Q.log_fraction = new_log
+    out["baseline_min_k_paper_float_log"] = {
+        "answer": kk,
+        "cpu_s": t_old,
+        "ratio_old_over_new": round(t_old / max(out["min_k_paper"]["cpu_s"], 1e-3), 1),
+    }
+    return out
+
+
+def _child_cpu(args: list[str]) -> tuple[float, float, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "dps_verify.cli", *args], capture_output=True, text=True, timeout=600)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    first = next((ln for ln in proc.stdout.splitlines() if "paper d(k, beta, eps)" in ln), "")
+    return round(cpu, 3), round(wall, 3), first.strip()
+
+
+def explore() -> dict:
+    out = {}
+    for name, args in (
+        ("list", ["explore"]),
+        ("first_number", ["explore", "cp-theorem-5", "--no-input"]),
+        ("with_steps_baseline", ["explore", "cp-theorem-5", "--no-input", "--steps"]),
+    ):
+        cpu, wall, first = _child_cpu(args)
+        out[name] = {"cpu_s": cpu, "wall_s": wall, "line": first}
+    out["target_first_number_under_1s_cpu"] = out["first_number"]["cpu_s"] < 1.0
+    out["ratio_steps_over_first_number"] = round(out["with_steps_baseline"]["cpu_s"] / max(out["first_number"]["cpu_s"], 1e-3), 1)
+    return out
+
+
+def run() -> dict:
+    return {"bounded_runs": bounded_runs(), "huge_k": huge_k(), "inverses": inverses(), "explore": explore()}
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))
