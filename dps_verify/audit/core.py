@@ -54,7 +54,7 @@ def closed_form_kind(anonymizer: Any) -> str | None:
     return None
 
 
-def _claim(beta: Fraction, eps: Fraction, delta: Fraction, definition: str) -> dict:
+def _claim(beta: Fraction, eps: Fraction, delta: Fraction, definition: Definition) -> dict:
     return {
         "beta": str(beta),
         "epsilon": str(eps),
@@ -72,7 +72,7 @@ _NOTES = {
 
 
 def exact_witness(
-    P: dict, Q: dict, eps: Fraction, definition: str, cand: Candidate
+    P: dict, Q: dict, eps: Fraction, definition: Definition, cand: Candidate
 ) -> tuple[Certified, Witness]:
     """δ of the pair under ``definition`` and the event that attains it (the one witness builder,
     :func:`dps_verify.verdict.witness.witness_from_laws`, on the one bad-set function)."""
@@ -329,7 +329,7 @@ def _worst_with_witness(worst: dict | None, witness: Witness) -> dict:
 
 
 def _recognise(
-    anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: str,
+    anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: Definition,
     cov: dict, reasons: list[str],
 ) -> None:
     """Issue #16 item 8: after a PASS, check whether the code behaves as strongly-safe
@@ -416,7 +416,7 @@ class _LawCache:
 
 
 def _shape_search(
-    anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: str,
+    anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: Definition,
     cov: dict,
 ) -> tuple[Witness | None, int]:
     """The leak shapes of :mod:`dps_verify.verdict.shapes` (multi-bulk, median movers, geometric
@@ -443,7 +443,7 @@ def _shape_search(
 
 
 def _closed_form(
-    anon: StronglySafeKAnonymizer, b: Fraction, eps: Fraction, d: Fraction, definition: str,
+    anon: StronglySafeKAnonymizer, b: Fraction, eps: Fraction, d: Fraction, definition: Definition,
     dom: Domain, claim: dict, cov: dict,
 ) -> AuditReport:
     """Strongly-safe k-anonymization: compare with the exact worst case over all datasets."""
