@@ -107,7 +107,7 @@ def test_cli_select_and_release(tmp_path, capsys):
     data, spec = _tiny(tmp_path)
     out = tmp_path / "rel.csv"
     argv = ["plan", "--epsilon", "2", "--delta", "1e-3", "--data", str(data), "--recoding", str(spec),
-            "--select-with", "0.5", "--seed", "1", "--release", str(out)]
+            "--select-with", "0.5", "--seed", "1", "--release", str(out), "--json", str(tmp_path / "plan.json")]
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "App. A.3" in text and "literal reading" in text and "fails" in text
@@ -116,6 +116,9 @@ def test_cli_select_and_release(tmp_path, capsys):
     assert g["epsilon"] == "2" and g["epsilon1_selection"] == "0.5"
     assert any("cp-theorem-6-full-data" in r for r in g["rests_on"])
     assert Fraction(g["delta"]) <= Fraction(1, 1000)
+    # the whole mechanism's delta is the largest of the candidates it could choose
+    doc_sel = json.loads((tmp_path / "plan.json").read_text())["selection"]
+    assert Fraction(g["delta"]) == max(Fraction(c["delta_at_k_upper"]) for c in doc_sel["candidates"])
     lines = out.read_text().splitlines()
     assert lines[0] == "age,sex,job" and len(lines) - 1 == side["released_rows"]
     k = side["parameters"]["k"]

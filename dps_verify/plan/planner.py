@@ -113,7 +113,10 @@ def release_choice(p: Plan, beta_label: str = "edge", measure: str = "hockey-sti
     if p.selection is not None:
         s, c = p.selection, p.selection.choice
         guarantee = {
-            "epsilon": eps_text(s.epsilon_total), "delta": format_up(c.delta_at_k.upper, 17),
+            "epsilon": eps_text(s.epsilon_total), "delta": format_up(s.delta_total, 17),
+            "delta_rule": "the largest certified delta among the candidates the selection could choose "
+                          "(App. A.3: sum over choices of Pr[choice]*delta_choice)",
+            "delta_of_the_chosen_candidate": format_up(c.delta_at_k.upper, 17),
             "epsilon1_selection": eps_text(s.epsilon1), "epsilon2_anonymization": eps_text(s.epsilon2),
             "delta_measure": s.measure, "delta_certified": c.delta_at_k.how,
             "rests_on": [f"CP Thm 6, App. A.3 reading (dps-verify prove {THEOREM6_READING_PROOF})"

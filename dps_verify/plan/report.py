@@ -209,6 +209,7 @@ def selection_json(s: Any) -> dict[str, Any]:
         "epsilon_total": eps_text(s.epsilon_total), "epsilon1": eps_text(s.epsilon1),
         "epsilon2": eps_text(s.epsilon2), "delta": str(s.delta), "measure": s.measure,
         "sensitivity": str(s.sensitivity),
+        "delta_total": format_up(s.delta_total, 17),
         "sensitivity_rule": "one record changes one group's size by 1 and the expected published records by "
                             f"a value in [0, beta*k]; Delta = max over candidates (dps-verify prove {SENSITIVITY_PROOF})",
         "composition": f"CP Thm 6, App. A.3 reading (dps-verify prove {THEOREM6_READING_PROOF})",
@@ -240,7 +241,8 @@ def print_selection(s: Any, console: Any = None) -> None:
                   "[bold]chosen[/bold]" if i == s.chosen else "")
     con.print(t)
     con.print(f"Sensitivity Delta = max beta*k = {float(s.sensitivity):.6g} records. Total guarantee: "
-              f"(epsilon1 + epsilon2, delta) = ({eps_text(s.epsilon_total)}, {format_up(s.choice.delta_at_k.upper, 4)}).")
+              f"(epsilon1 + epsilon2, max over candidates of delta) = ({eps_text(s.epsilon_total)}, "
+              f"{format_up(s.delta_total, 4)}).")
     from dps_verify.plan.select import READING_NOTE
 
     con.print(f"[bold yellow]Reading:[/bold yellow] {READING_NOTE}")

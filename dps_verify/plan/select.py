@@ -76,6 +76,12 @@ class Selection:
     def choice(self) -> Candidate:
         return self.candidates[self.chosen]
 
+    @property
+    def delta_total(self) -> Fraction:
+        """δ of the whole mechanism (choice, then release): App. A.3's sum Σ_c w_c·δ_c is at most
+        the largest δ of any candidate the mechanism can choose — not the chosen one's δ."""
+        return max(c.delta_at_k.upper for c in self.candidates)
+
 
 def candidates(frontier2: Frontier, table: Table, spec: RecodingSpec, names: Sequence[str] | None,
                measure: str) -> list[Candidate]:
