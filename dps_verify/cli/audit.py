@@ -97,24 +97,10 @@ def _output_lines(output: dict, show: bool) -> list[str]:
     return lines
 
 
-def _progress():
-    """A live elapsed-time indicator on a terminal (stderr), nothing otherwise."""
-    import contextlib
-    import sys
-
-    stream = sys.__stderr__
-    if stream is None or not stream.isatty():
-        return contextlib.nullcontext()
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    return Progress(SpinnerColumn(), TextColumn("auditing {task.description}"), TimeElapsedColumn(),
-                    console=Console(file=stream), transient=True, redirect_stdout=False, redirect_stderr=False)
-
-
 def run(args: argparse.Namespace) -> int:
     from dps_verify.audit import audit, load_callable, load_domain
     from dps_verify.audit.budget import check_audit_budget, is_cheap
+    from dps_verify.cli._progress import working
     from dps_verify.core import fsio
     from dps_verify.core.errors import VERDICT_EXIT_CODES, AuditedCodeError
     from dps_verify.engine.calls import audited_code, call_limits
@@ -134,9 +120,8 @@ def run(args: argparse.Namespace) -> int:
     check_audit_budget(domain, option=option, cheap=False)  # at once, before importing the code
     captured = None
     try:
-        with audited_code(seed=args.seed) as captured, call_limits(timeout=args.timeout), _progress() as prog:
-            if prog is not None:
-                prog.add_task(args.target, total=None)
+        with audited_code(seed=args.seed) as captured, call_limits(timeout=args.timeout), \
+                working(f"auditing {args.target}"):
             anonymizer, _module = load_callable(args.target)
             check_audit_budget(domain, option=option, cheap=is_cheap(anonymizer))
             rep = audit(

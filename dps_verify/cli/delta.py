@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import mpmath
 
+from dps_verify.cli._progress import working
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import format_down, format_up
 from dps_verify.core.params import beta_edge_note, epsilon_param, resolve_beta
@@ -67,9 +68,10 @@ def run(args: argparse.Namespace) -> int:
         from dps_verify.cli._releases import run_releases
 
         return run_releases(args.k, beta, eps, args.releases, args.json, t0)
-    paper = d_certified(args.k, beta, eps)
-    hs = sdgs_delta_certified(args.k, beta, eps, "hockey-stick")
-    pw = sdgs_delta_certified(args.k, beta, eps, "pointwise")
+    with working(f"delta at k = {args.k}"):  # a spinner on a terminal only
+        paper = d_certified(args.k, beta, eps)
+        hs = sdgs_delta_certified(args.k, beta, eps, "hockey-stick")
+        pw = sdgs_delta_certified(args.k, beta, eps, "pointwise")
     rows = {
         "paper_d": paper,
         "exact_hockey_stick": hs,
@@ -112,6 +114,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _inverse(args: argparse.Namespace, t0: float) -> int:
+    with working("searching"):  # a spinner on a terminal only
+        results, what = _inverse_results(args)
+    return _print_inverse(args, t0, results, what)
+
+
+def _inverse_results(args: argparse.Namespace) -> tuple[dict[str, object], str]:
     results: dict[str, object] = {}
     measures = ("paper", "hockey-stick", "pointwise")
     if args.min_k:
@@ -130,6 +138,10 @@ def _inverse(args: argparse.Namespace, t0: float) -> int:
         for b in measures:
             results[b] = mpmath.nstr(max_beta(args.k, args.epsilon, args.delta, bound=b), 12)
         what = f"largest beta with delta <= {args.delta} at k = {args.k}, epsilon = {args.epsilon} (rounded down)"
+    return results, what
+
+
+def _print_inverse(args: argparse.Namespace, t0: float, results: dict[str, object], what: str) -> int:
     if args.json:
         print(json.dumps({"question": what, "answers": results,
                           "seconds": round(time.perf_counter() - t0, 4)}, indent=2))
