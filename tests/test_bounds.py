@@ -20,7 +20,10 @@ def test_table2_reproduced_to_printed_digits(cell):
 
 
 def _slow_d(k, beta, eps, n_max=400):
-    """Straightforward reference: mpmath at 60 digits, fixed scan window."""
+    """Straightforward reference: mpmath at 60 digits, fixed scan window; each tail
+    Pr[Bin(n, β) ≥ j0] as the regularized incomplete beta function I_β(j0, n − j0 + 1) (an
+    identity independent of the library's integer tail sums; 30× cheaper than summing
+    mpmath binomial terms, same value to 60 digits)."""
     with mpmath.workdps(60):
         b = mpmath.mpf(beta.numerator) / beta.denominator
         e = mpmath.mpf(eps.numerator) / eps.denominator
@@ -29,7 +32,9 @@ def _slow_d(k, beta, eps, n_max=400):
         best = 0
         for n in range(nm, n_max):
             j0 = int(mpmath.floor(g * n)) + 1
-            s = mpmath.fsum(mpmath.binomial(n, j) * b**j * (1 - b) ** (n - j) for j in range(j0, n + 1))
+            if j0 > n:
+                continue
+            s = mpmath.betainc(j0, n - j0 + 1, 0, b, regularized=True)
             best = max(best, s)
         return best
 
