@@ -1,9 +1,11 @@
 """The ``dps-verify`` command line.
 
 Each subcommand lives in its own module ``dps_verify.cli.<name>`` exposing ``NAME``, ``HELP``,
-``add_arguments(parser)`` and ``run(args) -> int``.  :data:`COMMANDS` lists them with a one-line
-help so that ``dps-verify --help`` imports none of them; a command's module (and its heavy
-dependencies: sympy, z3, scipy) is imported only when that command runs.
+``add_arguments(parser)`` and ``run(args) -> int`` (and optionally ``DESCRIPTION``, a longer
+text for its own ``--help``).  :data:`COMMANDS` holds the one-line help of every command, so that
+``dps-verify --help`` imports none of them; a command's ``HELP`` is its entry there (one text,
+never a copy).  A command's module (and its heavy dependencies: sympy, z3, scipy) is imported
+only when that command runs.
 
 Exit codes: the one table of :mod:`dps_verify.core.errors` (``EXIT_CODES``): 0 PASS/as
 expected, 1 FAIL/unexpected, 2 bad usage, 3 INCONCLUSIVE, 4 error in the code under audit,
@@ -30,12 +32,13 @@ from dps_verify.core.errors import (
     UsageError,
 )
 
-#: name -> one-line help, in the order ``--help`` lists them.  The module is
-#: ``dps_verify.cli.<name>``; its own ``HELP`` is used once it is imported.
+#: name -> one-line help, in the order ``--help`` lists them: the only copy of each text (the
+#: module ``dps_verify.cli.<name>`` sets ``HELP = COMMANDS[NAME]``).
 COMMANDS: dict[str, str] = {
     "paper": "Check every registered claim of the paper and report a verdict for each.",
     "delta": "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions.",
-    "prove": "Machine-check the paper's theorems step by step with z3/sympy (list them with no id).",
+    "prove": "Machine-check the paper's theorems step by step with z3 + cvc5 and sympy (list them "
+    "with no id).",
     "audit": "Audit an anonymizer's claimed (beta, epsilon, delta) under sampling: PASS, FAIL "
     "with a witness, or INCONCLUSIVE.",
     "explore": "Walk through a theorem step by step and try parameters (CP Thm 1, 5, 6).",
@@ -79,7 +82,8 @@ def build_parser(argv: Sequence[str] | None = None, *, load_all: bool = False) -
     for name, help_text in COMMANDS.items():
         if load_all or name == chosen:
             mod = load_command(name)
-            p = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
+            p = sub.add_parser(name, help=help_text,
+                               description=getattr(mod, "DESCRIPTION", help_text))
             mod.add_arguments(p)
             p.set_defaults(_run=mod.run)
         else:

@@ -18,8 +18,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dps_verify.cli import COMMANDS
+
 NAME = "audit"
-HELP = (
+HELP = COMMANDS[NAME]
+#: the longer text of ``dps-verify audit --help``
+DESCRIPTION = (
     "Audit a claimed (epsilon, delta) for 'sample at rate beta, then anonymize' (CP Def. 3): "
     "PASS (exit 0), FAIL with a witness (exit 1), INCONCLUSIVE (exit 3); "
     "exit 4 if the audited code fails."

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import mpmath
 
+from dps_verify.cli import COMMANDS
 from dps_verify.cli._progress import working
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import format_down, format_up
@@ -19,7 +20,7 @@ from dps_verify.worstcase.closed_forms import d_certified
 from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
 NAME = "delta"
-HELP = "CP Thm 5's d(k, beta, epsilon) beside the exact worst-case delta; inverse questions."
+HELP = COMMANDS[NAME]
 
 
 def _release_count(text: str) -> int:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dps_verify.cli import COMMANDS
 from dps_verify.paper import walkthroughs as explore
 
 NAME = "explore"
-HELP = "Walk through a theorem step by step and try parameters (CP Thm 1, 5, 6)."
+HELP = COMMANDS[NAME]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

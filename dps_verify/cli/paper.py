@@ -15,10 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+from dps_verify.cli import COMMANDS
 from dps_verify.core.errors import ParameterError
 
 NAME = "paper"
-HELP = "Check every registered claim of the paper and report a verdict for each."
+HELP = COMMANDS[NAME]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

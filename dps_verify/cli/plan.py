@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 
+from dps_verify.cli import COMMANDS
+
 NAME = "plan"
-HELP = ("Plan a sampled k-anonymized release for a target (epsilon, delta): smallest k per "
-        "measure and beta, certified, beside ARX's k.")
+HELP = COMMANDS[NAME]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

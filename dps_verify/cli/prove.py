@@ -14,8 +14,10 @@ from typing import Any
 
 import sympy as sp
 
+from dps_verify.cli import COMMANDS
+
 NAME = "prove"
-HELP = "Machine-check the paper's theorems step by step with z3 + cvc5 and sympy (list them with no id)."
+HELP = COMMANDS[NAME]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from dps_verify.cli import COMMANDS
 from dps_verify.core.errors import UsageError
 
 NAME = "where"
-HELP = "Where a theorem of the paper lives here: proof, property tests, claims, notebook, docs, code."
+HELP = COMMANDS[NAME]
 
 _FIELDS = (("proof", "proof"), ("properties", "property tests"), ("tests", "other tests"),
            ("claims", "claims"), ("notebooks", "notebooks"), ("docs", "docs"), ("code", "code"),
