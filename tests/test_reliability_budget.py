@@ -93,3 +93,20 @@ def test_json_text_domain_is_refused_with_a_message():
 def test_bytes_domain_is_refused():
     with pytest.raises(ParameterError, match="not bytes"):
         Domain.of(b"12")
+
+
+def test_recognition_after_a_pass_is_bounded_in_records():
+    """A one-record domain used to make the post-PASS recognition anonymize every sample of up
+    to ~30000 records (~4.5e8 records in all: the audit never finished)."""
+    import math
+
+    from dps_verify.verdict.recognise import DEFAULT_RECORD_BUDGET, largest_checkable_size
+
+    for m in (1, 2, 3, 8):
+        n = largest_checkable_size(m, 30_000)
+        assert m * math.comb(n + m, m + 1) <= DEFAULT_RECORD_BUDGET
+        assert math.comb(n + m, m) <= 30_000
+        # the bound is the largest such n (both sides of the edge)
+        assert math.comb(n + 1 + m, m) > 30_000 or m * math.comb(n + 1 + m, m + 1) > DEFAULT_RECORD_BUDGET
+    rep = audit(lambda s: len(s) > 10, beta="0.1", epsilon=1, delta="0.00074", domain=[1], max_size=20, seed=0)
+    assert rep.verdict == "PASS"

@@ -171,10 +171,17 @@ def _decode(key: int, radix: int, m: int) -> list[int]:
     return out
 
 
-def largest_checkable_size(m: int, budget: int = DEFAULT_SAMPLE_BUDGET) -> int:
-    """Largest N with C(N + m, m) ≤ ``budget`` samples (0 if none)."""
+#: Records passed to the anonymizer, in total over all samples, that recognition may spend.
+DEFAULT_RECORD_BUDGET = 2_000_000
+
+
+def largest_checkable_size(m: int, budget: int = DEFAULT_SAMPLE_BUDGET,
+                           record_budget: int = DEFAULT_RECORD_BUDGET) -> int:
+    """Largest N with C(N + m, m) ≤ ``budget`` samples and m·C(N + m, m + 1) ≤
+    ``record_budget`` records in them (the samples of sizes 0..N over m records hold that many
+    records in total; without it a one-record domain would mean ~``budget``² / 2 records)."""
     n = 0
-    while math.comb(n + 1 + m, m) <= budget:
+    while math.comb(n + 1 + m, m) <= budget and m * math.comb(n + 1 + m, m + 1) <= record_budget:
         n += 1
     return n
 
