@@ -143,3 +143,29 @@ def _decimal_reference(x: Fraction, digits: int, up: bool) -> str:
 def test_format_up_and_down_match_decimal_rounding(x, digits):
     assert format_up(x, digits) == _decimal_reference(x, digits, up=True)
     assert format_down(x, digits) == _decimal_reference(x, digits, up=False)
+
+
+@pytest.mark.parametrize("inf", [float("inf"), "inf", "Infinity", "+inf"])
+@pytest.mark.parametrize("k,beta", [(1, "0.5"), (5, "0.3"), (20, "0.1")])
+def test_epsilon_inf_is_the_limit_computed_at_huge_epsilon(inf, k, beta):
+    """ε = ∞ gives the limit ε → ∞, and it equals what the scans compute at ε = 1e400."""
+    at_huge = {
+        "paper": d_certified(k, beta, "1e400"),
+        "hockey-stick": sdgs_delta_certified(k, beta, "1e400", "hockey-stick"),
+        "pointwise": sdgs_delta_certified(k, beta, "1e400", "pointwise"),
+    }
+    at_inf = {
+        "paper": d_certified(k, beta, inf),
+        "hockey-stick": sdgs_delta_certified(k, beta, inf, "hockey-stick"),
+        "pointwise": sdgs_delta_certified(k, beta, inf, "pointwise"),
+    }
+    for name in at_inf:
+        assert at_inf[name].lower == at_inf[name].upper == at_huge[name].upper == Fraction(beta) ** k
+        assert "limit epsilon -> inf" in at_inf[name].how
+
+
+def test_epsilon_inf_with_beta_edge_is_refused():
+    from dps_verify.core.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="edge"):
+        d_certified(5, "edge", "inf")

@@ -35,7 +35,7 @@ from dps_verify.core.params import (
     k_param,
     resolve_beta,
 )
-from dps_verify.worstcase.sdgs import scan
+from dps_verify.worstcase.sdgs import is_infinite_epsilon, limit_at_infinite_epsilon, scan
 
 
 def d_certified(k: Number, beta: Number, epsilon: Number) -> Certified:
@@ -50,9 +50,11 @@ def d_certified(k: Number, beta: Number, epsilon: Number) -> Certified:
     python-flint ball evaluation of N·KL(γ‖β) + ln(best) ≥ 0, and every candidate value and
     comparison is exact, so a wrong screen costs time, never correctness.  When the tails are
     truncated (huge denominators) or the long-range path runs, the result is an enclosure and
-    ``how`` says so.  CP Table 2 (18 cells) is about 4–8× the time of a scipy ``bdtrc``
+    ``how`` says so.  ``epsilon = inf`` gives the limit ε → ∞, β^k.  CP Table 2 (18 cells) is about 4–8× the time of a scipy ``bdtrc``
     evaluation with the same stopping rule (``benchmarks/bench_bounds.py:table2_vs_float``).
     """
+    if is_infinite_epsilon(epsilon):  # the limit ε → ∞ (at ε = ∞ itself γ = 1 and d would be 0)
+        return limit_at_infinite_epsilon(k, beta, "CP Thm 5's d")
     kk = k_param(k)
     eps = epsilon_param(epsilon)
     b = resolve_beta(beta, eps)

@@ -1268,6 +1268,36 @@ def _kl(a, b):  # interval KL(a‖b) for Bernoulli laws
     return a * iv.log(a / b) + (1 - a) * iv.log((1 - a) / (1 - b))
 
 
+def is_infinite_epsilon(epsilon: Any) -> bool:
+    """Whether ``epsilon`` is +∞ (a float inf, or the text "inf" / "infinity", any case)."""
+    if isinstance(epsilon, float):
+        return epsilon == math.inf
+    return isinstance(epsilon, str) and epsilon.strip().lower().lstrip("+") in ("inf", "infinity")
+
+
+def limit_at_infinite_epsilon(k: Number, beta: Number, what: str) -> Certified:
+    """The limit ε → ∞ of CP Thm 5's d and of both exact worst cases: β^k, exactly.
+
+    As ε grows, γ = 1 − (1−β)e^{−ε} → 1 and the bad outcomes of a group of n records shrink to
+    "all n sampled" (probability β^n, impossible under the neighbour without t), largest at the
+    smallest published size n = k; every other bad mass vanishes.  From some finite ε on the
+    value is exactly β^k (e.g. ε = 1e400 gives it), so the limit is attained."""
+    kk = k_param(k)
+    b = resolve_beta(beta, Fraction(1)) if not (isinstance(beta, str) and beta.strip().lower() == "edge") else None
+    if b is None:
+        from dps_verify.core.errors import ParameterError
+
+        raise ParameterError('beta="edge" is 1 at epsilon = inf: give 0 < beta < 1 (CP Thm 5)')
+    v = b**kk
+    return Certified(
+        lower=v,
+        upper=v,
+        how=f"{what}: limit epsilon -> inf, exact: beta^k (only 'all k records sampled' at group size n = k "
+        "stays bad; every other bad mass vanishes)",
+        details={"argmax_n": kk, "epsilon": "inf"},
+    )
+
+
 def sdgs_delta_certified(
     k: Number, beta: Number, epsilon: Number, definition: str = "hockey-stick"
 ) -> Certified:
@@ -1276,7 +1306,12 @@ def sdgs_delta_certified(
     Every k ≥ 1, 0 < β < 1, ε ≥ 0, on both sides of CP Thm 5's edge ε = −ln(1−β); see
     :func:`scan` for the bounds that make the supremum over group sizes finite and proven.
     Raises :class:`~dps_verify.core.errors.CertificationError` past the work budget.
+    ``epsilon = inf`` (float or text) gives the limit ε → ∞, β^k (:func:`limit_at_infinite_epsilon`).
     """
+    if is_infinite_epsilon(epsilon):
+        if definition not in DEFINITIONS:
+            raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+        return limit_at_infinite_epsilon(k, beta, f"exact worst case ({definition})")
     kk = k_param(k)
     eps = epsilon_param(epsilon)
     b = resolve_beta(beta, eps)
