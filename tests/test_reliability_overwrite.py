@@ -129,3 +129,10 @@ def test_unwritable_json_is_found_before_the_work_any_user(tmp_path, capsys, mon
 def test_missing_directory_is_usage(tmp_path, capsys):
     assert main([*AUDIT, "--json", str(tmp_path / "nope" / "a.json")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_paper_summary_is_the_last_line(tmp_path, capsys):
+    assert main(["paper", "--json", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "r.md")]) == 0
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    assert lines[-1].startswith("1 claims in") and "1 as expected, 0 unexpected" in lines[-1]
+    assert any(line.startswith("wrote ") for line in lines[:-1])

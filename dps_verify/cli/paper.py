@@ -119,7 +119,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"findings ({len(found)}):")
         for line in found:
             print(f"  {line[:160]}")
-    print(summary_line(outcomes, total))
     sys.stdout.flush()
 
     from dps_verify import report
@@ -129,4 +128,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {report.write_markdown(outcomes, total, args.markdown, force=args.force)}")
     if args.html is not None:
         print(f"wrote {report.write_html(outcomes, total, args.html)}")
+    print(summary_line(outcomes, total))  # the verdict of the run: always the last line
     return 0 if all(o.ok for o in outcomes) else 1
