@@ -50,10 +50,10 @@ from dps_verify.core.params import beta_param, delta_param, epsilon_param
 TABLE_FORMATS = ("records", "dicts", "dataframe")
 QUESTIONS = ("both", "this", "every")
 #: Defaults of the statistical audit (trials are runs of the pipeline on a sample).
-DEFAULT_TARGETS = 4
-DEFAULT_SCREEN_TRIALS = 8
-DEFAULT_MAX_TRIALS = 256
-DEFAULT_FIRST_LOOK = 32
+DEFAULT_TARGETS = 3
+DEFAULT_SCREEN_TRIALS = 4
+DEFAULT_MAX_TRIALS = 512
+DEFAULT_FIRST_LOOK = 128
 TRIALS_PER_TASK = 8
 
 
@@ -581,9 +581,9 @@ def _statistical_this_table(
             h1 = sum(st.event_holds(ev, f) for f in with_t)
             h0 = sum(st.event_holds(ev, f) for f in without_t)
             for direction in ("add", "remove"):
-                score = st.coupled_bound(direction, h1, len(with_t), h0, len(without_t), b, e_eps, 0.25)[0]
-                cand = (score, -j, direction, repr(ev), ev, t)
-                if best is None or cand[:4] > best[:4]:
+                score = st.plug_in_delta(direction, h1 / len(with_t), h0 / len(without_t), b, e_eps)
+                cand = (score, _event_rank(ev), -j, direction, repr(ev), ev, t)
+                if best is None or cand[:5] > best[:5]:
                     best = cand
     screen_runs = screen_trials * (1 + len(chosen))
     screening = {"targets": [{"row": t, "record": dict(zip(table.qi, table.records[t]))} for t in chosen],
@@ -594,7 +594,7 @@ def _statistical_this_table(
                "summary": "no event separated the releases with and without any target on the "
                           "screening runs", "seconds": round(time.perf_counter() - t0, 3)}
         return res, None
-    _score, _j, direction, _r, event, t = best
+    _score, _rank, _j, direction, _r, event, t = best
 
     # ---- confirmation: looks at first_look, 2·first_look, ... up to max_trials
     looks = []
@@ -681,6 +681,13 @@ def _statistical_this_table(
                      "CP Def. 2, Clopper-Pearson, e^eps rounded up)"),
         }
     return res, witness
+
+
+def _event_rank(ev: tuple) -> int:
+    """On equal screening scores prefer events a person reads at once: a value shown in the
+    release, then the target's class, then numeric thresholds."""
+    kind = ev[1][0]
+    return 2 if kind in ("cell", "token") and ev[0] == "has" else 1 if kind.startswith("cover") else 0
 
 
 # ------------------------------------------------------------------------------ every table

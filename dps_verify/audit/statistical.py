@@ -304,6 +304,15 @@ def coupled_bound(
     return lo, hits_with / n_with, hits_without / n_without
 
 
+def plug_in_delta(direction: str, p1: float, p0: float, beta: Fraction, e_eps: float) -> float:
+    """The screening score: :func:`coupled_bound`'s expression at the observed frequencies (no
+    confidence bound — screening only ranks events; the fresh confirmation runs decide)."""
+    b = float(beta)
+    if direction == "add":
+        return b * p1 - (e_eps - 1 + b) * p0
+    return (1 - e_eps * (1 - b)) * p0 - e_eps * b * p1
+
+
 def detectable_delta(direction: str, n_with: int, n_without: int, beta: Fraction, e_eps: float,
                      alpha_each: float) -> float:
     """The largest lower bound this many runs can certify with perfect counts (E always with t,
