@@ -31,10 +31,6 @@ GIVEN = (given("setting", "the proof's choice: k >= 1 and n > k copies of g(t) i
                  "e^eps >= 1, 0 <= delta < 1", *REGION))
 
 
-def _kept(c: sp.Expr) -> sp.Expr:
-    return sp.Piecewise((c, c >= k), (0, True))
-
-
 #: CP Prop 4 as proved: with n > k >= 1 copies of g(t) in D the class is published with n
 #: copies from D and n - 1 from D_-t, so the event {A(D)} has probability 1 vs 0, and
 #: 1 <= e^eps * 0 + delta fails for every delta < 1.

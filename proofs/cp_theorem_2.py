@@ -157,19 +157,6 @@ def steps() -> list[Step]:
     return out
 
 
-def _event_form(m: int, delta_scale: str = "1") -> tuple[z3.BoolRef, list[z3.BoolRef]]:
-    e, d = z3.Real("E"), z3.Real("delta")
-    p, cp = prob_vector("p", m)
-    u = [z3.Real(f"u{i}") for i in range(m)]
-    q = [z3.Real(f"q{i}") for i in range(m)]
-    hyp = [e >= 1, d >= 0, *cp, *[x >= 0 for x in u], z3.Sum(u) == e,
-           *[mass(p, o) <= mass(u, o) + d for o in subsets(m)],
-           *[x >= 0 for x in q], *[x <= 1 for x in q]]
-    goal = z3.Sum([a * b for a, b in zip(p, q)]) <= (
-        z3.Sum([a * b for a, b in zip(u, q)]) + z3.RealVal(delta_scale) * d)
-    return goal, hyp
-
-
 def negative_controls() -> list[Step]:
     ref = Verdict.REFUTED
     Q2 = sp.Symbol("Q'", real=True)

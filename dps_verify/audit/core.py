@@ -13,7 +13,7 @@ from dps_verify.audit import statistical as st
 from dps_verify.audit.domain import Domain
 from dps_verify.audit.report import AuditReport
 from dps_verify.audit.search import Candidate, candidates, enumeration_cost, plausible_ks
-from dps_verify.core.numbers import Certified, Number, to_fraction
+from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.types import AuditMethod, Claim, Definition, method_param
 from dps_verify.engine.distribution import distribution, randomized
 from dps_verify.measures.divergence import delta_certified, delta_exceeds
@@ -518,7 +518,3 @@ def _statistical(
                       f"{p_lo:.4g} - e^eps*{q_hi:.4g} (Bonferroni, overall level {alpha})"),
             )
     return witness, worst, len(pool)
-
-
-def parse_number(x: Number, name: str) -> Fraction:
-    return to_fraction(x, name)

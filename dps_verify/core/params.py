@@ -146,12 +146,6 @@ def beta_edge_note(eps: Fraction, beta: Fraction) -> str:
     return f"1-e^-epsilon rounded down to 40 digits = {format_down(beta, 40)}"
 
 
-def _neg_log1m(beta: Fraction) -> str:
-    import math
-
-    return f"{-math.log1p(-float(beta)):.6g}"
-
-
 @lru_cache(maxsize=1024)
 def beta_edge(eps: Fraction, *, grid_bits: int | None = None, digits: int = 40) -> Fraction:
     """The regime edge of CP Thm 5 as a β: the largest β with ε ≥ −ln(1−β) is 1 − e^(−ε);

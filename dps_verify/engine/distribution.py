@@ -73,12 +73,6 @@ class randomized:  # noqa: N801 - used like a decorator / marker, lower-case by 
         return out
 
 
-def _as_law(anonymizer: AnonymizerLike, sample: tuple) -> dict[Hashable, Fraction]:
-    if isinstance(anonymizer, randomized):
-        return anonymizer.law(sample)
-    return {cast(Anonymizer, anonymizer)(sample): Fraction(1)}
-
-
 @reports_dataset  # a fault of the audited code names the dataset too (engine/calls.py)
 def distribution(
     anonymizer: AnonymizerLike,

@@ -29,7 +29,6 @@ from dps_verify.core.numbers import (
     Number,
     exp_affine_enclosure,
     exp_compare,
-    fraction_to_mpf,
     log_upper_mpf,
     to_fraction,
 )
@@ -126,12 +125,6 @@ class PrivacyLossDistribution:
         segments = [(r, pr, pr / r) for r, pr in self.ratios.items() if r > 1]
         x = least_exp_for_delta(segments, self.infinity_mass, d)
         return mpmath.inf if x is None else log_upper_mpf(x)
-
-    def mean_loss(self) -> mpmath.mpf:
-        """E_P[ln P/Q] (the KL divergence), ∞ if there is mass at +∞ (display only)."""
-        if self.infinity_mass:
-            return mpmath.inf
-        return mpmath.fsum(fraction_to_mpf(pr) * mpmath.log(fraction_to_mpf(r)) for r, pr in self.ratios.items())
 
 
 def pair_delta(p: Mapping, q: Mapping, epsilon: Number, times: int = 1) -> mpmath.mpf:

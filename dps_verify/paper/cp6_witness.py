@@ -83,11 +83,6 @@ def am_premise(base: Fraction | int = E_EPS1, pick=choice) -> tuple[bool, str]:
                   "proved for every dist in proofs.cp-theorem-6)")
 
 
-def dp_holds(base: Fraction | int = E_EPS1) -> bool:
-    """A_m's choice probabilities within e^eps1 over all datasets (:func:`am_premise`)."""
-    return am_premise(base)[0]
-
-
 def d_bound() -> tuple[Fraction, str]:
     """d(K, BETA, eps - eps1) from the certified :func:`dps_verify.worstcase.closed_forms.d_certified`
     (exact here: e^(eps - eps1) = E_EPS/E_EPS1 is rational)."""

@@ -268,17 +268,6 @@ def check_thm3() -> Result:
 
 
 # --------------------------------------------------------------------------- §2.2 XOR
-def _xor_mechanisms(variant: str):
-    a1, a2, both = mechanisms.xor_pair("t")
-    if variant == "leaky":  # negative control: A2 publishes the sensitive bit itself
-        def a2(sample: tuple) -> bool:
-            return "t" in sample
-
-        def both(sample: tuple) -> tuple[bool, bool]:
-            return a1(sample), a2(sample)
-    return a1, a2, both
-
-
 def check_xor(variant: str = "paper") -> Result:
     """CP §2.2's pair decided over all datasets (:func:`dps_verify.paper.claims.witnesses.xor_check`):
     as printed each part leaks δ = β at D = {x} versus ∅; with a size floor each part is DPS and

@@ -36,13 +36,6 @@ def hockey_both(p: Vec, q: Vec, e: z3.ArithRef, d: z3.ArithRef) -> list[z3.BoolR
     return hockey(p, q, e, d) + hockey(q, p, e, d)
 
 
-def hockey_sym(p: Vec, q: Vec, e: z3.ArithRef, d: z3.ArithRef, o: list[z3.BoolRef]) -> z3.BoolRef:
-    """Hockey-stick for a *symbolic* subset O given by Booleans ``o`` (both directions)."""
-    pm = z3.Sum([z3.If(oi, x, 0) for oi, x in zip(o, p)])
-    qm = z3.Sum([z3.If(oi, x, 0) for oi, x in zip(o, q)])
-    return z3.And(pm <= e * qm + d, qm <= e * pm + d)
-
-
 def pointwise(p: Vec, q: Vec, e: z3.ArithRef, d: z3.ArithRef, tag: str) -> list[z3.BoolRef]:
     """TR Def 2 (weakened to "some set B with mass < d under both contains every output whose
     ratio leaves [1/e, e]"), which every pointwise-(eps, delta) pair satisfies."""

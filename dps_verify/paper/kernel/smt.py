@@ -52,10 +52,6 @@ class Query:
             return [*self.hypotheses, self.claim]
         return [*self.hypotheses, z3.Not(self.claim)]
 
-    @property
-    def expected_status(self) -> str:
-        return SAT if self.kind == "exists" else UNSAT
-
     def smtlib(self) -> str:
         what = ("existence claim: the hypotheses and the claim together (expected sat)"
                 if self.kind == "exists" else "hypotheses and the negated claim (expected unsat)")
