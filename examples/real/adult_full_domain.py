@@ -22,7 +22,7 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
-K = 5
+K = 9
 _SPEC = json.loads(Path(__file__).with_name("adult_recoding.json").read_text())
 #: Age bands from fine to coarse (then '*'), as in the recoding spec's named recodings.
 AGE_BANDS = [r["age"]["bands"] for r in (_SPEC["recodings"][n] for n in ("fine", "medium", "coarse"))]
