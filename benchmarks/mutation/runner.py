@@ -69,6 +69,10 @@ def _fork_one(copy: Path, mutant: Mutant, source: str, tests: tuple[str, ...]) -
             sys.path.insert(0, str(copy))
             os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
             sys.dont_write_bytecode = True
+            # the warm imports may have pulled in dps_verify from the working tree (pytest and
+            # hypothesis load plugins): forget it, so the child imports the mutated copy
+            for name in [m for m in sys.modules if m.split(".")[0] in ("dps_verify", "tests")]:
+                del sys.modules[name]
             import pytest
 
             code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", *tests]))

@@ -8,10 +8,14 @@ earlier survivors.
 
 from __future__ import annotations
 
-#: repository path -> test files (relative to the repository) run against its mutants.
+#: repository path -> pytest arguments (test files relative to the repository, and any
+#: ``--deselect`` of a slow test that does not exercise the module) run against its mutants.
 TARGETS: dict[str, tuple[str, ...]] = {
     "dps_verify/core/numbers.py": (
         "tests/test_numbers.py",
+        # runs every proof module (minutes); numbers.py's arithmetic is covered by the rest
+        "--deselect",
+        "tests/test_numbers.py::test_no_global_mpmath_state_after_running_every_proof_in_process",
         "tests/test_params_exact_log.py",
         "tests/test_trust_base_reference.py",
         "properties/test_numbers_properties.py",
