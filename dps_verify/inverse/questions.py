@@ -74,7 +74,8 @@ def log_fraction(x: Fraction) -> float:
     return math.log(a >> sa) - math.log(b >> sb) + (sa - sb) * math.log(2)
 
 
-def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") -> int:
+def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper", *,
+          memo: dict[int, Certified] | None = None) -> int:
     """Smallest k with δ(k, β, ε) ≤ ``delta``; ``bound`` = "paper" (CP Thm 5's d) or the exact
     worst case under "hockey-stick" / "pointwise".
 
@@ -85,6 +86,8 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
     is not monotone, so every smaller k is checked as well (global minimum, up to k = 5000).  A float
     screen (:mod:`dps_verify.inverse.screen`) proposes k inside the regime and refutes
     δ(k) > delta exactly from one group size, so usually only k itself needs the full scan.
+    ``memo``, when given, receives every certified δ(k) the search computed, keyed by k (a caller
+    showing δ at k and k − 1 need not recompute them).
     """
     import math
 
@@ -98,12 +101,12 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper") ->
     if bound == "paper":
         require_paper_regime(b, eps, "CP Thm 5")
     f_raw = _delta_fn(bound)
-    memo: dict[int, Certified] = {}
+    cache: dict[int, Certified] = {} if memo is None else memo
 
     def f(kk: int, b: Fraction, e: Fraction) -> Certified:
-        if kk not in memo:
-            memo[kk] = f_raw(kk, b, e)
-        return memo[kk]
+        if kk not in cache:
+            cache[kk] = f_raw(kk, b, e)
+        return cache[kk]
 
     # float guess (inside CP Thm 5's regime) + exact one-group-size refutation (inverse_screen)
     from dps_verify.inverse.screen import min_k_screen
