@@ -107,9 +107,10 @@ def eps_text(x: Any) -> str:
 
 def minimal_k(measure: str, beta: Fraction, eps: Fraction, delta: Fraction) -> MinimalK:
     """Smallest k under ``measure`` with its certified δ at k and k − 1."""
-    k = min_k(beta, eps, delta, bound=measure)
-    at_k = certified_delta(measure, k, beta, eps)
-    below = certified_delta(measure, k - 1, beta, eps) if k > 1 else None
+    seen: dict[int, Certified] = {}  # the certified δ(k) the search computed on its way
+    k = min_k(beta, eps, delta, bound=measure, memo=seen)
+    at_k = seen.get(k) or certified_delta(measure, k, beta, eps)
+    below = (seen.get(k - 1) or certified_delta(measure, k - 1, beta, eps)) if k > 1 else None
     if at_k.upper > delta or (below is not None and not below.lower > delta):
         raise RuntimeError(  # min_k certified both sides; this re-check can only fail on a bug
             f"smallest k under {measure}: the enclosures at k = {k} and k - 1 do not bracket delta"
@@ -136,9 +137,10 @@ def frontier_row(point: BetaPoint, eps: Fraction, delta: Fraction,
         if paper is None and "paper" in na:
             pass  # the same limit would stop ARX's loop
         elif paper is not None:  # ARX's loop from the certified smallest k under d (no second search)
-            k0 = paper.k
-            while not certified_delta("paper", k0, point.beta, eps).upper < delta:
+            k0, d0 = paper.k, paper.delta_at_k
+            while not d0.upper < delta:  # strict, as ARX's loop tests
                 k0 += 1
+                d0 = certified_delta("paper", k0, point.beta, eps)
             arx = k0 + 1
         else:
             arx = arx_k_at(point.beta, eps, delta)
