@@ -199,7 +199,7 @@ def test_d_small_beta_and_epsilon(k, b, e, ref):
 )
 def test_formerly_out_of_reach_inputs_now_have_values(call):
     """These stopped at the work budget; runs of equal threshold (measures/long_range.py) now
-    certify them (reference comparison in tests/test_issue17_scale.py)."""
+    certify them (reference comparison in tests/test_worstcase_extreme_parameters.py)."""
     assert mpmath.nstr(call(), 4) == "0.02754"
 
 

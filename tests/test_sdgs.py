@@ -151,7 +151,7 @@ def test_pointwise_at_epsilon_zero_is_one_attained_at_k():
 
 def test_sdgs_budget_error_names_the_parameter():
     """The exact walk over n still refuses by estimate; the long-range path (which now answers
-    this input, tests/test_issue17_scale.py) has its own budget, also naming beta and epsilon."""
+    this input, tests/test_worstcase_extreme_parameters.py) has its own budget, also naming beta and epsilon."""
     from dps_verify.core.errors import CertificationError
     from dps_verify.worstcase import sdgs
     from dps_verify.worstcase.long_range import sdgs_by_segments

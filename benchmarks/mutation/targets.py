@@ -30,7 +30,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "dps_verify/verdict/screen.py": (
         "tests/test_trust_base_reference.py",
-        "tests/test_verdict_review.py",
+        "tests/test_verdict_exact_decisions.py",
         "tests/test_exact_search_recognise.py",
     ),
     "dps_verify/worstcase/sdgs.py": (
@@ -63,7 +63,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "dps_verify/verdict/exact_search.py": (
         "tests/test_verdict.py",
-        "tests/test_verdict_review.py",
+        "tests/test_verdict_exact_decisions.py",
         "tests/test_exact_search_recognise.py",
     ),
 }

@@ -1,8 +1,9 @@
-"""Regression tests for the skeptic review R4 of the proof machinery (proofs/core.py).
+"""The proof kernel (dps_verify/paper/kernel/core.py) never proves a false chain.
 
-Each test builds a small theorem whose final claim is FALSE with the public helpers (after the
-reviewer's scripts in /work/tools/review4/chain_holes.py and cert_probe.py) and checks that the
-machinery rejects it (ERROR or not PROVED), never PROVED.  The solver-backed steps are real
+Each test builds a small theorem whose final claim is FALSE with the public helpers (an induction
+whose conclusion or step does not match, a fixed parameter used as an index, a substitution into a
+bound variable, an identity off its domain, a certificate not tied to what it concludes) and
+checks that the kernel rejects it (ERROR or not PROVED), never PROVED; honest versions still prove.  The solver-backed steps are real
 (z3 + cvc5), but each formula is tiny.
 """
 
@@ -44,11 +45,11 @@ def le3(x: sp.Expr) -> sp.Basic:
     return A(x) <= 3 * y
 
 
-# ------------------------------------------------------------------------------- F1
+# ------------------------------------------ induction: the conclusion is the formula, guarded
 
 
-def test_f1_induction_override_with_an_arbitrary_formula_is_an_error():
-    """H4: base 0 y >= 0 and step k y >= 0 => (k+1) y >= 0 cannot conclude y <= -1."""
+def test_induction_override_with_an_arbitrary_formula_is_an_error():
+    """base 0 y >= 0 and step k y >= 0 => (k+1) y >= 0 cannot conclude y <= -1."""
     form = lambda kk: kk * y >= 0  # noqa: E731
     base = prove_sym("base", "", form(0), [y >= 0])
     step = prove_sym("step", "", form(k + 1), [form(k), y >= 0], local=[form(k)], over=(k,))
@@ -80,23 +81,23 @@ def _down_parts(top_at):
     return facts, [top, down, ind]
 
 
-def test_f1_downward_override_renamed_with_its_guard_is_accepted():
+def test_downward_override_renamed_with_its_guard_is_accepted():
     facts, steps = _down_parts(lambda nm: nm)
     assert verdict_of(steps, facts) is Verdict.PROVED
 
 
-def test_f1_downward_override_widened_past_the_start_is_an_error():
+def test_downward_override_widened_past_the_start_is_an_error():
     """Mutant M4b: the guard m <= n_m + 1 claims T(n_m + 1) <= T(n_m)."""
     facts, steps = _down_parts(lambda nm: nm + 1)
     assert steps[-1].verdict is Verdict.ERROR
     assert verdict_of(steps, facts) is Verdict.ERROR
 
 
-# ------------------------------------------------------------------------------- F3
+# ------------------------------------------------- induction: base and step are matched
 
 
-def test_f3a_inductive_step_with_an_extra_local_hypothesis_is_an_error():
-    """H1: local = [P(k), k <= 2] would prove P(5) (so y <= 0) from y >= 0."""
+def test_inductive_step_with_an_extra_local_hypothesis_is_an_error():
+    """local = [P(k), k <= 2] would prove P(5) (so y <= 0) from y >= 0."""
     base = prove_sym("base", "", le3(0), [adef(0), y >= 0])
     step = prove_sym("step", "", le3(k + 1), [le3(k), k <= 2, adef(k), adef(k + 1), y >= 0],
                      local=[le3(k), k <= 2], over=(k,))
@@ -106,8 +107,8 @@ def test_f3a_inductive_step_with_an_extra_local_hypothesis_is_an_error():
     assert verdict_of([base, step, ind, final], YPOS + AFACT) is Verdict.ERROR
 
 
-def test_f3b_induction_from_above_the_minimum_carries_its_guard():
-    """H2: from start = 1 the conclusion is k >= 1 => P(k); its use at k = 0 is unlinked."""
+def test_induction_from_above_the_minimum_carries_its_guard():
+    """from start = 1 the conclusion is k >= 1 => P(k); its use at k = 0 is unlinked."""
     form = lambda kk: A(kk) >= y  # noqa: E731
     base = prove_sym("base k = 1", "", form(1), [adef(1), y >= 0])
     step = prove_sym("step", "", form(k + 1), [form(k), adef(k), adef(k + 1), y >= 0],
@@ -123,7 +124,7 @@ def test_f3b_induction_from_above_the_minimum_carries_its_guard():
     assert bad.verdict is Verdict.ERROR
 
 
-def test_f3b_upward_induction_below_the_declared_range_is_an_error():
+def test_upward_induction_below_the_declared_range_is_an_error():
     """A positive variable: the step does not cover 0 -> 1, so a base at 0 proves nothing."""
     kp = sp.Symbol("k", integer=True, positive=True)
     form = lambda kk: A(kk) >= 0  # noqa: E731
@@ -133,8 +134,8 @@ def test_f3b_upward_induction_below_the_declared_range_is_an_error():
     assert induction("all", "", form, kp, 0, base, step, over=(kp,)).verdict is Verdict.ERROR
 
 
-def test_f3c_inductive_step_matched_only_by_name_is_an_error():
-    """H9: a listed harmless step named 'step' must not stand for the hidden one."""
+def test_inductive_step_matched_only_by_name_is_an_error():
+    """a listed harmless step named 'step' must not stand for the hidden one."""
     base = prove_sym("base", "", le3(0), [adef(0), y >= 0])
     listed = prove_sym("step", "", y >= 0, [y >= 0])
     hidden = prove_sym("step", "", le3(k + 1), [le3(k), k <= 2, adef(k), adef(k + 1), y >= 0],
@@ -145,7 +146,7 @@ def test_f3c_inductive_step_matched_only_by_name_is_an_error():
     assert ind.verdict is Verdict.ERROR
 
 
-def test_f3_honest_induction_still_proves():
+def test_honest_induction_still_proves():
     form = lambda kk: A(kk) >= 0  # noqa: E731
     base = prove_sym("base", "", form(0), [adef(0)])
     step = prove_sym("step", "", form(k + 1), [form(k), adef(k), adef(k + 1), y >= 0],
@@ -156,11 +157,11 @@ def test_f3_honest_induction_still_proves():
     assert verdict_of([base, step, ind, use], YPOS + AFACT) is Verdict.PROVED
 
 
-# ------------------------------------------------------------------------------- F4
+# ------------------------------------------------- fixed parameters are never instantiated
 
 
-def test_f4_fixed_parameter_is_not_an_index_variable():
-    """H3: k <= 2 about the fixed k, re-proved by a step stated for every m, must not serve a
+def test_fixed_parameter_is_not_an_index_variable():
+    """k <= 2 about the fixed k, re-proved by a step stated for every m, must not serve a
     step stated for every k."""
     m = sp.Symbol("m", integer=True, nonnegative=True)
     facts = given("hypothesis", "k <= 2 (fixed k)", k <= 2) + YPOS + AFACT
@@ -175,11 +176,11 @@ def test_f4_fixed_parameter_is_not_an_index_variable():
     assert step.verdict is Verdict.ERROR
 
 
-# ------------------------------------------------------------------------------- F8
+# --------------------------------------------- substitution never captures a bound variable
 
 
-def test_f8_substitution_never_captures_a_bound_variable():
-    """H5: G(n) = sum_i a(i) n at n := i is not G(i) = sum_i a(i) i."""
+def test_substitution_never_captures_a_bound_variable():
+    """G(n) = sum_i a(i) n at n := i is not G(i) = sum_i a(i) i."""
     i, n = sp.symbols("i n", integer=True, nonnegative=True)
     a, G = sp.Function("a"), sp.Function("G")
     fact = sp.Eq(G(n), sp.Sum(a(i) * n, (i, 0, 2)))
@@ -194,7 +195,7 @@ def test_f8_substitution_never_captures_a_bound_variable():
         is Verdict.ERROR
 
 
-# ------------------------------------------------------------------------------- F7
+# ---------------------------------------------- sympy identities only where both sides exist
 
 _n, _k = sp.symbols("n k", integer=True)
 _x = sp.Symbol("x", real=True)
@@ -208,7 +209,7 @@ def _identity(lhs, rhs):
     return sympy_identity(lhs, rhs)[0]
 
 
-def test_f7_false_identities_on_integer_and_real_domains_are_refused():
+def test_false_identities_on_integer_and_real_domains_are_refused():
     """cert_probe.py: each is false (or undefined) somewhere on the declared domain."""
     false = [
         (sp.binomial(_n, _k), sp.binomial(_n, _n - _k)),  # n = -1, k = 0: 1 vs 0
@@ -222,7 +223,7 @@ def test_f7_false_identities_on_integer_and_real_domains_are_refused():
         assert _identity(lhs, rhs) is not Verdict.PROVED, (lhs, rhs)
 
 
-def test_f7_true_identities_with_their_assumptions_stated_still_pass():
+def test_true_identities_with_their_assumptions_stated_still_pass():
     assert _identity(sp.binomial(_n0, _k0), sp.binomial(_n0, _n0 - _k0)) is Verdict.PROVED
     assert _identity(sp.factorial(_np) / sp.factorial(_np - 1), _np) is Verdict.PROVED
     # Pascal's rule for n >= 1 (CP Thm 5)
@@ -242,7 +243,7 @@ def test_f7_true_identities_with_their_assumptions_stated_still_pass():
                      (E - 1) ** 2 * b * (1 - b) / E) is Verdict.PROVED
 
 
-# ------------------------------------------------------------------------------- F2
+# ------------------------------------------------ certificates are tied to their conclusions
 
 _p, _q = sp.Function("p"), sp.Function("q")
 _s = sp.Symbol("s", integer=True, nonnegative=True)
@@ -251,8 +252,8 @@ _P_CLOSED = sp.Eq(_p(_s), _b ** _s * (1 - _b))
 _Q_CLOSED = sp.Eq(_q(_s), _b ** (_s + 1) * (1 - _b))
 
 
-def test_f2_untied_sympy_conclusion_is_an_error():
-    """H8: a certificate of 1 = 1 recorded as y = -1, then y <= -1 'follows'."""
+def test_untied_sympy_conclusion_is_an_error():
+    """a certificate of 1 = 1 recorded as y = -1, then y <= -1 'follows'."""
     from dps_verify.paper.kernel.core import sympy_step
     s = sympy_step("certificate 1 = 1", "", sp.Integer(1), sp.Integer(1), concludes=sp.Eq(y, -1))
     final = prove_sym("final: y <= -1", "", y <= -1, [sp.Eq(y, -1)])
@@ -260,8 +261,8 @@ def test_f2_untied_sympy_conclusion_is_an_error():
     assert verdict_of([s, final], YPOS) is Verdict.ERROR
 
 
-def test_f2_trivial_certificate_does_not_certify_a_nontrivial_conclusion():
-    """M8's shape: sympy evaluated the certified sides to 0 = 0 at construction."""
+def test_trivial_certificate_does_not_certify_a_nontrivial_conclusion():
+    """The shape of a support fact widened to x >= m: sympy evaluated the certified sides to 0 = 0 at construction."""
     from dps_verify.paper.kernel.core import sympy_step
     m = sp.Symbol("m", integer=True, nonnegative=True)
     s = sympy_step("0 = 0", "", sp.Integer(0), sp.Integer(0),
@@ -269,15 +270,15 @@ def test_f2_trivial_certificate_does_not_certify_a_nontrivial_conclusion():
     assert s.verdict is Verdict.ERROR
 
 
-def test_f2_closed_form_certificate_is_tied_to_its_conclusion():
+def test_closed_form_certificate_is_tied_to_its_conclusion():
     """CP Thm 1's split: q(s) = b p(s) is certified with p, q replaced by their closed forms;
-    the mutant M3 (weights changed in the conclusion only) is an ERROR."""
+    a mutant with the weights changed in the conclusion only is an ERROR."""
     from dps_verify.paper.kernel.core import sympy_instance, sympy_step
     facts = given("definition", "closed forms", _P_CLOSED, _Q_CLOSED, over=(_s,))
     good = sympy_instance("split", "", sp.Eq(_q(_s), _b * _p(_s)),
                           definitions=[_P_CLOSED, _Q_CLOSED], over=(_s,))
     assert verdict_of([good], facts) is Verdict.PROVED
-    # M3: the same certified sides recorded with another weight
+    # the same certified sides recorded with another weight
     lhs, rhs = _b ** (_s + 1) * (1 - _b), _b * _b ** _s * (1 - _b)
     bad = sympy_step("split (1 - b)", "", lhs, rhs, concludes=sp.Eq(_q(_s), (1 - _b) * _p(_s)),
                      definitions=[_P_CLOSED, _Q_CLOSED], over=(_s,))
@@ -291,8 +292,8 @@ def test_f2_closed_form_certificate_is_tied_to_its_conclusion():
                       YPOS) is Verdict.ERROR
 
 
-def test_f2_support_range_change_of_variable_is_checked():
-    """CP Thm 5's 'pmf above its support': x > m via x = m + 1 + r; mutant M8 (x >= m) is an
+def test_support_range_change_of_variable_is_checked():
+    """CP Thm 5's 'pmf above its support': x > m via x = m + 1 + r; the mutant widened to x >= m is an
     ERROR."""
     from dps_verify.paper.kernel.core import sympy_instance
     f = sp.Function("f")
@@ -309,7 +310,7 @@ def test_f2_support_range_change_of_variable_is_checked():
     assert m8.verdict is Verdict.ERROR
 
 
-def test_f2_timed_certificate_is_tied_to_its_conclusion():
+def test_timed_certificate_is_tied_to_its_conclusion():
     """TR Thm 6's phi step: a custom certificate of (expr > 0) may conclude phi > 0 only if
     expr is phi's definition."""
     from dps_verify.paper.kernel.core import timed
@@ -337,7 +338,7 @@ def test_f2_timed_certificate_is_tied_to_its_conclusion():
     assert timed("phi > 0", "", "custom", ok, concludes=concl).verdict is Verdict.ERROR
 
 
-def test_f2_tr_theorem_6_phi_step_concludes_only_what_it_certifies():
+def test_tr_theorem_6_phi_step_concludes_only_what_it_certifies():
     """_phi_step certifies its displayed claim; it may conclude phi > 0 only when that claim
     is phi's definition (here a different expression, beta h(gamma/beta) > 0, is certified)."""
     from dps_verify_proofs import tr_theorem_6 as t6
@@ -346,7 +347,7 @@ def test_f2_tr_theorem_6_phi_step_concludes_only_what_it_certifies():
     assert t6._phi_step("other claim", claim=other).verdict is Verdict.ERROR
 
 
-def test_f2_conclusion_changed_after_the_check_is_an_error():
+def test_conclusion_changed_after_the_check_is_an_error():
     """A step's conclusion (or its index variables, or a dropped assumption) set by hand after
     its check ran is not what was certified."""
     from dataclasses import replace

@@ -1,5 +1,6 @@
-"""measures.releases: findings of soundness review R3 (F2, F3, ε = 0 performance), each checked
-against an exact T-fold reference written from the definitions (CP Def. 2, CP §2.7)."""
+"""inverse.releases near its edges — δ close to 1, a target below the discretised enclosure's
+width floor, ε = 0 — each checked against an exact T-fold reference written from the
+definitions (CP Def. 2, CP §2.7)."""
 
 from fractions import Fraction
 from math import comb
@@ -49,10 +50,10 @@ def exact_delta(n: int, k: int, beta: Fraction, x: Fraction, times: int) -> Frac
     return max(_hs(p, q, x, times), _hs(q, p, x, times))
 
 
-# ---- F2: (1 + rtol)·lower > 1 must not make the trivial bound 1 acceptable -----------------
+# ---- near 1: (1 + rtol)·lower > 1 must not make the trivial bound 1 acceptable -----------------
 
 
-def test_f2_near_one_sup_is_tight_not_vacuous():
+def test_near_one_sup_is_tight_not_vacuous():
     beta, x = Fraction(999, 1000), Fraction(1000)
     r = releases_delta(2, beta, "ln(1000)", 2)
     d2 = exact_delta(2, 2, beta, x, 2)
@@ -63,7 +64,7 @@ def test_f2_near_one_sup_is_tight_not_vacuous():
     assert r.delta.upper - r.delta.lower <= Fraction(1, 100) * (1 - r.delta.lower)
 
 
-def test_f2_untruncated_bound_uses_one_minus_power_for_infinite_loss():
+def test_untruncated_bound_uses_one_minus_power_for_infinite_loss():
     beta, x = Fraction(999, 1000), Fraction(1000)
     for n in (3, 4, 10):
         exact_u = max(_hs(_law(n, beta, 0), _law(n - 1, beta, 0), x, 2),
@@ -75,13 +76,13 @@ def test_f2_untruncated_bound_uses_one_minus_power_for_infinite_loss():
 
 @pytest.mark.parametrize("x", [Fraction(9998, 10000), Fraction(999999999, 10**9), Fraction(1, 3),
                                Fraction(1), Fraction(3, 10**40)])
-def test_f2_bounds_print_rounded_up_and_below_one_stays_below_one(x):
+def test_bounds_print_rounded_up_and_below_one_stays_below_one(x):
     s = format_bound(x)
     assert Fraction(s) >= x
     assert (Fraction(s) < 1) == (x < 1)
 
 
-def test_f2_cli_text_is_not_vacuous():
+def test_cli_text_is_not_vacuous():
     import contextlib
     import io
 
@@ -96,10 +97,10 @@ def test_f2_cli_text_is_not_vacuous():
     assert "9.999961e-01" in out and "bound 1)" not in out and "bound 1;" not in out
 
 
-# ---- F3: a target beneath the discretised enclosure's width floor -----------------------------
+# ---- a target beneath the discretised enclosure's width floor ---------------------------------
 
 
-def test_f3_upper_below_reaches_a_target_below_the_grid_floor():
+def test_upper_below_reaches_a_target_below_the_grid_floor():
     from dps_verify.inverse.pld_discrete import DISCRETE_FLOOR, upper_below
     from dps_verify.inverse.releases import _pair_plds
 
@@ -115,7 +116,7 @@ def test_f3_upper_below_reaches_a_target_below_the_grid_floor():
     assert c.details["mode"] in ("exact", "direct", "sparse")  # not the grid: it cannot get there
 
 
-def test_f3_pair_enclosure_is_narrow_below_the_grid_floor():
+def test_pair_enclosure_is_narrow_below_the_grid_floor():
     from dps_verify.inverse.releases import group_pair
     from dps_verify.measures.pld import pair_delta_enclosure
 
@@ -127,7 +128,7 @@ def test_f3_pair_enclosure_is_narrow_below_the_grid_floor():
     assert c.upper <= Fraction(101, 100) * c.lower  # was [0, 2.8e-14]
 
 
-def test_f3_target_missed_is_reported():
+def test_target_missed_is_reported():
     from dps_verify.inverse.releases import _target_missed
 
     assert _target_missed(Fraction(1), Fraction(1), 0.01, "x") is None
@@ -137,7 +138,7 @@ def test_f3_target_missed_is_reported():
     assert "inf" in str(_target_missed(Fraction(0), Fraction(1, 10**20), 0.01, "y"))
 
 
-def test_f3_cli_prints_target_missed(monkeypatch):
+def test_cli_prints_target_missed(monkeypatch):
     import contextlib
     import dataclasses
     import io

@@ -1,5 +1,7 @@
-"""#17 repros that used to stop at the work budget: values now, checked against the independent
-reference (properties/reference.py), and the long-range paths against the exact walk over n."""
+"""Extreme parameters of the worst-case engine (tiny β, huge k, ε far outside the regime) give
+values, not work-budget errors, checked against the independent reference
+(properties/reference.py); the long-range paths (ball tails, runs of equal threshold, segments
+of constant bad set, the scan's set-up in ball arithmetic) against the exact walk over n."""
 
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ def test_d_tiny_beta_is_a_value(args):
     got = R.call_limited(bounds.d, *args, seconds=20)
     ref = R.d(*args)
     _close_and_safe(got, ref)
-    # the issue's "≈ 0.19" is wrong: Poisson limit Pr[Poi(5/3) ≥ 5] ≈ 0.0273, reference 0.02754
+    # not ≈ 0.19 (a figure once quoted for this case): Poisson limit Pr[Poi(5/3) ≥ 5] ≈ 0.0273, reference 0.02754
     assert abs(float(got) - 0.02754) < 1e-5
 
 
@@ -190,7 +192,7 @@ def test_segments_negative_control():
     assert hi < c.lower
 
 
-# --- #15.3: the scan's setup in ball arithmetic gives the same thresholds and exponents -----
+# --- the scan's setup in ball arithmetic gives the same thresholds and exponents -----------
 
 
 @settings(max_examples=60, deadline=None)
@@ -261,7 +263,7 @@ def test_chernoff_tiny_values_fast_and_safe(args):
     measure=st.sampled_from(["paper-d", "hockey-stick", "pointwise"]),
 )
 def test_scan_identical_with_the_previous_setup(k, num, eps_milli, measure):
-    """#15.3: the scan with its arb / integer-comparison setup returns exactly the enclosure of
+    """The scan with its arb / integer-comparison setup returns exactly the enclosure of
     the previous setup (mpmath.iv KL exponent and −ln best, exact-comparison n_m and first bad j)."""
     beta, eps = F(num, 100), F(eps_milli, 1000)
     if measure == "paper-d" and not in_paper_regime(beta, eps):

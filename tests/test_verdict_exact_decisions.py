@@ -1,6 +1,7 @@
-"""Regression tests for the independent soundness review of the exact search (issue #16):
-each case is a PASS-when-violated, an INCONCLUSIVE on a decidable pair, or a crash found by
-brute force, now decided correctly.  Every test checks the verdict against the exact δ.
+"""The exact search decides the hard pairs: ε = 0 near-ties, subnormal and underflowing
+probabilities, hockey-stick enclosures that straddle the claim, huge ε, exact-log ε, and false
+sufficient statistics.  Each case was once a PASS-when-violated, an INCONCLUSIVE on a decidable
+pair, or a crash found by brute force.  Every test checks the verdict against the exact δ.
 """
 
 from __future__ import annotations
