@@ -177,3 +177,10 @@ def test_a_certification_limit_in_one_cell_is_reported_and_the_rest_is_kept(monk
     monkeypatch.setattr(fmod, "minimal_k", lambda *a: (_ for _ in ()).throw(CertificationError("x")))
     with pytest.raises(CertificationError, match="no beta of the plan"):
         fmod.frontier("1", "1e-3", default_grid=False)
+
+
+def test_tiny_beta_needs_k_1_under_every_measure():
+    f = frontier("1", "1e-6", ["1e-9"], default_grid=False)
+    row = f.row(Fraction(1, 10**9))
+    assert {m: mk.k for m, mk in row.by_measure.items()} == {"paper": 1, "hockey-stick": 1, "pointwise": 1}
+    assert row.arx_k == 2 and all(mk.delta_below is None for mk in row.by_measure.values())

@@ -199,3 +199,13 @@ def test_readme_numbers_for_adult_medium_at_the_edge():
     assert row.ks == {"paper": 74, "hockey-stick": 58, "pointwise": 74, "arx": 75}
     got = {m: round(float(v), 1) for m, v in row.expected.items()}
     assert got == {"paper": 16869.3, "hockey-stick": 17172.0, "pointwise": 16869.3, "arx": 16837.7}
+
+
+@pytest.mark.parametrize("beta", [Fraction(1, 10**9), Fraction(10**9 - 1, 10**9)])
+def test_beta_near_0_and_1_against_brute_force(beta):
+    keys = [("a",)] * 4 + [("b",)] * 2 + [("c",)]
+    hist = size_histogram(Counter(keys))
+    got = expected_published(hist, beta, [1, 2, 3, 5])
+    for k in (1, 2, 3, 5):
+        assert got[k] == brute_force(keys, beta, k)
+    assert got[5] == 0 and got[1] == 7 * beta
