@@ -82,3 +82,29 @@ def test_releases_zero_names_the_option_not_an_internal_parameter(value, capsys)
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.count("\n") == 1
     assert "--releases" in err and "times" not in err
+
+
+@pytest.mark.parametrize("eps", ["1e30", "1e309", "1e400"])
+def test_audit_huge_epsilon_is_exit_5_not_an_internal_error(eps, tmp_path, capsys):
+    """e^epsilon cannot be enclosed by exact rationals there: a stated limit (exit 5), not an
+    OverflowError reported as a bug (exit 70)."""
+    src = tmp_path / "a.py"
+    src.write_text("def anonymize(sample):\n    return 'x'\n")
+    dom = tmp_path / "d.json"
+    dom.write_text('{"records": [1, 2], "max_size": 3}')
+    rc = main(["audit", f"{src}:anonymize", "--beta", "0.5", "--epsilon", eps, "--delta", "0.1",
+               "--domain", str(dom)])
+    err = capsys.readouterr().err
+    assert rc == 5 and err.count("\n") == 1 and "too large to enclose e^epsilon" in err
+
+
+def test_exp_interval_limit_both_sides():
+    from fractions import Fraction
+
+    from dps_verify.core.numbers import EXP_INTERVAL_MAX_EPS, exp_interval
+    from dps_verify.errors import CertificationError
+
+    lo, hi = exp_interval(Fraction(EXP_INTERVAL_MAX_EPS))
+    assert 0 < lo <= hi
+    with pytest.raises(CertificationError):
+        exp_interval(Fraction(EXP_INTERVAL_MAX_EPS) + Fraction(1, 10**9))

@@ -338,11 +338,28 @@ def iv_upper_mpf(x: Any) -> mpmath.mpf:
     return fraction_to_mpf(iv_upper(x), "u")
 
 
+#: Largest |ε| whose e^ε :func:`exp_interval` encloses by rationals: e^ε has about 1.44·|ε|
+#: bits, so beyond this the two ends would take megabytes (and e^1e30 cannot be built at all).
+EXP_INTERVAL_MAX_EPS = 1 << 20
+
+
 @lru_cache(maxsize=4096)
 def exp_interval(eps: Fraction, prec: int = BASE_PREC) -> tuple[Fraction, Fraction]:
-    """Rational bounds ``lo <= e^eps <= hi`` computed with outward rounding at ``prec`` bits."""
+    """Rational bounds ``lo <= e^eps <= hi`` computed with outward rounding at ``prec`` bits.
+
+    Refuses |ε| > :data:`EXP_INTERVAL_MAX_EPS` with a
+    :class:`~dps_verify.core.errors.CertificationError` (exit 5) instead of building an
+    integer of ~1.44·|ε| bits."""
     if eps == 0:
         return Fraction(1), Fraction(1)
+    if abs(eps) > EXP_INTERVAL_MAX_EPS:
+        from dps_verify.core.errors import CertificationError
+
+        raise CertificationError(
+            f"epsilon = {format_up(abs(eps), 6)} is too large to enclose e^epsilon by exact rationals "
+            f"(about {format_up(abs(eps) * Fraction(14427, 10000), 3)} bits; the limit is "
+            f"|epsilon| <= {EXP_INTERVAL_MAX_EPS})"
+        )
     if isinstance(eps, ExactLog):  # e^(a + ln r) = e^a·r: exact when a == 0
         lo, hi = exp_interval(eps.a, prec)
         return lo * eps.r, hi * eps.r
