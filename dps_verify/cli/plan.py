@@ -146,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
         assert result.spec is not None and result.table is not None
         side = sidecar(beta=choice["beta"], beta_label=choice["beta_label"], k=choice["k"],
                        recoding=choice["recoding"], spec_path=result.spec.path, qi=result.table.qi,
-                       seed=args.seed, guarantee=choice["guarantee"], release=rel)
+                       seed=args.seed, guarantee=choice["guarantee"], release=rel,
+                       recoding_rules={c: result.spec.get(choice["recoding"]).spec.get(c, "keep")
+                                       for c in result.table.qi})
         out, side_path = outputs.write_release(args.release, rel.csv_text(), side)
         console.print(f"release: {len(rel.rows):,} records in {rel.published_groups:,} groups "
                       f"(recoding {choice['recoding']!r}, beta = {choice['beta_label']}, k = {choice['k']}); "

@@ -73,16 +73,27 @@ def sample_and_anonymize(table: Table, recoding: Recoding, beta: Fraction, k: in
 
 
 def sidecar(*, beta: Fraction, beta_label: str, k: int, recoding: str, spec_path: str, qi: tuple[str, ...],
-            seed: int | None, guarantee: dict[str, Any], release: Release) -> dict[str, Any]:
-    """The JSON sidecar: parameters, the certified guarantee and the theorem it rests on.  It
-    holds nothing computed from the table beyond what the release itself shows (its row count)."""
+            seed: int | None, guarantee: dict[str, Any], release: Release,
+            recoding_rules: Any = None) -> dict[str, Any]:
+    """The JSON sidecar: parameters (with the recoding's rules and the spec file's SHA-256, so the
+    release says exactly which generalization it used), the certified guarantee and the theorem
+    it rests on.  It holds nothing computed from the table beyond what the release itself shows
+    (its row count)."""
+    import hashlib
+    from pathlib import Path
+
+    try:
+        spec_sha = hashlib.sha256(Path(spec_path).read_bytes()).hexdigest()
+    except OSError:
+        spec_sha = None
     return {
         "kind": "dps-verify plan release",
         "mechanism": "sample each record independently with probability beta (CP Def 3), recode with a "
                      "fixed recoding, publish the groups with at least k sampled records "
                      "(strongly-safe k-anonymization, CP §3.2)",
         "parameters": {"beta": str(beta), "beta_label": beta_label, "beta_float": float(beta), "k": k,
-                       "recoding": recoding, "recoding_spec": spec_path, "qi": list(qi),
+                       "recoding": recoding, "recoding_spec": spec_path, "recoding_spec_sha256": spec_sha,
+                       "recoding_rules": recoding_rules, "qi": list(qi),
                        "seed": seed, "sampler": "Mersenne Twister (seeded, reproducible, not secret)"
                        if seed is not None else "operating-system CSPRNG (random.SystemRandom)"},
         "guarantee": guarantee,
