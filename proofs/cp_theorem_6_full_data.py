@@ -20,8 +20,6 @@ delta 1/64 <= d = 1/32), together with a family around it.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import sympy as sp
 
 from dps_verify.paper import cp6_witness
@@ -92,44 +90,13 @@ try:  # the kernel's statement requirement (dps_verify.paper.kernel.statement), 
 except ImportError:  # pragma: no cover - older kernels without statements
     pass
 
-#: the witness family: e^eps (e^eps1 = 3 throughout, so e^(eps - eps1) = e^eps/3 >= 1/(1 - beta)
-#: = 2 is the regime) and the centre of A_m's preference (t in, ``centre`` class-mates).
-FAMILY = ((Fraction(6), 4), (Fraction(12), 4), (Fraction(24), 4), (Fraction(12), 3),
-          (Fraction(12), 5), (Fraction(48), 2))
-
-
-def _family_choice(centre: int):
-    def pick(sample: tuple, base: Fraction = cp6_witness.E_EPS1) -> Fraction:
-        dist = abs(1 - sample.count("b")) + abs(centre - sample.count("a"))
-        return Fraction(3, 4) / base ** dist
-    return pick
-
-
 def _family(on_sample: bool = False) -> tuple[Verdict, dict[str, str] | None, str]:
     """Exact hockey-stick delta of the CP Def 3 witness's mechanism with A_m run on the
     unsampled D (``on_sample=False``, this theorem's reading) against the certified
-    d(k, beta, eps - eps1), over :data:`FAMILY`; ``on_sample=True`` (CP Def 3) is the negative
-    control: there the witness exceeds d, so the same check must fail."""
-    from dps_verify.engine.distribution import distribution, randomized
-    from dps_verify.measures.divergence import delta_certified
-    from dps_verify.worstcase.closed_forms import d_certified
-
-    rows, ok = [], True
-    ds = cp6_witness.DATASET
-    for e_eps, centre in FAMILY:
-        pick = _family_choice(centre)
-
-        def law(data: tuple, pick=pick) -> dict:
-            if on_sample:
-                an = randomized(lambda s: cp6_witness.apply_mixed(len(s), pick(s)))
-            else:
-                p1 = pick(data)
-                an = randomized(lambda s: cp6_witness.apply_mixed(len(s), p1))
-            return distribution(an, data, cp6_witness.BETA).exact
-        got = delta_certified(law(ds), law(ds[1:]), f"ln({e_eps})")
-        bound = d_certified(cp6_witness.K, cp6_witness.BETA, f"ln({e_eps / cp6_witness.E_EPS1})")
-        ok &= got.upper <= bound.lower
-        rows.append(f"e^eps={e_eps}, centre {centre}: delta {got.upper} vs d {bound.upper}")
+    d(k, beta, eps - eps1), over :data:`dps_verify.paper.cp6_witness.FAMILY`;
+    ``on_sample=True`` (CP Def 3) is the negative control: there the witness exceeds d, so the
+    same check must fail."""
+    ok, rows = cp6_witness.full_data_family(on_sample)
     if ok:
         return Verdict.BOUNDED, None, ("exact delta <= d on every member: " + "; ".join(rows))
     return Verdict.REFUTED, {"rows": "; ".join(rows)}, "some member exceeds d"
@@ -166,7 +133,7 @@ def steps() -> list[Step]:
               "Exact hockey-stick delta of the CP Def 3 witness's mechanism, A_m moved to the "
               "unsampled D, is at most the certified d(k, beta, eps - eps1) on six members.",
               "exact law (Fraction), certified d", _family, expected=Verdict.BOUNDED,
-              role="remark", bound="the six members of FAMILY"),
+              role="remark", bound="the six members of cp6_witness.FAMILY"),
     ]
 
 

@@ -126,3 +126,46 @@ def summary(res: dict[str, Any]) -> dict[str, str]:
             f"d({K}, {BETA}, ln {E_EPS / E_EPS1})": f"{bound} ({res['d_how']})",
             "ratio": f"{float(got.lower / bound):.4f}",
             f"A_m ln {E_EPS1}-DP over all datasets": f"{res['dp']} ({res['dp_how']})"}
+
+
+#: The witness family of CP Thm 6's App. A.3 reading (``proofs.cp-theorem-6-full-data`` and the
+#: claim ``cp.theorem6.full-data``): e^eps (e^eps1 = E_EPS1 throughout, so e^(eps - eps1) =
+#: e^eps / 3 >= 1/(1 - beta) = 2 is the regime) and the centre of A_m's preference (t in,
+#: ``centre`` class-mates).
+FAMILY = ((Fraction(6), 4), (Fraction(12), 4), (Fraction(24), 4), (Fraction(12), 3),
+          (Fraction(12), 5), (Fraction(48), 2))
+
+
+def family_choice(centre: int):
+    """Pr[A_m(S) = g1] = (3/4) E_EPS1^-dist with dist measured from (t in, ``centre`` a's)."""
+    def pick(sample: tuple, base: Fraction | int = E_EPS1) -> Fraction:
+        dist = abs(1 - sample.count("b")) + abs(centre - sample.count("a"))
+        return Fraction(3, 4) / base ** dist
+    return pick
+
+
+def full_data_family(on_sample: bool = False) -> tuple[bool, list[str]]:
+    """Exact hockey-stick delta of the witness's mechanism over :data:`FAMILY` against the
+    certified d(K, BETA, eps - eps1): A_m run once on the unsampled D (``on_sample=False``, App.
+    A.3's reading) or on the sample (CP Def 3).  Returns (every member within d, one line per
+    member)."""
+    from dps_verify.engine.distribution import distribution, randomized
+    from dps_verify.measures.divergence import delta_certified
+    from dps_verify.worstcase.closed_forms import d_certified
+
+    rows, ok = [], True
+    for e_eps, centre in FAMILY:
+        pick = family_choice(centre)
+
+        def law(data: tuple, pick=pick) -> dict:
+            if on_sample:
+                an = randomized(lambda s: apply_mixed(len(s), pick(s)))
+            else:
+                p1 = pick(data)
+                an = randomized(lambda s: apply_mixed(len(s), p1))
+            return distribution(an, data, BETA).exact
+        got = delta_certified(law(DATASET), law(DATASET[1:]), f"ln({e_eps})")
+        bound = d_certified(K, BETA, f"ln({e_eps / E_EPS1})")
+        ok &= got.upper <= bound.lower
+        rows.append(f"e^eps={e_eps}, centre {centre}: delta {got.upper} vs d {bound.upper}")
+    return ok, rows

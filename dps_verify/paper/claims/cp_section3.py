@@ -515,16 +515,13 @@ def full_data_family(on_sample: bool = False) -> Result:
     preferred class size 2–5), never exceeds the certified d(k, β, ε − ε1) (the family of
     ``proofs.cp-theorem-6-full-data``).  ``on_sample=True`` (A_m on the sample, CP Def 3) is the
     negative control: the same check REFUTES it."""
-    from dps_verify.paper.kernel import THEOREMS
-    from dps_verify.paper.kernel.core import Verdict
+    from dps_verify.paper import cp6_witness
 
-    full = THEOREMS.get("cp-theorem-6-full-data")
-    if full is None:
-        return Result(NMC, "proof module unavailable", "needs proofs/cp_theorem_6_full_data.py")
-    v, cex, note = full._family(on_sample)
-    if v is Verdict.BOUNDED:
-        return Result(CONFIRMED, f"exact δ ≤ d on {len(full.FAMILY)} family members", note)
-    return Result(REFUTED, "a family member exceeds d", f"{note}: {cex}")
+    ok, rows = cp6_witness.full_data_family(on_sample)
+    if ok:
+        return Result(CONFIRMED, f"exact δ ≤ d on {len(rows)} family members",
+                      "exact δ ≤ d on every member: " + "; ".join(rows))
+    return Result(REFUTED, "a family member exceeds d", "; ".join(rows))
 
 
 def check_thm6_full_data() -> Result:
