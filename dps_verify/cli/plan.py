@@ -15,8 +15,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--epsilon", required=True,
                    help="target epsilon >= 0: a decimal, p/q, or an exact log such as 'ln(3)'")
     p.add_argument("--delta", required=True, help="target delta, 0 < delta < 1")
-    p.add_argument("--beta", action="append", default=[], metavar="B",
-                   help='add a sampling probability (repeatable; "edge" = 1-e^-epsilon rounded down)')
+    p.add_argument("--beta", action="extend", nargs="+", default=[], metavar="B",
+                   help='add sampling probabilities (--beta 0.3 0.5, or repeated; "edge" = 1-e^-epsilon '
+                   'rounded down)')
     p.add_argument("--no-grid", action="store_true",
                    help="only the edge and the --beta values (no default grid below the edge)")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON (atomic; never over a file dps-verify did not write)")
