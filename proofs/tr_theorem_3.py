@@ -7,6 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dps_verify.paper.kernel.core import Step, Verdict, exists_sym, given, prove_sym, sympy_step
+from dps_verify.paper.kernel.selftest import kernel_controls
 from dps_verify.paper.kernel.statement import Statement
 
 CLAIM = "(beta1, eps)-UDP implies (beta2, ln(1 + beta2/beta1 (e^eps - 1)))-UDP; Cor 4 for eps-DP."
@@ -73,7 +74,13 @@ def cor4_ratio(em1: sp.Expr) -> sp.Expr:
 
 
 def negative_controls() -> list[Step]:
+    """The theorem's controls, then one control per kernel guard (run here, the cheapest
+    theorem: see :mod:`dps_verify.paper.kernel.selftest`)."""
     ref = Verdict.REFUTED
+    return [*_controls(ref), *kernel_controls()]
+
+
+def _controls(ref: Verdict) -> list[Step]:
     return [
         prove_sym("control: factor b dropped", "Z/X <= 1 + b(E - 1)/2.",
                   RATIO <= 1 + b * (E - 1) / 2, DOM, expected=ref),

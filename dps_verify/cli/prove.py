@@ -28,7 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--smt2", metavar="DIR",
                         help="also write every SMT query as SMT-LIB 2 under DIR/<proof-id>/ "
                              "(<nn>-<step>.smt2: negated claim, expected unsat; "
-                             "<nn>-<step>.vacuity.smt2: hypotheses, expected sat)")
+                             "<nn>-<step>.vacuity.smt2: hypotheses, expected sat), the chain "
+                             "graph (chain.txt: where each assumption comes from) and the "
+                             "solver-free certificates (certificates.txt)")
     parser.add_argument("--no-controls", action="store_true",
                         help="do not print the negative controls (they still run)")
     parser.add_argument("--trust", action="store_true",
@@ -68,7 +70,10 @@ def run(args: argparse.Namespace) -> int:
         from dps_verify.paper.kernel.export import export_smt2
 
         written = export_smt2(results, args.smt2)
-        print(f"wrote {len(written)} SMT-LIB 2 files under {args.smt2}", file=sys.stderr)
+        n_smt = sum(1 for w in written if w.endswith(".smt2"))
+        print(f"wrote {n_smt} SMT-LIB 2 files, the chain graphs (chain.txt) and the "
+              f"certificates (certificates.txt) under {args.smt2}; re-check them without "
+              "dps-verify: python proofs/recheck_smt2.py " + args.smt2, file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=2))
     elif args.trust:

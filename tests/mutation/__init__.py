@@ -23,12 +23,28 @@ PACKAGE = Path(__file__).resolve().parents[2] / "dps_verify"
 
 @dataclass(frozen=True)
 class Mutant:
-    """Replace ``old`` (which must occur exactly once) by ``new`` in ``dps_verify/<path>``."""
+    """Replace ``old`` (which must occur exactly once) by ``new`` in ``dps_verify/<path>``;
+    ``also`` lists further ``(old, new)`` pairs in the same file (one mutant that changes a
+    formula everywhere it is written, e.g. a hypothesis narrowed in the given facts and in the
+    step that uses it)."""
 
     name: str
     path: str
     old: str
     new: str
+    also: tuple[tuple[str, str], ...] = ()
+
+    def pairs(self) -> list[tuple[str, str]]:
+        return [(self.old, self.new), *self.also]
+
+    def apply_to(self, src: str) -> str:
+        """``src`` mutated; :class:`StaleMutant` unless every snippet occurs exactly once."""
+        for old, new in self.pairs():
+            count = src.count(old)
+            if count != 1:
+                raise StaleMutant(f"{self.name}: snippet occurs {count} times in {self.path}")
+            src = src.replace(old, new)
+        return src
 
 
 class StaleMutant(AssertionError):
@@ -37,11 +53,7 @@ class StaleMutant(AssertionError):
 
 def apply(mutant: Mutant, root: Path) -> None:
     target = root / "dps_verify" / mutant.path
-    src = target.read_text()
-    count = src.count(mutant.old)
-    if count != 1:
-        raise StaleMutant(f"{mutant.name}: snippet occurs {count} times in {mutant.path}")
-    target.write_text(src.replace(mutant.old, mutant.new))
+    target.write_text(mutant.apply_to(target.read_text()))
 
 
 def run_mutant(mutant: Mutant, check: str, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -1,6 +1,11 @@
 """Export every SMT obligation of a proof run as standard SMT-LIB 2 files (issue #12 item 3).
 
-Layout: ``DIR/<proof-id>/<nn>-<step>.smt2`` holds the hypotheses and the negated claim
+Layout: ``DIR/<proof-id>/chain.txt`` is the chain graph as text (the statement and its
+fingerprint, every step with its verdict, method, conclusion, the files of its obligations and,
+for each assumption, where it comes from -- a given fact with its kind or an earlier step -- and
+the computed trust base); ``DIR/<proof-id>/certificates.txt`` holds every solver-free step's
+certificate (sympy rewrite, induction rule, exact computation) with the formula it decided.
+``DIR/<proof-id>/<nn>-<step>.smt2`` holds the hypotheses and the negated claim
 (expected ``unsat``; an existence step holds hypotheses and claim, expected ``sat``; the first
 line says which) and ``DIR/<proof-id>/<nn>-<step>.vacuity.smt2`` the hypotheses alone (expected
 ``sat``).  Steps with several obligations get ``-q1``, ``-q2``, ... ; negative controls are
@@ -19,6 +24,9 @@ from pathlib import Path
 from dps_verify.paper.kernel.core import ProofResult, Step, Verdict
 from dps_verify.paper.kernel.smt import Query, verdict_of
 
+#: second comment line of a finite-instance (CHECKED-BOUNDED) obligation.
+BOUNDED_MARK = "finite instance"
+
 
 def slug(text: str) -> str:
     """File-name form of a step name: lower case, ``[a-z0-9-]`` only, at most 48 characters."""
@@ -27,10 +35,12 @@ def slug(text: str) -> str:
 
 
 def files_for(result: ProofResult) -> dict[str, str]:
-    """``{relative path: SMT-LIB text}`` for one theorem's SMT obligations."""
+    """``{relative path: text}`` for one theorem: its SMT obligations, the chain graph and the
+    certificates."""
     out: dict[str, str] = {}
     items: list[tuple[str, Step]] = [("", s) for s in result.steps]
     items += [("control-", c) for c in result.negative_controls]
+    smt_files: dict[int, list[str]] = {}
     for nn, (prefix, step) in enumerate(items, 1):
         name = slug(step.name)
         if name.startswith("control"):
@@ -40,9 +50,75 @@ def files_for(result: ProofResult) -> dict[str, str]:
             base = f"{result.theorem_id}/{nn:02d}-{prefix}{name}{tail}"
             main, vac = expected_answers(step, q)
             head = f"; dps-verify {result.theorem_id}, {step.name!r}: expected "
-            out[f"{base}.smt2"] = f"{head}{main}\n" + q.smtlib()
+            bounded = (f"; {BOUNDED_MARK} ({step.bound}): z3 alone must answer, cvc5 may say "
+                       "unknown\n") if step.bound else ""
+            out[f"{base}.smt2"] = f"{head}{main}\n{bounded}" + q.smtlib()
             out[f"{base}.vacuity.smt2"] = f"{head}{vac}\n" + q.vacuity_smtlib()
+            smt_files.setdefault(nn, []).append(base.split("/", 1)[1] + ".smt2")
+    out[f"{result.theorem_id}/chain.txt"] = chain_text(result, smt_files)
+    out[f"{result.theorem_id}/certificates.txt"] = certificates_text(result)
     return out
+
+
+def chain_text(result: ProofResult, smt_files: dict[int, list[str]] | None = None) -> str:
+    """The chain graph of one theorem as text: which step or given fact each assumption of
+    each claim step comes from, the statement and the computed trust base."""
+    import sympy as sp
+
+    smt_files = smt_files or {}
+    lines = [f"# dps-verify {result.theorem_id}: {result.reference}",
+             f"verdict: {result.verdict.value}"]
+    st, dec = result.statement, result.decision
+    if st is not None:
+        lines += ["", "## statement", *st.text().splitlines(), f"fingerprint: {st.fingerprint}"]
+    if dec is not None:
+        if dec.final:
+            pos = {id(s): i for i, s in enumerate(result.steps, 1)}
+            lines.append("concluded by: " + "; ".join(
+                f"step {pos.get(id(s), '?')} ({s.name})" for s in dec.final))
+        lines += [f"problem: {p}" for p in dec.problems]
+    lines += ["", "## steps"]
+    for i, s in enumerate(result.steps, 1):
+        lines.append(f"step {i}: {s.name} [{s.role}] {s.verdict.value} by {s.method or '-'}")
+        if s.concludes is not None:
+            lines.append(f"  concludes: {sp.sstr(s.concludes)}")
+        for f in smt_files.get(i, []):
+            lines.append(f"  obligation: {f}")
+        for link in s.links or []:
+            lines.append(f"  assumes: {link['formula']}")
+            lines.append(f"    from: {link['from']}")
+        for u in s.uses_steps:
+            j = next((k for k, t in enumerate(result.steps, 1) if t is u), None)
+            lines.append(f"  uses: step {j} ({u.name})")
+    if dec is not None and dec.final:
+        tb = dec.trust()
+        lines += ["", "## trust base (given facts the final conclusion depends on)"]
+        for kind, facts in tb["facts"].items():
+            for f in facts:
+                extra = "".join(f"; {k}: {f[k]}" for k in ("label", "source", "spot check")
+                                if k in f)
+                lines.append(f"[{kind}] {f['formula']}{extra}")
+    return "\n".join(lines) + "\n"
+
+
+def certificates_text(result: ProofResult) -> str:
+    """Every solver-free certificate of the theorem's steps and controls, as text."""
+    import sympy as sp
+
+    lines = [f"# dps-verify {result.theorem_id}: certificates of the steps checked without a "
+             "solver (sympy rewrites under the declared symbol assumptions, the induction rule, "
+             "exact computations)"]
+    for label, items in (("step", result.steps), ("control", result.negative_controls)):
+        for i, s in enumerate(items, 1):
+            if s.solvers is not None or not (s.certificate or s.method == "sympy"):
+                continue
+            lines += ["", f"{label} {i}: {s.name} ({s.method}): {s.verdict.value}"]
+            if s.expr is not None:
+                lines.append(f"  decided: {sp.sstr(s.expr)}")
+            if s.concludes is not None:
+                lines.append(f"  concludes: {sp.sstr(s.concludes)}")
+            lines.append(f"  certificate: {s.certificate or '(none: ' + (s.note or '-') + ')'}")
+    return "\n".join(lines) + "\n"
 
 
 def expected_answers(step: Step, q: Query) -> tuple[str, str]:
