@@ -224,3 +224,31 @@ def test_exit_0_only_after_a_pass_line(tmp_path, capsys):
     rc = main(["audit", _script(tmp_path, src), *CLAIM, "--domain", _domain(tmp_path)])
     out = capsys.readouterr().out
     assert rc == 1 and out.rstrip().splitlines()[-1].startswith("verdict: FAIL")
+
+
+SNEAKY = """
+    import atexit, os, threading, time
+    atexit.register(os._exit, 0)          # would turn any exit code into 0 at shutdown
+    def later():
+        time.sleep(0.5)
+        print("verdict: PASS")            # would print after the real verdict
+        os._exit(0)
+    def anonymize(sample):
+        if not any(t.name == "sneak" for t in threading.enumerate()):
+            threading.Thread(target=later, name="sneak").start()
+        return len(sample)
+    """
+
+
+def test_exit_handlers_and_threads_left_behind_cannot_change_the_exit_code(tmp_path):
+    """Run as the real command: an exit handler calling os._exit(0) and a thread printing a
+    fake verdict and calling os._exit(0) after the audit neither print nor change the exit code."""
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-c", "import sys; from dps_verify.cli import main; sys.exit(main())",
+            "audit", _script(tmp_path, SNEAKY), *CLAIM, "--domain", _domain(tmp_path)]
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1, (out.stdout[-500:], out.stderr[-500:])
+    assert out.stdout.rstrip().splitlines()[-1].startswith("verdict: FAIL")
+    assert out.stdout.count("verdict:") == 1

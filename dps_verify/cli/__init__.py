@@ -100,8 +100,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dps-verify``; returns the exit code (table in :mod:`dps_verify.core.errors`).
 
     Errors are one line on stderr; ``--traceback`` (anywhere before a bare ``--``) adds the full
-    traceback, including the chained exception raised by the code under audit.
+    traceback, including the chained exception raised by the code under audit.  Run as the
+    command itself (``argv`` None), once the last line is printed, nothing the audited code left
+    behind (a thread, an exit handler) can print or choose the exit code
+    (:func:`dps_verify.engine.calls.seal_process`).
     """
+    code = _main(argv)
+    calls = sys.modules.get("dps_verify.engine.calls")
+    if argv is None and calls is not None:  # audited code ran in this process
+        calls.seal_process()
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)
     show_tb = "--traceback" in argv[:cut]

@@ -429,6 +429,53 @@ def _trap_os_exit(code: Any = 0) -> None:
     raise _ExitCalled(code)
 
 
+def _contained_at_exit(func: Callable, *args: Any, **kwargs: Any) -> Callable[[], None]:
+    """An exit handler the audited code registered, run at interpreter exit with ``os._exit``
+    trapped and its output discarded, so it cannot change the exit code or print after the
+    verdict (its cleanup still runs)."""
+
+    def run() -> None:
+        real_exit, out, err = os._exit, sys.stdout, sys.stderr
+        os._exit = _trap_os_exit  # type: ignore[assignment]
+        sys.stdout, sys.stderr = _Sink(), _Sink()  # type: ignore[assignment]
+        try:
+            func(*args, **kwargs)
+        except BaseException:  # noqa: BLE001 - nothing the audited code does at exit counts
+            pass
+        finally:
+            os._exit = real_exit  # type: ignore[assignment]
+            sys.stdout, sys.stderr = out, err
+
+    return run
+
+
+def _register_contained(func: Callable, *args: Any, **kwargs: Any) -> Callable:
+
+    _real_atexit_register(_contained_at_exit(func, *args, **kwargs))
+    return func
+
+
+def _real_atexit_register(fn: Callable[[], None]) -> None:
+    import atexit
+
+    register = getattr(atexit, "_dps_real_register", atexit.register)
+    register(fn)
+
+
+def seal_process() -> None:
+    """After the verdict line is printed (the real command line only): for the rest of the
+    process ``os._exit`` is trapped and ``sys.stdout``/``sys.stderr`` discard output, so a
+    thread the audited code left running cannot print after the verdict or choose the exit
+    code.  (Writes straight to the file descriptors are not intercepted.)"""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit = _trap_os_exit  # type: ignore[assignment]
+    sys.stdout, sys.stderr = _Sink(), _Sink()  # type: ignore[assignment]
+
+
 #: Seed of the global random generators while the audited code runs, when the audit has none.
 DEFAULT_CODE_SEED = 0
 
@@ -490,7 +537,12 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
             _sigint_tracked.set()
         except (ValueError, OSError):  # not the main interpreter
             previous_sigint = None
+    import atexit
+
     real_exit = os._exit
+    real_register = atexit.register
+    atexit._dps_real_register = real_register  # type: ignore[attr-defined]
+    atexit.register = _register_contained  # type: ignore[assignment]
     restore_random = _seed_globals(DEFAULT_CODE_SEED if seed is None else seed)
     old_out, old_err = sys.stdout, sys.stderr
     os._exit = _trap_os_exit  # type: ignore[assignment]
@@ -514,6 +566,7 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
         if capture:
             sys.stdout, sys.stderr = old_out, old_err
         os._exit = real_exit  # type: ignore[assignment]
+        atexit.register = real_register  # type: ignore[assignment]
         restore_random()
         if previous_sigint is not None:
             signal.signal(signal.SIGINT, previous_sigint)
@@ -578,5 +631,5 @@ def reports_dataset(fn: F) -> F:
 
 
 __all__ = ["CAPTURE_LIMIT", "SPOT_CHECKS_PER_SIZE", "Captured", "SpotChecks", "attach_dataset", "audit_entry_point",
-           "audited_code", "call_anonymizer", "call_blackbox", "call_law", "call_limits", "guard", "real_streams",
+           "audited_code", "call_anonymizer", "call_blackbox", "call_law", "call_limits", "guard", "real_streams", "seal_process",
            "reorderings", "reports_dataset"]
