@@ -24,8 +24,9 @@ The curated API (each name is imported on first use, so ``import dps_verify`` st
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from dps_verify.core.lazy import lazy_attributes
 
 __version__ = "0.1.0"
 
@@ -128,16 +129,5 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from dps_verify.worstcase.sdgs import sdgs_delta
 
 
-def __getattr__(name: str) -> Any:
-    """Import a curated name on first access (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'dps_verify' has no attribute {name!r}")
-    mod = importlib.import_module(module)
-    value = mod if module == f"{__name__}.{name}" else getattr(mod, name)
-    globals()[name] = value  # later accesses skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+#: PEP 562: each name above is imported from its module on first access.
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

@@ -17,8 +17,9 @@ must not load Hypothesis, numpy or the exact engines.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from dps_verify.core.lazy import lazy_attributes
 
 _CHECKS = "dps_verify.testing.checks"
 _BLACKBOX = "dps_verify.testing.blackbox"
@@ -84,16 +85,5 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from dps_verify.testing.strategies import *  # noqa: F403
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first access (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'dps_verify.testing' has no attribute {name!r}")
-    mod = importlib.import_module(module)
-    value = mod if module == f"{__name__}.{name}" else getattr(mod, name)
-    globals()[name] = value  # later accesses skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+#: PEP 562: each name above is imported from its module on first access.
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())
