@@ -16,6 +16,8 @@ process.  Targets (all < 2 s of CPU unless said): checked here, never in tests.
 4. Explore: ``dps-verify explore`` and ``explore cp-theorem-5 --no-input`` (first number) in a
    fresh interpreter, CPU of the child; baseline: the same with ``--steps`` (the proof first, as
    every run did before).
+5. Releases at T = 1000 against dp_accounting (optional extra ``accounting``) on the single worst
+   pair, same process: the all-sizes enclosure and the single-pair enclosure.
 """
 
 from __future__ import annotations
@@ -170,8 +172,49 @@ def explore() -> dict:
     return out
 
 
+def releases() -> dict:
+    """T = 1000 fresh-sample releases (k = 5, β = 1/10, ε = 4): the certified enclosure of the
+    worst case over ALL group sizes, and of the single worst pair, against dp_accounting's PLD
+    accountant on that single pair (both directions, value_discretization_interval 1e-4, a
+    float estimate, no enclosure), same process.  Target: all sizes within 5× dp_accounting."""
+    from dps_verify.inverse.releases import group_pair, releases_delta
+    from dps_verify.measures.pld import pair_delta_enclosure
+
+    k, beta, eps, times = 5, Fraction(1, 10), 4, 1000
+    r, t_all = _cpu(lambda: releases_delta(k, beta, eps, times))
+    n = r.argmax_n
+    c, t_pair = _cpu(lambda: pair_delta_enclosure(*group_pair(n, k, beta), eps, times, rtol=0.01))
+    out: dict = {
+        "all_sizes": {"cpu_s": t_all, "lower": float(r.delta.lower), "upper": float(r.delta.upper),
+                      "worst_n": n, "covers_all_n": r.covers_all_n},
+        "single_pair": {"cpu_s": t_pair, "lower": float(c.lower), "upper": float(c.upper)},
+    }
+    try:
+        from benchmarks.bench_pld import _dp_accounting
+    except ImportError:  # run as a script from another folder
+        _dp_accounting = None  # type: ignore[assignment]
+    g = None
+    if _dp_accounting is not None:
+        p, q = group_pair(n, k, beta)
+        g, t_acc = _cpu(lambda: _dp_accounting(p, q, eps, times))
+    if g is None:
+        out["dp_accounting"] = "not installed (pip install dp-accounting, extra 'accounting')"
+        return out
+    out["dp_accounting_single_pair"] = {"cpu_s": t_acc, "delta": float(g["delta"])}
+    out["ratio_all_sizes_over_dp_accounting"] = round(t_all / max(t_acc, 1e-3), 1)
+    out["ratio_single_pair_over_dp_accounting"] = round(t_pair / max(t_acc, 1e-3), 1)
+    out["target_all_sizes_within_5x"] = t_all <= 5 * t_acc
+    return out
+
+
 def run() -> dict:
-    return {"bounded_runs": bounded_runs(), "huge_k": huge_k(), "inverses": inverses(), "explore": explore()}
+    return {
+        "bounded_runs": bounded_runs(),
+        "huge_k": huge_k(),
+        "inverses": inverses(),
+        "explore": explore(),
+        "releases_T1000": releases(),
+    }
 
 
 if __name__ == "__main__":
