@@ -225,6 +225,13 @@ def selection_json(s: Any) -> dict[str, Any]:
     }
 
 
+def _probability_text(lo: float, hi: float) -> str:
+    """A certified probability [lo, hi] in 3 digits; near 1 as 1 − x (never a bare "1")."""
+    if lo > 0.999:
+        return f"1 − {1 - lo:.3g}" if f"{1 - lo:.3g}" == f"{1 - hi:.3g}" else f"1 − [{1 - hi:.3g}, {1 - lo:.3g}]"
+    return f"{lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}" else f"{lo:.3g}–{hi:.3g}"
+
+
 def print_selection(s: Any, console: Any = None) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -236,7 +243,7 @@ def print_selection(s: Any, console: Any = None) -> None:
         t.add_column(col, justify="right")
     for i, (x, p) in enumerate(zip(s.candidates, s.probabilities)):
         b = x.beta_label if x.beta_label != "edge" else f"edge {format_down(x.beta, 6)}"
-        prob = f"{p[0]:.3g}" if f"{p[0]:.3g}" == f"{p[1]:.3g}" else f"{p[0]:.3g}–{p[1]:.3g}"
+        prob = _probability_text(*p)
         t.add_row(x.recoding, b, str(x.k), _records(x.utility), prob,
                   "[bold]chosen[/bold]" if i == s.chosen else "")
     con.print(t)
