@@ -95,3 +95,19 @@ def test_internal_bug_has_its_own_exit_code(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert rc == EXIT_INTERNAL and rc not in (EXIT_FAIL, EXIT_USAGE)
     assert "internal error: KeyError" in err
+
+
+def test_readme_exit_code_table_is_the_one_table():
+    """README's table lists exactly the codes of core.errors.EXIT_CODES, and the audit report's
+    verdict codes come from the same module."""
+    import re
+    from pathlib import Path
+
+    from dps_verify.audit.report import EXIT_CODES as AUDIT_CODES
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    codes = {int(m) for m in re.findall(r"^\| (\d+) \|", section, re.M)}
+    assert codes == set(errors.EXIT_CODES)
+    assert AUDIT_CODES is errors.VERDICT_EXIT_CODES
+    assert set(errors.VERDICT_EXIT_CODES.values()) <= set(errors.EXIT_CODES)
