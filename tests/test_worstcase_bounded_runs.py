@@ -169,3 +169,27 @@ def test_epsilon_inf_with_beta_edge_is_refused():
 
     with pytest.raises(ParameterError, match="edge"):
         d_certified(5, "edge", "inf")
+
+
+def test_cli_delta_at_epsilon_inf_prints_the_limit(capsys):
+    assert main(["delta", "--k", "5", "--beta", "0.3", "--epsilon", "inf", "--json"]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert data["epsilon"] == "inf"
+    for name in ("paper_d", "exact_hockey_stick", "exact_pointwise"):
+        assert data[name]["value"] == "2.430000e-03" and "limit epsilon -> inf" in data[name]["certified"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["delta", "--k", "5", "--beta", "edge", "--epsilon", "inf"],
+        ["delta", "--k", "5", "--beta", "0.3", "--epsilon", "inf", "--releases", "3"],
+        ["delta", "--min-k", "--beta", "0.3", "--epsilon", "inf", "--delta", "1e-5"],
+    ],
+)
+def test_cli_epsilon_inf_without_a_limit_is_one_line_exit_2(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1

@@ -17,7 +17,7 @@ from dps_verify.core.numbers import format_down, format_up
 from dps_verify.core.params import beta_edge_note, epsilon_param, resolve_beta
 from dps_verify.inverse.questions import max_beta, min_epsilon, min_k
 from dps_verify.worstcase.closed_forms import d_certified
-from dps_verify.worstcase.sdgs import sdgs_delta_certified
+from dps_verify.worstcase.sdgs import is_infinite_epsilon, sdgs_delta_certified
 
 NAME = "delta"
 HELP = COMMANDS[NAME]
@@ -55,8 +55,18 @@ def _need(args: argparse.Namespace, *names: str) -> None:
 
 
 def _beta_and_eps(args: argparse.Namespace) -> tuple[Fraction, Fraction]:
+    if is_infinite_epsilon(args.epsilon) and not args.releases:
+        # --epsilon inf: the limit epsilon -> inf, beta^k; the worstcase functions read the text
+        # "inf" themselves (worstcase.sdgs.limit_at_infinite_epsilon); releases/inverses refuse it
+        return (_infinite_beta(args.beta), args.epsilon)  # type: ignore[return-value]
     eps = epsilon_param(args.epsilon)
     return resolve_beta(args.beta, eps), eps
+
+
+def _infinite_beta(beta: str) -> Fraction:
+    if str(beta).strip().lower() == "edge":
+        raise ParameterError('--beta edge is 1 at --epsilon inf: give 0 < beta < 1 (CP Thm 5)')
+    return resolve_beta(beta, Fraction(1))
 
 
 def run(args: argparse.Namespace) -> int:
