@@ -95,3 +95,14 @@ def test_a_wrong_law_is_still_refused_on_the_fast_validation():
     bad = randomized(lambda s: {0: Fraction(1, 2), 1: Fraction(2, 3)})
     with pytest.raises(AuditedCodeError, match="sum to 7/6"):
         LawCache(bad, BETA, DOM)((1,))
+
+
+def test_output_ids_survive_a_rebuild_of_the_atoms():
+    """Weights computed before the table is rebuilt (a new record, a larger count) still index
+    the same outputs afterwards."""
+    cache = LawCache(coin, BETA, [1, 3])
+    A, da = cache.weights((3,))
+    cache.weights((3,) * 9 + (4,))  # larger radix and a new record: the table is rebuilt
+    outs = cache.table.outputs
+    assert {outs[o]: Fraction(v, da) for o, v in A.items()} == \
+        distribution(coin, (3,), BETA, factorised=False).exact

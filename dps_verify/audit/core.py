@@ -16,6 +16,7 @@ from dps_verify.audit.search import Candidate, candidates, enumeration_cost, pla
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.types import AuditMethod, Claim, Definition, method_param
 from dps_verify.engine.distribution import distribution, randomized
+from dps_verify.engine.law_cache import LawCache
 from dps_verify.measures.divergence import delta_certified, delta_exceeds
 from dps_verify.mechanisms import StronglySafeKAnonymizer
 from dps_verify.verdict import montecarlo as mc
@@ -348,52 +349,20 @@ def _recognise(
     reasons.append("recognised: " + text)
 
 
-class _LawCache:
-    """Exact laws of A^β(D) for the audit's candidates, sharing one sample table: each distinct
-    sample is anonymized once across all pairs (:mod:`dps_verify.engine.count_vectors`), and each
-    dataset's law is computed once."""
+class _LawCache(LawCache):
+    """The one law cache (:mod:`dps_verify.engine.law_cache`) over the domain's records, on the
+    count-vector backend: each distinct sample is anonymized once across all pairs, each
+    dataset's law computed once (bounded); plus a rigorous integer upper bound on δ."""
 
     def __init__(self, anonymizer: Callable, dom: Domain, b: Fraction):
-        from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleTable
-
-        self.atoms = Atoms(anonymizer, dom.records)
-        self.table = SampleTable(anonymizer, self.atoms, radix=dom.max_size + 2)
-        self.exact = ExactLaws(self.table, b)
-        stat = self.atoms.statistic
-        if stat is None:
-            self.index = {r: i for i, r in enumerate(self.atoms.values)}
-        else:
-            assert self.atoms.keys is not None
-            self.index = {k: i for i, k in enumerate(self.atoms.keys)}
-        self.stat = stat
-        self.memo: dict[tuple, dict] = {}
-        self.wmemo: dict[tuple, tuple[dict, int]] = {}
+        super().__init__(anonymizer, b, dom.records, factorised=False)
         self._lo_e: tuple[Fraction, Fraction] | None = None
-
-    def _key(self, dataset: tuple) -> tuple:
-        counts = [0] * self.atoms.m
-        for r in dataset:
-            counts[self.index[self.stat(r) if self.stat else r]] += 1
-        return tuple(counts)
-
-    def _weights(self, key: tuple) -> tuple[dict, int]:
-        if key not in self.wmemo:
-            self.wmemo[key] = self.exact.weights(key)
-        return self.wmemo[key]
-
-    def __call__(self, dataset: tuple) -> dict:
-        key = self._key(dataset)
-        if key not in self.memo:
-            acc, den = self._weights(key)
-            outs = self.table.outputs
-            self.memo[key] = {outs[o]: Fraction(v) / den for o, v in acc.items()}
-        return self.memo[key]
 
     def delta_upper(self, dataset: tuple, neighbour: tuple, eps: Fraction) -> Fraction | None:
         """A rigorous upper bound on the hockey-stick δ of the pair, in integer arithmetic:
         max over both directions of Σ_y max(0, X(y) − lo·Y(y)) with lo ≤ e^ε (rational); None
         for a randomized anonymizer."""
-        if self.table.is_randomized:
+        if self.table is None or self.table.is_randomized:
             return None
         if self._lo_e is None:
             from dps_verify.core.numbers import exp_interval
@@ -401,8 +370,8 @@ class _LawCache:
             self._lo_e = exp_interval(eps) if eps else (Fraction(1), Fraction(1))
         lo = self._lo_e[0]
         ln, ld = lo.numerator, lo.denominator
-        A, den = self._weights(self._key(dataset))
-        B, den2 = self._weights(self._key(neighbour))
+        A, den = self.weights(dataset)
+        B, den2 = self.weights(neighbour)
         f = den // den2  # q: both laws over q^|D|
         best = 0
         for X, Y, fx, fy in ((A, B, 1, f), (B, A, f, 1)):

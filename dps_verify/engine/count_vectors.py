@@ -163,11 +163,12 @@ class SampleTable:
 
     ``radix`` bounds every count (the largest dataset size + 1); a sample's integer key is
     Σ s_i · radix^i.  ``memo`` (a :class:`SampleMemo` of the same anonymizer) is consulted
-    before the anonymizer is called and receives every new sample's law.
+    before the anonymizer is called and receives every new sample's law; ``outputs_of`` (an
+    earlier table of the same anonymizer) shares its output ids.
     """
 
     def __init__(self, anonymizer: Any, atoms: Atoms, radix: int,
-                 memo: SampleMemo | None = None):
+                 memo: SampleMemo | None = None, outputs_of: SampleTable | None = None):
         if memo is not None and memo.anonymizer is not anonymizer:
             raise ValueError("a SampleMemo serves the anonymizer it was made for only")
         self.memo = memo
@@ -179,8 +180,10 @@ class SampleTable:
         self.is_randomized = isinstance(anonymizer, randomized)
         fc = getattr(anonymizer, "from_counts", None)
         self.from_counts = fc if callable(fc) and atoms.keys is not None else None
-        self.outputs: list = []
-        self._oid: dict = {}
+        # output ids: shared with ``outputs_of`` (an earlier table of the same anonymizer) so
+        # that ids handed out by either mean the same output
+        self.outputs: list = [] if outputs_of is None else outputs_of.outputs
+        self._oid: dict = {} if outputs_of is None else outputs_of._oid
         self.row_of_key: dict[int, int] = {}
         self.row_law: list[list[tuple[int, Fraction]]] = []  # per row: (output id, exact prob)
         self._checked = False

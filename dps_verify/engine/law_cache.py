@@ -49,7 +49,9 @@ class LawCache:
     added when first seen (the atoms are rebuilt, the samples already anonymized are kept).
     ``memo`` shares a :class:`SampleMemo` of the same anonymizer (one is made otherwise);
     ``max_entries`` bounds the dataset laws kept; ``max_terms`` bounds the enumeration of one
-    dataset (Π(c_i + 1) sub-samples), as in :func:`~dps_verify.engine.distribution.distribution`.
+    dataset (Π(c_i + 1) sub-samples), as in :func:`~dps_verify.engine.distribution.distribution`;
+    ``factorised=False`` keeps a factorised mechanism on the count-vector backend (so that
+    :meth:`weights` is available).
     """
 
     def __init__(
@@ -61,12 +63,13 @@ class LawCache:
         memo: SampleMemo | None = None,
         max_entries: int = DEFAULT_MAX_ENTRIES,
         max_terms: int = DEFAULT_MAX_TERMS,
+        factorised: bool | None = None,
     ):
         self.anonymizer = anonymizer
         self.beta = beta_param(beta, allow_one=True)
         self.max_entries = max_entries
         self.max_terms = max_terms
-        self.factorised = is_group_factorised(anonymizer)
+        self.factorised = is_group_factorised(anonymizer) if factorised is None else factorised
         self.memo = memo if memo is not None else SampleMemo(anonymizer)
         if self.memo.anonymizer is not anonymizer:
             raise ValueError("a SampleMemo serves the anonymizer it was made for only")
@@ -94,7 +97,10 @@ class LawCache:
         self._records = canonical_records(list(self._records) + new)
         self._radix = radix
         self.atoms = Atoms(self.anonymizer, self._records)
-        self.table = SampleTable(self.anonymizer, self.atoms, radix=radix, memo=self.memo)
+        # output ids stay valid across rebuilds (weights computed before a rebuild still index
+        # the same outputs)
+        self.table = SampleTable(self.anonymizer, self.atoms, radix=radix, memo=self.memo,
+                                 outputs_of=self.table)
         self.laws = ExactLaws(self.table, self.beta, max_entries=self.max_entries)
         stat = self.atoms.statistic
         if stat is None:
@@ -151,7 +157,8 @@ class LawCache:
         key = tuple(sorted(dataset, key=repr))
         law = self._factorised_laws.pop(key, None)
         if law is None:
-            law = dict(distribution(self.anonymizer, key, self.beta, max_terms=self.max_terms).exact)
+            law = dict(distribution(self.anonymizer, key, self.beta, max_terms=self.max_terms,
+                                    factorised=True).exact)
             if len(self._factorised_laws) >= MAX_FACTORISED_LAWS:
                 del self._factorised_laws[next(iter(self._factorised_laws))]
         self._factorised_laws[key] = law
