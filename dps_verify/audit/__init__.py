@@ -1,4 +1,4 @@
-"""Audit a claimed (ε, δ) for "sample at rate β, then anonymize" (CP Def. 3; issue #6).
+"""Audit a claimed (ε, δ) for "sample at rate β, then anonymize" (CP Def. 3).
 
 :func:`audit` either confirms the claim over the datasets it covered (or over all datasets when
 the mechanism's worst case is known in closed form) or returns a concrete witness: two

@@ -29,11 +29,12 @@ DEFAULT_EXACT_BUDGET = 20_000
 #: Total enumeration terms over the whole exact search before it stops (coverage says so).
 DEFAULT_TOTAL_BUDGET = 2_000_000
 #: The crowd and beside-bulk leak shapes grow geometrically up to this many records, beyond the
-#: domain's ``max_size`` if need be (a DP claim covers datasets of every size; issue #16 item 7);
+#: domain's ``max_size`` if need be (a DP claim covers datasets of every size);
 #: the multi-bulk shapes stay within ``max_size``.
 SHAPE_MAX_RECORDS = 96
 #: Samples anonymized (every sample up to the size that fits) to recognise strongly-safe
-#: k-anonymization written by hand after a PASS (issue #16 item 8).
+#: k-anonymization written by hand after a PASS (then the closed form of the reference mechanism
+#: is stated beside the finite search).
 RECOGNITION_SAMPLES = 30_000
 
 
@@ -333,7 +334,7 @@ def _recognise(
     anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: Definition,
     cov: dict, reasons: list[str],
 ) -> None:
-    """Issue #16 item 8: after a PASS, check whether the code behaves as strongly-safe
+    """After a PASS, check whether the code behaves as strongly-safe
     k-anonymization on every sample up to the size that fits :data:`RECOGNITION_SAMPLES`
     (:mod:`dps_verify.verdict.recognise`); if so, say so and state the closed form for the
     reference mechanism — the PASS itself stays a finite search."""

@@ -1,5 +1,5 @@
 """Run a zoo of anonymizers with known verdicts and measure the audit's detection and false-alarm
-rates (issue #6).
+rates.
 
 A zoo entry is a Python file defining ``anonymize`` (the anonymizer), ``CLAIM`` (keyword
 arguments ``beta``, ``epsilon``, ``delta`` and optionally ``definition``), ``DOMAIN`` (domain JSON

@@ -1,4 +1,4 @@
-"""``dps-verify delta … --releases T``: δ(ε) of T fresh-sample releases (CP §2.7, issue #15.4).
+"""``dps-verify delta … --releases T``: δ(ε) of T fresh-sample releases (CP §2.7).
 
 The option lives in :mod:`dps_verify.cli.delta`; the computation in
 :mod:`dps_verify.inverse.releases`.

@@ -1,6 +1,7 @@
 """Writing outputs safely: atomic files and report directories that never touch what is not ours.
 
-Two primitives serve every file the CLI writes (issue #11 item 1):
+Two primitives serve every file the CLI writes, so that a crash or a full disk never
+leaves a half-written file and nothing the tool did not create is overwritten:
 
 * :func:`write_text` / :func:`write_bytes` — one file, written to a temporary sibling
   (``.NAME.dps-tmp-XXXXXXXX``), flushed and ``fsync``-ed, then moved over the target with

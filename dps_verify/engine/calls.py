@@ -1,4 +1,4 @@
-"""Guarded calls into the code under audit (issue #11 items 2–3).
+"""Guarded calls into the code under audit.
 
 Every call dps_verify makes into a user's anonymizer goes through this module, so that a fault
 of the user's code is reported as what it is — :class:`~dps_verify.core.errors.AuditedCodeError`
@@ -230,7 +230,7 @@ SPOT_CHECKS_PER_SIZE = 2
 
 
 class SpotChecks:
-    """Which calls are re-checked (issue #11: a mechanism is a function of its multiset sample).
+    """Which calls are re-checked: a mechanism must be a function of its multiset sample.
 
     The engine anonymizes each sample in one canonical order, once; an anonymizer that depends
     on the order of the records, or that is not deterministic, would go unnoticed.  So, for each

@@ -91,7 +91,7 @@ def distribution(
     attribute (a record -> key map such that the output depends only on the multiset of keys,
     as for a data-independent recoding), records are grouped by that key instead.
 
-    Two paths (issue #15, see docs/accounting.md):
+    Two paths (see docs/accounting.md):
 
     - *factorised* — when the anonymizer declares the group protocol of
       :mod:`dps_verify.engine.protocol` and is one of the project's own mechanisms

@@ -81,7 +81,7 @@ class ProductLaw:
                 f"the expanded output law has {n} joint outputs (product of {len(self.sizes)} "
                 f"group laws), over max_terms = {max_terms}; raise max_terms, or measure a "
                 "neighbouring pair with engine.factorised.neighbour_group_laws, which needs "
-                "only the differing group (issue #15)"
+                "only the differing group (the other groups cancel, CP App. A.2)"
             )
         keys = list(self.sizes)
         # integer weights over one common denominator per group (exact; one Fraction per output)

@@ -1,4 +1,4 @@
-"""The group-factorisation protocol of the engine (issue #15 item 1).
+"""The group-factorisation protocol of the engine.
 
 Sampling keeps every record independently (CP Def. 3).  If an anonymizer first sorts records
 into groups by a *data-independent* key (a fixed recoding, CP Def. 5) and then decides each

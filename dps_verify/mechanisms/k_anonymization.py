@@ -78,7 +78,7 @@ class StronglySafeKAnonymizer:
             sorted(((g, c) for g, c in counts.items() if c >= self.threshold), key=lambda kv: repr(kv[0]))
         )
 
-    # Group-factorisation protocol (engine/protocol.py, issue #15): the recoding is fixed, so
+    # Group-factorisation protocol (engine/protocol.py): the recoding is fixed, so
     # each generalized value's published count depends only on its own group's sample.
     def group_key(self, record: Any) -> Hashable:
         return self.recode(record)

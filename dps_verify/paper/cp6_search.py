@@ -1,4 +1,4 @@
-"""The float screen that found the CP Thm 6 counterexample (issue #12 item 7).  Evidence only:
+"""The float screen that found the CP Thm 6 counterexample.  Evidence only:
 every verdict rests on the exact check in :mod:`dps_verify.paper.cp6_witness`.
 
 Model (CP Def 3: A, A_m included, runs on the sample).  D = t + (n - 1) records ``a`` (a raw

@@ -1,4 +1,4 @@
-"""The exact counterexample to CP Thm 6 under CP Def 3 (issue #12 item 7), in one place for the
+"""The exact counterexample to CP Thm 6 under CP Def 3, in one place for the
 proof (:mod:`dps_verify_proofs.cp_theorem_6`) and the claim ``cp.theorem6``.
 
 CP Thm 6 says an ε1-safe k-anonymizer (A_m ε1-DP, then Apply with suppression of classes below

@@ -1,4 +1,4 @@
-"""Data series and drawings for CP Figures 2–6 and TR Figure 7 (issue #5).
+"""Data series and drawings for CP Figures 2–6 and TR Figure 7.
 
 The series are computed by :mod:`dps_verify.bounds` (the paper's d, exact and certified) and,
 "beyond the paper", by :func:`dps_verify.exact.sdgs_delta_certified` (the exact hockey-stick δ

@@ -1,4 +1,4 @@
-"""Terminal walkthroughs of the paper's theorems, for readers without Jupyter (issue #7).
+"""Terminal walkthroughs of the paper's theorems, for readers without Jupyter.
 
 A :class:`Walkthrough` shows the steps of the machine-checked proof (:mod:`dps_verify.paper.kernel`,
 with their verdicts; a theorem that is not PROVED is announced with its verdict) plus a ``compute`` function that turns a

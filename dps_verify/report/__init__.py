@@ -1,4 +1,4 @@
-"""Reports of ``dps-verify paper`` (issue #5, #14 item 6): one model, rendered to JSON, Markdown
+"""Reports of ``dps-verify paper``: one model, rendered to JSON, Markdown
 and HTML.
 
 :mod:`~dps_verify.report.model` builds the model from claim outcomes,

@@ -1,6 +1,6 @@
 """One report model for ``dps-verify paper``, built once from the claim outcomes.
 
-JSON, Markdown and HTML are all rendered from :class:`Report` (issue #14 item 6): JSON by
+JSON, Markdown and HTML are all rendered from :class:`Report`: JSON by
 :meth:`Report.to_dict`, Markdown and HTML by the jinja2 templates in
 ``dps_verify/report/templates/`` (see :mod:`dps_verify.report.render`).  The model holds plain
 strings and numbers only; formatting decisions (digits, verdict order) are made here, once.
@@ -115,7 +115,7 @@ class Report:
         return Report(self.claims, arts, self.seconds, self.title)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON report (format unchanged since issue #5)."""
+        """The JSON report (its format is stable: tools read it)."""
         return {
             "summary": {"claims": len(self.claims), "as_expected": len(self.claims) - self.unexpected,
                         "unexpected": self.unexpected, "verdicts": self.counts,

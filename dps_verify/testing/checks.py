@@ -76,7 +76,7 @@ class DPCheckReport:
     closed_form: str | None
     notes: list = field(default_factory=list)
     #: :class:`dps_verify.verdict.recognise.Recognition` when the function behaved as
-    #: strongly-safe k-anonymization on every sample of the exhaustive sizes (item 8 of #16)
+    #: strongly-safe k-anonymization on every sample of the exhaustive sizes
     recognised: object | None = None
     recognised_text: str | None = None
 

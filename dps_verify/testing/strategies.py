@@ -446,7 +446,7 @@ def leak_shapes(
     epsilon: Fraction = Fraction(1),
     max_records: int = 96,
 ) -> st.SearchStrategy[tuple[Dataset, Dataset]]:
-    """Neighbouring pairs (D, D − t) of the shapes that leak (issue #16): a target beside one,
+    """Neighbouring pairs (D, D − t) of the shapes that leak beyond small sizes: a target beside one,
     two or three bulks, rank/median movers, geometric sizes up to ``max_records``, groups around
     n_m — the same list :func:`dps_verify.testing.assert_dp` and the audit search
     (:func:`dps_verify.verdict.shapes.leak_shapes`).  Built once, when the strategy is made;

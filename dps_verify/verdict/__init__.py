@@ -1,4 +1,4 @@
-"""Verdicts shared by :mod:`dps_verify.testing` and :mod:`dps_verify.audit` (issue #14, #16).
+"""Verdicts shared by :mod:`dps_verify.testing` and :mod:`dps_verify.audit`.
 
 - :mod:`.witness` — the one :class:`Witness` class and the worst event of two exact laws (the bad
   set itself is :func:`dps_verify.measures.divergence` 's).

@@ -1,4 +1,4 @@
-"""Recognise code that is not ours as strongly-safe k-anonymization (issue #16 item 8).
+"""Recognise code that is not ours as strongly-safe k-anonymization.
 
 CP Def. 5 / §3.2: a strongly-safe k-anonymizer recodes every record with a fixed,
 data-independent map g and then suppresses every generalized value seen fewer than k times.

@@ -1,4 +1,4 @@
-"""Datasets of the shapes that leak beyond small sizes (issue #16 item 7), for every search.
+"""Datasets of the shapes that leak beyond small sizes, for every search: a DP claim covers datasets of every size, and a leak that needs many records is invisible to an exhaustive search over small ones.
 
 The exhaustive search covers every dataset up to a size; faults that need larger or structured
 datasets are searched here, on count vectors over the same atoms:

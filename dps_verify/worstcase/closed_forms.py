@@ -45,7 +45,7 @@ def d_certified(k: Number, beta: Number, epsilon: Number) -> Certified:
     decided exactly; the infinite maximum is cut by a Chernoff–Hoeffding bound that decreases in
     n (see :mod:`dps_verify.sdgs`).  ``details['argmax_n']`` is the maximising group size.
 
-    Near the float limit (issue #15.3): floats (the KL exponent, −ln of the best value, the
+    Near the float limit: floats (the KL exponent, −ln of the best value, the
     start and threshold guesses) only propose where to start and stop; the stop itself is one
     python-flint ball evaluation of N·KL(γ‖β) + ln(best) ≥ 0, and every candidate value and
     comparison is exact, so a wrong screen costs time, never correctness.  When the tails are

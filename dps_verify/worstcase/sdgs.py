@@ -708,7 +708,7 @@ def scan(
     from bit lengths.  At ε = 0 the hockey-stick value is ≤ TV(Bin(n), Bin(n−1)) = β·max_j
     f(j; n−1), non-increasing in n; the pointwise value is 1 already at n = k.
 
-    Screens and certificates (issue #15.3).  Floats only order the work: the start n_m and the
+    Screens and certificates.  Floats only order the work: the start n_m and the
     thresholds J_n are float guesses corrected by exact comparisons with e^ε (a dyadic
     enclosure from a python-flint ball, exact :func:`~dps_verify.core.numbers.exp_compare` on
     a tie); a float KL(γ‖β) and a float −ln(best) propose when to stop, and the stop is taken

@@ -1,4 +1,4 @@
-"""The registry of the paper's claims (issue #5): CP = ASIACCS 2012, TR = 2011 technical report.
+"""The registry of the paper's claims: CP = ASIACCS 2012, TR = 2011 technical report.
 
 Each :class:`Claim` has a stable id, where it is in the paper, a paraphrase, the method used and
 the verdict expected; ``check()`` recomputes the verdict from scratch.  Entries with

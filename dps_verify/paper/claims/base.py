@@ -1,4 +1,4 @@
-"""Claim and result records shared by the registry (issue #5).
+"""Claim and result records shared by the registry.
 
 A :class:`Claim` is one statement of the paper (CP = ASIACCS 2012, TR = the 2011 technical
 report) or one clearly labelled addition of ours ("beyond the paper").  Its ``check`` recomputes

@@ -1,4 +1,4 @@
-"""Coverage of both versions by the registry (issue #13): a hand-kept list of every numbered item
+"""Coverage of both versions by the registry: a hand-kept list of every numbered item
 and quantitative remark of CP and TR, each mapped to the registry ids that check it, rendered
 with the registry itself into ``docs/claims-coverage.md`` (``python -m
 dps_verify.paper.claims.coverage > docs/claims-coverage.md``; a test keeps the file current)."""

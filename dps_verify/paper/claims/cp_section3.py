@@ -491,7 +491,7 @@ def _thm6_exact(bound_scale: Fraction = Fraction(1)) -> Result:
 
 def _thm6_def3() -> Result:
     """CP Def 3 reading (A_m runs on the sample): the exact counterexample shared with the
-    proof (:mod:`dps_verify.paper.cp6_witness`, issue #12)."""
+    proof (:mod:`dps_verify.paper.cp6_witness`)."""
     from dps_verify.paper import cp6_witness
 
     res = cp6_witness.check()
@@ -531,7 +531,7 @@ def check_thm6_full_data() -> Result:
 
 
 def check_thm6() -> Result:
-    # refuted under CP Def 3 by an exact witness (issue #12); _thm6_exact (a small instance
+    # refuted under CP Def 3 by an exact witness (paper.cp6_witness); _thm6_exact (a small instance
     # within the bound in both models) remains the negative control
     r = from_proof("cp-theorem-6", _thm6_def3, _thm6_def3)
     return r

@@ -1,4 +1,4 @@
-"""Bridge to the symbolic ``proofs`` package (issue #3), run in worker processes.
+"""Bridge to the symbolic ``proofs`` package, run in worker processes.
 
 ``proofs.run(id)`` can take many seconds (z3), so :func:`prefetch` starts the needed ids in a
 small process pool before the exact computations run in the main process; :func:`get` then

@@ -1,4 +1,4 @@
-"""Export every SMT obligation of a proof run as standard SMT-LIB 2 files (issue #12 item 3).
+"""Export every SMT obligation of a proof run as standard SMT-LIB 2 files, so that other solvers can re-check them.
 
 Layout: ``DIR/<proof-id>/chain.txt`` is the chain graph as text (the statement and its
 fingerprint, every step with its verdict, method, conclusion, the files of its obligations and,

@@ -1,4 +1,4 @@
-"""The proof tables of README.md and docs/proofs.md, generated from the verdicts (issue #12).
+"""The proof tables of README.md and docs/proofs.md, generated from the verdicts (never edited by hand).
 
 One row per theorem: its id, the whole-theorem verdict, the paper reference, what its claim
 steps rest on (both solvers, a sympy certificate, an exact check) plus its remarks, and the
