@@ -154,3 +154,17 @@ def test_k1_exact_delta_is_beta_so_def3_fails():
                 continue
             x = exact.sdgs_delta_certified(1, b, e, "hockey-stick")
             assert x.lower == x.upper == Fraction(b)
+
+
+def test_outcomes_follow_the_verdict_policy(outcomes):
+    """docs/verdict-policy.md on the real run: a correction prints its corrected statement, a
+    refutation carries a witness whose hypotheses all hold, a reading-dependent entry shows its
+    reading in the key figure."""
+    for o in outcomes.values():
+        if o.result.verdict == "CONFIRMED-WITH-CORRECTION":
+            assert o.result.data.get("corrected") == o.claim.corrected and o.claim.corrected in o.result.detail
+        if o.result.verdict == "REFUTED":
+            hyps = o.result.data["witness"]["hypotheses"]
+            assert hyps and all(h["holds"] is True for h in hyps), o.claim.id
+        if o.claim.reading:
+            assert o.result.figure.startswith(o.claim.reading), o.claim.id
