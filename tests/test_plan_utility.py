@@ -10,6 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dps_verify.plan.recoding import load_spec, parse_spec
 from dps_verify.plan.table import group_sizes, read_table, size_histogram
@@ -209,3 +211,11 @@ def test_beta_near_0_and_1_against_brute_force(beta):
     for k in (1, 2, 3, 5):
         assert got[k] == brute_force(keys, beta, k)
     assert got[5] == 0 and got[1] == 7 * beta
+
+
+@given(keys=st.lists(st.integers(0, 3), min_size=1, max_size=8),
+       beta=st.fractions(min_value=Fraction(1, 20), max_value=Fraction(19, 20), max_denominator=20),
+       k=st.integers(1, 6))
+def test_property_exact_utility_equals_brute_force(keys, beta, k):
+    ks = [(x,) for x in keys]
+    assert expected_published(size_histogram(Counter(ks)), beta, [k])[k] == brute_force(ks, beta, k)
