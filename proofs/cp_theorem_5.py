@@ -3,7 +3,7 @@
 
 E = e^eps with E >= 1/(1 - beta).  n = copies of g(t) in D (t included), j = copies in S.
 
-The assembly (issue #12) is encoded, not prose: every sum over counts or outputs is a chained
+The assembly is encoded, not prose: every sum over counts or outputs is a chained
 sum proved by induction on its number of terms (``proofs.core.induction``), every step assumes
 only GIVEN formulas or conclusions of earlier PROVED steps (``proofs.core.check_chain``), and
 the last step concludes, for every group size n >= 1, that both hockey-stick divergences
@@ -124,7 +124,7 @@ def below_nm(x: sp.Expr) -> sp.Basic:
     return sp.Le(T(x), T(nmi))
 
 
-# ------------------------------------------------------------ the assembly (issue #12)
+# ------------------------------------------------------------------------ the assembly
 # A group of m records of g(t) sampled with probability beta: f(x; m) is the probability that
 # x of them are sampled.  Each quantity of the assembly is a chained sum over x of a summand
 # defined by cases (opaque functions for z3, given by implications), so every sum is proved by
@@ -991,7 +991,7 @@ def _statement_controls() -> list[Step]:
 
 
 def _assembly_controls() -> list[Step]:
-    """Wrong variants of the assembly's steps, rejected by the same machinery (issue #12)."""
+    """Wrong variants of the assembly's steps, rejected by the same machinery."""
     ref = Verdict.REFUTED
     e1 = sp.Function("e1")
     return [

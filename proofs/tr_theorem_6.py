@@ -32,7 +32,7 @@ from dps_verify.worstcase.sdgs import n_min
 CLAIM = "d(k, beta, eps) <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (f-smooth SDGS)."
 REFERENCE = "TR Thm 6, §6"
 EXPECTED = Verdict.PROVED
-SUMMARY = ("The bound is chained (review R4 F5): phi(gamma, beta) > 0 by a sympy certificate "
+SUMMARY = ("The bound is chained: phi(gamma, beta) > 0 by a sympy certificate "
            "(h(1) = 0, h' = ln u > 0), c = phi > 0, and the last step concludes every term of "
            "d's max <= e^(-k phi/gamma) (z3 + cvc5): for n >= n_m + 1 (so n >= k/gamma) from the "
            "Chernoff lemma at gamma and e^x increasing; for n = n_m, whose term is P[X >= k] "
@@ -61,7 +61,7 @@ PHI_DEF = sp.Eq(phi(g_, b_), PHI_CLAIM.lhs)
 #: phi(beta, beta) = 0; gamma > beta is what the theorem has, step '0 < beta < gamma < 1').
 PHI_REGION = [b_ > 0, g_ > b_]
 PHI_POS = sp.Implies(sp.And(*PHI_REGION), phi(g_, b_) > 0)
-#: the assembly's opaque quantities (review R4 F5): tail(n, t) = P[Bin(n, beta) >= t n] for a
+#: the assembly's opaque quantities: tail(n, t) = P[Bin(n, beta) >= t n] for a
 #: threshold ratio t, term(n) = P[Bin(n, beta) > gamma n] (d's n-th term) and Exp(x) = e^x.
 #: index variables of the lemmas, with no declared range (their guards state it): t is a
 #: threshold ratio, x1, x2 exponents.
@@ -350,7 +350,7 @@ def _mono_certificate() -> tuple[Verdict, dict[str, str] | None, str, sp.Basic |
 
 
 def _assembly() -> list[Step]:
-    """TR Thm 6's bound chained (review R4 F5): Chernoff at n >= n_m + 1 (n >= k/gamma, c > 0,
+    """TR Thm 6's bound chained: Chernoff at n >= n_m + 1 (n >= k/gamma, c > 0,
     e^x increasing) and at n = n_m with the threshold k/n_m > gamma (phi(t)/t non-decreasing)."""
     mono = timed("phi(t)/t is non-decreasing in t > beta",
                  "phi(t, beta)/t = ln(t/beta) - (t - beta)/t has derivative (t - beta)/t^2 > 0: "

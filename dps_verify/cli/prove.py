@@ -1,4 +1,4 @@
-"""``dps-verify prove``: run the symbolic proofs of ``proofs/`` (issue #3).
+"""``dps-verify prove``: run the symbolic proofs of ``proofs/``.
 
 ``dps-verify prove`` lists the theorems; ``dps-verify prove ID [ID ...]`` (or ``all``) prints
 each step with its verdict, method and solver time.  Exit code 0 iff every selected theorem

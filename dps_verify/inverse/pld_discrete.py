@@ -1,5 +1,5 @@
 """Certified discretised privacy-loss distributions: an enclosure [lower, upper] of δ(ε) for many
-independent releases (issue #15 item 2; CP §2.7's fresh-sample releases).
+independent releases (CP §2.7's fresh-sample releases).
 
 The exact PLD (:mod:`dps_verify.measures.pld`) keeps every composed loss; its support grows like
 C(T + m − 1, m − 1) for m distinct losses and T releases.  Here the losses are put on a grid
@@ -101,7 +101,7 @@ WEIGHT_MARGIN = 2.0**-40
 #: cost (ratio products, see :func:`exact_compose_cost`) up to which the exact PLD is used
 EXACT_COST_BUDGET = 20_000
 #: cost up to which the exact PLD is still used when the target lies below DISCRETE_FLOOR (the
-#: grid cannot reach it; review R3 F3: about 2 s at cost 27 000 for T = 2, n = 362)
+#: grid cannot reach it; about 2 s at cost 27 000 for T = 2, n = 362)
 EXACT_FALLBACK_BUDGET = 5 * EXACT_COST_BUDGET
 #: absolute width below which a discretised enclosure is not expected to get (float error of the
 #: FFT ≈ 1e-16 per unit of mass, tail cuts ≥ 1e-18 each): a target below it goes exact when the
@@ -602,7 +602,7 @@ def enclose_deltas(
         todo = [i for i, c in enumerate(results)
                 if c is not None and c.details.get("mode") == "discretised" and c.upper > target
                 and c.upper - c.lower > Fraction(1, 10**300) and i not in final]
-        if target < DISCRETE_FLOOR:  # beneath any grid's width floor: exact if affordable (R3 F3)
+        if target < DISCRETE_FLOOR:  # beneath any grid's width floor: exact if affordable
             made = []
             for i in todo:
                 old_i = results[i]
@@ -696,7 +696,7 @@ def upper_below(
         if cost <= exact_budget // 16:  # exact and cheaper than one grid
             out.append(exact(pld))
             continue
-        below_floor = target < DISCRETE_FLOOR  # no grid gets there (R3 F3): direct sum, else exact
+        below_floor = target < DISCRETE_FLOOR  # no grid gets there: direct sum, else exact
         direct_c: Certified | None = None
         if below_floor and direct_tuples(pld, times) <= DIRECT_QUICK_TUPLES:  # milliseconds
             direct_c = direct_delta(pld, eps, times)
@@ -771,7 +771,7 @@ def direct_tuples(pld: PLD, times: int) -> int:
 
 def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
     """Enclosure of δ_T(ε) (one direction) by summing over every T-tuple of finite atoms in
-    float interval arithmetic, without a grid (review R3 F3: reaches values far below the
+    float interval arithmetic, without a grid (it reaches values far below the
     discretised enclosure's absolute floor ≈ 1e-14, e.g. 6e-29, at relative width ≈ 1e-12).
 
     δ_T = 1 − (1 − p∞)^T + Σ_tuples Π p_i · max(0, 1 − e^(ε − Σ ln r_i)) (CP Def. 2 for

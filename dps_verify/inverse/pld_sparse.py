@@ -1,5 +1,5 @@
 """δ(ε) of T releases when one outcome dominates: composition by the number of rare releases
-(issue #15; CP §2.7's fresh-sample releases of a group that is almost always suppressed).
+(CP §2.7's fresh-sample releases of a group that is almost always suppressed).
 
 When one finite privacy-loss atom (ratio r_d, mass p_d) carries almost all the mass — the
 "suppressed" output of a group just above the threshold k — the T-fold δ is a sum over how many

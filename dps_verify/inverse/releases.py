@@ -1,5 +1,5 @@
 """δ(ε) of T fresh-sample releases of sampled strongly-safe k-anonymization, worst case over
-all group sizes (CP §2.7, issue #15.4).
+all group sizes (CP §2.7).
 
 Each release samples the dataset afresh (CP Def. 3) and applies strongly-safe k-anonymization
 (CP Def. 5), so releases are independent and their privacy losses add.  By the cancellation
@@ -63,7 +63,7 @@ bound over (J + 1)-subsets of releases; proof in that module).
 4. Every other n in (k, A), in decreasing screen order, gets a *certified upper bound* below
    the target — max(top, min((1 + rtol)·lower, top + rtol·(1 − lower)), tail bound at A), top
    the largest enclosed upper end: capped below 1 (else the trivial bound 1 would pass when
-   (1 + rtol)·lower ≥ 1, review R3 F2) and never below the tail bound, which is part of the upper
+   (1 + rtol)·lower ≥ 1) and never below the tail bound, which is part of the upper
    end anyway — the cheapest that works: the Chernoff bound of the thresholded pair, else
    :func:`~dps_verify.inverse.pld_discrete.upper_below` (exact / sparse / the pessimistic grid
    chain alone, refined until below the target).  A size that cannot be brought below the
@@ -149,7 +149,7 @@ def group_pair(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
 
 def format_bound(x: Fraction, digits: int = 4) -> str:
     """An upper bound in scientific notation rounded UP, with more than ``digits`` significant
-    digits when needed so that a bound below 1 never prints as 1 (review R3 F2)."""
+    digits when needed so that a bound below 1 never prints as 1."""
     from dps_verify.core.numbers import format_up
 
     x = Fraction(x)
@@ -290,7 +290,7 @@ def tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
     threshold k ≥ 1 (:func:`group_pair`) the merged atom "suppressed" has the smaller mass under
     n (P(U_n < k) − P(U_{n−1} < k) = −β·P(U_{n−1} = k − 1)), so only counts c ≥ max(k, ⌊nβ⌋ + 1)
     count and m = max(k − 1, ⌊nβ⌋).  Unlike the Chernoff bound this one stays small at ε = 0
-    (review R3 performance note).  Ball arithmetic."""
+    (where the Chernoff route needs a huge n to reach the target).  Ball arithmetic."""
     if n < max(k, 1):
         return Fraction(0)
     m = min(n - 1, max(k - 1, math.floor(n * beta)))
@@ -510,7 +510,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
 
     def goal() -> Fraction:  # sizes bounded below this keep upper <= (1 + rtol)·lower
         lower = max(c.lower for c in encl.values())
-        # capped below 1 (review R3 F2): with (1 + rtol)·lower >= 1 the trivial bound 1 would
+        # capped below 1: with (1 + rtol)·lower >= 1 the trivial bound 1 would
         # pass everywhere; top + rtol·(1 − lower) stays < 1 whenever top < 1, and >= top
         return max(top(), min(lower * Fraction(1 + rtol), top() + Fraction(rtol) * (1 - lower)))
 
@@ -618,7 +618,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
 
 def _target_missed(lower: Fraction, upper: Fraction, rtol: float, why: str) -> str | None:
     """The note for a result wider than asked (upper > (1 + rtol)·lower), naming what sets the
-    upper end (review R3 F3); None when the width is met."""
+    upper end; None when the width is met."""
     if upper <= lower * Fraction(1 + rtol):
         return None
     ratio = "inf (lower end 0)" if lower == 0 else f"{float(upper / lower):.4g}"

@@ -1,4 +1,4 @@
-"""Shared machinery for the symbolic proofs (issue #3, hardened in issue #12).
+"""Shared machinery for the symbolic proofs: steps, certificates and the chain check.
 
 Every theorem module builds a list of :class:`Step` objects; :func:`aggregate` turns the
 verdicts of its *claim* steps into a whole-theorem verdict.  Back ends:
@@ -139,7 +139,7 @@ class Step:
     uses_steps: tuple[Any, ...] = field(default=(), repr=False, compare=False)
     #: (conclusion, assumptions, index variables) as the constructor's check certified them;
     #: :func:`check_chain` refuses a step whose fields were changed afterwards (by hand or by
-    #: ``dataclasses.replace``): a certificate covers only what it checked (review R4 F2).
+    #: ``dataclasses.replace``): a certificate covers only what it checked.
     sealed: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: assumptions that must be conclusions of earlier PROVED steps (never given facts).
     derived: tuple[Any, ...] = ()
@@ -554,7 +554,7 @@ def _poles(expr: Any) -> tuple[set[Any], str | None]:
     known non-negative), and why ``expr`` is otherwise not defined on its symbols' declared
     domain (``None``: it is): factorial and binomial need a top argument known to be a
     non-negative integer (binomial's bottom one an integer), gamma an argument known positive
-    (review R4 F7: combsimp/gammasimp are valid only away from poles and negative integers)."""
+    (combsimp/gammasimp are valid only away from poles and negative integers)."""
     dens: set[Any] = set()
     for e in sp.preorder_traversal(expr):
         if isinstance(e, sp.Pow) and e.exp.is_nonnegative is not True \
@@ -627,7 +627,7 @@ def _rename_fact(old: Any, new: sp.Symbol) -> Any:
 def _tied_sides(concludes: Any, definitions: Sequence[Any], rename: Sequence[tuple[Any, Any]],
                 divide_by: Any, change: tuple[sp.Symbol, Any] | None
                 ) -> tuple[Any, Any, list[Any], str | None]:
-    """The identity a certificate must show so that ``concludes`` follows (review R4 F2):
+    """The identity a certificate must show so that ``concludes`` follows:
     ``concludes`` (an equation, or ``Implies(x > a, equation)`` with ``change = (x, a + 1 +
     r)``, r a fresh non-negative integer) with each applied function replaced by its
     definition (an equation ``F(v1, ..., vn) = closed``; each instance used is recorded as an
@@ -702,8 +702,8 @@ def sympy_step(
     ``Eq(lhs, rhs)``; a different ``concludes`` is recorded only when ``lhs``/``rhs`` are
     exactly what :func:`_tied_sides` derives from it with the stated ``definitions``,
     ``rename``, ``divide_by`` and ``change`` (the instances and facts used become the step's
-    assumptions, checked by :func:`check_chain`); otherwise the step is an ERROR (review R4
-    F2: a certificate says nothing about a formula it is not tied to)."""
+    assumptions, checked by :func:`check_chain`); otherwise the step is an ERROR (a
+    certificate says nothing about a formula it is not tied to)."""
     verdict, secs, cert = sympy_identity(lhs, rhs)
     cex = None
     if verdict is not Verdict.PROVED:
@@ -939,7 +939,7 @@ def _instance_of(fact: Any, over: tuple[sp.Symbol, ...], target: Any
     # variables excluded) or from the values (a cheap filter before the costly rebuild)
     fixed, wanted = fact.free_symbols - set(over), target.free_symbols
     # xreplace does not rename bound variables (Sum, Lambda, ...): refuse a substitution that
-    # could capture one or reach inside its scope (review R4 F8)
+    # could capture one or reach inside its scope
     bound = fact.atoms(sp.Symbol) - fact.free_symbols
     if bound & set(over):
         return None
@@ -964,7 +964,7 @@ def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str
         if (schematic and not over) or (derived and not label.startswith("step")):
             continue
         # a source in which one of the step's index variables is a *fixed* parameter holds
-        # for that one value only, never for every value (review R4 F4)
+        # for that one value only, never for every value
         if set(s.over) & (formula.free_symbols - set(over)):
             continue
         sub = instance_of(formula, over, a)
@@ -1056,7 +1056,8 @@ def _induction_conclusions(formula: Callable[[Any], Any], var: sp.Symbol, start:
     ``v <= start`` down to that minimum less one.  Accepted: ``formula(var)`` when ``start`` is
     var's declared minimum (upward), else ``Implies(v >= start, formula(v))`` /
     ``Implies(v <= start, formula(v))`` for ``var`` or a renamed integer symbol ``v`` whose
-    declared range lies in the covered one (review R4 F1, F3b)."""
+    declared range lies in the covered one (so an induction never concludes more than its base
+    and step cover)."""
     lo = _range_min(var)
     start = sp.sympify(start)
     if var.is_integer is not True or start.is_integer is not True:
