@@ -136,7 +136,7 @@ def test_cli_json_and_plot_and_ownership(tmp_path, capsys):
     argv = ["plan", "--epsilon", "1", "--delta", "1e-6", "--no-grid", "--json", str(out), "--plot", str(png)]
     assert main(argv) == 0
     data = json.loads(out.read_text())
-    assert data["tool"] == "dps-verify" and data["arx"]["k"] == 75
+    assert data["generator"] == "dps-verify" and data["arx"]["k"] == 75
     (row,) = data["rows"]
     assert row["smallest_k"]["hockey-stick"]["k"] == 58 and row["arx_k"] == 75
     assert png.read_bytes().startswith(b"\x89PNG")
@@ -184,3 +184,14 @@ def test_tiny_beta_needs_k_1_under_every_measure():
     row = f.row(Fraction(1, 10**9))
     assert {m: mk.k for m, mk in row.by_measure.items()} == {"paper": 1, "hockey-stick": 1, "pointwise": 1}
     assert row.arx_k == 2 and all(mk.delta_below is None for mk in row.by_measure.values())
+
+
+def test_cli_force_replaces_a_foreign_file(tmp_path, capsys):
+    foreign = tmp_path / "notes.json"
+    foreign.write_text('{"mine": 1}')
+    argv = ["plan", "--epsilon", "1", "--delta", "1e-3", "--no-grid", "--json", str(foreign)]
+    assert main(argv) == 2 and foreign.read_text() == '{"mine": 1}'
+    assert main([*argv, "--force"]) == 0
+    assert json.loads(foreign.read_text())["generator"] == "dps-verify"
+    assert main(argv) == 0  # now ours: replaced without --force
+    capsys.readouterr()

@@ -22,6 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="only the edge and the --beta values (no default grid below the edge)")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON (atomic; never over a file dps-verify did not write)")
     p.add_argument("--plot", metavar="FILE.png", help="plot k against beta for the three measures (PNG)")
+    p.add_argument("--force", action="store_true",
+                   help="replace existing --json/--plot/--release files even if dps-verify did not write them")
     d = p.add_argument_group("what the plan buys on a table")
     d.add_argument("--data", metavar="FILE.csv", help="the table (CSV; without a header, column names come from the spec)")
     d.add_argument("--qi", metavar="COLS", help="comma-separated quasi-identifier columns (default: the spec's 'qi')")
@@ -51,28 +53,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse bad output paths before any work (nothing half-written)."""
-    from pathlib import Path
-
     from dps_verify.core.errors import UsageError
     from dps_verify.plan import outputs
 
     if args.plot is not None:
         if not str(args.plot).lower().endswith(".png"):
             raise UsageError(f"--plot {args.plot}: the plot is a PNG file, name it *.png")
-        outputs.check_png(args.plot)
+        outputs.check_png(args.plot, force=args.force)
     if args.release is not None:
         if args.data is None:
             raise UsageError("--release needs --data and --recoding")
-        outputs.check_release(args.release)
+        outputs.check_release(args.release, force=args.force)
     if args.json is not None:
-        p = Path(args.json)
-        if p.exists() and (not p.is_file() or not outputs.json_is_ours(p)):
-            raise UsageError(f"refusing to overwrite {p}: it is not a JSON file dps-verify wrote; "
-                             "choose another name or move it away")
-    for opt in ("json", "plot", "release"):
-        val = getattr(args, opt)
-        if val is not None and not Path(val).absolute().parent.is_dir():
-            raise UsageError(f"--{opt} {val}: directory {Path(val).absolute().parent} does not exist")
+        outputs.check_json(args.json, force=args.force)
 
 
 def _console():
@@ -150,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
                        seed=args.seed, guarantee=choice["guarantee"], release=rel,
                        recoding_rules={c: result.spec.get(choice["recoding"]).spec.get(c, "keep")
                                        for c in result.table.qi})
-        out, side_path = outputs.write_release(args.release, rel.csv_text(), side)
+        out, side_path = outputs.write_release(args.release, rel.csv_text(), side, force=args.force)
         console.print(f"release: {len(rel.rows):,} records in {rel.published_groups:,} groups "
                       f"(recoding {choice['recoding']!r}, beta = {choice['beta_label']}, k = {choice['k']}); "
                       f"guarantee (epsilon, delta) = ({choice['guarantee']['epsilon']}, "
@@ -158,11 +151,11 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"wrote {out} and {side_path}")
         doc["release"] = {"file": str(out), "sidecar": str(side_path), **{k: v for k, v in side.items()}}
     if args.json is not None:
-        path = outputs.write_json(args.json, doc, what="plan JSON")
+        path = outputs.write_json(args.json, doc, force=args.force, what="plan JSON")
         print(f"wrote {path}")
     if args.plot is not None:
         from dps_verify.plan.plot import frontier_png
 
-        path = outputs.write_png(args.plot, frontier_png(result.frontier))
+        path = outputs.write_png(args.plot, frontier_png(result.frontier), force=args.force)
         print(f"wrote {path}")
     return 0

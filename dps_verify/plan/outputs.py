@@ -1,14 +1,16 @@
 """Files the plan writes, each atomically and never over a file dps-verify did not write.
 
-:mod:`dps_verify.core.fsio` makes every write atomic; this module adds the ownership test for a
-single file the user names (``--json``, ``--plot``, ``--release``):
+The project's convention (:mod:`dps_verify.core.fsio`): a report file carries the generator tag
+(``"generator": "dps-verify"`` first in JSON), :func:`~dps_verify.core.fsio.check_output_file`
+refuses, before any work, an existing file without it unless ``--force``, and every write is
+atomic.  This module applies it to the plan's files and adds the two kinds fsio does not know:
 
-* JSON: ours if it parses and its top level has ``"tool": "dps-verify"``;
-* PNG: ours if its ``tEXt`` chunk ``Software`` starts with ``dps-verify``;
-* a release CSV: ours if its sidecar ``OUT.csv.json`` is ours and records the CSV's SHA-256.
+* PNG (``--plot``): ours if its ``tEXt`` chunk ``Software`` starts with ``dps-verify``;
+* a release CSV (``--release``): ours if its sidecar ``OUT.csv.json`` is ours and records the
+  CSV's SHA-256 (a CSV cannot carry a tag without changing the data).
 
-A file that is not ours is refused with one line (:class:`UsageError`, exit 2); nothing is
-written.  A missing file is always fine.
+A file that is not ours is refused with one line (:class:`UsageError`, exit 2) and nothing is
+written; ``--force`` replaces it.  A missing file is always fine.
 """
 
 from __future__ import annotations
@@ -20,22 +22,20 @@ import struct
 from pathlib import Path
 
 from dps_verify.core.errors import UsageError
-from dps_verify.core.fsio import write_bytes, write_text
+from dps_verify.core.fsio import (
+    check_output_file,
+    generator_json,
+    write_bytes,
+    write_output_file,
+    written_by_us,
+)
 
-TOOL = "dps-verify"
 PNG_SOFTWARE = "dps-verify plan"
 
 
-def _refuse(path: Path, why: str) -> UsageError:
-    return UsageError(f"refusing to overwrite {path}: {why}; choose another name or move it away")
-
-
-def json_is_ours(path: Path) -> bool:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return False
-    return isinstance(data, dict) and data.get("tool") == TOOL
+def _refuse(path: Path, option: str, why: str) -> UsageError:
+    return UsageError(f"{option}: refusing to overwrite {path}: {why} (use --force to replace it, or "
+                      "choose another name)")
 
 
 def png_software(path: Path) -> str | None:
@@ -61,70 +61,67 @@ def png_software(path: Path) -> str | None:
     return None
 
 
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def sidecar_path(csv_path: str | os.PathLike) -> Path:
     return Path(str(csv_path) + ".json")
 
 
 def release_is_ours(csv_path: Path) -> bool:
     side = sidecar_path(csv_path)
-    if not json_is_ours(side):
+    if not written_by_us(side):
         return False
     try:
         recorded = json.loads(side.read_text(encoding="utf-8")).get("release_sha256")
-        return bool(recorded) and recorded == sha256_file(csv_path)
-    except OSError:
+        return bool(recorded) and recorded == hashlib.sha256(csv_path.read_bytes()).hexdigest()
+    except (OSError, ValueError, AttributeError):
         return False
 
 
-def _check(path: Path, ours: bool, what: str) -> None:
-    if os.path.lexists(path):
-        if not path.is_file():
-            raise _refuse(path, "it exists and is not a regular file")
-        if not ours:
-            raise _refuse(path, f"it is not a {what} dps-verify wrote")
+def check_json(path: str | os.PathLike, *, force: bool = False) -> None:
+    check_output_file(path, option="--json", force=force)
 
 
-def write_json(path: str | os.PathLike, obj: dict, *, what: str = "JSON output") -> Path:
-    """Write ``obj`` (which gets ``"tool": "dps-verify"``) as JSON, atomically."""
+def write_json(path: str | os.PathLike, obj: dict, *, option: str = "--json", force: bool = False,
+               what: str = "JSON output") -> Path:
+    """Write ``obj`` with the generator tag as JSON, atomically (refusing a file not ours)."""
+    return write_output_file(path, json.dumps(generator_json(obj), indent=2) + "\n", option=option,
+                             force=force, what=what)
+
+
+def check_png(path: str | os.PathLike, *, force: bool = False) -> None:
     p = Path(path)
-    _check(p, os.path.lexists(p) and json_is_ours(p), "JSON file")
-    return write_text(p, json.dumps({"tool": TOOL, **obj}, indent=2) + "\n", what=what)
+    check_output_file(p, option="--plot", force=True)  # directory and file-kind checks
+    if p.exists() and not force and not (png_software(p) or "").startswith("dps-verify"):
+        raise _refuse(p.absolute(), "--plot", "it exists and is not a plot dps-verify wrote")
 
 
-def check_png(path: str | os.PathLike) -> None:
-    p = Path(path)
-    _check(p, os.path.lexists(p) and (png_software(p) or "").startswith(TOOL), "PNG file")
-
-
-def write_png(path: str | os.PathLike, data: bytes) -> Path:
+def write_png(path: str | os.PathLike, data: bytes, *, force: bool = False) -> Path:
     """Write PNG bytes (rendered with ``Software = dps-verify plan``) atomically."""
-    check_png(path)
+    check_png(path, force=force)
     return write_bytes(path, data, what="plot")
 
 
-def check_release(csv_path: str | os.PathLike) -> None:
+def check_release(csv_path: str | os.PathLike, *, force: bool = False) -> None:
     p = Path(csv_path)
-    _check(p, os.path.lexists(p) and release_is_ours(p), "release")
-    side = sidecar_path(p)
-    _check(side, os.path.lexists(side) and json_is_ours(side), "release sidecar")
+    check_output_file(p, option="--release", force=True)
+    if p.exists() and not force and not release_is_ours(p):
+        raise _refuse(p.absolute(), "--release", "it exists and is not a release dps-verify wrote "
+                      "(no sidecar of ours records its SHA-256)")
+    check_output_file(sidecar_path(p), option="--release (sidecar)", force=force)
 
 
-def write_release(csv_path: str | os.PathLike, csv_text: str, sidecar: dict) -> tuple[Path, Path]:
+def write_release(csv_path: str | os.PathLike, csv_text: str, sidecar: dict, *,
+                  force: bool = False) -> tuple[Path, Path]:
     """Write a release CSV and its JSON sidecar (which records the CSV's SHA-256), each
     atomically; the CSV first, so a sidecar never describes a CSV that is not there."""
-    check_release(csv_path)
+    check_release(csv_path, force=force)
     data = csv_text.encode("utf-8")
     out = write_bytes(csv_path, data, what="release")
     side = write_json(sidecar_path(csv_path),
                       {**sidecar, "release_file": Path(csv_path).name,
                        "release_sha256": hashlib.sha256(data).hexdigest()},
-                      what="release sidecar")
+                      option="--release (sidecar)", force=True, what="release sidecar")
     return out, side
 
 
-__all__ = ["PNG_SOFTWARE", "TOOL", "check_png", "check_release", "json_is_ours", "png_software",
+__all__ = ["PNG_SOFTWARE", "check_json", "check_png", "check_release", "png_software",
            "release_is_ours", "sidecar_path", "write_json", "write_png", "write_release"]
