@@ -1,4 +1,4 @@
-"""Differential fuzzing of the paper's bounds against the independent reference (issue #17.2).
+"""Differential fuzzing of the paper's bounds against the independent reference (properties/reference.py).
 
 Functions (owner H1): ``d``, ``d_certified``, ``d_safe``, ``chernoff_delta``, ``amplify``,
 ``sdgs_delta`` (both definitions), and the inverse questions ``min_k`` / ``min_epsilon`` /
@@ -295,7 +295,7 @@ def _exact(x: mpmath.mpf) -> Fraction:
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
-# --- the value / crash / hang repros of #17, each against the reference ------------------
+# --- inputs that once gave a wrong value, a crash or a hang, each against the reference ------
 
 F = Fraction
 
@@ -324,18 +324,18 @@ REPROS = [
 
 @pytest.mark.parametrize("code_fn,ref_fn,args", REPROS,
                          ids=[f"{c.__name__}{a}" for c, _, a in REPROS])
-def test_issue17_repro_against_reference(code_fn, ref_fn, args):
+def test_once_failing_inputs_against_reference(code_fn, ref_fn, args):
     _differential(code_fn, ref_fn, args)
 
 
 @pytest.mark.parametrize("args", [(1, 0, 1, F("1e-100")), (F("1e-300"), 0, 1, 1)])
-def test_issue17_amplify_relative_accuracy(args):
+def test_amplify_relative_accuracy(args):
     got, err = _call(bounds.amplify, *args)
     assert err is None
     _check_safe(got[0], R.amplify(*map(F, args))[0])
 
 
-def test_issue17_max_beta_large_epsilon_bounded():
+def test_max_beta_large_epsilon_bounded():
     """max_beta(20, 100, 1e-6) crashed: now a value meeting delta or a documented error."""
     got, err = _call(bounds.max_beta, 20, 100, F("1e-6"))
     if err is None:
@@ -354,7 +354,7 @@ def test_negative_control_rejects_wrong_values():
             _check_safe(ref * (1 + mpmath.mpf(10) ** -6), ref)
 
 
-def test_issue17_d_huge_k_near_edge_bounded_time():
+def test_d_huge_k_near_edge_bounded_time():
     """Found by the deep fuzz run (was > 5 s): now CP Thm 5's d by runs of equal threshold,
     about 4300 runs in ball arithmetic (measures/long_range.py), well under the limit."""
     eps = Fraction(7598530806880350757259371800458401885083634912474950820909983, 10**60)

@@ -1,5 +1,5 @@
-"""Exact ties of the suppressed outcome in the segment scan (review R3 F1) and the smallest
-maximiser on exact ties between group sizes (review R3 F5).
+"""Exact ties of the suppressed outcome in the segment scan and the smallest
+maximiser on exact ties between group sizes.
 
 F1: with ε = ln x and x = F(k−1; n−1)/F(k−1; n) exactly, the suppressed outcome's likelihood
 ratio between D_{−t} (n−1 copies) and D (n copies) is exactly e^ε.  No ball decides that, so the
@@ -111,7 +111,7 @@ def test_per_n_value_at_the_tie_uses_the_strict_bad_set(k, beta, x, n_tie, defin
 
 
 @pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
-def test_reviewer_repro_tie_at_a_million(definition):
+def test_tie_at_a_million_records_is_enclosed_between_its_neighbours(definition):
     # k = 2, β = 1e-4: x = F(1; n−1)/F(1; n) exactly at n = 10^6, a size the doubling probes
     beta, n = F(1, 10**4), 10**6
     x = (1 + (n - 2) * beta) / ((1 - beta) * (1 + (n - 1) * beta))
@@ -126,7 +126,7 @@ def test_reviewer_repro_tie_at_a_million(definition):
     assert tie.upper - tie.lower <= tie.lower * F(1, 10**12)
 
 
-# ties near n = 10^12 (review R3 F1): x = 2(1 − 10^−12) for β = 1/2 and its β = 1/3 analogue
+# ties near n = 10^12: x = 2(1 − 10^−12) for β = 1/2 and its β = 1/3 analogue
 LARGE_TIES = [(2, F(1, 2), 999_999_999_999), (2, F(1, 3), 999_999_999_998)]
 
 
@@ -179,9 +179,9 @@ def test_exact_tie_check_has_a_stated_limit(monkeypatch):
         sc.z(n_tie)
 
 
-# ---- F5: argmax_n is the smallest maximiser on exact ties ------------------------------------
-# (k, β, e^ε, definition); the first five used to report a later maximiser (the reviewer's two
-# are (3, 1/3, 2) and (5, 1/3, 2)); ties at n = k (HS(k) = β^k, bounded part of the skipped range)
+# ---- argmax_n is the smallest maximiser on exact ties ------------------------------------
+# (k, β, e^ε, definition); the first five used to report a later maximiser (first found at
+# (3, 1/3, 2) and (5, 1/3, 2)); ties at n = k (HS(k) = β^k, bounded part of the skipped range)
 # and between two sizes walked downward (5, 1/10, 3/2: n = 10 and 11); the rest are ties the
 # upward walk already resolved, and pointwise ones.
 ARGMAX_TIES = [
