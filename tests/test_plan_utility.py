@@ -219,3 +219,14 @@ def test_beta_near_0_and_1_against_brute_force(beta):
 def test_property_exact_utility_equals_brute_force(keys, beta, k):
     ks = [(x,) for x in keys]
     assert expected_published(size_histogram(Counter(ks)), beta, [k])[k] == brute_force(ks, beta, k)
+
+
+def test_exact_utility_past_its_budget_is_refused_before_any_work(monkeypatch):
+    from dps_verify.core.errors import BudgetError
+    from dps_verify.plan import utility
+
+    monkeypatch.setattr(utility, "MAX_EXACT_BITS", 1000)
+    hist = Counter({200: 1})
+    with pytest.raises(BudgetError, match="shorter denominator"):
+        utility.expected_published(hist, Fraction(6321205588285576784044762298385391325541, 10**40), [3])
+    assert utility.expected_published(hist, Fraction(1, 2), [3])[3] > 0  # 200 * 2 bits: within

@@ -93,6 +93,10 @@ def plan(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), 
     if select_with is not None:
         eps_total, e1, eps_for_frontier = split_epsilon(str(epsilon), select_with)
     table = load_table(data, spec, qi, columns)  # bad input fails here, before any other work
+    betas = list(betas)
+    _estimate(table, spec, rec.name,
+              (list(candidates) if candidates else list(spec.recodings)) if select_with is not None else None,
+              eps_for_frontier, betas, default_grid)
     fr = frontier(eps_for_frontier, delta, betas, default_grid=default_grid, measures=measures)
     sel = None
     if e1 is not None:
@@ -102,6 +106,19 @@ def plan(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), 
                      measure=select_measure, seed=seed)
     return Plan(frontier=fr, utility=table_utility(fr, table, rec), selection=sel, table=table,
                 spec=spec, recoding_name=rec.name, epsilon_total=eps_total)
+
+
+def _estimate(table: Table, spec: RecodingSpec, name: str, candidates: Sequence[str] | None,
+              eps: Any, betas: Iterable[str], default_grid: bool) -> None:
+    """The exact utility's size, checked before the frontier is computed (BudgetError)."""
+    from dps_verify.plan.grid import beta_grid
+    from dps_verify.plan.table import group_sizes, size_histogram
+    from dps_verify.plan.utility import check_exact_budget
+
+    points = [pt.beta for pt in beta_grid(epsilon_param(eps), list(betas), default_grid=default_grid)]
+    names = [name] if candidates is None else [name, *candidates]
+    for n in dict.fromkeys(names):
+        check_exact_budget(size_histogram(group_sizes(table, spec.get(n))), points)
 
 
 def release_choice(p: Plan, beta_label: str = "edge", measure: str = "hockey-stick") -> dict[str, Any]:

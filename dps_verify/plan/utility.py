@@ -19,6 +19,26 @@ from fractions import Fraction
 
 import gmpy2
 
+from dps_verify.core.errors import BudgetError
+
+#: Largest integer (in bits) the exact computation may build: q^(largest group) for β = p/q.
+MAX_EXACT_BITS = 1 << 28
+
+
+def check_exact_budget(histogram: Mapping[int, int], betas: Iterable[Fraction]) -> None:
+    """Refuse, before any work, an exact computation whose integers would pass
+    :data:`MAX_EXACT_BITS` (about 33 MB each): the largest group size times the bits of β's
+    denominator."""
+    top = max((n for n, c in histogram.items() if c > 0), default=0)
+    for b in betas:
+        bits = top * b.denominator.bit_length()
+        if bits > MAX_EXACT_BITS:
+            raise BudgetError(
+                f"exact expected published records: a group of {top} records at beta = {float(b):.6g} "
+                f"(denominator of {b.denominator.bit_length()} bits) needs integers of ~{bits:.3g} bits, past "
+                f"the budget of {MAX_EXACT_BITS} bits; give a beta with a shorter denominator "
+                "(--beta 0.63 instead of edge) or a recoding with smaller groups")
+
 
 def _tail_numerators(n: int, p: int, q: int, ks: Iterable[int]) -> dict[int, gmpy2.mpz]:
     """For each k: Σ_{j ≥ k−1} C(n−1, j) p^j (q−p)^(n−1−j), the numerator of
@@ -67,6 +87,7 @@ def expected_published_mpq(histogram: Mapping[int, int], beta: Fraction,
     kl = sorted(set(int(k) for k in ks))
     if any(k < 1 for k in kl):
         raise ValueError("k must be >= 1 (CP §3.2)")
+    check_exact_budget(histogram, [beta])
     p, q = beta.numerator, beta.denominator
     qz = gmpy2.mpz(q)
     sizes = sorted(n for n, c in histogram.items() if c > 0 and n >= 1)
@@ -96,4 +117,4 @@ def expected_published_one(histogram: Mapping[int, int], beta: Fraction, k: int)
     return expected_published(histogram, beta, [k])[k]
 
 
-__all__ = ["expected_published", "expected_published_mpq", "expected_published_one", "reduced_fraction"]
+__all__ = ["MAX_EXACT_BITS", "check_exact_budget", "expected_published", "expected_published_mpq", "expected_published_one", "reduced_fraction"]
