@@ -252,3 +252,43 @@ def test_exit_handlers_and_threads_left_behind_cannot_change_the_exit_code(tmp_p
     assert out.returncode == 1, (out.stdout[-500:], out.stderr[-500:])
     assert out.stdout.rstrip().splitlines()[-1].startswith("verdict: FAIL")
     assert out.stdout.count("verdict:") == 1
+
+
+OBJECTS = """
+    class Anon:
+        k = 3
+        def __call__(self, sample):
+            if len(sample) > 2:
+                raise ValueError("boom")
+            return "x"
+    anonymize = Anon()
+    class BlackBox:
+        def __call__(self, sample, rng):
+            raise ValueError("bb boom")
+    blackbox = BlackBox()
+    """
+
+
+@pytest.mark.parametrize("name, method", [("anonymize", "exact"), ("anonymize", "statistical"),
+                                          ("anonymize", "auto"), ("blackbox", "auto")])
+def test_callable_objects_are_guarded_too(name, method, tmp_path, capsys):
+    """A callable class instance raising ValueError in the statistical path used to be exit 2
+    (bad usage), as if dps-verify had been misused."""
+    target = _script(tmp_path, OBJECTS).replace(":anonymize", f":{name}")
+    rc = main(["audit", target, *CLAIM, "--domain", _domain(tmp_path), "--method", method])
+    err = capsys.readouterr().err
+    assert rc == 4 and "raised ValueError" in err and err.count("\n") == 1
+
+
+def test_guarded_object_keeps_attributes_and_signature():
+    import inspect
+
+    class BB:
+        k = 7
+
+        def __call__(self, sample, rng):
+            return 1
+
+    g = calls.guard(BB())
+    assert g.k == 7 and len(inspect.signature(g).parameters) == 2
+    assert calls.guard(g) is g

@@ -585,8 +585,12 @@ def guard(anonymizer: Any) -> Any:
     ``(sample, rng)`` or a ``sufficient_statistic``).  Objects (classes,
     :class:`~dps_verify.engine.distribution.randomized`) are returned unchanged: the exact engine
     guards their calls itself, and :func:`audited_code` catches what escapes elsewhere."""
-    if not inspect.isfunction(anonymizer) or getattr(anonymizer, "_dps_guarded", False):
+    if getattr(anonymizer, "_dps_guarded", False):
         return anonymizer
+    if not inspect.isfunction(anonymizer):
+        if not callable(anonymizer) or any(c.__module__.startswith("dps_verify.") for c in type(anonymizer).__mro__):
+            return anonymizer  # dps_verify's own mechanisms and randomized laws: guarded by the engine
+        return _GuardedObject(anonymizer)
 
     @functools.wraps(anonymizer)
     def guarded(sample: Any, *rest: Any) -> Any:
@@ -596,6 +600,30 @@ def guard(anonymizer: Any) -> Any:
 
     guarded._dps_guarded = True  # type: ignore[attr-defined]
     return guarded
+
+
+class _GuardedObject:
+    """A callable object under audit (a user's class instance), called through this module; its
+    attributes (``k``, ``sufficient_statistic``, ``from_counts`` …) and signature are the
+    object's own, so the auditor recognises it as before."""
+
+    _dps_guarded = True
+
+    def __init__(self, obj: Any) -> None:
+        object.__setattr__(self, "_obj", obj)
+        object.__setattr__(self, "__wrapped__", obj)  # inspect.signature follows it
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(object.__getattribute__(self, "_obj"), name)
+
+    def __call__(self, sample: Any, *rest: Any) -> Any:
+        obj = object.__getattribute__(self, "_obj")
+        if rest:
+            return call_blackbox(obj, sample, *rest)
+        return call_anonymizer(obj, sample)
+
+    def __repr__(self) -> str:
+        return repr(object.__getattribute__(self, "_obj"))
 
 
 def audit_entry_point(fn: F) -> F:
