@@ -195,3 +195,19 @@ def test_cli_force_replaces_a_foreign_file(tmp_path, capsys):
     assert json.loads(foreign.read_text())["generator"] == "dps-verify"
     assert main(argv) == 0  # now ours: replaced without --force
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("eps,delta", GRID)
+def test_arx_k_does_not_depend_on_the_last_ulps_of_its_beta(eps, delta):
+    """ARX takes the lower end of an interval for 1 - e^-eps, which may sit an ulp or two below
+    the double this model uses: on the standard grid its k is the same for 4 ulps below."""
+    import math
+
+    from dps_verify.plan.arx import smallest_k_strictly_below
+
+    f = float(arx_beta(eps))
+    betas = []
+    for _ in range(5):
+        betas.append(Fraction(f))
+        f = math.nextafter(f, 0.0)
+    assert len({smallest_k_strictly_below(b, eps, delta) for b in betas}) == 1
