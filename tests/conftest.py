@@ -23,7 +23,10 @@ import ctypes.util
 import gc
 import os
 import sys
+import types
 from typing import Any
+
+import pytest
 
 from dps_verify.testing.plugin import load_default_profile
 
@@ -88,6 +91,29 @@ def register_deep_marker(config: Any) -> None:
     config.addinivalue_line("markers", "deep: slow exhaustive case, run only under the deep profile")
     if not config.pluginmanager.has_plugin("dps-deep-only"):
         config.pluginmanager.register(_DeepProfileOnly(config), "dps-deep-only")
+
+
+@pytest.fixture(scope="session")
+def proof_results() -> Any:
+    """Every registered theorem's proof, run once per test session in this process (about 20 s
+    of CPU for all of them, read by several test files), with mpmath's global state and the bits
+    of d(20, 0.1, 1) recorded before and after the runs.  The results also fill the cache of
+    ``dps-verify explore --steps`` (:data:`dps_verify.paper.walkthroughs.PROOF_CACHE`)."""
+    import mpmath
+
+    from dps_verify import bounds
+    from dps_verify.paper import walkthroughs
+    from dps_verify.paper.kernel import THEOREMS, run
+
+    def state() -> tuple:
+        return mpmath.mp.prec, mpmath.iv.prec, bounds.d(20, "0.1", 1)._mpf_
+
+    before = state()
+    results = {tid: run(tid) for tid in THEOREMS}
+    after = state()
+    for tid, r in results.items():
+        walkthroughs.PROOF_CACHE.setdefault(tid, r)
+    return types.SimpleNamespace(results=results, mpmath_state_before=before, mpmath_state_after=after)
 
 
 def pytest_configure(config: Any) -> None:

@@ -34,6 +34,7 @@ def _run(theorem: str, answers: list[str], steps: bool = False) -> tuple[str, li
     return "\n".join(out), prompts, rounds
 
 
+@pytest.mark.usefixtures("proof_results")  # the session's proofs, run once (tests/conftest.py)
 def test_theorem5_walkthrough_shows_steps_and_default_numbers() -> None:
     text, prompts, rounds = _run("cp-theorem-5", ["q"], steps=True)
     assert "1. Claim" in text and "n(1 - beta)/(n - j)" in text
@@ -140,14 +141,13 @@ def test_cli_non_tty_stdin_does_not_prompt() -> None:
     assert "[0.1]:" not in proc.stdout and "Try:" in proc.stdout
 
 
-def test_steps_come_from_the_proof_module() -> None:
-    from dps_verify.paper.kernel import run
-
+def test_steps_come_from_the_proof_module(proof_results) -> None:
     text, _, _ = _run("cp-theorem-1", ["q"], steps=True)
-    for s in run("cp-theorem-1").steps:
+    for s in proof_results.results["cp-theorem-1"].steps:
         assert s.statement in text and s.name in text
 
 
+@pytest.mark.usefixtures("proof_results")  # the session's proofs, run once (tests/conftest.py)
 def test_theorem6_says_refuted() -> None:
     text, _, _ = _run("cp-theorem-6", ["q"], steps=True)
     assert "Verdict of `dps-verify prove cp-theorem-6`: REFUTED" in text
@@ -155,6 +155,7 @@ def test_theorem6_says_refuted() -> None:
     assert "17/384" in text  # the exact witness is quoted
 
 
+@pytest.mark.usefixtures("proof_results")  # the session's proofs, run once (tests/conftest.py)
 def test_numbers_come_first_and_steps_only_on_request() -> None:
     text, _, _ = _run("cp-theorem-5", ["q"])
     assert text.index("paper d(k, beta, eps)") < text.index("--steps")
@@ -179,6 +180,7 @@ def test_cli_bad_set_is_rejected_before_anything_prints(assignment, needle, caps
     assert needle in captured.err and captured.err.count("\n") == 1
 
 
+@pytest.mark.usefixtures("proof_results")  # the session's proofs, run once (tests/conftest.py)
 def test_cli_steps_option_prints_the_proof_after_the_numbers(capsys) -> None:
     assert cli.main(["explore", "cp-theorem-1", "--no-input", "--steps"]) == 0
     out = capsys.readouterr().out

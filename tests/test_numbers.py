@@ -21,18 +21,13 @@ from dps_verify.core.numbers import (
 )
 
 
-def test_no_global_mpmath_state_after_running_every_proof_in_process():
-    """#10.6: every proof runs in-process; mpmath's precision and d(20, 0.1, 1) are unchanged."""
-    from dps_verify import bounds
-    from dps_verify.paper.kernel import THEOREMS, run
+def test_no_global_mpmath_state_after_running_every_proof_in_process(proof_results):
+    """Every proof runs in-process (once per session, the shared ``proof_results`` fixture of
+    tests/conftest.py); mpmath's precisions and d(20, 0.1, 1)'s bits are unchanged by them."""
+    from dps_verify.paper.kernel import THEOREMS
 
-    prec0, iv0 = mpmath.mp.prec, mpmath.iv.prec
-    d0 = bounds.d(20, "0.1", 1)
-    for theorem_id in THEOREMS:
-        run(theorem_id)
-    assert mpmath.mp.prec == prec0 and mpmath.iv.prec == iv0
-    d1 = bounds.d(20, "0.1", 1)
-    assert d1._mpf_ == d0._mpf_  # bit-identical
+    assert set(proof_results.results) == set(THEOREMS)
+    assert proof_results.mpmath_state_after == proof_results.mpmath_state_before  # bit-identical d
 
 
 @pytest.mark.parametrize(

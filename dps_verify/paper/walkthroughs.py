@@ -12,7 +12,6 @@ Everything is computed with the public API (:mod:`dps_verify.bounds`, :mod:`dps_
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -238,13 +237,20 @@ def get(theorem_id: str) -> Walkthrough:
     return WALKTHROUGHS[key]
 
 
-@functools.cache
+#: Proof results of this process by theorem id, filled by :func:`proof` (a test session fills
+#: it once for every theorem: the ``proof_results`` fixture of tests/conftest.py).
+PROOF_CACHE: dict[str, ProofResult] = {}
+
+
 def proof(theorem_id: str) -> ProofResult:
     """The machine-checked proof of ``theorem_id`` (:mod:`dps_verify.paper.kernel`), run once
     per process: the walkthrough's steps are the proof's steps, with their verdicts."""
-    from dps_verify.paper.kernel import run
+    r = PROOF_CACHE.get(theorem_id)
+    if r is None:
+        from dps_verify.paper.kernel import run
 
-    return run(theorem_id)
+        r = PROOF_CACHE[theorem_id] = run(theorem_id)
+    return r
 
 
 def render_intro(w: Walkthrough) -> list[str]:
@@ -374,6 +380,7 @@ def session(
 
 
 __all__ = [
+    "PROOF_CACHE",
     "QUIT_WORDS",
     "WALKTHROUGHS",
     "Param",
