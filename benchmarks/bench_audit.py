@@ -1,4 +1,4 @@
-"""Timings of the audit zoo and the UCI Adult worked example (issue #6)."""
+"""Timings of the audit zoo and the UCI Adult worked example."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Benchmarks of the bounds and the exact engine (issue #2 targets).
+"""Benchmarks of the bounds and the exact engine (the speed targets of the project).
 
 1. CP Table 2 (k = 20, 18 cells): certified ``d`` and exact ``sdgs_delta`` versus a
    straightforward mpmath scan over n (30 digits, n from n_m to a fixed n_max = 150,
@@ -96,7 +96,7 @@ def run() -> dict:
     }
 
 
-# ---- #10.4: backends for the exact tail sums (P2) --------------------------------------------
+# ---- backends for the exact tail sums (P2) --------------------------------------------------
 #: (k, β) cases: the tail Pr[Bin(n, β) ≥ T] at n ≈ k/γ, T = ⌊γn⌋ + 1, γ = 1 − (1−β)/e (ε = 1).
 TAIL_CASES = ((10_000, "0.1"), (10_000, "1e-6"), (100_000, "0.1"), (100_000, "1e-6"))
 
@@ -268,7 +268,7 @@ def inverse_eps_beta() -> dict:
     return out
 
 
-# ---- #15.3: certified Table 2 against the float limit (P3) -----------------------------------
+# ---- certified Table 2 against the float limit (P3) ----------------------------------------
 
 
 def float_d_cell(k: int, b: float, e: float) -> float:
@@ -332,14 +332,14 @@ def table2_vs_float(reps: int = 5) -> dict:
     The certified runs are cold: the bounded caches (:func:`dps_verify.worstcase.sdgs.
     clear_caches`, core.numbers.exp_interval's) are emptied before every cell
     (``..._warm_caches_s`` is d with them kept).  Also the certified d with the KL exponent in
-    mpmath.iv instead of arb (the setup before #15.3)."""
+    mpmath.iv instead of arb (the earlier setup)."""
     import gc
 
     from dps_verify.core import numbers as core_numbers
     from dps_verify.worstcase import sdgs
 
     cells = [(b, e) for b in BETAS for e in EPSILONS]
-    clear = getattr(sdgs, "clear_caches", lambda: None)  # absent before #15.3 (old trees)
+    clear = getattr(sdgs, "clear_caches", lambda: None)  # absent in older trees
 
     def cold(fn):
         def run(b, e):

@@ -1,4 +1,4 @@
-"""Group factorisation vs the generic count-vector path (issue #15 item 1).
+"""Group factorisation vs the generic count-vector path.
 
 Strongly-safe k-anonymization (k = 5, β = 1/2) with the recoding r ↦ r mod G on N records.
 For each (G, N): the factorised product law and the δ at ε = 1 of the neighbouring pair

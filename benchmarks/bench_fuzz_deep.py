@@ -1,4 +1,4 @@
-"""Deep run of the differential fuzz suites (issue #17.2): properties/test_reference.py and
+"""Deep run of the differential fuzz suites: properties/test_reference.py and
 properties/test_reference_bounds.py under the Hypothesis ``deep`` profile (random, not
 derandomized), with ``DPS_FUZZ_EXAMPLES`` examples per property (default 200; the ``ci`` slice
 uses 3–60).  Prints how many cases ran (Hypothesis' passing examples plus the explicit cases)

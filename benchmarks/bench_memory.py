@@ -1,5 +1,5 @@
-"""Peak memory (resident set size) of the full test run and of each teaching notebook (issue #11
-item 4: every notebook and every test must run in < 500 MB).
+"""Peak memory (resident set size) of the full test run and of each teaching notebook (every
+notebook and every test must run in < 500 MB).
 
 Each measurement runs in a fresh wrapper process that starts the command as its only child and
 reads ``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`` after it exits: the largest RSS reached by

@@ -1,4 +1,4 @@
-"""Certified discretised PLDs vs the exact PLD vs Google's dp_accounting (issue #15 item 2).
+"""Certified discretised PLDs vs the exact PLD vs Google's dp_accounting.
 
 Law: the group output of sampled strongly-safe k-anonymization (k = 5, β = 1/10, a group of 13
 records against 12 — 10 outputs), both directions.  For T = 10 the exact PLD is the reference;
@@ -68,7 +68,7 @@ def run() -> dict:
     return out
 
 
-#: ``--releases`` cases whose worst group size is strictly inside (k, ∞) (issue #15.4 follow-up):
+#: ``--releases`` cases whose worst group size is strictly inside (k, ∞):
 #: the previous algorithm (``method="scan"``) and the screened one run in the same process.  The
 #: scan there already profits from this session's shared speed-ups (arb tail bounds, the sparse
 #: path), so the ratio understates the gain over commit d630be5 (see docs/accounting.md)
@@ -98,7 +98,7 @@ def _load() -> float:
 
 
 def _releases_rows() -> dict:
-    """``dps-verify delta --releases T``: worst case over all group sizes n (issue #15.4)."""
+    """``dps-verify delta --releases T``: worst case over all group sizes n."""
     rows: dict = {"load_1min_at_start": _load()}
     for k, beta, eps, times in [(5, BETA, 2, 100), (5, BETA, Fraction(1, 2), 1), (3, Fraction(1, 4), 1, 20)]:
         rows[f"k={k}, beta={beta}, eps={eps}, T={times}"] = _releases_row(k, beta, eps, times)

@@ -1,4 +1,4 @@
-"""Throughput of the exact property checks of ``properties/`` (issue #4).
+"""Throughput of the exact property checks of ``properties/``.
 
 For each suite, Hypothesis generates ``N`` cases (derandomized, no shrinking needed since they
 pass) and the exact check runs on each; the figure is examples per second of wall-clock time,

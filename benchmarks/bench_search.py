@@ -1,4 +1,4 @@
-"""The exact search of issue #16 on the 8-value domain (records 0..7, recoding x // 2), β = 1/5,
+"""The exact search on the 8-value domain (records 0..7, recoding x // 2), β = 1/5,
 ε = 1, δ = sdgs_delta(3, β, ε) (the exact worst case of strongly-safe 3-anonymization).
 
 Targets: every FAIL whose smallest witness has ≤ 6 records in < 2 s at max_size = 12; a full

@@ -1,4 +1,4 @@
-"""A pytest plugin that logs the test process's memory after every test (issue #11 item 4: find
+"""A pytest plugin that logs the test process's memory after every test (to find
 what a long test run accumulates).  Off unless loaded explicitly::
 
     DPS_MEMPROFILE=mem.jsonl python -m pytest -q -p no:cacheprovider -p benchmarks.memory_profile

@@ -1,4 +1,4 @@
-"""An independent, slow, high-precision reference for the numeric API (issue #17 item 2).
+"""An independent, slow, high-precision reference for the numeric API.
 
 Written from the paper's formulas, *not* from dps_verify's code (nothing here imports
 ``dps_verify``).  Everything is plain loops over the definitions, evaluated with ``mpmath`` at

@@ -1,4 +1,4 @@
-"""Hypothesis suites for the exact-log ε (``"ln(x)"``, #10.2).
+"""Hypothesis suites for the exact-log ε (``"ln(x)"``).
 
 * ExactLog's exact comparisons and e^ε enclosures agree with 500-bit values;
 * results at ε = ln x equal those at a 50-digit decimal just above ln x for the paper's d and the

@@ -1,4 +1,4 @@
-"""Hypothesis suites for the trust base core/numbers.py (#10.7).
+"""Hypothesis suites for the trust base core/numbers.py.
 
 Every enclosure contains the value computed independently at 500 bits; exp_compare has the right
 sign next to ties; floats, Decimals, numpy scalars and strings are read exactly.

@@ -1,4 +1,4 @@
-"""Differential fuzzing of the exact measures against the independent reference (issue #17.2).
+"""Differential fuzzing of the exact measures against the independent reference.
 
 Surface: ``exact.delta`` / ``delta_certified`` / ``pointwise_delta`` / ``epsilon``, the PLD's
 ``pair_delta`` / ``pair_epsilon`` (self-composition) and ``exact.distribution``.  Every call

@@ -1,5 +1,5 @@
 """Brute force: sdgs_delta versus the generic engine (per-n laws, divergence.py) on random
-(k, β, ε) on BOTH sides of CP Thm 5's edge ε = −ln(1−β) (#10.7)."""
+(k, β, ε) on BOTH sides of CP Thm 5's edge ε = −ln(1−β)."""
 
 from fractions import Fraction
 

@@ -1,7 +1,7 @@
 """Hypothesis profiles ``ci`` (default, derandomized) and ``deep`` come from the dps_verify pytest
 plugin (``dps_verify.testing.plugin``); ``HYPOTHESIS_PROFILE`` or ``--dps-profile`` pick one.
 
-Memory (issue #11: a test run stays well under 500 MB).  The default run is one process; what
+Memory (a test run stays well under 500 MB).  The default run is one process; what
 it accumulates is not in dps_verify's caches (all bounded, < 6 MB together, measured with
 ``benchmarks/memory_profile.py``) but in memory the C allocator keeps after Python, numpy,
 SymPy, z3 and cvc5 have freed it.  So, for the whole session (tests/ and properties/):

@@ -1,4 +1,4 @@
-"""The UCI Adult worked example (examples/adult/run_adult.py, issue #6) and its shipped data."""
+"""The UCI Adult worked example (examples/adult/run_adult.py) and its shipped data."""
 
 from __future__ import annotations
 

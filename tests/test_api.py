@@ -1,5 +1,5 @@
 """The curated top-level API (``dps_verify/__init__.py``): every name resolves, nothing heavy is
-imported up front, and ``dps-verify --help`` stays cheap (issue #14)."""
+imported up front, and ``dps-verify --help`` stays cheap."""
 
 from __future__ import annotations
 

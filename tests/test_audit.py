@@ -1,4 +1,4 @@
-"""Tests of dps_verify.audit and ``dps-verify audit`` (issue #6): every verdict and exit code."""
+"""Tests of dps_verify.audit and ``dps-verify audit``: every verdict and exit code."""
 
 from __future__ import annotations
 

@@ -140,7 +140,7 @@ def test_inverse_questions_under_exact_measures_terminate_and_verify():
     assert e <= bounds.min_epsilon(20, "0.2", "1e-6")
 
 
-# ---- issue #17 / #10 regressions (true values checked against mpmath at 60 digits) ----------
+# ---- once-failing inputs (true values checked against mpmath at 60 digits) -----------------
 
 from dps_verify.core.errors import CertificationError  # noqa: E402
 

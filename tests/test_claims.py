@@ -1,4 +1,4 @@
-"""The claim registry (issue #5): every check returns its expected verdict, plus targeted
+"""The claim registry: every check returns its expected verdict, plus targeted
 checks of the computations behind the key findings."""
 
 from __future__ import annotations

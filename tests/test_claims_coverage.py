@@ -1,4 +1,4 @@
-"""docs/claims-coverage.md (issue #13): every item of both versions maps to registry ids, every
+"""docs/claims-coverage.md: every item of both versions maps to registry ids, every
 registry id is in the document, and the document is the current rendering."""
 
 from __future__ import annotations

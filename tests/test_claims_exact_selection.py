@@ -1,4 +1,4 @@
-"""Issue #13 leftovers: grid points, β searches and region crossings behind the claims and
+"""Grid points, β searches and region crossings behind the claims and
 figures are decided exactly or by certified enclosures, never by float thresholds.  Each
 boundary is tested on both sides against a direct computation."""
 

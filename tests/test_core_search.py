@@ -1,4 +1,4 @@
-"""core.search: the one certified monotone inverse (issue #14 item 1, #10 item 5) at its edges."""
+"""core.search: the one certified monotone inverse at its edges."""
 
 from __future__ import annotations
 

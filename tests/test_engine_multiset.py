@@ -3,7 +3,7 @@ Def. 3: "sample, then anonymize").  The engine hands every sample over in one ca
 so an anonymizer whose output depends on the ORDER of the records, or that is not deterministic
 beyond the first sample, would otherwise get a verdict.  ``engine.calls.SpotChecks`` re-runs a
 few samples of each size, also reversed and rotated: a difference is an ``AuditedCodeError``
-(CLI exit 4) naming the sample and both outputs.  Issue #11 (reliability); negative controls both
+(CLI exit 4) naming the sample and both outputs; negative controls both
 ways: correct multiset functions, including every mechanism of dps_verify, pass.
 """
 
@@ -198,7 +198,7 @@ def test_audit_api_rejects_order_dependence():
 
 
 def test_nan_output_is_named_as_not_equal_to_itself():
-    """Review R3 F4: a deterministic NaN is not 'two different calls' — the message names the real
+    """A deterministic NaN is not 'two different calls' — the message names the real
     fault (an output not equal to itself cannot key one outcome); a NaN-free twin passes."""
     def nan_small(s):
         return float("nan") if len(s) < 2 else len(s)

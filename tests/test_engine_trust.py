@@ -1,7 +1,7 @@
 """The factorised engine path trusts a group-structure declaration only for the project's own
-mechanisms (review finding: a user's class could declare a law its ``__call__`` does not have).
+mechanisms (otherwise a user's class could declare a law its ``__call__`` does not have).
 
-Issue #15 item 1; soundness condition in :mod:`dps_verify.engine.protocol`.
+The soundness condition is in :mod:`dps_verify.engine.protocol`.
 """
 
 from __future__ import annotations

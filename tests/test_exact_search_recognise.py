@@ -1,4 +1,4 @@
-"""Issue #16 item 8: a user's function recognised as strongly-safe k-anonymization by exhaustive
+"""A user's function recognised as strongly-safe k-anonymization by exhaustive
 comparison with StronglySafeKAnonymizer on every small sample, with negative controls."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No import cycle inside ``dps_verify`` (issue #14).
+"""No import cycle inside ``dps_verify``.
 
 The graph is read from the source with :mod:`ast`: an edge A -> B for every ``import``/``from …
 import`` in module A that names module B of the package, whether at top level or inside a

@@ -1,5 +1,5 @@
-"""Execute every teaching notebook fresh, top to bottom (issue #7); sources are jupytext
-percent files ``notebooks/NN_name.py`` built by ``notebooks/build.py`` (issue #14).
+"""Execute every teaching notebook fresh, top to bottom; sources are jupytext
+percent files ``notebooks/NN_name.py`` built by ``notebooks/build.py``.
 
 The kernel is this interpreter (``sys.executable``), registered under a private kernel name in a
 temporary Jupyter data directory, so CI's fresh venv runs the notebooks against the code it just

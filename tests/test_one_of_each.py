@@ -1,4 +1,4 @@
-"""Each idea lives once (issue #14, "every duplicate listed is one function").
+"""Each idea lives once: every duplicate once listed is now one function.
 
 A static scan of the package source (``ast``, no imports) keeps the duplicates the issue listed
 from coming back:
@@ -216,7 +216,7 @@ def test_planted_duplicates_are_found(tmp_path: Path) -> None:
     assert "bad-set function: audit/core.py" in text
     assert "regime edge -ln(1-beta): paper/walkthroughs.py:5 (in check)" in text
     assert "n_m = ceil(k/gamma - 1): proofs/tr_theorem_6.py" in text
-    # figures.edge now calls core.params (#13): a planted copy there is reported too
+    # figures.edge now calls core.params: a planted copy there is reported too
     assert "regime edge -ln(1-beta): paper/figures.py:5 (in edge)" in text
     assert ": core/params.py:" not in text and ": verdict/montecarlo.py:" not in text
     assert len(found) == 7

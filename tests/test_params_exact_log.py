@@ -1,4 +1,4 @@
-"""Exact-log ε (#10.2): ``"ln(11)"`` makes e^ε = 11 rational and everything downstream exact.
+"""Exact-log ε: ``"ln(11)"`` makes e^ε = 11 rational and everything downstream exact.
 
 CP §2.4 Table 1 starts from ε = ln 11.  The brute forces below use only Fractions and the
 definitions (CP Def. 2, TR Def. 2, CP Thm 5's d), with e^ε = x as a rational: they share no code

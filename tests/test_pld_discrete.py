@@ -1,5 +1,5 @@
-"""Certified discretised PLDs (issue #15 item 2): every enclosure contains the exact δ of the
-exact PLD on small cases; no hang for huge ``times`` (issue #17)."""
+"""Certified discretised PLDs: every enclosure contains the exact δ of the
+exact PLD on small cases; no hang for huge ``times``."""
 
 from fractions import Fraction
 
@@ -84,7 +84,7 @@ def test_infinite_loss_mass_is_exact():
 
 
 def test_huge_times_never_hangs():
-    """#17 repro: pair_delta(P, Q, 1, times=10**6) — a clear CertificationError naming `times`."""
+    """Once a hang: pair_delta(P, Q, 1, times=10**6) — a clear CertificationError naming `times`."""
     with pytest.raises(CertificationError, match="times"):
         pair_delta(P, Q, 1, times=10**6)
     with pytest.raises(ParameterError, match="times"):

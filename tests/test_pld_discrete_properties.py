@@ -1,4 +1,4 @@
-"""Property: the certified discretised PLD encloses the exact δ_T(ε) (issue #15 item 2).
+"""Property: the certified discretised PLD encloses the exact δ_T(ε).
 
 The discretised path is *forced* (``exact_budget=0``, small ``max_bins``, coarse grids and large
 tail budgets, so that the Chernoff tail cuts are active) on random 2–5-outcome laws P, Q —

@@ -1,4 +1,4 @@
-"""``dps-verify delta --releases T`` and measures.releases (issue #15 item 4)."""
+"""``dps-verify delta --releases T`` and measures.releases."""
 
 import json
 import subprocess
@@ -52,7 +52,7 @@ def test_cli_releases_bad_value_is_usage_error():
     assert out.returncode == 2 and "--releases" in out.stderr and "times" not in out.stderr
 
 
-# ---- worst case over all n (issue #15 item 4 follow-up) ---------------------------------------
+# ---- worst case over all n ---------------------------------------------------------------------
 
 import pytest  # noqa: E402
 
@@ -196,7 +196,7 @@ def test_sup_over_all_n_property(k, beta, eps, times):
     assert any(v.upper >= r.delta.lower for v in vals)
 
 
-# ---- the screened algorithm on interior worst sizes (issue #15.4 follow-up) --------------------
+# ---- the screened algorithm on interior worst sizes -----------------------------------------
 
 import functools  # noqa: E402
 

@@ -1,5 +1,5 @@
 """Property: the sparse enclosure (measures.pld_sparse) and the upper-only bound
-(pld_discrete.upper_below) contain the exact T-fold δ (issue #15 items 2 and 4).
+(pld_discrete.upper_below) contain the exact T-fold δ.
 
 Reference: :func:`tests.test_pld_discrete_properties.multinomial_delta` (exact sum over count
 vectors, independent of both paths).  Negative controls: the same checks reject a sparse

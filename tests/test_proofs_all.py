@@ -1,4 +1,4 @@
-"""Tests for proofs/ (issue #3): every theorem verdict, every step, every negative control."""
+"""Tests for proofs/: every theorem verdict, every step, every negative control."""
 
 from __future__ import annotations
 
@@ -241,7 +241,7 @@ def test_table_shows_what_is_trusted(results):
     assert trusted([Fact(x > 0, "w", "lemma", label="L")] * 2) == "lemma: L"
 
 
-# ------------------------------------------------- the former prose links (issue #12)
+# ------------------------------------------------- the former prose links
 
 
 def test_cp1_decomposition_is_a_proved_step(results):
@@ -318,7 +318,7 @@ def z3_all_control():
     return z3_all("two", "", [(x >= 0, [x >= 1]), (x >= 2, [x >= 1])], expected=Verdict.REFUTED)
 
 
-# ------------------------------------------------------------ chaining (issue #12, item 4)
+# ------------------------------------------------------------------------------ chaining
 
 
 def test_every_claim_step_is_chained(results):

@@ -1,4 +1,4 @@
-"""CP Thm 5's assembly (issue #12): the PROVED verdict rests on proofs only.
+"""CP Thm 5's assembly: the PROVED verdict rests on proofs only.
 
 The bad mass, the group's divergences and out-of-band masses and the whole output are chained
 sums proved by induction; the last step concludes delta <= d for every group size; no claim
@@ -97,7 +97,7 @@ def test_proved_verdict_needs_no_bounded_check(result):
 
 
 def test_trusted_givens_are_the_two_standard_lemmas(result):
-    """Review R4 F9: the factorisation over the other groups (CP App. A.2) and 'hockey-stick =
+    """Lemmas are labelled as such: the factorisation over the other groups (CP App. A.2) and 'hockey-stick =
     sum of positive parts' are lemmas, shown as trusted; nothing else is trusted."""
     kinds = {g.kind for g in result.given}
     assert kinds <= {"hypothesis", "definition", "setting", "lemma"}, kinds
@@ -147,7 +147,7 @@ def test_dropping_a_link_breaks_the_chain(result, dropped):
 
 
 def test_conclusion_pinned_to_the_paper(result):
-    """Review R4 F6: the last step concludes the one statement (both orders, CP Def 2 and
+    """The conclusion is pinned to the paper: the last step concludes the one statement (both orders, CP Def 2 and
     TR Def 2, each <= d), rests on d >= 0 (proved), and its pins hold."""
     assert cp5.FINAL == cp5.statement(cp5.d) and cp5.PAPER_DELTA == cp5.d
     assert len(cp5.FINAL.args) == 4

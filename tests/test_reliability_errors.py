@@ -1,4 +1,4 @@
-"""Issue #11 item 2: one error hierarchy, one exit-code table, ``--traceback``."""
+"""One error hierarchy, one exit-code table, ``--traceback``."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_exp_compare_precision_limit_is_a_certification_error(monkeypatch):
 
 def test_chernoff_not_certified_is_a_certification_error_exit_5(monkeypatch, capsys):
     monkeypatch.setattr(sdgs, "kl_lower", lambda *a, **k: Fraction(0))
-    monkeypatch.setattr(sdgs, "_chernoff_below", lambda *a: False)  # the ball stop test fails too (#15.3)
+    monkeypatch.setattr(sdgs, "_chernoff_below", lambda *a: False)  # the ball stop test fails too
     with pytest.raises(errors.CertificationError, match="not certified positive"):
         sdgs.scan_paper_regime(20, Fraction(1, 10), Fraction(1), measure="paper-d")
     rc = main(["delta", "--k", "20", "--beta", "0.1", "--epsilon", "1"])

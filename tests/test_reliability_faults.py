@@ -1,4 +1,4 @@
-"""Issue #11 items 2–3: faults of the code under audit are exit 4 / AuditedCodeError, never a
+"""Faults of the code under audit are exit 4 / AuditedCodeError, never a
 verdict, never "bad usage".  The programs are the zoo in ``examples/faulty/``."""
 
 from __future__ import annotations

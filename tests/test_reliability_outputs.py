@@ -1,4 +1,4 @@
-"""Issue #11 item 1: every output of ``dps-verify paper`` is written safely.
+"""Every output of ``dps-verify paper`` is written safely.
 
 Each test uses two tiny fake claims (one supporting CP Fig. 5, one with no artefact) and a fake
 figure drawer, so the CLI's whole write path runs in milliseconds.  Under the old writers

@@ -1,4 +1,4 @@
-"""Issue #14 item 6: one report model rendered through jinja2 templates (HTML autoescaped)."""
+"""One report model rendered through jinja2 templates (HTML autoescaped)."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def test_scan_reports_how_it_stopped():
     assert "Chernoff" in c.how and c.details["argmax_n"] == 29
 
 
-# ---- issue #10 item 1 / #17: exact on both sides of the regime edge ---------------------------
+# ---- exact on both sides of the regime edge -----------------------------------------------------
 
 import math  # noqa: E402
 
@@ -163,7 +163,7 @@ def test_sdgs_budget_error_names_the_parameter():
         sdgs_by_segments(5, b, e, "hockey-stick", sdgs._Exp(e), True, sdgs.kl_lower(b, e), sdgs.kl_lower_below, budget=2)
 
 
-# ---- #15.3: the certified closed forms near the float limit -------------------------------
+# ---- the certified closed forms near the float limit ------------------------------------
 # The scan's float screens (KL exponent, −ln of the best value, start/threshold guesses) only
 # order the work; the e^ε enclosure, the Chernoff stop and the hockey-stick ends are ball or
 # integer arithmetic.  Each piece is checked against exact Fraction arithmetic

@@ -1,4 +1,4 @@
-"""core.search.boundary_rational with a float guess (#10.5): the guess saves evaluations and never
+"""core.search.boundary_rational with a float guess: the guess saves evaluations and never
 changes what is certified; min_epsilon / max_beta stay extremal with their screens."""
 
 from fractions import Fraction

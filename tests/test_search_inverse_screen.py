@@ -1,4 +1,4 @@
-"""min_k through a float screen + exact neighbours (#10.5): the answer is the certified extremal k,
+"""min_k through a float screen + exact neighbours: the answer is the certified extremal k,
 the screen only saves evaluations, and its one-group-size refutation is sound."""
 
 from fractions import Fraction

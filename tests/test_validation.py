@@ -1,6 +1,6 @@
-"""Input validation of the exact measures and of mechanism options (issue #17 item 3).
+"""Input validation of the exact measures and of mechanism options.
 
-One regression test per repro of #17:
+One regression test per input that once slipped through:
 - ``exact.delta({0: -0.5, 1: 1.5}, {0: 0.75, 1: 0.25}, 1)`` accepted negative probabilities;
 - ``StronglySafeKAnonymizer(..., threshold=0)`` answered differently through ``from_counts``
   and ``__call__``;
@@ -37,7 +37,7 @@ MEASURES = [
 
 @pytest.mark.parametrize("fn", MEASURES)
 def test_repro_negative_probability_rejected(fn):
-    """#17 repro: exact.delta({0: -0.5, 1: 1.5}, {0: 0.75, 1: 0.25}, 1) must raise."""
+    """Once accepted: exact.delta({0: -0.5, 1: 1.5}, {0: 0.75, 1: 0.25}, 1) must raise."""
     with pytest.raises(ParameterError, match=">= 0"):
         fn({0: -0.5, 1: 1.5}, {0: 0.75, 1: 0.25})
     with pytest.raises(ParameterError, match=">= 0"):
@@ -95,7 +95,7 @@ def test_pld_validates_too():
 
 @pytest.mark.parametrize("eps", [1e30, "1e30", 10**40, 1e300, 745, 5000])
 def test_repro_huge_epsilon_no_overflow(eps):
-    """#17 repro: exact.delta(..., 1e30) raised OverflowError.  A huge ε leaves only the mass
+    """Once an error: exact.delta(..., 1e30) raised OverflowError.  A huge ε leaves only the mass
     on outputs impossible under the other law."""
     p = {0: Fraction(1, 2), 1: Fraction(1, 2)}
     q = {0: Fraction(1, 4), 1: Fraction(3, 4)}
@@ -120,7 +120,7 @@ def test_huge_ratio_still_decided():
 
 @pytest.mark.parametrize("bad", [0, -1, "1/2", 2.5])
 def test_repro_threshold_below_one_rejected(bad):
-    """#17 repro: StronglySafeKAnonymizer(..., threshold=0) disagreed between from_counts and
+    """Once inconsistent: StronglySafeKAnonymizer(..., threshold=0) disagreed between from_counts and
     __call__; thresholds must be integers >= 1."""
     with pytest.raises(ParameterError, match="threshold"):
         StronglySafeKAnonymizer(lambda r: r % 2, 2, threshold=bad)

@@ -1,4 +1,4 @@
-"""The verdict engine (issue #16): smallest witness first, exact confirmation, identical serial and
+"""The verdict engine: smallest witness first, exact confirmation, identical serial and
 parallel results, the leak shapes, and a zoo of faulty anonymizers written for these tests."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_audit_detects_every_leak_shape(anon):
     from dps_verify.audit import audit
 
     # default domain (max_size 40): the 24-record gate needs ~96 records at beta = 1/5, reached
-    # by the geometric crowd / beside-bulk shapes, which grow beyond max_size (#16 item 2)
+    # by the geometric crowd / beside-bulk shapes, which grow beyond max_size
     rep = audit(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=DOM, method="exact")
     assert rep.verdict == "FAIL", rep.summary()
     if anon is large_gate:

@@ -1,4 +1,4 @@
-"""``dps-verify where`` and the paper index stay true (issue #14).
+"""``dps-verify where`` and the paper index stay true.
 
 - every path the index names exists and every ``path::name`` is defined in that file;
 - every id in use — proof modules (``dps-verify prove``), walkthroughs (``explore``), claim ids

@@ -1,4 +1,4 @@
-"""The zoo of examples/zoo: every faulty anonymizer must FAIL, every correct one PASS (issue #6)."""
+"""The zoo of examples/zoo: every faulty anonymizer must FAIL, every correct one PASS."""
 
 from __future__ import annotations
 
