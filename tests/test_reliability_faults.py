@@ -163,3 +163,13 @@ def test_recheck_and_law_faults():
         calls.call_law(neg, ())
     ok = exact.randomized(lambda s: {len(s): 1})
     assert calls.call_law(ok, (1, 2), recheck=True) == {2: 1}
+
+
+def test_cli_default_timeout_bounds_a_hanging_anonymizer(monkeypatch, capsys):
+    """Without --timeout a hanging anonymizer is still given up on (default per-call limit)."""
+    import dps_verify.cli.audit as audit_cmd
+
+    monkeypatch.setattr(audit_cmd, "DEFAULT_TIMEOUT", 0.2)
+    rc = main(["audit", f"{FAULTY}/hangs.py:anonymize", *CLAIM])
+    err = capsys.readouterr().err
+    assert rc == 4 and "did not return within 0.2 s" in err

@@ -37,6 +37,10 @@ DOMAIN_HELP = (
 )
 
 
+#: Seconds one call of the anonymizer may take before the audit gives up (exit 4).
+DEFAULT_TIMEOUT = 120.0
+
+
 def _positive_seconds(text: str) -> float:
     try:
         value = float(text)
@@ -66,7 +70,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed for random shapes and Monte Carlo")
     p.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS",
                    help="give up (exit 4) if one call of the anonymizer takes longer than this "
-                        "(POSIX, main thread: uses SIGALRM)")
+                        f"(default {DEFAULT_TIMEOUT:g} s, so a hanging anonymizer never hangs the audit; "
+                        "POSIX, main thread: uses SIGALRM)")
     p.add_argument("--json", metavar="OUT.json", default=None,
                    help="also write the report as JSON (atomically; the path is printed); an existing "
                         "file dps-verify did not write is refused unless --force")
@@ -101,6 +106,18 @@ def _output_lines(output: dict, show: bool) -> list[str]:
     return lines
 
 
+def _timeout(asked: float | None) -> float | None:
+    """``--timeout``, or :data:`DEFAULT_TIMEOUT` where SIGALRM can deliver it (main thread, POSIX)."""
+    import signal
+    import threading
+
+    if asked is not None:
+        return asked
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        return DEFAULT_TIMEOUT
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from dps_verify.audit import audit, load_callable, load_domain
     from dps_verify.audit.budget import check_audit_budget, is_cheap
@@ -124,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     check_audit_budget(domain, option=option, cheap=False)  # at once, before importing the code
     captured = None
     try:
-        with audited_code(seed=args.seed) as captured, call_limits(timeout=args.timeout), \
+        with audited_code(seed=args.seed) as captured, call_limits(timeout=_timeout(args.timeout)), \
                 working(f"auditing {args.target}"):
             anonymizer, _module = load_callable(args.target)
             check_audit_budget(domain, option=option, cheap=is_cheap(anonymizer))
