@@ -143,7 +143,7 @@ def test_same_seed_same_verdict_and_witness_on_1_and_2_dask_workers() -> None:
     out = []
     for n in (1, 2):
         with LocalCluster(n_workers=n, threads_per_worker=1, processes=False,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
             be = DaskBackend(client=client)
             rep = _run(publish_ages, be)
             be.close()

@@ -84,7 +84,7 @@ class DaskBackend:
         else:
             n = max(1, workers or os.cpu_count() or 1)
             self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                         dashboard_address=None)
+                                         dashboard_address=":0")
             self.client = Client(self._cluster)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})) or (workers or 1))
         self.name = f"dask ({self.workers} worker{'s' if self.workers != 1 else ''})"

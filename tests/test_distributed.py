@@ -1,0 +1,59 @@
+"""The Dask backend (dps_verify/distributed): seeds derived from one SeedSequence, backend
+choice, exact-search chunks as Dask tasks with the same result as the serial run, checkpoints."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from dps_verify.distributed import (
+    Checkpoint,
+    DaskBackend,
+    SerialBackend,
+    choose_backend,
+    task_seeds,
+)
+
+
+def test_task_seeds_depend_on_the_seed_and_the_index_only() -> None:
+    a = [s.generate_state(2).tolist() for s in task_seeds(5, 4)]
+    b = [s.generate_state(2).tolist() for s in task_seeds(5, 6)][:4]
+    assert a == b and len({tuple(x) for x in a}) == 4
+    assert a != [s.generate_state(2).tolist() for s in task_seeds(6, 4)]
+
+
+def test_choose_backend_serial_for_small_jobs_and_named_choices() -> None:
+    assert isinstance(choose_backend(None, estimated_seconds=1.0), SerialBackend)
+    assert isinstance(choose_backend("serial", estimated_seconds=1e9), SerialBackend)
+    assert isinstance(choose_backend(None, estimated_seconds=1e9, workers=1), SerialBackend)
+    with pytest.raises(ValueError, match="serial"):
+        choose_backend("threads")
+
+
+def _minmax(s: tuple) -> tuple:
+    return (min(s), max(s)) if s else ()
+
+
+def test_exact_search_chunks_as_dask_tasks_agree_with_the_serial_run() -> None:
+    from dask.distributed import Client, LocalCluster
+
+    from dps_verify.verdict.exact_search import exhaustive_search
+
+    kw = {"beta": Fraction(1, 5), "epsilon": 1, "delta": Fraction(1, 1000), "max_size": 6}
+    a = exhaustive_search(_minmax, list(range(5)), executor=SerialBackend(), **kw)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        b = exhaustive_search(_minmax, list(range(5)), executor=DaskBackend(client=client), **kw)
+    assert a.witness is not None
+    assert (a.witness, a.pairs, a.sizes) == (b.witness, b.pairs, b.sizes)
+
+
+def test_checkpoint_keeps_results_for_its_fingerprint_only(tmp_path: Path) -> None:
+    f = tmp_path / "ck.json"
+    ck = Checkpoint(f, "run-a")
+    ck.put_many({"task:0": {"n": 3}})
+    assert Checkpoint(f, "run-a").get("task:0") == {"n": 3}
+    assert Checkpoint(f, "run-b").get("task:0") is None
+    assert Checkpoint(None, "x").get("task:0") is None
