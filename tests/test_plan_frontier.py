@@ -211,3 +211,12 @@ def test_arx_k_does_not_depend_on_the_last_ulps_of_its_beta(eps, delta):
         betas.append(Fraction(f))
         f = math.nextafter(f, 0.0)
     assert len({smallest_k_strictly_below(b, eps, delta) for b in betas}) == 1
+
+
+def test_a_wrong_hint_never_changes_arx_k():
+    from dps_verify.plan.arx import smallest_k_strictly_below
+
+    b = arx_beta("1")
+    k = smallest_k_strictly_below(b, "1", "1e-6")
+    for hint in (1, k - 3, k - 1, k, k + 1, k + 5):
+        assert smallest_k_strictly_below(b, "1", "1e-6", hint=hint) == k

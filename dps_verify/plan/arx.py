@@ -49,15 +49,21 @@ def arx_beta(epsilon: Number) -> Fraction:
     return Fraction(f)
 
 
-def smallest_k_strictly_below(beta: Number, epsilon: Number, delta: Number) -> int:
+def smallest_k_strictly_below(beta: Number, epsilon: Number, delta: Number, *,
+                               hint: int | None = None) -> int:
     """Smallest k with CP Thm 5's d(k, β, ε) < δ (strict, as ARX's loop tests), certified.
 
     :func:`min_k` gives the smallest k with d ≤ δ; d is non-increasing in k, so if that k has
-    d = δ exactly (its certified upper end is not below δ) the next k is tried.
+    d = δ exactly (its certified upper end is not below δ) the next k is tried.  A ``hint`` (the
+    answer at a nearby β) is tried first: d(hint) < δ and d(hint − 1) ≥ δ, both certified, prove
+    it is the answer (d is non-increasing in k); otherwise the search runs.
     """
     eps = epsilon_param(epsilon)
     b = resolve_beta(beta, eps)
     dl = delta_param(delta)
+    if hint is not None and hint >= 1:
+        if d_certified(hint, b, eps).upper < dl and (hint == 1 or d_certified(hint - 1, b, eps).lower >= dl):
+            return hint
     k = min_k(b, eps, dl, bound="paper")
     while not d_certified(k, b, eps).upper < dl:
         k += 1
@@ -69,10 +75,11 @@ def arx_k_at(beta: Number, epsilon: Number, delta: Number) -> int:
     return smallest_k_strictly_below(beta, epsilon, delta) + 1
 
 
-def arx_choice(epsilon: Number, delta: Number) -> ArxChoice:
-    """ARX's (β, k) for a target (ε, δ): β = :func:`arx_beta`, k = its loop's answer."""
+def arx_choice(epsilon: Number, delta: Number, *, hint: int | None = None) -> ArxChoice:
+    """ARX's (β, k) for a target (ε, δ): β = :func:`arx_beta`, k = its loop's answer (``hint``:
+    see :func:`smallest_k_strictly_below`)."""
     b = arx_beta(epsilon)
-    k0 = smallest_k_strictly_below(b, epsilon, delta)
+    k0 = smallest_k_strictly_below(b, epsilon, delta, hint=hint)
     return ArxChoice(beta=b, k=k0 + 1, k_smallest_d=k0)
 
 

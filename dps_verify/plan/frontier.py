@@ -171,8 +171,10 @@ def frontier(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = 
     if not any(r.by_measure for r in rows):  # nothing certified anywhere: the limit is the answer
         first = next(iter(rows[0].not_applicable.values()), "no measure applies")
         raise CertificationError(f"no beta of the plan has a certified smallest k: {first}")
-    try:
-        arx = arx_choice(eps, dl) if eps > 0 else None
+    edge_row = next((r for r in rows if r.point.is_edge and r.arx_k is not None), None)
+    try:  # ARX's double beta is within an ulp of the edge: the edge row's answer is the hint
+        arx = arx_choice(eps, dl, hint=None if edge_row is None or edge_row.arx_k is None
+                         else edge_row.arx_k - 1) if eps > 0 else None
     except CertificationError:
         arx = None
     return Frontier(epsilon=eps, delta=dl, epsilon_text=epsilon.strip() if isinstance(epsilon, str) else eps_text(eps),
