@@ -292,3 +292,36 @@ def test_guarded_object_keeps_attributes_and_signature():
     g = calls.guard(BB())
     assert g.k == 7 and len(inspect.signature(g).parameters) == 2
     assert calls.guard(g) is g
+
+
+WEIRD_OUTPUT = """
+    class Out:
+        def __init__(self, n):
+            self.n = n
+        def __hash__(self):
+            return 1
+        def __eq__(self, other):
+            raise ValueError("cannot compare outputs")
+    def anonymize(sample):
+        return Out(len(sample))
+    """
+
+
+def test_output_methods_raising_are_the_audited_codes_fault(tmp_path, capsys):
+    """An output whose __eq__ raises ValueError, called by the engine outside a guarded call,
+    used to be exit 2 (bad usage); it is the audited code's fault (exit 4, naming its line)."""
+    rc = main(["audit", _script(tmp_path, WEIRD_OUTPUT), *CLAIM, "--domain", _domain(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 4 and "raised ValueError: cannot compare outputs (in anon.py:" in err
+
+
+def test_a_bug_of_dps_verify_is_not_blamed_on_the_audited_code():
+    """Negative control: an exception raised inside dps_verify stays what it is (exit 70)."""
+    def boom():
+        from dps_verify.core import numbers
+
+        numbers.to_fraction(object(), "x")  # raises inside dps_verify
+
+    with pytest.raises(ValueError) as info, calls.audited_code(capture=False):
+        boom()
+    assert not isinstance(info.value, AuditedCodeError)

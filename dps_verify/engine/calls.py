@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
-from dps_verify.core.errors import AuditedCodeError, UsageError
+from dps_verify.core.errors import AuditedCodeError, DPSVerifyError, UsageError
 
 _MAX_REPR = 200
 _timeout: contextvars.ContextVar[float | None] = contextvars.ContextVar("dps_verify_call_timeout", default=None)
@@ -557,8 +557,16 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
         if _real_interrupt():
             raise
         raise AuditedCodeError(f"the code under audit {_escape(exc)}", original=exc) from exc
-    except Exception:
+    except DPSVerifyError:
         raise
+    except Exception as exc:
+        where = _users_frame(exc)
+        if where is None:
+            raise  # raised by dps_verify itself (a bug: exit 70) or by a library it called
+        raise AuditedCodeError(f"the code under audit raised {type(exc).__name__}"
+                               + (f": {' '.join(str(exc).split())}" if str(exc).strip() else "")
+                               + f" (in {where}, called by dps_verify outside a guarded call: "
+                               "an output's __hash__/__eq__ or an attribute)", original=exc) from exc
     except BaseException as exc:  # SystemExit, os._exit ... reaching here came from user code
         raise AuditedCodeError(f"the code under audit {_escape(exc)}", original=exc) from exc
     finally:
@@ -571,6 +579,27 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
         if previous_sigint is not None:
             signal.signal(signal.SIGINT, previous_sigint)
             _sigint_tracked.clear()
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_LIBRARY_DIRS = tuple({os.path.abspath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+
+
+def _users_frame(exc: BaseException) -> str | None:
+    """``file:line`` of the innermost frame of ``exc``'s traceback that is neither in the
+    Python installation (standard library, site-packages) nor in dps_verify, if the innermost
+    such frame is the audited code's (None when dps_verify or only libraries raised it)."""
+    import traceback as tb_mod
+
+    frames = tb_mod.extract_tb(exc.__traceback__)
+    for fr in reversed(frames):
+        path = os.path.abspath(fr.filename)
+        if path.startswith(_PACKAGE_DIR + os.sep):
+            return None  # dps_verify's own frame comes first: not the audited code's fault
+        if fr.filename.startswith("<") or path.startswith(_LIBRARY_DIRS):
+            continue
+        return f"{os.path.basename(path)}:{fr.lineno}"
+    return None
 
 
 def real_streams() -> tuple[Any, Any]:
