@@ -15,8 +15,10 @@ from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import ExactLog
 from dps_verify.core.types import (
     AuditMethod,
+    Bound,
     Claim,
     Definition,
+    bound_param,
     definition_param,
     method_param,
 )
@@ -76,8 +78,11 @@ def test_claim_of_takes_either_the_value_or_loose_arguments():
 def test_enum_params():
     assert definition_param("pointwise") is Definition.POINTWISE
     assert method_param("exact") is AuditMethod.EXACT
+    assert bound_param("paper") is Bound.PAPER
     with pytest.raises(ParameterError, match="method must be one of"):
         method_param("fast")
+    with pytest.raises(ParameterError, match="bound must be one of"):
+        bound_param("hockey stick")
 
 
 def test_claim_and_enums_are_in_the_curated_api():

@@ -46,6 +46,7 @@ from dps_verify.audit import statistical as st
 from dps_verify.core.errors import AuditedCodeError, UsageError
 from dps_verify.core.numbers import Number, exp_affine_enclosure
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.core.types import definition_param
 
 TABLE_FORMATS = ("records", "dicts", "dataframe")
 QUESTIONS = ("both", "this", "every")
@@ -700,7 +701,7 @@ def _every_table(pipeline: Any, ref: Any, table: Table, fmt: str, b: Fraction, e
     if closed_form_kind(pipeline) == "strongly-safe":
         from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
-        cert = sdgs_delta_certified(pipeline.k, b, eps, definition)
+        cert = sdgs_delta_certified(pipeline.k, b, eps, definition_param(definition))
         v = "PASS" if cert.upper <= d else "FAIL" if cert.lower > d else "INCONCLUSIVE"
         return {"verdict": v, "method": "closed form (exact sdgs worst case, CP Thm 5 / App. A.2)",
                 "worst_delta": {"lower": float(cert.lower), "upper": float(cert.upper),

@@ -15,6 +15,7 @@ from dps_verify.cli._progress import working
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import format_down, format_up
 from dps_verify.core.params import beta_edge_note, epsilon_param, resolve_beta
+from dps_verify.core.types import bound_param
 from dps_verify.inverse.questions import max_beta, min_epsilon, min_k
 from dps_verify.worstcase.closed_forms import d_certified
 from dps_verify.worstcase.sdgs import is_infinite_epsilon, sdgs_delta_certified
@@ -137,17 +138,17 @@ def _inverse_results(args: argparse.Namespace) -> tuple[dict[str, object], str]:
         _need(args, "beta", "epsilon", "delta")
         beta, eps = _beta_and_eps(args)
         for b in measures:
-            results[b] = min_k(beta, eps, args.delta, bound=b)
+            results[b] = min_k(beta, eps, args.delta, bound=bound_param(b))
         what = f"smallest k with delta <= {args.delta} at beta = {args.beta}, epsilon = {args.epsilon}"
     elif args.min_epsilon:
         _need(args, "k", "beta", "delta")
         for b in measures:
-            results[b] = mpmath.nstr(min_epsilon(args.k, args.beta, args.delta, bound=b), 12)
+            results[b] = mpmath.nstr(min_epsilon(args.k, args.beta, args.delta, bound=bound_param(b)), 12)
         what = f"smallest epsilon with delta <= {args.delta} at k = {args.k}, beta = {args.beta} (rounded up)"
     else:
         _need(args, "k", "epsilon", "delta")
         for b in measures:
-            results[b] = mpmath.nstr(max_beta(args.k, args.epsilon, args.delta, bound=b), 12)
+            results[b] = mpmath.nstr(max_beta(args.k, args.epsilon, args.delta, bound=bound_param(b)), 12)
         what = f"largest beta with delta <= {args.delta} at k = {args.k}, epsilon = {args.epsilon} (rounded down)"
     return results, what
 

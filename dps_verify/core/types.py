@@ -25,7 +25,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Protocol, TypeAlias, cast, runtime_checkable
+from typing import Literal, Protocol, TypeAlias, cast, runtime_checkable
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number
@@ -37,10 +37,12 @@ __all__ = [
     "AuditMethod",
     "AuditVerdict",
     "Bound",
+    "BoundLike",
     "Claim",
     "ClaimVerdict",
     "CountsAnonymizer",
     "Definition",
+    "DefinitionLike",
     "GroupedAnonymizer",
     "Neighbouring",
     "ProofVerdict",
@@ -57,6 +59,10 @@ class Definition(StrEnum):
     HOCKEY_STICK = "hockey-stick"
     #: TR Def. 2: the outputs whose likelihood ratio exceeds e^ε have total mass ≤ δ.
     POINTWISE = "pointwise"
+
+
+#: A :class:`Definition` or its spelling (what a public function's ``definition=`` accepts).
+DefinitionLike: TypeAlias = Definition | Literal["hockey-stick", "pointwise"]
 
 
 class Neighbouring(StrEnum):
@@ -77,6 +83,10 @@ class Bound(StrEnum):
     HOCKEY_STICK = "hockey-stick"
     #: Exact worst case under TR Def. 2.
     POINTWISE = "pointwise"
+
+
+#: A :class:`Bound` or its spelling (what an inverse question's ``bound=`` accepts).
+BoundLike: TypeAlias = Bound | Literal["paper", "hockey-stick", "pointwise"]
 
 
 class ClaimVerdict(StrEnum):
@@ -133,6 +143,12 @@ def definition_param(definition: object) -> Definition:
     """``definition`` as a :class:`Definition` (``"hockey-stick"`` = CP Def. 2, ``"pointwise"`` =
     TR Def. 2); anything else raises :class:`ParameterError`."""
     return Definition(_choice(Definition, definition, "definition"))
+
+
+def bound_param(bound: object) -> Bound:
+    """``bound`` as a :class:`Bound` (``"paper"`` = CP Thm 5's d, ``"hockey-stick"`` /
+    ``"pointwise"`` = the exact worst case); anything else raises :class:`ParameterError`."""
+    return Bound(_choice(Bound, bound, "bound"))
 
 
 def method_param(method: object) -> AuditMethod:

@@ -32,6 +32,7 @@ from dps_verify.core.params import (
     require_paper_regime,
     resolve_beta,
 )
+from dps_verify.core.types import BoundLike, Definition
 from dps_verify.worstcase.closed_forms import neg_log1m_upper
 from dps_verify.worstcase.sdgs import scan
 
@@ -44,7 +45,8 @@ def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:
     if bound in ("hockey-stick", "pointwise"):
         from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
-        return lambda k, b, e: sdgs_delta_certified(k, b, e, bound)
+        definition = Definition(bound)
+        return lambda k, b, e: sdgs_delta_certified(k, b, e, definition)
     raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
 
 
@@ -74,7 +76,7 @@ def log_fraction(x: Fraction) -> float:
     return math.log(a >> sa) - math.log(b >> sb) + (sa - sb) * math.log(2)
 
 
-def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper", *,
+def min_k(beta: Number, epsilon: Number, delta: Number, bound: BoundLike = "paper", *,
           memo: dict[int, Certified] | None = None) -> int:
     """Smallest k with δ(k, β, ε) ≤ ``delta``; ``bound`` = "paper" (CP Thm 5's d) or the exact
     worst case under "hockey-stick" / "pointwise".
@@ -165,7 +167,7 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: str = "paper", *,
 
 
 def min_epsilon(
-    k: Number, beta: Number, delta: Number, bound: str = "paper", tol: Number = "1e-9"
+    k: Number, beta: Number, delta: Number, bound: BoundLike = "paper", tol: Number = "1e-9"
 ) -> mpmath.mpf:
     """Smallest ε (within ``tol``, rounded up) with δ(k, β, ε) ≤ ``delta``.
 
@@ -204,7 +206,7 @@ def min_epsilon(
 
 
 def max_beta(
-    k: Number, epsilon: Number, delta: Number, bound: str = "paper", tol: Number = "1e-9"
+    k: Number, epsilon: Number, delta: Number, bound: BoundLike = "paper", tol: Number = "1e-9"
 ) -> mpmath.mpf:
     """Largest β (within ``tol``, rounded down) with δ(k, β, ε) ≤ ``delta``.
 

@@ -27,6 +27,7 @@ from dps_verify.core.numbers import (
 )
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.core.search import boundary_rational
+from dps_verify.core.types import bound_param, definition_param
 from dps_verify.inverse.questions import min_epsilon as certified_min_epsilon
 from dps_verify.worstcase.chernoff import chernoff_delta
 from dps_verify.worstcase.closed_forms import d_certified, neg_log1m_upper
@@ -67,7 +68,7 @@ def delta_certified(k: int, beta: str, eps: Fraction, measure: str = "paper") ->
     Claims compare these enclosures (lower vs upper ends), never the floats of :func:`delta`."""
     if measure == "paper":
         return d_certified(k, beta, eps)
-    return sdgs_delta_certified(k, beta, eps, measure)
+    return sdgs_delta_certified(k, beta, eps, definition_param(measure))
 
 
 def delta(k: int, beta: str, eps: Fraction, measure: str = "paper") -> float:
@@ -185,7 +186,7 @@ def min_epsilon(k: int, beta: str, target: Fraction = Fraction(1, 10**6), measur
     β^k > target rules every ε out (exact comparison)."""
     if measure == "paper" and Fraction(beta) ** k > target:
         return math.inf
-    return float(certified_min_epsilon(k, beta, target, bound=measure, tol=tol))
+    return float(certified_min_epsilon(k, beta, target, bound=bound_param(measure), tol=tol))
 
 
 def d_reaches_beta(k: int, beta: str, eps: Fraction) -> bool | None:

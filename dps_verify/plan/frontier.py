@@ -27,6 +27,7 @@ from typing import Any
 from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import delta_param, epsilon_param, format_epsilon
+from dps_verify.core.types import bound_param, definition_param
 from dps_verify.inverse.questions import BOUNDS, min_k
 from dps_verify.plan.arx import ArxChoice, arx_choice, arx_k_at
 from dps_verify.plan.grid import BetaPoint, beta_grid
@@ -42,7 +43,7 @@ def certified_delta(measure: str, k: int, beta: Fraction, eps: Fraction) -> Cert
     :func:`d_certified` or the exact :func:`sdgs_delta_certified`; memoised)."""
     if measure == "paper":
         return d_certified(k, beta, eps)
-    return sdgs_delta_certified(k, beta, eps, measure)
+    return sdgs_delta_certified(k, beta, eps, definition_param(measure))
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def eps_text(x: Any) -> str:
 def minimal_k(measure: str, beta: Fraction, eps: Fraction, delta: Fraction) -> MinimalK:
     """Smallest k under ``measure`` with its certified δ at k and k − 1."""
     seen: dict[int, Certified] = {}  # the certified δ(k) the search computed on its way
-    k = min_k(beta, eps, delta, bound=measure, memo=seen)
+    k = min_k(beta, eps, delta, bound=bound_param(measure), memo=seen)
     at_k = seen.get(k) or certified_delta(measure, k, beta, eps)
     below = (seen.get(k - 1) or certified_delta(measure, k - 1, beta, eps)) if k > 1 else None
     if at_k.upper > delta or (below is not None and not below.lower > delta):

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.types import DefinitionLike
 from dps_verify.engine.count_vectors import Atoms, SampleTable
 
 #: Largest number of samples the audit anonymizes for a recognition check of its own.
@@ -74,7 +75,7 @@ class Recognition:
                 "output and StronglySafeKAnonymizer's determine each other on every one of them)")
 
     def closed_form(self, beta: Fraction, eps: Fraction, delta: Fraction,
-                    definition: str = "hockey-stick") -> str:
+                    definition: DefinitionLike = "hockey-stick") -> str:
         """The closed-form statement for the reference mechanism, compared with the claim."""
         from dps_verify.core.params import in_paper_regime
         from dps_verify.worstcase.sdgs import sdgs_delta_certified

@@ -68,6 +68,7 @@ from dps_verify.core.params import (
     require_paper_regime,
     resolve_beta,
 )
+from dps_verify.core.types import DefinitionLike
 from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
 
 #: Default cap on the group sizes scanned before giving up with an honest enclosure.
@@ -1299,7 +1300,7 @@ def limit_at_infinite_epsilon(k: Number, beta: Number, what: str) -> Certified:
 
 
 def sdgs_delta_certified(
-    k: Number, beta: Number, epsilon: Number, definition: str = "hockey-stick"
+    k: Number, beta: Number, epsilon: Number, definition: DefinitionLike = "hockey-stick"
 ) -> Certified:
     """Exact worst case of sampled strongly-safe k-anonymization, as an enclosure.
 
@@ -1321,7 +1322,7 @@ def sdgs_delta_certified(
 
 
 def sdgs_delta(
-    k: Number, beta: Number, epsilon: Number, definition: str = "hockey-stick"
+    k: Number, beta: Number, epsilon: Number, definition: DefinitionLike = "hockey-stick"
 ) -> mpmath.mpf:
     """Exact worst-case δ, over all datasets and records, of sampled strongly-safe
     k-anonymization (the δ actually needed, versus the paper's upper bound ``bounds.d``).
