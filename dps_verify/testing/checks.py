@@ -20,7 +20,11 @@ from dps_verify.core.numbers import Number, to_fraction
 from dps_verify.core.params import epsilon_param
 from dps_verify.engine.count_vectors import SampleMemo
 from dps_verify.engine.law_cache import LawCache
+from dps_verify.verdict.budget import DEFAULT_TIME_BUDGET
 from dps_verify.verdict.witness import Dataset, Witness, short, witness_from_laws
+
+#: Leak shapes grow up to this many records by default (crowds and a target beside one bulk).
+SHAPE_RECORDS = 96
 
 if TYPE_CHECKING:
     from dps_verify.core.types import Claim, Definition
@@ -119,6 +123,8 @@ def assert_dp(
     exact_fractions: bool = False,
     executor: Any = None,
     work_budget: int = 40_000_000,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
+    shape_records: int = SHAPE_RECORDS,
 ) -> DPCheckReport:
     """Assert that ``anonymizer`` preceded by β-sampling is (ε, δ)-DP on datasets over ``domain``
     (i.e. (β, ε, δ)-DPS, CP Def. 3), and raise ``AssertionError`` with the smallest witness
@@ -137,6 +143,13 @@ def assert_dp(
        around n_m;
     3. a Hypothesis search over :func:`dps_verify.testing.strategies.datasets` using
        ``max_examples`` examples (default: the active Hypothesis profile's), shrunk.
+
+    Phases 1 and 2 fit ``time_budget`` CPU seconds (default
+    :data:`~dps_verify.verdict.budget.DEFAULT_TIME_BUDGET`): the cost of one call of the
+    anonymizer (time, law size) is measured on a few samples first, and the largest exhaustive
+    size (≤ ``max_size``) and shape size (≤ ``shape_records``) predicted to fit are searched
+    (:mod:`dps_verify.verdict.budget`); the report says which sizes were covered, and a note
+    says when the budget cut them.  ``time_budget=None`` searches every size asked.
 
     ``exact_fractions=True`` prints the exact probabilities next to the short decimals.
     A user fault in the anonymizer raises :class:`~dps_verify.core.errors.AuditedCodeError`,
@@ -165,19 +178,37 @@ def assert_dp(
                                    relation, claim_text, executor, work_budget)
     # one memo of the anonymizer's law on each distinct sample, shared by the three phases
     memo = SampleMemo(anonymizer)
+    size, records, budget_note = max_size, shape_records, None
+    if time_budget is not None:
+        from dps_verify.verdict.budget import plan_pass
+
+        plan = plan_pass(anonymizer, dom, beta=b, eps=eps, max_size=max_size,
+                         max_records=shape_records if shapes else max_size,
+                         budget=time_budget, memo=memo)
+        size = plan.exhaustive_size
+        records = plan.shape_records if shapes else shape_records
+        if size < max_size or (shapes and records < shape_records):
+            budget_note = plan.describe(max_size, shape_records if shapes else max_size)
     ex = exhaustive_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
-                           max_size=max_size, work_budget=work_budget, executor=executor,
+                           max_size=size, work_budget=work_budget, executor=executor,
                            memo=memo)
     if ex.witness is not None:
         fail(ex.witness, f"exhaustive search, every dataset of 1..{ex.max_size} records; minimal")
     _raise_undecided(ex)
     from dps_verify.audit.core import closed_form_kind
-    from dps_verify.verdict.recognise import recognise_table
+    from dps_verify.verdict.recognise import (
+        declared_table,
+        recognise_post_processing,
+        recognise_table,
+    )
 
     kind = closed_form_kind(anonymizer) if b < 1 else None
     rec = None
     if not kind and ex.table is not None:
         rec = recognise_table(ex.table, ex.max_size)
+        table_fn = declared_table(anonymizer)
+        if rec is None and table_fn is not None:
+            rec = recognise_post_processing(ex.table, ex.max_size, table_fn)
     ex.table = None  # the sample memo is not kept in the report
     sh = None
     if shapes:
@@ -186,7 +217,7 @@ def assert_dp(
             ks = sorted({rec.k, 2, 3, 4, 5} | {v for name in ("k", "threshold") for v in
                         [getattr(anonymizer, name, None)] if isinstance(v, int) and v >= 1})
         sh = shape_search(anonymizer, dom, beta=b, epsilon=eps, delta=d, definition=definition,
-                          executor=executor, ks=ks, memo=memo)
+                          executor=executor, ks=ks, memo=memo, max_records=records)
         if sh.witness is not None:
             fail(sh.witness, f"leak shape '{sh.witness.shape}', the smallest violating shape tried")
         _raise_undecided(sh)
@@ -200,7 +231,8 @@ def assert_dp(
     rec_text = None
     if rec is not None:
         rec_text = rec.closed_form(b, eps, d, definition) if b < 1 else rec.describe()
-    return DPCheckReport(label, claim_text, ex, sh, n, cf, list(ex.notes), rec, rec_text)
+    notes = list(ex.notes) + ([budget_note] if budget_note else [])
+    return DPCheckReport(label, claim_text, ex, sh, n, cf, notes, rec, rec_text)
 
 
 def _raise_undecided(res: object) -> None:

@@ -286,6 +286,8 @@ class PairChecker:
         goes level by level); otherwise they are anonymized first."""
         if len(counts) == 0:
             return []
+        if self.beta == 1 and not complete:
+            return self._screen_without_sampling(counts)
         n = int(counts[0].sum())
         if complete:
             self.table.ensure(counts)
@@ -317,6 +319,46 @@ class PairChecker:
             base += len(job[2])
             if bar is not None:
                 bar.advance(terms)
+        cand.sort()
+        return cand
+
+    def _screen_without_sampling(self, counts: np.ndarray) -> list[tuple[int, float, int, int]]:
+        """:meth:`screen` at β = 1: A^β(D) = A(D), so a pair (D, D − x) needs the two samples
+        D and D − x only (none of D's other sub-samples, which a pipeline that samples by
+        itself pays for dearly).  Hockey-stick pairs are settled in integer arithmetic
+        (:func:`_integer_enclosure`): cleared, certain violations first, or left to the exact
+        decision; pointwise pairs all go to the exact decision.  Same candidate format."""
+        rows = [[int(v) for v in c] for c in counts.tolist()]
+        m = counts.shape[1]
+        need = list(rows)
+        for c in rows:
+            for x in range(m):
+                if c[x]:
+                    c2 = list(c)
+                    c2[x] -= 1
+                    need.append(c2)
+        self.table.ensure(need)
+        atoms = self.table.atoms
+        cand: list[tuple[int, float, int, int]] = []
+        for i, c in enumerate(rows):
+            for x in range(m):
+                if not c[x]:
+                    continue
+                c2 = list(c)
+                c2[x] -= 1
+                self.pairs += 1
+                enc = (_integer_enclosure(self.laws, c, c2, self.eps)
+                       if self.definition == "hockey-stick" else None)
+                if enc is None:
+                    cand.append((1, 0.0, i, x))
+                    continue
+                dh = float(enc[1])
+                if self.worst is None or dh > self.worst["delta_screened"]:
+                    self.worst = {"delta_screened": dh, "size": sum(c),
+                                  "dataset": atoms.records(c), "target": atoms.values[x]}
+                if enc[1] <= self.d:
+                    continue
+                cand.append((0 if enc[0] > self.d else 1, -dh, i, x))
         cand.sort()
         return cand
 

@@ -57,6 +57,9 @@ class Recognition:
     samples: int
     by_statistic: bool = False
     notes: list[str] = field(default_factory=list)
+    #: name of the declared table function when the anonymizer was recognised as a
+    #: post-processing of it (:func:`recognise_post_processing`), else None
+    post_processing_of: str | None = None
 
     def recoding_text(self, limit: int = 6) -> str:
         parts = []
@@ -69,7 +72,13 @@ class Recognition:
     def describe(self) -> str:
         over = ("one representative record per class of the declared sufficient_statistic"
                 if self.by_statistic else "the domain")
-        return (f"behaves as strongly-safe k-anonymization (CP Def. 5) with the data-independent "
+        head = ""
+        if self.post_processing_of is not None:
+            head = (f"is a declared post-processing of {self.post_processing_of}: on all "
+                    f"{self.samples} samples of size <= {self.max_size} its output law is a "
+                    f"function of {self.post_processing_of}'s output only (equal tables, equal "
+                    f"laws; checked exhaustively), and {self.post_processing_of} ")
+        return head + (f"behaves as strongly-safe k-anonymization (CP Def. 5) with the data-independent "
                 f"recoding into {self.recoding_text()} and k = {self.k} on all {self.samples} "
                 f"samples of size <= {self.max_size} over {over} (checked exhaustively: its "
                 "output and StronglySafeKAnonymizer's determine each other on every one of them)")
@@ -91,6 +100,10 @@ class Recognition:
         n = cert.details.get("argmax_n")
         text += (f"its exact worst case over ALL datasets is delta = {float(cert.upper):.6g} "
                  f"(CP App. A.2, sdgs_delta, attained by a group of n = {n} records). ")
+        if self.post_processing_of is not None:
+            text += ("Post-processing a table cannot increase its delta (a DP guarantee is "
+                     "closed under post-processing), so the same bound holds for the reference "
+                     "mechanism followed by this post-processing. ")
         if cert.upper <= delta:
             text += ("The claimed delta covers it, so the proof applies to the reference mechanism; "
                      f"this function agreed with it on every sample of <= {self.max_size} records "
@@ -164,6 +177,56 @@ def recognise_table(table: SampleTable, max_size: int) -> Recognition | None:
                        by_statistic=atoms.statistic is not None)
 
 
+def declared_table(anonymizer: Any) -> Callable | None:
+    """The table function ``anonymizer`` declares it post-processes (its ``post_processes``
+    attribute, or that of the function a :class:`~dps_verify.engine.distribution.randomized`
+    wraps), if any.  A declaration is checked, never trusted
+    (:func:`recognise_post_processing`)."""
+    fn = getattr(anonymizer, "post_processes", None)
+    if fn is None:
+        fn = getattr(getattr(anonymizer, "fn", None), "post_processes", None)
+    return fn if callable(fn) else None
+
+
+def recognise_post_processing(table: SampleTable, max_size: int,
+                              table_fn: Callable) -> Recognition | None:
+    """Recognise the anonymizer of ``table`` (every sample of ≤ ``max_size`` records, as left
+    by the exhaustive search; deterministic or randomized) as a post-processing of strongly-safe
+    k-anonymization, given the table function it declares (``table_fn``, a user's function):
+
+    1. ``table_fn`` is anonymized on every one of those samples (guarded calls) and recognised
+       as strongly-safe k-anonymization by :func:`recognise_table`;
+    2. on every one of those samples the anonymizer's exact law is a function of
+       ``table_fn``'s output: two samples with equal tables have equal laws.
+
+    Then on datasets of ≤ ``max_size`` records the anonymizer is the reference mechanism followed
+    by a fixed post-processing, whose δ is at most the reference's.  None when either check
+    fails, the table is incomplete, or either side declares a ``sufficient_statistic`` (the
+    atoms would differ)."""
+    atoms = table.atoms
+    m = atoms.m
+    if atoms.statistic is not None or callable(getattr(table_fn, "sufficient_statistic", None)):
+        return None
+    if max_size < 1 or len(table.row_law) < math.comb(max_size + m, m):
+        return None
+    inner = SampleTable(table_fn, Atoms(table_fn, atoms.values), radix=table.radix)
+    if inner.atoms.values != atoms.values:
+        return None
+    keys = [k for k in table.row_of_key if sum(_decode(k, table.radix, m)) <= max_size]
+    inner.ensure([_decode(k, table.radix, m) for k in keys])
+    rec = recognise_table(inner, max_size)
+    if rec is None:
+        return None
+    law_of: dict[int, frozenset] = {}
+    for k in keys:
+        t_out = inner.row_law[inner.row_of_key[k]][0][0]
+        law = frozenset(table.row_law[table.row_of_key[k]])
+        if law_of.setdefault(t_out, law) != law:
+            return None  # two samples with one table, two laws: not a function of the table
+    rec.post_processing_of = getattr(table_fn, "__name__", None) or type(table_fn).__name__
+    return rec
+
+
 def _decode(key: int, radix: int, m: int) -> list[int]:
     out = []
     for _ in range(m):
@@ -220,5 +283,5 @@ def _level(m: int, n: int) -> Iterator[list[int]]:
         yield c
 
 
-__all__ = ["DEFAULT_SAMPLE_BUDGET", "Recognition", "largest_checkable_size", "recognise",
-           "recognise_table"]
+__all__ = ["DEFAULT_SAMPLE_BUDGET", "Recognition", "declared_table", "largest_checkable_size",
+           "recognise", "recognise_post_processing", "recognise_table"]
