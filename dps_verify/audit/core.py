@@ -13,6 +13,7 @@ from dps_verify.audit import statistical as st
 from dps_verify.audit.domain import Domain
 from dps_verify.audit.report import AuditReport
 from dps_verify.audit.search import Candidate, candidates, enumeration_cost, plausible_ks
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.types import AuditMethod, Claim, Definition, method_param
 from dps_verify.engine.distribution import distribution, randomized
@@ -133,7 +134,7 @@ def audit(
     c = Claim.of(claim, beta=beta, epsilon=epsilon, delta=delta, definition=definition)
     how = method_param(method)
     if not callable(anonymizer) and not isinstance(anonymizer, randomized):
-        raise ValueError("anonymizer must be callable")
+        raise ParameterError("anonymizer must be callable")
     dom = Domain.of(domain, max_size)
     run = _AuditRun(anonymizer, c, dom, how, seed)
     kind = closed_form_kind(anonymizer) if c.beta < 1 else None
@@ -143,7 +144,7 @@ def audit(
                            c.definition, dom, run.claim, run.cov)
     else:
         if how == AuditMethod.EXACT and run.black_box:
-            raise ValueError("method='exact' needs an anonymizer sample -> output (or "
+            raise ParameterError("method='exact' needs an anonymizer sample -> output (or "
                              "exact.randomized); a (sample, rng) black box can only be audited "
                              "statistically")
         if how in (AuditMethod.AUTO, AuditMethod.EXACT) and not run.black_box:

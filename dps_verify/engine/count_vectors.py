@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from dps_verify.core.errors import AuditedCodeError
+from dps_verify.core.errors import AuditedCodeError, ParameterError
 from dps_verify.engine.calls import SpotChecks, call_anonymizer, call_law
 from dps_verify.engine.distribution import randomized
 
@@ -53,7 +53,7 @@ class Atoms:
     def __init__(self, anonymizer: Any, domain: Sequence[Hashable]):
         recs = canonical_records(domain)
         if not recs:
-            raise ValueError("domain must not be empty")
+            raise ParameterError("domain must not be empty")
         stat = getattr(anonymizer, "sufficient_statistic", None)
         self.statistic = stat if callable(stat) else None
         if self.statistic is None:

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import mpmath
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import (
     Certified,
     Number,
@@ -47,7 +47,7 @@ def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:
 
         definition = Definition(bound)
         return lambda k, b, e: sdgs_delta_certified(k, b, e, definition)
-    raise ValueError(f"bound must be one of {BOUNDS}, got {bound!r}")
+    raise ParameterError(f"bound must be one of {BOUNDS}, got {bound!r}")
 
 
 def _chernoff_rate(b: Fraction, eps: Fraction) -> float:
@@ -99,7 +99,7 @@ def min_k(beta: Number, epsilon: Number, delta: Number, bound: BoundLike = "pape
     b = resolve_beta(beta, eps)
     dl = delta_param(delta)
     if dl <= 0:
-        raise ValueError("delta must be > 0: no finite k gives delta = 0 (CP Prop. 4 / Thm 5)")
+        raise ParameterError("delta must be > 0: no finite k gives delta = 0 (CP Prop. 4 / Thm 5)")
     if bound == "paper":
         require_paper_regime(b, eps, "CP Thm 5")
     f_raw = _delta_fn(bound)
@@ -184,7 +184,7 @@ def min_epsilon(
     dl = delta_param(delta)
     t = to_fraction(tol, "tol")
     if t <= 0:
-        raise ValueError("tol must be > 0")
+        raise ParameterError("tol must be > 0")
     f = _delta_fn(bound)
     lo = neg_log1m_upper(b) if bound == "paper" else Fraction(0)
 
@@ -231,12 +231,12 @@ def max_beta(
     dl = delta_param(delta)
     t = to_fraction(tol, "tol")
     if t <= 0:
-        raise ValueError("tol must be > 0")
+        raise ParameterError("tol must be > 0")
     f = _delta_fn(bound)
     grid = 2**48
     top = beta_edge(eps, grid_bits=48)
     if top <= 0:
-        raise ValueError("epsilon too small: no beta satisfies epsilon >= -ln(1-beta) (CP Thm 5)")
+        raise ParameterError("epsilon too small: no beta satisfies epsilon >= -ln(1-beta) (CP Thm 5)")
 
     def ok(b: Fraction) -> bool:
         return f(kk, b, eps).upper <= dl
@@ -247,7 +247,7 @@ def max_beta(
     while not ok(lo):
         lo = Fraction(int(lo * grid) // 16, grid) if lo * grid >= 16 else Fraction(0)
         if lo == 0:
-            raise ValueError("no beta > 0 reaches that delta (beta < 2^-44 searched)")
+            raise ParameterError("no beta > 0 reaches that delta (beta < 2^-44 searched)")
     from dps_verify.inverse.screen import max_beta_guess
 
     guess = max_beta_guess(kk, eps, dl, bound, lo, top)  # float screen: a start, never a verdict

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import to_fraction
 from dps_verify.core.params import (
     beta_param,
@@ -199,7 +200,7 @@ def _thm6(v: dict[str, str]) -> list[tuple[str, str]]:
     eps = epsilon_param(v["epsilon"])
     e1 = epsilon_param(v["epsilon1"], "epsilon1")
     if eps < e1:
-        raise ValueError("epsilon must be >= epsilon1 (CP Thm 6)")
+        raise ParameterError("epsilon must be >= epsilon1 (CP Thm 6)")
     d6 = d_safe(k, b, eps, e1)
     rows = [("Thm 6 delta = d(k, beta, eps - eps1) [claimed; REFUTED under CP Def 3]", _fmt(d6))]
     if in_paper_regime(b, eps):
@@ -231,7 +232,7 @@ def get(theorem_id: str) -> Walkthrough:
     """The walkthrough for ``theorem_id``; ``ValueError`` naming the known ones otherwise."""
     key = theorem_id.strip().lower()
     if key not in WALKTHROUGHS:
-        raise ValueError(
+        raise ParameterError(
             f"unknown theorem {theorem_id!r}; known: {', '.join(sorted(WALKTHROUGHS))}"
         )
     return WALKTHROUGHS[key]
@@ -300,7 +301,7 @@ def parse_assignments(w: Walkthrough, items: Iterable[str]) -> dict[str, str]:
         name, sep, val = item.partition("=")
         name = name.strip()
         if not sep or name not in values:
-            raise ValueError(
+            raise ParameterError(
                 f"--set expects NAME=VALUE with NAME one of {', '.join(values)}; got {item!r}"
             )
         values[name] = val.strip()
