@@ -20,6 +20,9 @@ delta 1/64 <= d = 1/32), together with a family around it.
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 import sympy as sp
 
 from dps_verify.paper import cp6_witness
@@ -33,32 +36,10 @@ from dps_verify.paper.kernel.core import (
     z3_all,
 )
 
-from .cp_theorem_6 import (
-    E1,
-    E2,
-    G_,
-    N_,
-    SUM_DEFS,
-    TERM_HYPS,
-    TERMWISE_RHS,
-    TOTALS,
-    Pg,
-    Qg,
-    S,
-    T,
-    _hockey_queries,
-    at,
-    d,
-    g_,
-    pc,
-    summed,
-    termwise,
-    wg,
-    wg2,
-)
-from .cp_theorem_6 import (
-    GIVEN as _GIVEN_CP6,
-)
+# bound as a module, its names read when the steps are built: the kernel's registry may import
+# this module while cp_theorem_6 itself is still being initialised (a direct first import of
+# cp_theorem_6 loads the registry, which loads this module)
+from . import cp_theorem_6 as cp6
 
 CLAIM = ("eps1-safe k-anonymization with the recoding chosen on the unsampled D is "
          "(eps, d(k, beta, eps - eps1))-DP after sampling.")
@@ -70,25 +51,45 @@ SUMMARY = ("PROVED for the App. A.3 reading (A_m runs once on the unsampled D, i
            "CP Def 3 witness family with A_m moved to the full data (exact delta <= d).  Under "
            "CP Def 3 itself the theorem is refuted (cp-theorem-6).")
 
-#: the facts of cp-theorem-6's appendix reading, without the Def 3 witness's definitions.
-GIVEN = [f for f in _GIVEN_CP6 if not f.formula.has(pc)]
+@cache
+def _given() -> list[Any]:
+    """The facts of cp-theorem-6's appendix reading, without the Def 3 witness's definitions."""
+    return [f for f in cp6.GIVEN if not f.formula.has(cp6.pc)]
 
-try:  # the kernel's statement requirement (dps_verify.paper.kernel.statement), when present
-    from dps_verify.paper.kernel.statement import Statement, formulas_of
 
-    STATEMENT = Statement(
+@cache
+def _statement() -> Any:
+    """The kernel's statement (dps_verify.paper.kernel.statement), or None on a kernel without
+    statements."""
+    try:
+        from dps_verify.paper.kernel.statement import Statement, formulas_of
+    except ImportError:  # pragma: no cover - older kernels without statements
+        return None
+    given = _given()
+    return Statement(
         "CP Thm 6, §3.4, under App. A.3's reading",
         "When the recoding is chosen by an eps1-DP mechanism on the unsampled dataset, and the "
         "dataset is then Bernoulli(beta)-sampled and strongly-safe k-anonymized with that "
         "recoding, every event O has Pr[A(D) in O] <= e^eps Pr[A(D_-t) in O] + d(k, beta, "
         "eps - eps1) (and with D, D_-t exchanged), for eps >= eps1 - ln(1 - beta).",
         reading="App. A.3 / TR §4: A_m sees the unsampled D, independently of the sample",
-        hypotheses=formulas_of(GIVEN, "hypothesis", "setting"),
-        definitions=formulas_of(GIVEN, "definition"),
-        lemmas=formulas_of(GIVEN, "lemma"),
-        conclusion=S <= E1 * E2 * T + d)
-except ImportError:  # pragma: no cover - older kernels without statements
-    pass
+        hypotheses=formulas_of(given, "hypothesis", "setting"),
+        definitions=formulas_of(given, "definition"),
+        lemmas=formulas_of(given, "lemma"),
+        conclusion=cp6.S <= cp6.E1 * cp6.E2 * cp6.T + cp6.d)
+
+
+def __getattr__(name: str) -> Any:
+    """``GIVEN`` and ``STATEMENT``, built on first use (see the import of cp_theorem_6)."""
+    if name == "GIVEN":
+        return _given()
+    if name == "STATEMENT":
+        st = _statement()
+        if st is None:
+            raise AttributeError(name)
+        return st
+    raise AttributeError(name)
+
 
 def _family(on_sample: bool = False) -> tuple[Verdict, dict[str, str] | None, str]:
     """Exact hockey-stick delta of the CP Def 3 witness's mechanism with A_m run on the
@@ -103,6 +104,9 @@ def _family(on_sample: bool = False) -> tuple[Verdict, dict[str, str] | None, st
 
 
 def steps() -> list[Step]:
+    E1, E2, G_, N_, S, T, d, g_ = cp6.E1, cp6.E2, cp6.G_, cp6.N_, cp6.S, cp6.T, cp6.d, cp6.g_
+    SUM_DEFS, TERM_HYPS, TERMWISE_RHS, TOTALS = cp6.SUM_DEFS, cp6.TERM_HYPS, cp6.TERMWISE_RHS, cp6.TOTALS
+    Pg, Qg, wg, wg2, at, summed, termwise = cp6.Pg, cp6.Qg, cp6.wg, cp6.wg2, cp6.at, cp6.summed, cp6.termwise
     base = prove_sym("sum over recodings: base N = 0", "Empty sums: SL(0) = 0 <= 0 = SR(0).",
                      summed(0), SUM_DEFS[:2])
     step = prove_sym(
@@ -138,6 +142,8 @@ def steps() -> list[Step]:
 
 
 def negative_controls() -> list[Step]:
+    E1, E2, d, Pg, Qg, wg, wg2 = cp6.E1, cp6.E2, cp6.d, cp6.Pg, cp6.Qg, cp6.wg, cp6.wg2
+    TERM_HYPS, TERMWISE_RHS, _hockey_queries = cp6.TERM_HYPS, cp6.TERMWISE_RHS, cp6._hockey_queries
     ref = Verdict.REFUTED
     return [
         timed("control: the witness family with A_m on the sample (CP Def 3)",
