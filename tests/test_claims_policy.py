@@ -226,3 +226,34 @@ def test_sec26_and_sec27_premises_hold_globally_and_can_fail():
         "claimed one step too small", lambda ds: distribution(rr, ds, Fraction(1, 5)).exact,
         ("t", "a"), 3, w.SEC27_E_PRIME - Fraction(1, 10**6), beyond="(argument)")
     assert not tight.holds and tight.witness == (("t",), ())
+
+
+def test_floored_xor_tail_argument_holds_where_it_can_be_checked():
+    """The written argument for datasets beyond the scan: neighbours (n, n − 1 records) differ in
+    total variation by at most 3.5·Pr[Bin(n − 1, 1/2) < floor]; checked exactly for n ≤ 24."""
+    from math import comb
+
+    from dps_verify.paper.claims import witnesses as w
+
+    floor = 4
+    for n in range(floor + 1, 25):
+        a = sum((Fraction(comb(n - 1, j), 2 ** (n - 1)) for j in range(floor)), Fraction(0))
+        for m in range(n + 1):
+            for part in (1, 2):
+                p = w._floored_law(n - m, m, part, floor)
+                for q in ([w._floored_law(n - m - 1, m, part, floor)] if n > m else []) + (
+                        [w._floored_law(n - m, m - 1, part, floor)] if m else []):
+                    tv = sum(abs(p.get(y, 0) - q.get(y, 0)) for y in set(p) | set(q)) / 2
+                    assert tv <= Fraction(7, 2) * a, (n, m, part)
+
+
+def test_the_full_data_proof_module_loads_in_any_order():
+    """A first import of cp_theorem_6 loads the kernel registry, which loads the App. A.3 module
+    that reads cp_theorem_6's names: that must not fail on a partly initialised module."""
+    import subprocess
+    import sys
+
+    for mod in ("dps_verify_proofs.cp_theorem_6", "dps_verify_proofs.cp_theorem_6_full_data"):
+        r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr[-500:]
