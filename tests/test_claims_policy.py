@@ -257,3 +257,17 @@ def test_the_full_data_proof_module_loads_in_any_order():
         r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True,
                            timeout=120)
         assert r.returncode == 0, r.stderr[-500:]
+
+
+def test_sec26_and_alg5_premise_checks_reject_a_smaller_claim():
+    from dps_verify import mechanisms
+    from dps_verify.engine.distribution import distribution
+    from dps_verify.paper.claims import premises
+    from dps_verify.paper.claims import witnesses as w
+
+    assert not w.sec26_a2_premise(Fraction(9, 10), claimed=Fraction(10, 9) - Fraction(1, 100)).holds
+    m = mechanisms.DeltaSampling(Fraction(1, 10))
+    too_small = premises.over_all_datasets(
+        "δ-sampling is (0, 1/20)-DP", lambda d: distribution(m, d, 1).exact, ("t", "a"), 3,
+        Fraction(1), Fraction(1, 20), beyond="(argument)")
+    assert not too_small.holds and too_small.witness == (("t",), ())

@@ -354,16 +354,18 @@ def em_check(on_sample: bool = True, scale: int = 1) -> Result:
 
 
 # --------------------------------------------------------------------------- CP §2.6, §2.7
-def sec26_a2_premise(alpha: Fraction = Fraction(9, 10), span: int = 60) -> premises.Premise:
+def sec26_a2_premise(alpha: Fraction = Fraction(9, 10), span: int = 60,
+                     claimed: Fraction | None = None) -> premises.Premise:
     """CP §2.6's A2 (is M − F + Z ≥ 0, Z discrete Laplace Pr[Z = z] ∝ α^|z|) is ln(1/α)-DP over
     all datasets.  A2 reads only c = #male − #female, which a neighbour moves by exactly 1; every
     pair (c, c + 1) with |c| ≤ ``span`` is compared exactly (both outputs, both directions).
     Beyond: the recognised closed form of the geometric mechanism — for c ≥ 0, Pr[false] =
     α^(c+1)/(1+α) (ratio exactly 1/α) and Pr[true] rises towards 1 (ratio in [1, 1 + α − α²]);
-    for c < 0 the mirror image, Pr[true](c) = 1 − Pr[true](−c − 1)."""
+    for c < 0 the mirror image, Pr[true](c) = 1 − Pr[true](−c − 1).  ``claimed`` (default 1/α)
+    is the e^ε to establish; a smaller one is the negative control."""
     from dps_verify.mechanisms.examples import two_sided_geometric_tail as tail
 
-    e = 1 / alpha
+    e = 1 / alpha if claimed is None else claimed
     pairs = 0
     for c in range(-span, span + 1):
         x, y = tail(c, alpha), tail(c + 1, alpha)
