@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from dps_verify.cli import COMMANDS
+from dps_verify.core.errors import ParameterError
 
 NAME = "plan"
 HELP = COMMANDS[NAME]
@@ -82,7 +83,7 @@ def _cols(text: str | None) -> list[str] | None:
         return None
     cols = [c.strip() for c in text.split(",") if c.strip()]
     if not cols:
-        raise ValueError(f"empty column list {text!r}")
+        raise ParameterError(f"empty column list {text!r}")
     return cols
 
 

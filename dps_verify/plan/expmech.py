@@ -19,6 +19,7 @@ from typing import Any
 
 import flint
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import ExactLog
 
 
@@ -76,11 +77,11 @@ def sample(utilities: Sequence[Fraction], eps1: Fraction, sensitivity: Fraction,
            rng: random.Random) -> int:
     """Index of the chosen candidate (see the module docstring)."""
     if not utilities:
-        raise ValueError("exponential mechanism: no candidates")
+        raise ParameterError("exponential mechanism: no candidates")
     if sensitivity <= 0:
-        raise ValueError("exponential mechanism: the sensitivity must be > 0")
+        raise ParameterError("exponential mechanism: the sensitivity must be > 0")
     if eps1 <= 0:
-        raise ValueError("--select-with: epsilon1 must be > 0")
+        raise ParameterError("--select-with: epsilon1 must be > 0")
     u_max = max(utilities)
     m = len(utilities)
     while True:

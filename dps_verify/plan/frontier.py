@@ -24,7 +24,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import delta_param, epsilon_param, format_epsilon
 from dps_verify.core.types import bound_param, definition_param
@@ -160,13 +160,13 @@ def frontier(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = 
     eps = epsilon_param(epsilon)
     dl = delta_param(delta)
     if dl <= 0:
-        raise ValueError("delta must be > 0: no finite k gives delta = 0 (CP Prop. 4 / Thm 5)")
+        raise ParameterError("delta must be > 0: no finite k gives delta = 0 (CP Prop. 4 / Thm 5)")
     if dl >= 1:
-        raise ValueError("delta must be < 1: every k (k = 1) already gives delta <= 1")
+        raise ParameterError("delta must be < 1: every k (k = 1) already gives delta <= 1")
     ms = tuple(measures)
     for m in ms:
         if m not in MEASURES:
-            raise ValueError(f"measure must be one of {MEASURES}, got {m!r}")
+            raise ParameterError(f"measure must be one of {MEASURES}, got {m!r}")
     points = beta_grid(eps, betas, default_grid=default_grid)
     rows = tuple(frontier_row(p, eps, dl, ms) for p in points)
     if not any(r.by_measure for r in rows):  # nothing certified anywhere: the limit is the answer

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.params import beta_edge, in_paper_regime, resolve_beta
 
 #: Most β values one plan computes (each costs three certified inverse searches): refused above.
@@ -56,9 +57,9 @@ def beta_grid(eps: Fraction, given: Iterable[str] = (), *, default_grid: bool = 
     for text in given:
         add(str(text), user=True)
     if not points:
-        raise ValueError("no beta to plan for: epsilon = 0 has no regime edge (CP Thm 5); give --beta")
+        raise ParameterError("no beta to plan for: epsilon = 0 has no regime edge (CP Thm 5); give --beta")
     if len(points) > MAX_BETAS:
-        raise ValueError(f"{len(points)} beta values: the plan's budget is {MAX_BETAS} (each needs three "
+        raise ParameterError(f"{len(points)} beta values: the plan's budget is {MAX_BETAS} (each needs three "
                          "certified searches); give fewer --beta")
     return [points[b] for b in sorted(points)]
 

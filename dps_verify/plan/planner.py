@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, format_up
 from dps_verify.core.params import epsilon_param
 from dps_verify.plan.frontier import MEASURES, Frontier, frontier
@@ -49,7 +50,7 @@ def load_table(data: str | os.PathLike, spec: RecodingSpec, qi: Sequence[str] | 
     token from the spec unless ``columns`` is given."""
     q = tuple(qi) if qi else spec.qi
     if not q:
-        raise ValueError("--qi: no quasi-identifier columns given and the recoding spec names none")
+        raise ParameterError("--qi: no quasi-identifier columns given and the recoding spec names none")
     return read_table(data, q, columns=columns or spec.columns, missing=spec.missing,
                       columns_are_default=not columns)
 
@@ -76,16 +77,16 @@ def plan(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), 
     (:mod:`dps_verify.plan.select`; total guarantee: CP Thm 6, App. A.3 reading)."""
     if data is None:
         if recoding is not None or qi or select_with is not None:
-            raise ValueError("--recoding/--qi/--select-with need --data (the table the plan is evaluated on)")
+            raise ParameterError("--recoding/--qi/--select-with need --data (the table the plan is evaluated on)")
         return Plan(frontier=frontier(epsilon, delta, betas, default_grid=default_grid, measures=measures))
     if recoding is None:
-        raise ValueError("--data needs --recoding SPEC (a fixed, data-independent recoding)")
+        raise ParameterError("--data needs --recoding SPEC (a fixed, data-independent recoding)")
     spec = recoding if isinstance(recoding, RecodingSpec) else load_spec(recoding)
     rec = spec.get(recoding_name)
     for name in candidates or ():
         spec.get(name)
     if select_measure not in SELECT_MEASURES:
-        raise ValueError(f"--select-measure must be one of {SELECT_MEASURES} (the App. A.3 argument is "
+        raise ParameterError(f"--select-measure must be one of {SELECT_MEASURES} (the App. A.3 argument is "
                          f"for the hockey-stick form, CP Def 2), got {select_measure!r}")
     eps_for_frontier: Any = epsilon
     eps_total = epsilon_param(epsilon)
@@ -125,7 +126,7 @@ def release_choice(p: Plan, beta_label: str = "edge", measure: str = "hockey-sti
     """The (recoding, β, k) a release applies, and its certified guarantee with the theorem it
     rests on: the selection's choice when there is one, else the frontier point (β, measure)."""
     if p.table is None or p.spec is None:
-        raise ValueError("--release needs --data and --recoding")
+        raise ParameterError("--release needs --data and --recoding")
     fr = p.frontier
     if p.selection is not None:
         s, c = p.selection, p.selection.choice
@@ -148,14 +149,14 @@ def release_choice(p: Plan, beta_label: str = "edge", measure: str = "hockey-sti
         return {"recoding": c.recoding, "beta": c.beta, "beta_label": c.beta_label, "k": c.k,
                 "guarantee": guarantee}
     if measure not in MEASURES:
-        raise ValueError(f"--release-measure must be one of {MEASURES}, got {measure!r}")
+        raise ParameterError(f"--release-measure must be one of {MEASURES}, got {measure!r}")
     try:
         row = fr.row(beta_label) if beta_label == "edge" else fr.row(_beta_of(beta_label, fr))
     except KeyError:
-        raise ValueError(f"--release-beta {beta_label}: not a beta of this plan (add it with --beta)") from None
+        raise ParameterError(f"--release-beta {beta_label}: not a beta of this plan (add it with --beta)") from None
     mk = row.by_measure.get(measure)
     if mk is None:
-        raise ValueError(f"--release-measure {measure}: {row.not_applicable.get(measure, 'not computed')} at beta = {beta_label}")
+        raise ParameterError(f"--release-measure {measure}: {row.not_applicable.get(measure, 'not computed')} at beta = {beta_label}")
     rests = ["CP Thm 5 (sampled strongly-safe k-anonymization, fixed recoding)"]
     if measure != "paper":
         rests.append(f"exact worst-case {measure} delta over all datasets (dps_verify.worstcase.sdgs, certified)")

@@ -30,6 +30,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from dps_verify.core.errors import ParameterError
+
 Rule = Callable[[str], str]
 SUPPRESSED = "*"
 
@@ -46,18 +48,18 @@ def _bands(edges: Sequence[Any], col: str) -> Rule:
     try:
         es = [Decimal(str(e)) for e in edges]
     except InvalidOperation:
-        raise ValueError(f"recoding: bands of column {col!r} must be numbers, got {list(edges)}") from None
+        raise ParameterError(f"recoding: bands of column {col!r} must be numbers, got {list(edges)}") from None
     if not es or any(a >= b for a, b in zip(es, es[1:])):
-        raise ValueError(f"recoding: bands of column {col!r} must be a non-empty increasing list, got {list(edges)}")
+        raise ParameterError(f"recoding: bands of column {col!r} must be a non-empty increasing list, got {list(edges)}")
     labels = [f"<{es[0]}"] + [f"[{a},{b})" for a, b in zip(es, es[1:])] + [f">={es[-1]}"]
 
     def rule(v: str) -> str:
         try:
             x = Decimal(v)
         except InvalidOperation:
-            raise ValueError(f"column {col!r}: value {v!r} is not a number (bands need numbers)") from None
+            raise ParameterError(f"column {col!r}: value {v!r} is not a number (bands need numbers)") from None
         if not x.is_finite():
-            raise ValueError(f"column {col!r}: value {v!r} is not a finite number")
+            raise ParameterError(f"column {col!r}: value {v!r} is not a finite number")
         i = sum(1 for e in es if x >= e)
         return labels[i]
 
@@ -72,7 +74,7 @@ def _chain(maps: Sequence[Mapping[str, str]], col: str, what: str, default: str 
             elif default is not None:
                 return default
             else:
-                raise ValueError(f"column {col!r}: value {v!r} is not in {what} (level {lvl}); "
+                raise ParameterError(f"column {col!r}: value {v!r} is not in {what} (level {lvl}); "
                                  "extend the recoding spec (it must not be filled in from the data)")
         return v
 
@@ -89,17 +91,17 @@ def _rule(col: str, spec: Any, hierarchies: Mapping[str, Any]) -> Rule:
     if isinstance(spec, dict) and "hierarchy" in spec:
         name = spec["hierarchy"]
         if name not in hierarchies:
-            raise ValueError(f"recoding: column {col!r} names an unknown hierarchy {name!r}")
+            raise ParameterError(f"recoding: column {col!r} names an unknown hierarchy {name!r}")
         levels = hierarchies[name].get("levels", [])
         lvl = spec.get("level", 1)
         if not isinstance(lvl, int) or isinstance(lvl, bool) or not 0 <= lvl <= len(levels) + 1:
-            raise ValueError(f"recoding: hierarchy {name!r} has levels 0..{len(levels) + 1}, got level {lvl!r}")
+            raise ParameterError(f"recoding: hierarchy {name!r} has levels 0..{len(levels) + 1}, got level {lvl!r}")
         if lvl == len(levels) + 1:
             return _suppress
         return _chain(levels[:lvl], col, f"hierarchy {name!r}")
     if isinstance(spec, dict) and "map" in spec:
         return _chain([spec["map"]], col, "its map", spec.get("default"))
-    raise ValueError(f"recoding: rule for column {col!r} must be 'keep', '*', bands, hierarchy or map; got {spec!r}")
+    raise ParameterError(f"recoding: rule for column {col!r} must be 'keep', '*', bands, hierarchy or map; got {spec!r}")
 
 
 @dataclass(frozen=True)
@@ -129,24 +131,24 @@ class RecodingSpec:
     def get(self, name: str | None) -> Recoding:
         n = name or self.default
         if n not in self.recodings:
-            raise ValueError(f"recoding {n!r} is not in {self.path} (it has: {', '.join(self.recodings)})")
+            raise ParameterError(f"recoding {n!r} is not in {self.path} (it has: {', '.join(self.recodings)})")
         return self.recodings[n]
 
 
 def parse_spec(data: Any, path: str = "<spec>") -> RecodingSpec:
     if not isinstance(data, dict) or not isinstance(data.get("recodings"), dict) or not data["recodings"]:
-        raise ValueError(f"recoding spec {path}: needs a non-empty object 'recodings'")
+        raise ParameterError(f"recoding spec {path}: needs a non-empty object 'recodings'")
     hier = data.get("hierarchies", {})
     if not isinstance(hier, dict):
-        raise ValueError(f"recoding spec {path}: 'hierarchies' must be an object")
+        raise ParameterError(f"recoding spec {path}: 'hierarchies' must be an object")
     recs = {}
     for name, rules in data["recodings"].items():
         if not isinstance(rules, dict):
-            raise ValueError(f"recoding spec {path}: recoding {name!r} must map columns to rules")
+            raise ParameterError(f"recoding spec {path}: recoding {name!r} must map columns to rules")
         recs[name] = Recoding(name=name, rules={c: _rule(c, r, hier) for c, r in rules.items()}, spec=rules)
     default = data.get("default_recoding", next(iter(recs)))
     if default not in recs:
-        raise ValueError(f"recoding spec {path}: default_recoding {default!r} is not a recoding")
+        raise ParameterError(f"recoding spec {path}: default_recoding {default!r} is not a recoding")
     cols = data.get("columns")
     qi = data.get("qi")
     return RecodingSpec(path=path, columns=tuple(cols) if cols else None, missing=data.get("missing"),
@@ -159,9 +161,9 @@ def load_spec(path: str | os.PathLike) -> RecodingSpec:
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ValueError(f"cannot read recoding spec {p}: {exc.strerror or exc}") from None
+        raise ParameterError(f"cannot read recoding spec {p}: {exc.strerror or exc}") from None
     except ValueError as exc:
-        raise ValueError(f"recoding spec {p} is not valid JSON: {exc}") from None
+        raise ParameterError(f"recoding spec {p} is not valid JSON: {exc}") from None
     return parse_spec(data, str(p))
 
 

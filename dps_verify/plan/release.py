@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.plan.recoding import Recoding
 from dps_verify.plan.table import Table
 
@@ -47,9 +48,9 @@ def sample_and_anonymize(table: Table, recoding: Recoding, beta: Fraction, k: in
     """Bernoulli(β) sample of ``table`` (exact), then strongly-safe k-anonymization under
     ``recoding`` over the QI columns."""
     if not 0 < beta < 1:
-        raise ValueError(f"beta must satisfy 0 < beta < 1 (CP Def 3), got {beta}")
+        raise ParameterError(f"beta must satisfy 0 < beta < 1 (CP Def 3), got {beta}")
     if k < 1:
-        raise ValueError("k must be >= 1 (CP §3.2)")
+        raise ParameterError("k must be >= 1 (CP §3.2)")
     rng: random.Random = (random.Random(f"dps-verify plan release {seed}") if seed is not None
                           else random.SystemRandom())  # a stream of its own, apart from the selection's
     p, q = beta.numerator, beta.denominator

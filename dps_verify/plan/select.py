@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified
 from dps_verify.core.params import epsilon_param
 from dps_verify.plan import expmech
@@ -98,7 +99,7 @@ def candidates(frontier2: Frontier, table: Table, spec: RecodingSpec, names: Seq
             out.append(Candidate(recoding=name, beta=row.beta, beta_label=row.point.label, k=mk.k,
                                  delta_at_k=mk.delta_at_k, utility=u))
     if not out:
-        raise ValueError(f"--select-with: no candidate (no beta where the {measure} measure applies)")
+        raise ParameterError(f"--select-with: no candidate (no beta where the {measure} measure applies)")
     return out
 
 
@@ -128,9 +129,9 @@ def split_epsilon(epsilon: str, epsilon1: str) -> tuple[Fraction, Fraction, Frac
     e = epsilon_param(epsilon)
     e1 = epsilon_param(epsilon1, "epsilon1")
     if not e1 > 0:
-        raise ValueError("--select-with: epsilon1 must be > 0")
+        raise ParameterError("--select-with: epsilon1 must be > 0")
     if not e > e1:
-        raise ValueError(f"--select-with: epsilon1 = {epsilon1} must be below epsilon = {epsilon} "
+        raise ParameterError(f"--select-with: epsilon1 = {epsilon1} must be below epsilon = {epsilon} "
                          "(CP Thm 6 needs epsilon >= -ln(1-beta) + epsilon1)")
     return e, e1, e - e1
 

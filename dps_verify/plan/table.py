@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.plan.recoding import Recoding
 
 #: Largest table read (rows); larger files are refused before any work.
@@ -48,9 +49,9 @@ def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[
     it names every QI column (a file with its own header)."""
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"--data {p}: no such file")
+        raise ParameterError(f"--data {p}: no such file")
     if not qi:
-        raise ValueError("--qi: give at least one quasi-identifier column")
+        raise ParameterError("--qi: give at least one quasi-identifier column")
     rows: list[tuple[str, ...]] = []
     dropped = 0
     try:
@@ -73,26 +74,26 @@ def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[
                         continue
                 assert header is not None
                 if len(cells) != len(header):
-                    raise ValueError(f"--data {p}: line {line_no} has {len(cells)} fields, expected {len(header)}")
+                    raise ParameterError(f"--data {p}: line {line_no} has {len(cells)} fields, expected {len(header)}")
                 if missing is not None and any(cells[i] == missing for i in qi_idx):
                     dropped += 1
                     continue
                 rows.append(cells)
                 if len(rows) > max_rows:
-                    raise ValueError(f"--data {p}: more than {max_rows} rows (the plan's budget)")
+                    raise ParameterError(f"--data {p}: more than {max_rows} rows (the plan's budget)")
     except (UnicodeDecodeError, gzip.BadGzipFile, EOFError):
-        raise ValueError(f"--data {p}: not UTF-8 text") from None
+        raise ParameterError(f"--data {p}: not UTF-8 text") from None
     except csv.Error as exc:
-        raise ValueError(f"--data {p}: not a readable CSV file ({exc})") from None
+        raise ParameterError(f"--data {p}: not a readable CSV file ({exc})") from None
     if header is None:
-        raise ValueError(f"--data {p}: the file is empty")
+        raise ParameterError(f"--data {p}: the file is empty")
     return Table(path=str(p), columns=header, qi=tuple(qi), rows=tuple(rows), dropped_missing=dropped)
 
 
 def _qi_index(header: Sequence[str], qi: Sequence[str], p: Path) -> list[int]:
     missing_cols = [c for c in qi if c not in header]
     if missing_cols:
-        raise ValueError(f"--qi: column(s) {', '.join(missing_cols)} not in {p} (columns: {', '.join(header)})")
+        raise ParameterError(f"--qi: column(s) {', '.join(missing_cols)} not in {p} (columns: {', '.join(header)})")
     return [list(header).index(c) for c in qi]
 
 

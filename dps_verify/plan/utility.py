@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import gmpy2
 
-from dps_verify.core.errors import BudgetError
+from dps_verify.core.errors import BudgetError, ParameterError
 
 #: Largest integer (in bits) the exact computation may build: q^(largest group) for β = p/q.
 MAX_EXACT_BITS = 1 << 28
@@ -83,10 +83,10 @@ def expected_published_mpq(histogram: Mapping[int, int], beta: Fraction,
     """Exact E[published records] for each k in ``ks`` as GMP rationals; ``histogram`` maps a
     group size n to the number of groups of that size."""
     if not 0 < beta < 1:
-        raise ValueError(f"beta must satisfy 0 < beta < 1 (CP Def 3), got {beta}")
+        raise ParameterError(f"beta must satisfy 0 < beta < 1 (CP Def 3), got {beta}")
     kl = sorted(set(int(k) for k in ks))
     if any(k < 1 for k in kl):
-        raise ValueError("k must be >= 1 (CP §3.2)")
+        raise ParameterError("k must be >= 1 (CP §3.2)")
     check_exact_budget(histogram, [beta])
     p, q = beta.numerator, beta.denominator
     qz = gmpy2.mpz(q)
