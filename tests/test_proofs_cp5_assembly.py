@@ -13,7 +13,6 @@ from dataclasses import replace
 import pytest
 from dps_verify_proofs import cp_theorem_5 as cp5
 
-from dps_verify.paper.kernel import run
 from dps_verify.paper.kernel.core import Verdict, aggregate, check_chain
 
 FINAL = "CP Thm 5: delta = d for every D and t"
@@ -39,8 +38,8 @@ PINS = ("pin: the conclusion is the paper's statement", "pin: the last step lose
 
 
 @pytest.fixture(scope="module")
-def result():
-    return run("cp-theorem-5")
+def result(proof_results):
+    return proof_results.results["cp-theorem-5"]  # run once per session (tests/conftest.py)
 
 
 def _step(result, name):
