@@ -123,3 +123,18 @@ def test_assert_dp_and_find_witness_take_a_claim():
     assert w is not None
     assert find_witness(leaky, pairs, beta=0.5, epsilon=1, delta=0.01) == w
     assert find_witness(leaky, pairs, Claim(0.5, 1, 1)) is None  # δ = 1 holds for everything
+
+
+def test_the_exact_searches_take_a_claim():
+    from dps_verify.verdict.exact_search import exhaustive_search, shape_search
+
+    leaky = StronglySafeKAnonymizer(_decade, 2, threshold=1)
+    claim = Claim(0.5, 1, 0.01)
+    by_value = exhaustive_search(leaky, RECORDS, claim, max_size=2)
+    loose = exhaustive_search(leaky, RECORDS, beta=0.5, epsilon=1, delta=0.01, max_size=2)
+    assert by_value.witness is not None and by_value.witness == loose.witness
+    assert shape_search(leaky, RECORDS, claim, max_records=8).witness is not None
+    ok = shape_search(StronglySafeKAnonymizer(_decade, 2), RECORDS, Claim(0.5, 1, 1), max_records=8)
+    assert ok.witness is None
+    with pytest.raises(ParameterError, match="not both"):
+        exhaustive_search(leaky, RECORDS, claim, beta=0.5)

@@ -31,11 +31,10 @@ import numpy as np
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number, exp_interval
-from dps_verify.core.params import beta_param, delta_param, epsilon_param
+from dps_verify.core.types import Claim, DefinitionLike
 from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleMemo, SampleTable
 from dps_verify.engine.distribution import randomized
 from dps_verify.measures.divergence import (
-    DEFINITIONS,
     delta_certified,
     delta_exceeds,
     pointwise_delta_exact,
@@ -505,11 +504,12 @@ class PairChecker:
 def exhaustive_search(
     anonymizer: Callable,
     domain: Sequence[Hashable],
+    claim: Claim | None = None,
     *,
-    beta: Number,
-    epsilon: Number,
-    delta: Number,
-    definition: str = "hockey-stick",
+    beta: Number | None = None,
+    epsilon: Number | None = None,
+    delta: Number | None = None,
+    definition: DefinitionLike | None = None,
     max_size: int = 12,
     work_budget: int = DEFAULT_WORK_BUDGET,
     executor: Executor | str | None = None,
@@ -519,7 +519,8 @@ def exhaustive_search(
 ) -> SearchResult:
     """Check every neighbouring pair (D, D − x) with |D| ≤ ``max_size`` over ``domain``, smallest
     first, and return the minimal witness of a violation of (ε, δ) under β-sampling (CP Def. 3)
-    or a PASS over the sizes covered.
+    or a PASS over the sizes covered.  The claim is a :class:`~dps_verify.core.types.Claim` or
+    the keyword arguments ``beta``, ``epsilon``, ``delta``, ``definition`` (hockey-stick).
 
     ``relation="replace-one"`` checks the pairs (D, D − r + r') instead (every |D| ≤
     ``max_size``, r in D, r' ≠ r; the witness has the fewest records).
@@ -532,11 +533,9 @@ def exhaustive_search(
     anonymizer (each distinct sample's law computed once across them).
     """
     t0 = time.perf_counter()
-    b = beta_param(beta, allow_one=True)
-    eps = epsilon_param(epsilon)
-    d = delta_param(delta)
-    if definition not in DEFINITIONS:
-        raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+    claimed = Claim.of(claim, beta=beta, epsilon=epsilon, delta=delta, definition=definition)
+    b, eps, d = claimed.beta, claimed.epsilon, claimed.delta
+    definition = claimed.definition
     if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1:
         raise ParameterError(f"max_size must be an integer >= 1, got {max_size!r}")
     if relation not in RELATIONS:
@@ -677,11 +676,12 @@ __all__ = [
 def shape_search(
     anonymizer: Callable,
     domain: Sequence[Hashable],
+    claim: Claim | None = None,
     *,
-    beta: Number,
-    epsilon: Number,
-    delta: Number,
-    definition: str = "hockey-stick",
+    beta: Number | None = None,
+    epsilon: Number | None = None,
+    delta: Number | None = None,
+    definition: DefinitionLike | None = None,
     ks: Sequence[int] | None = None,
     max_records: int = 96,
     work_budget: int = 4_000_000,
@@ -693,15 +693,15 @@ def shape_search(
     exhaustive sizes), smallest datasets first, with the same screen and exact confirmation;
     the witness is the smallest violating shape tried (not proven minimal).  ``max_multi``
     caps the multi-bulk shapes (crowds and a target beside one bulk go up to ``max_records``);
-    ``memo`` as for :func:`exhaustive_search`."""
+    ``memo`` and the claim as for :func:`exhaustive_search`."""
     from collections import defaultdict
 
     from dps_verify.verdict.shapes import leak_shapes
 
     t0 = time.perf_counter()
-    b = beta_param(beta, allow_one=True)
-    eps = epsilon_param(epsilon)
-    d = delta_param(delta)
+    claimed = Claim.of(claim, beta=beta, epsilon=epsilon, delta=delta, definition=definition)
+    b, eps, d = claimed.beta, claimed.epsilon, claimed.delta
+    definition = claimed.definition
     atoms = Atoms(anonymizer, domain)
     m = atoms.m
     if ks is None:
