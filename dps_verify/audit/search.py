@@ -16,18 +16,29 @@ builds datasets of exactly those shapes from the domain's records, most promisin
 - ``outlier``: a bulk split between two records plus an extreme target (moves medians and
   ranges of Mondrian-like partitions).
 - ``random``: seeded random multisets from the domain (coverage beyond the designed shapes).
+
+The shapes themselves come from the one generator of :mod:`dps_verify.verdict.shapes` (the same
+family builders the exhaustive tools' leak shapes use); this module chooses the audit's targets,
+partners and sizes and turns each shape into a :class:`Candidate`.
 """
 
 from __future__ import annotations
 
-import math
-import random
+import itertools
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from dps_verify.audit.domain import Domain
-from dps_verify.core.params import in_paper_regime
+from dps_verify.verdict.shapes import (
+    beside_bulks,
+    crowds,
+    generate,
+    n_min_or_fallback,
+    outliers,
+    random_multisets,
+    singletons,
+)
 
 
 @dataclass(frozen=True)
@@ -56,16 +67,6 @@ def plausible_ks(anonymizer: object) -> list[int]:
     if not ks:
         ks = set(range(2, 11))
     return sorted(x for x in ks if x >= 1)
-
-
-def n_min_or_fallback(k: int, beta: Fraction, eps: Fraction) -> int:
-    """n_m(k, β, ε) = ⌈k/γ − 1⌉ (CP Thm 5) in the paper's regime, else ⌈k/β⌉ (the expected-size
-    point where a group of n starts to be published)."""
-    if 0 < beta < 1 and eps > 0 and in_paper_regime(beta, eps):
-        from dps_verify.worstcase.sdgs import n_min
-
-        return n_min(k, beta, eps)
-    return max(k, math.ceil(k / beta))
 
 
 def interesting_sizes(
@@ -142,7 +143,9 @@ def candidates(
     seed: int | None = None,
     n_random: int = 20,
 ) -> Iterator[Candidate]:
-    """Yield candidate datasets in priority order (duplicates removed)."""
+    """Yield candidate datasets in priority order (duplicates removed), built by the one shape
+    generator (:func:`dps_verify.verdict.shapes.generate`) with the audit's choices: targets
+    at the extremes first, partners by distance, sizes around every n_m."""
     recs = list(domain.records)
     N = domain.max_size
     sizes = interesting_sizes(ks, beta, eps, N, cheap)
@@ -155,29 +158,11 @@ def candidates(
     targets = ext + [r for r in recs if r not in ext]
     if len(targets) > 24:
         targets = targets[:24]
-    seen: set = set()
-
-    def emit(ds: tuple, t: Hashable, shape: str) -> Iterator[Candidate]:
-        key = (tuple(sorted(map(repr, ds))), repr(t))
-        if key not in seen and 1 <= len(ds) <= N:
-            seen.add(key)
-            yield Candidate(ds, t, shape)
-
-    for t in targets:
-        yield from emit((t,), t, "singleton")
-    for t in targets:
-        for n in sizes:
-            yield from emit((t,) * n, t, "crowd")
     partners: dict[Hashable, list] = {}
     for t in targets:
         near = sorted((r for r in recs if r != t), key=lambda r: _distance(t, r, spans))
-        pick = list(dict.fromkeys(near[:3] + [e for e in ext if e != t] + near[3:6]))
-        partners[t] = pick
-    for t in targets:
-        for v in partners[t]:
-            for n in sizes:
-                if n >= 2:
-                    yield from emit((t,) + (v,) * (n - 1), t, "beside-bulk")
+        partners[t] = list(dict.fromkeys(near[:3] + [e for e in ext if e != t] + near[3:6]))
+    triples = []
     if len(recs) >= 3:
         for t in ext:
             # Two bulk partners: non-extreme ones first, topped up from the other partners and
@@ -185,21 +170,18 @@ def candidates(
             # shape instead of dropping it).
             pool = [r for r in partners[t] if r not in ext] + [r for r in partners[t] if r in ext]
             pool += [r for r in recs if r != t and r not in pool]
-            others = pool[:2]
-            if len(others) < 2:
-                continue
-            v1, v2 = others
-            for n in sizes:
-                a = (n - 1) // 2
-                b = n - 1 - a
-                if a >= 1 and b >= 1:
-                    yield from emit((t,) + (v1,) * a + (v2,) * b, t, "outlier")
-    rng = random.Random(0 if seed is None else seed)
-    for _ in range(n_random):
-        size = rng.randint(1, N)
-        ds = tuple(rng.choice(recs) for _ in range(size))
-        t = rng.choice(ds)
-        yield from emit(tuple(sorted(ds, key=repr)), t, "random")
+            if len(pool) >= 2:
+                triples.append((t, pool[0], pool[1]))
+    index = {r: i for i, r in enumerate(recs)}
+    T = [index[t] for t in targets]
+    near_ix = {index[t]: [index[v] for v in vs] for t, vs in partners.items()}
+    items = itertools.chain(
+        singletons(T), crowds(T, sizes), beside_bulks(T, near_ix, sizes),
+        outliers([(index[t], index[a], index[b]) for t, a, b in triples], sizes),
+        random_multisets(recs, N, n_random, 0 if seed is None else seed))
+    for sh in generate(items, lambda _name: N):
+        ds = tuple(recs[i] for i, c in sh.runs for _ in range(c))
+        yield Candidate(ds, recs[sh.target], sh.name)
 
 
 def enumeration_cost(dataset: Sequence, key: object | None) -> int:
