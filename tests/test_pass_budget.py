@@ -200,3 +200,10 @@ def test_false_declarations_are_not_recognised(law, table):
 def test_undeclared_randomized_post_processing_is_not_recognised():
     rep = _check(randomized(_rr_law))
     assert rep.recognised is None
+
+
+def test_report_shows_the_size_of_the_shared_law_cache():
+    rep = assert_dp(flip, beta=BETA, epsilon=2, delta=0, domain=DOM, max_size=3,
+                    max_examples=5, shapes=True, time_budget=None, shape_records=8)
+    assert rep.cache is not None and rep.cache["samples"] > 0 and rep.cache["hits"] > 0
+    assert "law cache:" in rep.summary() and "bound 2000000" in rep.summary()

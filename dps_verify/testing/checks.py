@@ -83,6 +83,8 @@ class DPCheckReport:
     #: strongly-safe k-anonymization on every sample of the exhaustive sizes
     recognised: object | None = None
     recognised_text: str | None = None
+    #: sizes of the shared sample memo (:class:`~dps_verify.engine.count_vectors.SampleMemo`)
+    cache: dict | None = None
 
     def summary(self) -> str:
         ex = self.exhaustive
@@ -103,6 +105,11 @@ class DPCheckReport:
             lines.append(f"  no violation up to size {ex.max_size} (every dataset) and on the shapes "  # type: ignore[attr-defined]
                          "above; this is a finite search, not a proof for all datasets")
         lines.extend("  note: " + n for n in self.notes)
+        if self.cache:
+            c = self.cache
+            lines.append(f"  law cache: {c['samples']} distinct samples' laws kept "
+                         f"({c['entries']} output probabilities, bound {c['max_entries']}), "
+                         f"{c['hits']} reuses")
         return "\n".join(lines)
 
 
@@ -232,7 +239,7 @@ def assert_dp(
     if rec is not None:
         rec_text = rec.closed_form(b, eps, d, definition) if b < 1 else rec.describe()
     notes = list(ex.notes) + ([budget_note] if budget_note else [])
-    return DPCheckReport(label, claim_text, ex, sh, n, cf, notes, rec, rec_text)
+    return DPCheckReport(label, claim_text, ex, sh, n, cf, notes, rec, rec_text, memo.stats())
 
 
 def _raise_undecided(res: object) -> None:
