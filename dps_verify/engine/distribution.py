@@ -10,22 +10,16 @@ Probabilities are exact :class:`fractions.Fraction` values; measures live in
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, cast
+from typing import cast
 
-from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
 from dps_verify.core.params import beta_param
-from dps_verify.core.types import Anonymizer, AnonymizerLike
-from dps_verify.engine.calls import SpotChecks, call_anonymizer, call_law, reports_dataset
-from dps_verify.engine.factorised import (
-    DEFAULT_MAX_TERMS,
-    check_budget,
-    count_vector_terms,
-)
+from dps_verify.core.types import AnonymizerLike
+from dps_verify.engine.calls import reports_dataset
+from dps_verify.engine.factorised import DEFAULT_MAX_TERMS
 from dps_verify.engine.product_law import ProductDistribution, product_distribution
 from dps_verify.engine.protocol import GroupFactorisedAnonymizer, is_group_factorised
 
@@ -84,12 +78,14 @@ def distribution(
 ) -> ExactDistribution | ProductDistribution:
     """Exact law of "keep each record with probability β, then apply ``anonymizer``".
 
-    ``anonymizer(sample)`` receives a tuple of the kept records (grouped in order of first
-    appearance in ``dataset``) and returns a hashable output; wrap a randomized one with
-    :class:`randomized`.  Sub-multisets are enumerated by count vectors: Π(c_i + 1) terms for
-    multiplicities c_i, never the 2^N subsets.  If the anonymizer has a ``sufficient_statistic``
-    attribute (a record -> key map such that the output depends only on the multiset of keys,
-    as for a data-independent recoding), records are grouped by that key instead.
+    ``anonymizer(sample)`` receives a tuple of the kept records (in canonical order: distinct
+    records sorted by repr, each repeated) and returns a hashable output; wrap a randomized one
+    with :class:`randomized`.  Sub-multisets are enumerated by count vectors: Π(c_i + 1) terms
+    for multiplicities c_i, never the 2^N subsets, each distinct sample anonymized once.  If the
+    anonymizer has a ``sufficient_statistic`` attribute (a record -> key map such that the
+    output depends only on the multiset of keys, as for a data-independent recoding), records
+    are grouped by that key instead (one representative record per key is anonymized; the
+    declaration is spot-checked on one- and two-record samples).
 
     Two paths (see docs/accounting.md):
 
@@ -103,7 +99,9 @@ def distribution(
       (the cancellation theorem), so two laws over tens of thousands of records cost one
       group's law; reading it as a mapping (or ``.exact``) expands it, which costs the number
       of joint outputs Π|law_g| (a group that never reaches the threshold is a point mass);
-    - *generic* — any other anonymizer: the count-vector enumeration, Π(c_i + 1) terms.
+    - *generic* — any other anonymizer: the count-vector backend of the engine
+      (:mod:`dps_verify.engine.count_vectors`, through :class:`~dps_verify.engine.law_cache.LawCache`),
+      Π(c_i + 1) terms; use a ``LawCache`` directly to keep the samples' laws across datasets.
 
     Both compute the same exact law (property-tested equal).  The work is estimated before
     starting; past ``max_terms`` (default :data:`DEFAULT_MAX_TERMS` = 2·10⁶, about a minute on
@@ -122,79 +120,13 @@ def distribution(
     if factorised:  # lazy: measures of two product laws cancel the groups they share
         return product_distribution(
             cast(GroupFactorisedAnonymizer, anonymizer), dataset, b, max_terms=max_terms)
-    p, q = b.numerator, b.denominator
-    key = getattr(anonymizer, "sufficient_statistic", None) or _identity
-    groups: dict[Hashable, list] = {}
-    try:
-        for rec in dataset:
-            groups.setdefault(key(rec), []).append(rec)
-    except TypeError as exc:
-        raise ParameterError(f"dataset records must be hashable: {exc}") from None
-    members = list(groups.values())
-    keys = list(groups)
-    check_budget(
-        count_vector_terms([len(m) for m in members]), max_terms,
-        f"the generic count-vector enumeration over {len(members)} distinct keys",
-    )
-    # Optional fast path: an anonymizer whose output is a function of the per-key counts.
-    from_counts = getattr(anonymizer, "from_counts", None) if key is not _identity else None
-    # Per group: prefixes of the record list and integer binomial weights C(c,s) p^s (q-p)^(c-s).
-    prefixes = [[tuple(m[:s]) for s in range(len(m) + 1)] for m in members]
-    weights = [
-        [_comb(len(m), s) * p**s * (q - p) ** (len(m) - s) for s in range(len(m) + 1)]
-        for m in members
-    ]
-    total_den = q ** sum(len(m) for m in members)
-    acc: dict[Hashable, Fraction] = {}
-    acc_int: dict[Hashable, int] = {}
-    # the first sample of each size is anonymized again, also reordered (engine/calls.py)
-    spot = SpotChecks(per_size=1)
-    checked_sizes = spot.done
-    for choice in itertools.product(*(range(len(m) + 1) for m in members)):
-        w = 1
-        for g, s in enumerate(choice):
-            w *= weights[g][s]
-        if w == 0:
-            continue
-        if from_counts is not None:
-            _add(acc_int, call_anonymizer(from_counts, dict(zip(keys, choice))), w)
-            continue
-        sample: tuple = sum((prefixes[g][s] for g, s in enumerate(choice)), ())
-        check = len(sample) not in checked_sizes and spot.due(sample)
-        if not isinstance(anonymizer, randomized):
-            fn = cast(Anonymizer, anonymizer)
-            # AuditedCodeError on a fault
-            _add(acc_int, call_anonymizer(fn, sample, recheck=check, reorder=check), w)
-            continue
-        law = call_law(anonymizer, sample, recheck=check, reorder=check)
-        for y, pr in law.items():
-            _add(acc, y, pr * w)
-    for y, v in acc_int.items():
-        acc[y] = acc.get(y, Fraction(0)) + v
-    return ExactDistribution({y: Fraction(v) / total_den for y, v in acc.items()})
+    # the generic path is the engine's count-vector backend (engine/count_vectors.py through
+    # the law cache; imported here, since those modules import this one)
+    from dps_verify.engine.law_cache import LawCache
 
-
-_NOT_A_FUNCTION = (
-    "anonymizer is not a function of its sample: two calls on the same sample gave different "
-    "outputs (wrap a randomized anonymizer with exact.randomized)"
-)
-
-
-def _add(acc: dict, y: Hashable, v: Any) -> None:
-    try:
-        acc[y] = acc.get(y, 0) + v
-    except TypeError as exc:
-        raise ValueError(f"anonymizer outputs must be hashable: {exc}") from None
-
-
-def _identity(r: Hashable) -> Hashable:
-    return r
-
-
-def _comb(n: int, s: int) -> int:
-    from math import comb
-
-    return comb(n, s)
+    cache = LawCache(anonymizer, b, dataset, factorised=False, max_terms=max_terms,
+                     max_entries=0)
+    return ExactDistribution(cache(dataset))
 
 
 def pairs(dataset: Sequence[Hashable], domain: Iterable[Hashable]) -> list[tuple[tuple, tuple]]:

@@ -24,6 +24,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from dps_verify.core.errors import AuditedCodeError, ParameterError
 from dps_verify.core.numbers import Number
 from dps_verify.core.params import beta_param
 from dps_verify.engine.calls import attach_dataset
@@ -80,7 +81,9 @@ class LawCache:
         self.laws: ExactLaws | None = None
         self._radix = 2
         if domain is not None and not self.factorised:
-            self._grow(_hashable_records(domain), 1)
+            recs = _hashable_records(domain)
+            if recs:
+                self._grow(recs, 1)
 
     # -- the count-vector backend -------------------------------------------------------
 
@@ -129,27 +132,35 @@ class LawCache:
             raise ValueError("weights are kept for count-vector laws only (not factorised)")
         c = self.counts(dataset)
         check_budget(count_vector_terms(c), self.max_terms,
-                     f"the count-vector enumeration over {sum(1 for v in c if v)} distinct keys")
+                     f"the generic count-vector enumeration over {sum(1 for v in c if v)} distinct keys")
         assert self.laws is not None
         try:
             return self.laws.weights(c)
-        except Exception as err:  # noqa: BLE001 - an AuditedCodeError names the dataset
-            from dps_verify.core.errors import AuditedCodeError
-
-            if isinstance(err, AuditedCodeError):
-                attach_dataset(err, tuple(dataset))
+        except AuditedCodeError as err:  # a fault of the audited code names the dataset
+            attach_dataset(err, tuple(dataset))
             raise
 
     def __call__(self, dataset: Sequence[Hashable]) -> dict:
         """The exact law of A^β(``dataset``): ``{output: Fraction}``."""
         if self.factorised:
             return self._factorised(dataset)
+        if self.table is None and not list(dataset):
+            return self._empty()
         acc, den = self.weights(dataset)
         assert self.table is not None
         outs = self.table.outputs
         return {outs[o]: Fraction(v) / den for o, v in acc.items()}
 
     law = __call__
+
+    def _empty(self) -> dict:
+        """The law of A^β(∅) before any record is known: A on the empty sample (no atoms)."""
+        from dps_verify.engine.calls import call_anonymizer, call_law
+        from dps_verify.engine.distribution import randomized
+
+        if isinstance(self.anonymizer, randomized):
+            return dict(call_law(self.anonymizer, (), recheck=True))
+        return {call_anonymizer(self.anonymizer, (), recheck=True): Fraction(1)}
 
     def _factorised(self, dataset: Sequence[Hashable]) -> dict:
         from dps_verify.engine.distribution import distribution
@@ -185,7 +196,7 @@ def _hashable_records(records: Iterable[Hashable]) -> list:
         for r in recs:
             hash(r)
     except TypeError as exc:
-        raise ValueError(f"dataset records must be hashable: {exc}") from None
+        raise ParameterError(f"dataset records must be hashable: {exc}") from None
     return recs
 
 
