@@ -386,7 +386,8 @@ def _exact_this_table(anon: Any, table: Table, b: Fraction, eps: Fraction, d: Fr
     from dps_verify.engine.product_law import pair_hockey_stick, pair_pointwise, part_weights
 
     t0 = time.perf_counter()
-    keys = [anon.group_key(r) for r in table.records]  # one recoding call per row
+    key_of = {r: anon.group_key(r) for r in dict.fromkeys(table.records)}  # per distinct row
+    keys = [key_of[r] for r in table.records]
     sizes = Counter(keys)
     pairs: dict[tuple[int, int], tuple[Fraction, Fraction, Any]] = {}
 
@@ -404,16 +405,14 @@ def _exact_this_table(anon: Any, table: Table, b: Fraction, eps: Fraction, d: Fr
                 pairs[key] = (lo, hi, (X, Y))
         return pairs[key]
 
-    per_row: list[Fraction] = []
-    worst: tuple[Fraction, Fraction, str, int, tuple[int, int]] | None = None
     row_of_group: dict[Any, int] = {}
     for i, key in enumerate(keys):
         row_of_group.setdefault(key, i)
-        n = sizes[key]
-        lo, hi, _ = measure(n, n - 1)
-        per_row.append(hi)
-        if worst is None or hi > worst[1]:
-            worst = (lo, hi, "remove", i, (n, n - 1))
+    rows_per_size = Counter(sizes[k] for k in keys)  # δ of a removal depends on n only
+    removal = {n: measure(n, n - 1) for n in sorted(rows_per_size)}
+    n_worst = max(removal, key=lambda n: (removal[n][1], -n))
+    first_row = next(i for i, k in enumerate(keys) if sizes[k] == n_worst)
+    worst = (removal[n_worst][0], removal[n_worst][1], "remove", first_row, (n_worst, n_worst - 1))
     add_worst = None
     for key, n in sizes.items():
         lo, hi, _ = measure(n + 1, n)
@@ -433,7 +432,7 @@ def _exact_this_table(anon: Any, table: Table, b: Fraction, eps: Fraction, d: Fr
         L = {y: Fraction(w, X[1]) for y, w in X[0].items()}
         L2 = {y: Fraction(w, Y[1]) for y, w in Y[0].items()}
         verdict = "FAIL" if delta_exceeds(L, L2, eps, d) else "PASS"
-    hist = _histogram(per_row)
+    hist = _histogram({n: (removal[n][1], c) for n, c in rows_per_size.items()})
     res = {
         "verdict": verdict, "method": "exact (product law, cancellation theorem)",
         "worst_delta": {"lower": _fmt(lo, "d"), "upper": _fmt(hi, "u"),
@@ -444,14 +443,14 @@ def _exact_this_table(anon: Any, table: Table, b: Fraction, eps: Fraction, d: Fr
         "add_neighbours": "any row of the data's domain: its group gains one record (a group "
                           "of the table, or a new group of 1)",
         "per_row_delta_histogram": hist,
-        "rows_at_risk": sum(1 for v in per_row if v > d),
+        "rows_at_risk": sum(c for n, c in rows_per_size.items() if removal[n][1] > d),
         "seconds": round(time.perf_counter() - t0, 3),
     }
     res["summary"] = (f"worst delta {_fmt(hi, 'u')} ({_where(kind, row, table, nb, ns)}); "
-                      f"{res['rows_at_risk']} of {len(per_row)} rows above the claimed delta; "
-                      f"exact over all {len(per_row)} removals and every addition")
-    logs = {v: _log10(v) for v in set(per_row)}
-    res["per_row_log10_delta"] = [logs[v] for v in per_row]
+                      f"{res['rows_at_risk']} of {len(keys)} rows above the claimed delta; "
+                      f"exact over all {len(keys)} removals and every addition")
+    logs = {n: _log10(removal[n][1]) for n in removal}
+    res["per_row_log10_delta"] = [logs[sizes[k]] for k in keys]
     witness = None
     if verdict == "FAIL":
         witness = _exact_witness(pairs[(nb, ns)][2], eps, kind, row, table, nb, ns, definition)
@@ -515,10 +514,11 @@ def _fmt(v: Fraction, rounding: str) -> str:
     return mpmath.nstr(fraction_to_mpf(v, rounding), 4)
 
 
-def _histogram(values: list[Fraction]) -> dict:
-    """Rows by decade of their exact δ: {"0": rows with δ = 0, "1e-8..1e-7": ...}."""
+def _histogram(by_size: dict[int, tuple[Fraction, int]]) -> dict:
+    """Rows by decade of their exact δ: {"0": rows with δ = 0, "1e-8..1e-7": ...}; ``by_size``
+    maps a group size to (δ of removing one of its rows, number of such rows)."""
     out: Counter = Counter()
-    for v, c in Counter(values).items():
+    for v, c in by_size.values():
         out[-10**9 if v <= 0 else math.floor(_log10(v))] += c
     return {("0" if e == -10**9 else f"1e{e}..1e{e + 1}"): c for e, c in sorted(out.items())}
 
