@@ -45,6 +45,7 @@ __all__ = [
     "DefinitionLike",
     "GroupedAnonymizer",
     "Neighbouring",
+    "NeighbouringLike",
     "ProofVerdict",
     "RandomizedAnonymizer",
     "Sample",
@@ -72,6 +73,10 @@ class Neighbouring(StrEnum):
     ADD_REMOVE = "add-remove"
     #: One record replaced by another (an extension offered by :mod:`dps_verify.testing`).
     REPLACE_ONE = "replace-one"
+
+
+#: A :class:`Neighbouring` relation or its spelling.
+NeighbouringLike: TypeAlias = Neighbouring | Literal["add-remove", "replace-one"]
 
 
 class Bound(StrEnum):

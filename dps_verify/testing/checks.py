@@ -27,11 +27,11 @@ from dps_verify.verdict.witness import Dataset, Witness, short, witness_from_law
 SHAPE_RECORDS = 96
 
 if TYPE_CHECKING:
-    from dps_verify.core.types import Claim, Definition
+    from dps_verify.core.types import Claim, Definition, DefinitionLike, NeighbouringLike
 
 
 def pair_witness(
-    laws: LawCache, D: Dataset, D2: Dataset, epsilon: Number, definition: str = "hockey-stick"
+    laws: LawCache, D: Dataset, D2: Dataset, epsilon: Number, definition: DefinitionLike = "hockey-stick"
 ) -> Witness:
     """The worst event for one neighbouring pair, computed exactly."""
     return witness_from_laws(laws(D), laws(D2), epsilon_param(epsilon), D, D2, definition)
@@ -125,7 +125,7 @@ def assert_dp(
     max_size: int = 6,
     search_size: int = 12,
     max_examples: int | None = None,
-    relation: str = "add-remove",
+    relation: NeighbouringLike = "add-remove",
     shapes: bool = True,
     exact_fractions: bool = False,
     executor: Any = None,
@@ -309,7 +309,7 @@ def max_delta(
     *,
     beta: Number,
     epsilon: Number,
-    definition: str = "hockey-stick",
+    definition: DefinitionLike = "hockey-stick",
     laws: LawCache | None = None,
 ) -> Witness | None:
     """The witness with the largest implied δ over ``pairs`` (None if ``pairs`` is empty)."""

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import BASE_PREC, iv_from_fraction, iv_precision, iv_upper
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
+from dps_verify.core.types import NeighbouringLike
 from dps_verify.engine.distribution import randomized
 from dps_verify.mechanisms import EpsilonSafeKAnonymizer, StronglySafeKAnonymizer
 
@@ -132,7 +133,7 @@ def neighbours(
     domain: Sequence[Hashable],
     *,
     data: st.SearchStrategy[Dataset] | None = None,
-    relation: str = "add-remove",
+    relation: NeighbouringLike = "add-remove",
     max_size: int = 6,
 ) -> tuple[Dataset, Dataset]:
     """A neighbouring pair ``(D, D2)`` over ``domain``.

@@ -31,7 +31,7 @@ import numpy as np
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number, exp_interval
-from dps_verify.core.types import Claim, DefinitionLike
+from dps_verify.core.types import Claim, DefinitionLike, NeighbouringLike
 from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleMemo, SampleTable
 from dps_verify.engine.distribution import randomized
 from dps_verify.measures.divergence import (
@@ -172,7 +172,7 @@ def _decide_integer(laws: ExactLaws, c: Sequence[int], c2: Sequence[int], eps: F
 
 
 def decide_pair(
-    laws: ExactLaws, counts: Sequence[int], x: int, eps: Fraction, d: Fraction, definition: str,
+    laws: ExactLaws, counts: Sequence[int], x: int, eps: Fraction, d: Fraction, definition: DefinitionLike,
     **info: Any,
 ) -> tuple[str, Witness | None]:
     """Decide the pair (D, D − x) exactly: ("violation" | "ok" | "undecided", witness); the
@@ -185,7 +185,7 @@ def decide_pair(
 
 def decide_counts(
     laws: ExactLaws, c: list[int], c2: list[int], target: Any, eps: Fraction, d: Fraction,
-    definition: str, **info: Any,
+    definition: DefinitionLike, **info: Any,
 ) -> tuple[str, Witness | None]:
     """Decide any pair of count vectors exactly (see :func:`decide_pair`)."""
     atoms = laws.table.atoms
@@ -238,7 +238,7 @@ class PairChecker:
     cache)."""
 
     def __init__(self, table: SampleTable, beta: Fraction, eps: Fraction, d: Fraction,
-                 definition: str, executor: Executor):
+                 definition: DefinitionLike, executor: Executor):
         self.table, self.beta, self.eps, self.d = table, beta, eps, d
         self.definition = definition
         self.executor = executor
@@ -368,7 +368,7 @@ class PairChecker:
         return not self.table.is_randomized and math.comb(size + m, m) <= DENSE_SAMPLES
 
     def screen_level(self, n: int, counts: np.ndarray, parents: np.ndarray, size: int,
-                     bar: Any = None, relation: str = "add-remove",
+                     bar: Any = None, relation: NeighbouringLike = "add-remove",
                      ) -> list[tuple[int, float, int, int]]:
         """Screen every pair of level n (|D| = n) by its smaller dataset E = D − x
         (:func:`~dps_verify.verdict.screen.screen_parents`); ``counts`` are all datasets of
@@ -514,7 +514,7 @@ def exhaustive_search(
     work_budget: int = DEFAULT_WORK_BUDGET,
     executor: Executor | str | None = None,
     progress: bool | None = None,
-    relation: str = "add-remove",
+    relation: NeighbouringLike = "add-remove",
     memo: SampleMemo | None = None,
 ) -> SearchResult:
     """Check every neighbouring pair (D, D − x) with |D| ≤ ``max_size`` over ``domain``, smallest

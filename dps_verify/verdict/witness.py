@@ -20,6 +20,7 @@ from typing import Any
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import exp_interval
+from dps_verify.core.types import DefinitionLike
 from dps_verify.measures.divergence import DEFINITIONS
 from dps_verify.measures.divergence import _bad_set_forward as bad_set
 
@@ -76,7 +77,7 @@ class Witness:
     q_event: Fraction | float  # Pr[A^β(neighbour) ∈ event] (an estimate if statistical)
     epsilon: Fraction
     implied_delta: Fraction | float  # a certified (or 1 − α confident) lower bound on δ
-    definition: str = "hockey-stick"
+    definition: DefinitionLike = "hockey-stick"
     extra: dict = field(default_factory=dict, compare=False)
     target: Any = None
     shape: str = ""
@@ -215,7 +216,7 @@ def witness_from_laws(
     eps: Fraction,
     D: Dataset,
     D2: Dataset,
-    definition: str = "hockey-stick",
+    definition: DefinitionLike = "hockey-stick",
     **info: Any,
 ) -> Witness:
     """The worst event for the exact laws P = law(A^β(D)), Q = law(A^β(D2)) at ε.
