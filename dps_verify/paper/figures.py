@@ -27,7 +27,7 @@ from dps_verify.core.numbers import (
 )
 from dps_verify.core.params import in_paper_regime, neg_log1m_float
 from dps_verify.core.search import boundary_rational
-from dps_verify.core.types import bound_param, definition_param
+from dps_verify.core.types import BoundLike, bound_param, definition_param
 from dps_verify.inverse.questions import min_epsilon as certified_min_epsilon
 from dps_verify.worstcase.chernoff import chernoff_delta
 from dps_verify.worstcase.closed_forms import d_certified, neg_log1m_upper
@@ -63,7 +63,7 @@ def eps_grid(beta: str, top: Fraction | float | str = 2, step: Fraction = Fracti
 
 
 @cache
-def delta_certified(k: int, beta: str, eps: Fraction, measure: str = "paper") -> Certified:
+def delta_certified(k: int, beta: str, eps: Fraction, measure: BoundLike = "paper") -> Certified:
     """The certified enclosure of δ: CP's d ("paper") or the exact "hockey-stick"/"pointwise" δ.
     Claims compare these enclosures (lower vs upper ends), never the floats of :func:`delta`."""
     if measure == "paper":
@@ -71,12 +71,12 @@ def delta_certified(k: int, beta: str, eps: Fraction, measure: str = "paper") ->
     return sdgs_delta_certified(k, beta, eps, definition_param(measure))
 
 
-def delta(k: int, beta: str, eps: Fraction, measure: str = "paper") -> float:
+def delta(k: int, beta: str, eps: Fraction, measure: BoundLike = "paper") -> float:
     """Certified upper end of δ as a float, for drawing and distances between curves."""
     return float(delta_certified(k, beta, eps, measure).upper)
 
 
-def curve(k: int, beta: str, measure: str = "paper", top: Fraction | float | str = 2) -> list[tuple[float, float]]:
+def curve(k: int, beta: str, measure: BoundLike = "paper", top: Fraction | float | str = 2) -> list[tuple[float, float]]:
     return [(float(e), delta(k, beta, e, measure)) for e in eps_grid(beta, top)]
 
 
@@ -174,7 +174,7 @@ def fig4_match(beta: str, width: int = 15) -> tuple[int, float]:
 
 
 @cache
-def min_epsilon(k: int, beta: str, target: Fraction = Fraction(1, 10**6), measure: str = "paper",
+def min_epsilon(k: int, beta: str, target: Fraction = Fraction(1, 10**6), measure: BoundLike = "paper",
                 tol: str = "1e-4") -> float:
     """Smallest ε (to ``tol``, rounded up) with δ(k, β, ε) ≤ target — CP Fig 6's frontier.
 
@@ -363,7 +363,7 @@ def draw_with_notes(name: str, outdir: Path) -> tuple[Path, list[str]]:
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
-    def line(k: int, beta: str, label: str, c: str, measure: str = "paper", ls: str = "-") -> None:
+    def line(k: int, beta: str, label: str, c: str, measure: BoundLike = "paper", ls: str = "-") -> None:
         def plot() -> None:
             xs, ys = zip(*curve(k, beta, measure))
             ax.semilogy(xs, [1 / y for y in ys], color=c, ls=ls, label=label)
