@@ -303,11 +303,11 @@ class _GuardedFn:
 
 
 def _law_once(r: Any, fn: Any, sample: Any, what: str) -> dict[Hashable, Fraction]:
-    # randomized.law of dps_verify.engine.distribution (recognised without importing it: that
-    # module imports this one) validates a user's law; anything else computes its own law.
+    # randomized.law of dps_verify.engine.randomized (recognised by name, as before) validates a
+    # user's law; anything else computes its own law.
     validate = getattr(type(r), "law", None)
     if getattr(validate, "__qualname__", "") != "randomized.law" or \
-            getattr(validate, "__module__", "") != "dps_verify.engine.distribution":
+            getattr(validate, "__module__", "") != "dps_verify.engine.randomized":
         law = _invoke(r.law, (sample,), sample, what, fn)
         if not isinstance(law, Mapping):
             raise AuditedCodeError(f"the {what} {_name(fn)} returned {type(law).__name__}, not a law "

@@ -36,7 +36,7 @@ import numpy as np
 
 from dps_verify.core.errors import AuditedCodeError, ParameterError
 from dps_verify.engine.calls import SpotChecks, call_anonymizer, call_law
-from dps_verify.engine.distribution import randomized
+from dps_verify.engine.randomized import randomized
 
 _ONE = Fraction(1)
 

@@ -10,18 +10,18 @@ Probabilities are exact :class:`fractions.Fraction` values; measures live in
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import cast
 
-from dps_verify.core.numbers import Number, fraction_to_mpf, to_fraction
+from dps_verify.core.numbers import Number, fraction_to_mpf
 from dps_verify.core.params import beta_param
 from dps_verify.core.types import AnonymizerLike
 from dps_verify.engine.calls import reports_dataset
 from dps_verify.engine.factorised import DEFAULT_MAX_TERMS
 from dps_verify.engine.product_law import ProductDistribution, product_distribution
 from dps_verify.engine.protocol import GroupFactorisedAnonymizer, is_group_factorised
+from dps_verify.engine.randomized import randomized
 
 
 class ExactDistribution(dict):
@@ -35,36 +35,6 @@ class ExactDistribution(dict):
     def __init__(self, exact: Mapping[Hashable, Fraction]):
         super().__init__((y, fraction_to_mpf(v)) for y, v in exact.items())
         self.exact: dict[Hashable, Fraction] = dict(exact)
-
-
-class randomized:  # noqa: N801 - used like a decorator / marker, lower-case by design
-    """Mark ``fn(sample) -> {output: probability}`` as a randomized anonymizer.
-
-    Probabilities are read exactly (floats by their shortest decimal form) and must sum to 1.
-    """
-
-    def __init__(self, fn: Callable[[tuple], Mapping[Hashable, Number]]):
-        self.fn = fn
-        self.sufficient_statistic = getattr(fn, "sufficient_statistic", None)
-        self.__name__ = getattr(fn, "__name__", "randomized")
-
-    def law(self, sample: tuple) -> dict[Hashable, Fraction]:
-        raw = self.fn(sample)
-        out: dict[Hashable, Fraction] = {}
-        for y, pr in raw.items():
-            v = pr if type(pr) is Fraction else to_fraction(pr, "output probability")
-            if v.numerator < 0:
-                raise ValueError(f"randomized anonymizer gave a negative probability for {y!r}")
-            if v.numerator:
-                old = out.get(y)
-                out[y] = v if old is None else old + v
-        # the exact total over one common denominator (integers, not a chain of Fractions)
-        lcd = math.lcm(*(v.denominator for v in out.values())) if out else 1
-        total = sum(v.numerator * (lcd // v.denominator) for v in out.values())
-        if total != lcd:
-            raise ValueError(f"randomized anonymizer's probabilities sum to "
-                             f"{Fraction(total, lcd)}, not 1")
-        return out
 
 
 @reports_dataset  # a fault of the audited code names the dataset too (engine/calls.py)

@@ -6,8 +6,8 @@ candidate pairs (:mod:`dps_verify.audit.core`) and the searches of :mod:`dps_ver
 (through the :class:`~dps_verify.engine.count_vectors.SampleMemo` it owns) use:
 
 - an anonymizer of this project that declares the group protocol
-  (:mod:`dps_verify.engine.protocol`) takes the factorised path of
-  :func:`dps_verify.engine.distribution.distribution`, law by law;
+  (:mod:`dps_verify.engine.protocol`) takes the factorised path (the product law of
+  :mod:`dps_verify.engine.product_law`, expanded), law by law;
 - any other anonymizer (a user's function, or a :class:`~dps_verify.engine.distribution.randomized`
   law) takes the count-vector backend (:mod:`dps_verify.engine.count_vectors`): datasets are count
   vectors over the atoms (the records seen so far, canonical order), each distinct sample's law
@@ -37,6 +37,7 @@ from dps_verify.engine.count_vectors import (
     canonical_records,
 )
 from dps_verify.engine.factorised import DEFAULT_MAX_TERMS, check_budget, count_vector_terms
+from dps_verify.engine.product_law import product_distribution
 from dps_verify.engine.protocol import is_group_factorised
 
 #: Laws of a factorised anonymizer kept by a :class:`LawCache` (one per dataset).
@@ -156,20 +157,18 @@ class LawCache:
     def _empty(self) -> dict:
         """The law of A^β(∅) before any record is known: A on the empty sample (no atoms)."""
         from dps_verify.engine.calls import call_anonymizer, call_law
-        from dps_verify.engine.distribution import randomized
+        from dps_verify.engine.randomized import randomized
 
         if isinstance(self.anonymizer, randomized):
             return dict(call_law(self.anonymizer, (), recheck=True))
         return {call_anonymizer(self.anonymizer, (), recheck=True): Fraction(1)}
 
     def _factorised(self, dataset: Sequence[Hashable]) -> dict:
-        from dps_verify.engine.distribution import distribution
-
         key = tuple(sorted(dataset, key=repr))
         law = self._factorised_laws.pop(key, None)
         if law is None:
-            law = dict(distribution(self.anonymizer, key, self.beta, max_terms=self.max_terms,
-                                    factorised=True).exact)
+            law = dict(product_distribution(self.anonymizer, key, self.beta,
+                                            max_terms=self.max_terms).exact)
             if len(self._factorised_laws) >= MAX_FACTORISED_LAWS:
                 del self._factorised_laws[next(iter(self._factorised_laws))]
         self._factorised_laws[key] = law

@@ -33,7 +33,7 @@ from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number, exp_interval
 from dps_verify.core.types import Claim, DefinitionLike, NeighbouringLike
 from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleMemo, SampleTable
-from dps_verify.engine.distribution import randomized
+from dps_verify.engine.randomized import randomized
 from dps_verify.measures.divergence import (
     delta_certified,
     delta_exceeds,
