@@ -49,6 +49,8 @@ __all__ = [
     "ProofVerdict",
     "RandomizedAnonymizer",
     "Sample",
+    "WorstCaseMeasure",
+    "WorstCaseMeasureLike",
 ]
 
 
@@ -92,6 +94,23 @@ class Bound(StrEnum):
 
 #: A :class:`Bound` or its spelling (what an inverse question's ``bound=`` accepts).
 BoundLike: TypeAlias = Bound | Literal["paper", "hockey-stick", "pointwise"]
+
+
+class WorstCaseMeasure(StrEnum):
+    """Which δ the worst-case scan of sampled strongly-safe k-anonymization computes
+    (:mod:`dps_verify.worstcase.sdgs`)."""
+
+    #: CP Thm 5's closed form d(k, β, ε) (its sum over group sizes).
+    PAPER_D = "paper-d"
+    #: the exact worst case under CP Def. 2.
+    HOCKEY_STICK = "hockey-stick"
+    #: the exact worst case under TR Def. 2.
+    POINTWISE = "pointwise"
+
+
+#: A :class:`WorstCaseMeasure` or its spelling (a :class:`Definition` is one too).
+WorstCaseMeasureLike: TypeAlias = (
+    WorstCaseMeasure | Definition | Literal["paper-d", "hockey-stick", "pointwise"])
 
 
 class ClaimVerdict(StrEnum):

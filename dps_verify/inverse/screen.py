@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from dps_verify.core.params import neg_log1m_float
+from dps_verify.core.types import BoundLike
 
 #: Largest number of group sizes the float screen evaluates (beyond it: no screen).
 MAX_SCREEN_N = 400_000
@@ -56,7 +57,7 @@ class MinKScreen:
     beta: Fraction
     eps: Fraction
     delta: Fraction
-    measure: str
+    measure: BoundLike
     guess: int | None  # None outside CP Thm 5's regime: only the refutation is offered
     _argmax: Any = field(repr=False)
 
@@ -69,7 +70,7 @@ class MinKScreen:
         return certified_value_above(k, n, self.beta, self.eps, self.delta, self.measure)
 
 
-def certified_value_above(k: int, n: int, beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> bool:
+def certified_value_above(k: int, n: int, beta: Fraction, eps: Fraction, delta: Fraction, measure: BoundLike) -> bool:
     """Whether the exact lower bound on δ(k) from group size ``n`` (module docstring) exceeds
     ``delta``.  Exact integer tails over q^n; e^ε rounded up (exact for an exact-log ε)."""
     from dps_verify.core.numbers import exp_interval
@@ -92,7 +93,7 @@ def certified_value_above(k: int, n: int, beta: Fraction, eps: Fraction, delta: 
     return lhs > delta.numerator * e_hi.denominator * q**n
 
 
-def min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
+def min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: BoundLike) -> MinKScreen | None:
     """Float screen for the least k with δ(k, β, ε) ≤ delta, for ``measure`` "paper",
     "pointwise" (equal to the paper's d inside CP Thm 5's regime ε ≥ −ln(1−β)) or
     "hockey-stick".  None when the screen does not apply (δ outside (0, 1), ε = 0, more than
@@ -125,7 +126,7 @@ def _screen_grid(b: float, e: float, dl: float, max_n: int) -> tuple[float, int]
     return None if N > max_n else (g, N)
 
 
-def _value_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
+def _value_fn(b: float, e: float, dl: float, measure: BoundLike, max_n: int) -> Any:
     """value(k) -> (δ(k) in doubles, float argmax n or None) at fixed (β, ε), or None when the
     screen does not apply (see :func:`min_k_screen`)."""
     grid = _screen_grid(b, e, dl, max_n)
@@ -168,7 +169,7 @@ def _value_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
     return value
 
 
-def _forward_argmax_fn(b: float, e: float, dl: float, measure: str, max_n: int) -> Any:
+def _forward_argmax_fn(b: float, e: float, dl: float, measure: BoundLike, max_n: int) -> Any:
     """Outside CP Thm 5's regime: k -> the group size n maximising, in doubles, the certificate's
     forward lower bound (module docstring) over k ≤ n ≤ N, or None when that bound is not above
     δ (the backward bad outcomes are left out, so this only ever under-estimates δ(k))."""
@@ -199,7 +200,7 @@ def _forward_argmax_fn(b: float, e: float, dl: float, measure: str, max_n: int) 
     return argmax
 
 
-def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: str) -> MinKScreen | None:
+def _min_k_screen(beta: Fraction, eps: Fraction, delta: Fraction, measure: BoundLike) -> MinKScreen | None:
     from dps_verify.core.params import in_paper_regime
 
     if not 0 < delta < 1 or not eps > 0 or measure not in ("paper", "pointwise", "hockey-stick"):
@@ -259,7 +260,7 @@ def _float_boundary(f: Any, lo: float, hi: float, want: str) -> float | None:
     return hi if want == "least" else lo
 
 
-def min_epsilon_guess(k: int, beta: Fraction, delta: Fraction, measure: str, lo: Fraction, hi: Fraction) -> Fraction | None:
+def min_epsilon_guess(k: int, beta: Fraction, delta: Fraction, measure: BoundLike, lo: Fraction, hi: Fraction) -> Fraction | None:
     """A float guess of the least ε in [lo, hi] with δ(k, β, ε) ≤ delta, for
     :func:`~dps_verify.core.search.boundary_rational` (None when the screen does not apply).
     Inside CP Thm 5's regime (ε ≥ −ln(1−β)) from the per-n values of :func:`min_k_screen`;
@@ -292,7 +293,7 @@ def min_epsilon_guess(k: int, beta: Fraction, delta: Fraction, measure: str, lo:
         return None
 
 
-def _delta_float_outside(k: int, b: float, e: float, dl: float, measure: str, max_n: int) -> float | None:
+def _delta_float_outside(k: int, b: float, e: float, dl: float, measure: BoundLike, max_n: int) -> float | None:
     """δ(k, β, ε) in doubles for ε < −ln(1−β) (screen only): per group size n, the forward bad
     set {j ≥ max(k, J_n)}, the backward set {k ≤ j ≤ M_n}, M_n the largest j < γ′n,
     γ′ = 1 − (1−β)e^ε, and the suppressed outcome when F(k−1; n−1) > e^ε F(k−1; n)
@@ -330,7 +331,7 @@ def _delta_float_outside(k: int, b: float, e: float, dl: float, measure: str, ma
     return float(v.max())
 
 
-def max_beta_guess(k: int, eps: Fraction, delta: Fraction, measure: str, lo: Fraction, hi: Fraction) -> Fraction | None:
+def max_beta_guess(k: int, eps: Fraction, delta: Fraction, measure: BoundLike, lo: Fraction, hi: Fraction) -> Fraction | None:
     """A float guess of the largest β in [lo, hi] (inside CP Thm 5's regime) with
     δ(k, β, ε) ≤ delta, for :func:`~dps_verify.core.search.boundary_rational`."""
     try:

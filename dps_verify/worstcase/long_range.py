@@ -38,6 +38,7 @@ from dps_verify.core.errors import CertificationError
 from dps_verify.core.numbers import Certified
 from dps_verify.core.params import neg_log1m_float
 from dps_verify.core.search import least_integer
+from dps_verify.core.types import WorstCaseMeasureLike
 from dps_verify.worstcase.ball_binomial import (
     BallBinomial,
     arb_epsilon,
@@ -263,7 +264,7 @@ EXACT_TIE_MAX_K = 2_000
 
 
 class _SegmentScan:
-    def __init__(self, k: int, beta: Fraction, eps: Fraction, measure: str, E: Any, backward: bool, prec: int) -> None:
+    def __init__(self, k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLike, E: Any, backward: bool, prec: int) -> None:
         flint = _flint()
         self.flint = flint
         self.k, self.beta, self.eps, self.measure, self.E, self.backward = k, beta, eps, measure, E, backward
@@ -461,7 +462,7 @@ def sdgs_by_segments(
     k: int,
     beta: Fraction,
     eps: Fraction,
-    measure: str,
+    measure: WorstCaseMeasureLike,
     E: Any,
     backward: bool,
     kl: Fraction,

@@ -68,7 +68,7 @@ from dps_verify.core.params import (
     require_paper_regime,
     resolve_beta,
 )
-from dps_verify.core.types import DefinitionLike
+from dps_verify.core.types import DefinitionLike, WorstCaseMeasureLike
 from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
 
 #: Default cap on the group sizes scanned before giving up with an honest enclosure.
@@ -512,7 +512,7 @@ def _float_kl(a: float, b: float) -> float:
     return a * math.log1p(d / b) + (1 - a) * math.log1p(-d / (1 - b))
 
 
-def _estimate(k: int, beta: Fraction, eps: Fraction, measure: str, backward: bool) -> dict:
+def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLike, backward: bool) -> dict:
     """Float screen: start n, expected stop n and work, before any exact arithmetic."""
     b, e = float(beta), eps_float(eps)
     gm = gamma_minus_beta_float(b, e)
@@ -672,7 +672,7 @@ def scan(
     beta: Fraction,
     eps: Fraction,
     *,
-    measure: str,
+    measure: WorstCaseMeasureLike,
     max_n: int | None = None,
     budget: float = WORK_BUDGET,
     long_range: bool = True,
@@ -807,7 +807,7 @@ def _scan_from(
     k: int,
     beta: Fraction,
     eps: Fraction,
-    measure: str,
+    measure: WorstCaseMeasureLike,
     n0: int,
     E: _Exp,
     backward: bool,
@@ -1141,7 +1141,7 @@ def _max_frac(num: Any, den: Any, x: Fraction) -> tuple[Any, Any]:
 
 
 def _tail_bound(
-    N: int, k: int, beta: Fraction, eps: Fraction, kl: Fraction, gp_hi: Fraction | None, backward: bool, measure: str
+    N: int, k: int, beta: Fraction, eps: Fraction, kl: Fraction, gp_hi: Fraction | None, backward: bool, measure: WorstCaseMeasureLike
 ) -> Fraction:
     """A rational upper bound, valid for every n' ≥ N, on the per-n value (1 if none)."""
     if eps == 0:
@@ -1165,7 +1165,7 @@ def scan_paper_regime(
     beta: Fraction,
     eps: Fraction,
     *,
-    measure: str,
+    measure: WorstCaseMeasureLike,
     max_n: int | None = None,
 ) -> Certified:
     """Supremum over group sizes n of a per-n measure for ε ≥ −ln(1−β) (compatibility name of
@@ -1334,7 +1334,7 @@ def sdgs_delta(
     return single_value(sdgs_delta_certified(k, beta, epsilon, definition), "sdgs_delta")
 
 
-def scan_segments_for_test(k: int, beta: Fraction, eps: Fraction, measure: str) -> Certified:
+def scan_segments_for_test(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLike) -> Certified:
     """:func:`scan`'s long-range path (segments of constant bad set) forced on any input with
     ε > 0, for the property tests that compare it with the exact walk over n."""
     from dps_verify.worstcase.long_range import sdgs_by_segments
