@@ -8,6 +8,7 @@ neighbouring datasets and an event whose probabilities break CP Def. 2 (or TR De
 import functools as _functools
 import sys as _sys
 import types as _types
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 from dps_verify.audit.budget import check_audit_budget as _check_audit_budget
@@ -19,6 +20,9 @@ from dps_verify.audit.loader import load_callable
 from dps_verify.audit.report import EXIT_CODES, VERDICTS, AuditReport, Witness
 from dps_verify.engine.calls import audit_entry_point as _audit_entry_point
 
+if _TYPE_CHECKING:
+    from dps_verify.audit.data import DataAuditReport
+
 #: :func:`dps_verify.audit.core.audit` run inside the audited code's world
 #: (:func:`dps_verify.engine.calls.audited_code`): ``sys.exit``, ``os._exit``, a
 #: ``KeyboardInterrupt`` the code raises itself, or any other escape of the code under audit is
@@ -28,7 +32,11 @@ _audit_guarded = _audit_entry_point(_audit_unguarded)
 
 
 @_functools.wraps(_audit_unguarded)
-def audit(anonymizer: _Any, *args: _Any, **kwargs: _Any) -> AuditReport:
+def audit(anonymizer: _Any, *args: _Any, **kwargs: _Any) -> "AuditReport | DataAuditReport":
+    if "data" in kwargs:  # a pipeline on a real table: audit.data (both questions)
+        from dps_verify.audit.data import audit_data
+
+        return _audit_entry_point(audit_data)(anonymizer, *args, **kwargs)
     # the domain is read once (a path is a domain file: audit.domain.Domain.of) and the run's
     # work and memory estimated before it starts (audit.budget: BudgetError, exit 5)
     if "domain" in kwargs:
@@ -40,7 +48,7 @@ def audit(anonymizer: _Any, *args: _Any, **kwargs: _Any) -> AuditReport:
 class _CallablePackage(_types.ModuleType):
     """Lets ``dps_verify.audit(...)`` (the curated top-level API) call :func:`audit`."""
 
-    def __call__(self, *args: _Any, **kwargs: _Any) -> AuditReport:
+    def __call__(self, *args: _Any, **kwargs: _Any) -> "AuditReport | DataAuditReport":
         return audit(*args, **kwargs)
 
 

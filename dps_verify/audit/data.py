@@ -338,6 +338,12 @@ class DataAuditReport:
     witness: dict | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: what the audited code printed (filled by the command line, as for a domain audit)
+    output: dict = field(default_factory=dict)
+
+    def verdict_line(self) -> str:
+        """The last line of the command's output: the verdict alone."""
+        return self.verdict
 
     @property
     def exit_code(self) -> int:
@@ -934,7 +940,7 @@ def cli_run(args: Any) -> int:
                                          force=args.force, what="HTML report")
         print(f"wrote {written}")
     print(rep.summary())
-    print(rep.verdict)
+    print(rep.verdict_line())
     return rep.exit_code
 
 
