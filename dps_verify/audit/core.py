@@ -16,6 +16,7 @@ from dps_verify.audit.search import Candidate, candidates, enumeration_cost, pla
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.types import AuditMethod, Claim, Definition, method_param
+from dps_verify.engine.count_vectors import SampleMemo
 from dps_verify.engine.distribution import distribution, randomized
 from dps_verify.engine.law_cache import LawCache
 from dps_verify.measures.divergence import delta_certified, delta_exceeds
@@ -229,7 +230,7 @@ def _exact_phase(run: _AuditRun, exact_budget: int, total_budget: int, exhaustiv
     if run.witness is None:
         run.witness, shape_undecided = _shape_search(
             run.anonymizer, run.dom, run.c.beta, run.c.epsilon, run.c.delta, run.c.definition,
-            cov)
+            cov, memo=laws.memo if laws is not None else None)
         run.undecided += shape_undecided
 
 
@@ -388,11 +389,12 @@ class _LawCache(LawCache):
 
 def _shape_search(
     anonymizer: Callable, dom: Domain, b: Fraction, eps: Fraction, d: Fraction, definition: Definition,
-    cov: dict,
+    cov: dict, memo: SampleMemo | None = None,
 ) -> tuple[Witness | None, int]:
     """The leak shapes of :mod:`dps_verify.verdict.shapes` (multi-bulk, median movers, geometric
-    sizes), checked with the shared exact engine; its witness (with the audit's note) or None,
-    and the number of pairs it could not decide (they make a PASS INCONCLUSIVE)."""
+    sizes), checked with the shared exact engine (``memo``: the candidates' sample memo, so no
+    sample is anonymized twice); its witness (with the audit's note) or None, and the number of
+    pairs it could not decide (they make a PASS INCONCLUSIVE)."""
     from dps_verify.verdict.exact_search import shape_search
 
     # Beyond max_size only for deterministic code: a randomized anonymizer's law on a large
@@ -400,7 +402,7 @@ def _shape_search(
     beyond = not isinstance(anonymizer, randomized)
     top = max(SHAPE_MAX_RECORDS, dom.max_size) if beyond else dom.max_size
     res = shape_search(anonymizer, dom.records, beta=b, epsilon=eps, delta=d, definition=definition,
-                       max_records=top, max_multi=dom.max_size)
+                       max_records=top, max_multi=dom.max_size, memo=memo)
     cov["pairs_exact"] += res.pairs
     cov["shapes"]["leak shapes (verdict.shapes)"] = res.datasets
     cov["max_size_used"] = max(cov["max_size_used"], res.max_size)
