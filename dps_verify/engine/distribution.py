@@ -81,8 +81,9 @@ def distribution(
 
     Raises ``ValueError`` if β ∉ (0, 1] or a record is unhashable, and
     :class:`~dps_verify.core.errors.AuditedCodeError` if the anonymizer raises, returns an
-    unhashable output, or is not a function of its multiset sample (spot-checked: two calls on
-    the first sample of each size, and on its records reversed and rotated, must agree).
+    unhashable output, or is not a function of its multiset sample (spot-checked by
+    :class:`~dps_verify.engine.calls.SpotChecks`: a few samples of each size are anonymized
+    again, also with their records reversed and rotated, and must agree).
     """
     b = beta_param(beta, allow_one=True)
     if factorised is None:
