@@ -395,6 +395,28 @@ def product_pair_pointwise(p: Any, q: Any, eps: Fraction) -> Fraction | None:
     return None if pair is None else pair_pointwise(pair[0], pair[1], eps)
 
 
+def product_pair_segments(p: Any, q: Any) -> list[tuple[list, Fraction]] | None:
+    """For two product laws differing in at most one group: per direction, the likelihood-ratio
+    segments (r, a, b) with r = a/b > 1 and the mass at infinite loss of the differing group's
+    laws (what :func:`dps_verify.measures.divergence.least_exp_for_delta` takes to find ε);
+    None otherwise."""
+    if not (isinstance(p, ProductDistribution) and isinstance(q, ProductDistribution)):
+        return None
+    pair = weighted_pair(p, q)
+    if pair is None:
+        return None
+    out = []
+    for (xw, dx), (yw, dy) in ((pair[0], pair[1]), (pair[1], pair[0])):
+        inf = Fraction(sum(x for y, x in xw.items() if not yw.get(y, 0)), dx)
+        segs = []
+        for y, x in xw.items():
+            v = yw.get(y, 0)
+            if v and x * dy > v * dx:
+                segs.append((Fraction(x * dy, v * dx), Fraction(x, dx), Fraction(v, dy)))
+        out.append((segs, inf))
+    return out
+
+
 __all__ = [
     "DEFAULT_MAX_TERMS",
     "ProductDistribution",
@@ -409,6 +431,7 @@ __all__ = [
     "product_distribution",
     "product_pair_masses",
     "product_pair_pointwise",
+    "product_pair_segments",
     "thresholded_count_weights",
     "weighted_pair",
 ]

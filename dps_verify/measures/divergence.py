@@ -36,6 +36,7 @@ from dps_verify.engine.product_law import (
     cancel_common_groups,
     product_pair_masses,
     product_pair_pointwise,
+    product_pair_segments,
 )
 
 #: the (ε, δ) definitions (:class:`dps_verify.core.types.Definition`), as plain strings
@@ -255,10 +256,16 @@ def epsilon(p: Mapping, q: Mapping, delta: Number = 0) -> mpmath.mpf:
 
     The answer is ln of an exact rational; it is returned rounded up (a safe ε).
     """
-    p, q = cancel_common_groups(p, q)  # two product laws: only differing groups matter
     d = to_fraction(delta, "delta")
     if d < 0:
         raise ParameterError(f"delta must be >= 0, got {delta}")
+    segments = product_pair_segments(p, q)  # two product laws: only the differing group
+    if segments is not None:
+        xs = [least_exp_for_delta(seg, inf, d) for seg, inf in segments]
+        if any(x is None for x in xs):
+            return mpmath.inf
+        return log_upper_mpf(max(x for x in xs if x is not None))
+    p, q = cancel_common_groups(p, q)
     P, Q = _exact_law(p, "p"), _exact_law(q, "q")
     x1, x2 = _epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d)
     if x1 is None or x2 is None:
