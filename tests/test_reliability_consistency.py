@@ -49,8 +49,8 @@ def test_faulty_examples_never_give_an_inconsistent_report(path):
     FAIL report they produce would have to be consistent."""
     if path.stem == "hangs":
         pytest.skip("needs --timeout (tested with the CLI)")
-    anon = load_callable(f"{path}:anonymize")[0]
     try:
+        anon = load_callable(f"{path}:anonymize")[0]
         rep = audit(anon, beta="0.5", epsilon=1, delta="0.1", domain=ROOT / "faulty" / "domain.json", seed=0)
     except AuditedCodeError:
         return

@@ -325,3 +325,26 @@ def test_a_bug_of_dps_verify_is_not_blamed_on_the_audited_code():
     with pytest.raises(ValueError) as info, calls.audited_code(capture=False):
         boom()
     assert not isinstance(info.value, AuditedCodeError)
+
+
+FAULTY = Path(__file__).resolve().parent.parent / "examples" / "faulty"
+ESCAPE_EXAMPLES = {  # examples/faulty entry -> fragment of the one-line message
+    "exits_zero": "called sys.exit(0) (SystemExit) on sample",
+    "exits_at_import": "exits_at_import.py called sys.exit(0) (SystemExit)",
+    "os_exit": "called os._exit(0) on sample",
+    "raises_keyboard_interrupt": "raised KeyboardInterrupt by itself",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ESCAPE_EXAMPLES))
+def test_escape_examples_are_exit_4(name, capsys):
+    rc = main(["audit", f"{FAULTY / name}.py:anonymize", *CLAIM, "--domain", str(FAULTY / "domain.json")])
+    out, err = capsys.readouterr()
+    assert rc == 4 and err.count("\n") == 1 and ESCAPE_EXAMPLES[name] in err, err
+    assert "verdict" not in out
+
+
+def test_noisy_example_is_summarised(capsys):
+    rc = main(["audit", f"{FAULTY / 'prints_a_lot'}.py:anonymize", *CLAIM, "--domain", str(FAULTY / "domain.json")])
+    out = capsys.readouterr().out
+    assert rc == 0 and "anonymizing" not in out and out.rstrip().splitlines()[-1].startswith("verdict: PASS")

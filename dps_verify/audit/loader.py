@@ -23,6 +23,7 @@ def load_callable(spec: str) -> tuple[Any, Any]:
     that name, :class:`AuditedCodeError` when importing it raises or exits (any
     ``BaseException``, ``sys.exit`` included).
     """
+    from dps_verify.engine import calls
     from dps_verify.engine.calls import audited_code
 
     path_s, sep, name = spec.rpartition(":")
@@ -51,6 +52,11 @@ def load_callable(spec: str) -> tuple[Any, Any]:
         msg = " ".join(str(exc).split())
         raise AuditedCodeError(f"importing {path_s} raised {type(exc).__name__}" + (f": {msg}" if msg else ""),
                                original=exc) from exc
+    except BaseException as exc:  # inside an outer audited_code block (the CLI): name the import
+        sys.modules.pop(mod_name, None)
+        if isinstance(exc, KeyboardInterrupt) and calls._real_interrupt():
+            raise  # a real Ctrl-C
+        raise AuditedCodeError(f"importing {path_s} {calls._escape(exc)}", original=exc) from exc
     finally:
         if sys.path and sys.path[0] == here:
             sys.path.pop(0)
