@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - pure-Python fallback, same results
     gmpy2 = types.SimpleNamespace(comb=math.comb, divexact=lambda a, b: a // b)  # type: ignore[assignment]
 
 from dps_verify.core.binomial import cdf, max_pmf, pmf
-from dps_verify.core.errors import BudgetError, CertificationError
+from dps_verify.core.errors import BudgetError, CertificationError, ParameterError
 from dps_verify.core.numbers import (
     BASE_PREC,
     Certified,
@@ -735,7 +735,7 @@ def scan(
     arithmetic does not decide ties).
     """
     if measure not in ("paper-d", "hockey-stick", "pointwise"):
-        raise ValueError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
+        raise ParameterError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
     if type(beta.numerator) is not int or type(beta.denominator) is not int:
         # a Fraction built from GMP integers (beta_edge's grid): python-flint takes Python ints only
         beta = Fraction(int(beta.numerator), int(beta.denominator))
@@ -1311,13 +1311,13 @@ def sdgs_delta_certified(
     """
     if is_infinite_epsilon(epsilon):
         if definition not in DEFINITIONS:
-            raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+            raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
         return limit_at_infinite_epsilon(k, beta, f"exact worst case ({definition})")
     kk = k_param(k)
     eps = epsilon_param(epsilon)
     b = resolve_beta(beta, eps)
     if definition not in DEFINITIONS:
-        raise ValueError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
+        raise ParameterError(f"definition must be one of {DEFINITIONS}, got {definition!r}")
     return scan(kk, b, eps, measure=definition)
 
 
