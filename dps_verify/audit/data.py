@@ -46,7 +46,7 @@ from dps_verify.audit import statistical as st
 from dps_verify.core.errors import AuditedCodeError, UsageError
 from dps_verify.core.numbers import Number, exp_affine_enclosure
 from dps_verify.core.params import beta_param, delta_param, epsilon_param
-from dps_verify.core.types import definition_param
+from dps_verify.core.types import DefinitionLike, definition_param
 
 TABLE_FORMATS = ("records", "dicts", "dataframe")
 QUESTIONS = ("both", "this", "every")
@@ -387,7 +387,7 @@ def _combine(*verdicts: str | None) -> str:
 
 # ------------------------------------------------------------------------------ this table, exact
 def _exact_this_table(anon: Any, table: Table, b: Fraction, eps: Fraction, d: Fraction,
-                      definition: str) -> tuple[dict, dict | None]:
+                      definition: DefinitionLike) -> tuple[dict, dict | None]:
     """Worst δ over every neighbour of the table, exact, for a group-factorised anonymizer."""
     from dps_verify.engine.product_law import pair_hockey_stick, pair_pointwise, part_weights
 
@@ -472,7 +472,7 @@ def _where(kind: str, row: int, table: Table, nb: int, ns: int) -> str:
 
 
 def _exact_witness(XY: tuple, eps: Fraction, kind: str, row: int, table: Table, nb: int, ns: int,
-                   definition: str) -> dict:
+                   definition: DefinitionLike) -> dict:
     from dps_verify.engine.product_law import _direction_masses
 
     (xw, dx), (yw, dy) = XY
@@ -699,7 +699,7 @@ def _event_rank(ev: tuple) -> int:
 
 # ------------------------------------------------------------------------------ every table
 def _every_table(pipeline: Any, ref: Any, table: Table, fmt: str, b: Fraction, eps: Fraction,
-                 d: Fraction, definition: str, seed: int | None, budget: int) -> dict:
+                 d: Fraction, definition: DefinitionLike, seed: int | None, budget: int) -> dict:
     from dps_verify.audit.core import audit as audit_domain
     from dps_verify.audit.core import closed_form_kind
 
@@ -755,7 +755,7 @@ def audit_data(
     beta: Number,
     epsilon: Number,
     delta: Number,
-    definition: str = "hockey-stick",
+    definition: DefinitionLike = "hockey-stick",
     question: str = "both",
     table_format_: str | None = None,
     seed: int | None = 0,

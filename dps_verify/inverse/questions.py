@@ -39,7 +39,7 @@ from dps_verify.worstcase.sdgs import scan
 BOUNDS = ("paper", "hockey-stick", "pointwise")
 
 
-def _delta_fn(bound: str) -> Callable[[int, Fraction, Fraction], Certified]:
+def _delta_fn(bound: BoundLike) -> Callable[[int, Fraction, Fraction], Certified]:
     if bound == "paper":
         return lambda k, b, e: scan(k, b, e, measure="paper-d")
     if bound in ("hockey-stick", "pointwise"):

@@ -27,7 +27,7 @@ from typing import Any
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import delta_param, epsilon_param, format_epsilon
-from dps_verify.core.types import bound_param, definition_param
+from dps_verify.core.types import BoundLike, bound_param, definition_param
 from dps_verify.inverse.questions import BOUNDS, min_k
 from dps_verify.plan.arx import ArxChoice, arx_choice, arx_k_at
 from dps_verify.plan.grid import BetaPoint, beta_grid
@@ -38,7 +38,7 @@ MEASURES: tuple[str, ...] = BOUNDS
 
 
 @lru_cache(maxsize=4096)
-def certified_delta(measure: str, k: int, beta: Fraction, eps: Fraction) -> Certified:
+def certified_delta(measure: BoundLike, k: int, beta: Fraction, eps: Fraction) -> Certified:
     """δ(k, β, ε) under ``measure`` as a certified enclosure (no new arithmetic: the paper's
     :func:`d_certified` or the exact :func:`sdgs_delta_certified`; memoised)."""
     if measure == "paper":
@@ -50,7 +50,7 @@ def certified_delta(measure: str, k: int, beta: Fraction, eps: Fraction) -> Cert
 class MinimalK:
     """The smallest k under one measure, with the certified δ at k and at k − 1 (None at k = 1)."""
 
-    measure: str
+    measure: BoundLike
     k: int
     delta_at_k: Certified
     delta_below: Certified | None
@@ -106,7 +106,7 @@ def eps_text(x: Any) -> str:
     return format_epsilon(x)
 
 
-def minimal_k(measure: str, beta: Fraction, eps: Fraction, delta: Fraction) -> MinimalK:
+def minimal_k(measure: BoundLike, beta: Fraction, eps: Fraction, delta: Fraction) -> MinimalK:
     """Smallest k under ``measure`` with its certified δ at k and k − 1."""
     seen: dict[int, Certified] = {}  # the certified δ(k) the search computed on its way
     k = min_k(beta, eps, delta, bound=bound_param(measure), memo=seen)
@@ -129,7 +129,7 @@ def frontier_row(point: BetaPoint, eps: Fraction, delta: Fraction,
             na[m] = "outside CP Thm 5's regime (epsilon < -ln(1-beta))"
             continue
         try:
-            by[m] = minimal_k(m, point.beta, eps, delta)
+            by[m] = minimal_k(bound_param(m), point.beta, eps, delta)
         except CertificationError as exc:  # past a scan's work budget: say so, keep the others
             na[m] = f"certification limit: {' '.join(str(exc).split())}"
     arx: int | None = None

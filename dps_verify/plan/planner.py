@@ -13,6 +13,7 @@ from typing import Any
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Number, format_up
 from dps_verify.core.params import epsilon_param
+from dps_verify.core.types import BoundLike
 from dps_verify.plan.frontier import MEASURES, Frontier, frontier
 from dps_verify.plan.recoding import RecodingSpec, load_spec
 from dps_verify.plan.release import Release, sample_and_anonymize
@@ -60,7 +61,7 @@ def plan(epsilon: Number | str, delta: Number | str, betas: Iterable[str] = (), 
          data: str | os.PathLike | None = None, qi: Sequence[str] | None = None,
          recoding: str | os.PathLike | RecodingSpec | None = None, recoding_name: str | None = None,
          columns: Sequence[str] | None = None, select_with: str | None = None,
-         candidates: Sequence[str] | None = None, select_measure: str = "paper",
+         candidates: Sequence[str] | None = None, select_measure: BoundLike = "paper",
          seed: int | None = None) -> Plan:
     """Plan a release with "sample, then strongly-safe k-anonymize" (CP Thm 5) for a target
     (ε, δ): for β on a grid with the regime edge (and every β in ``betas``), the smallest k under
@@ -122,7 +123,7 @@ def _estimate(table: Table, spec: RecodingSpec, name: str, candidates: Sequence[
         check_exact_budget(size_histogram(group_sizes(table, spec.get(n))), points)
 
 
-def release_choice(p: Plan, beta_label: str = "edge", measure: str = "hockey-stick") -> dict[str, Any]:
+def release_choice(p: Plan, beta_label: str = "edge", measure: BoundLike = "hockey-stick") -> dict[str, Any]:
     """The (recoding, β, k) a release applies, and its certified guarantee with the theorem it
     rests on: the selection's choice when there is one, else the frontier point (β, measure)."""
     if p.table is None or p.spec is None:

@@ -26,6 +26,7 @@ from fractions import Fraction
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified
 from dps_verify.core.params import epsilon_param
+from dps_verify.core.types import BoundLike
 from dps_verify.plan import expmech
 from dps_verify.plan.frontier import Frontier
 from dps_verify.plan.recoding import RecodingSpec
@@ -66,7 +67,7 @@ class Selection:
     epsilon1: Fraction
     epsilon2: Fraction
     delta: Fraction
-    measure: str
+    measure: BoundLike
     candidates: tuple[Candidate, ...]
     sensitivity: Fraction
     probabilities: tuple[tuple[float, float], ...]
@@ -85,7 +86,7 @@ class Selection:
 
 
 def candidates(frontier2: Frontier, table: Table, spec: RecodingSpec, names: Sequence[str] | None,
-               measure: str) -> list[Candidate]:
+               measure: BoundLike) -> list[Candidate]:
     """(recoding, β, k) for every named recoding and every frontier row where ``measure`` applies."""
     out = []
     for name in (names or list(spec.recodings)):
@@ -104,7 +105,7 @@ def candidates(frontier2: Frontier, table: Table, spec: RecodingSpec, names: Seq
 
 
 def select(frontier2: Frontier, table: Table, spec: RecodingSpec, *, epsilon_total: Fraction,
-           epsilon1: Fraction, names: Sequence[str] | None = None, measure: str = "paper",
+           epsilon1: Fraction, names: Sequence[str] | None = None, measure: BoundLike = "paper",
            seed: int | None = None) -> Selection:
     """Run the exponential mechanism over :func:`candidates` (see the module docstring).
     ``seed`` makes the choice reproducible (Python's Mersenne Twister: reproducible, not secret);

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dps_verify.core.types import BoundLike
 from dps_verify.plan.frontier import Frontier, FrontierRow
 from dps_verify.plan.recoding import Recoding
 from dps_verify.plan.table import Table, group_sizes, size_histogram
@@ -49,7 +50,7 @@ class TableUtility:
     histogram: Counter[int]
     rows: tuple[RowValue, ...]
 
-    def best(self, measure: str) -> RowValue | None:
+    def best(self, measure: BoundLike) -> RowValue | None:
         """The β row with the most expected published records under ``measure`` (a data-dependent
         choice: see the module docstring)."""
         cands = [r for r in self.rows if measure in r.expected]
