@@ -1196,7 +1196,7 @@ def scan_generic(
     beta: Fraction,
     eps: Fraction,
     *,
-    definition: str,
+    definition: DefinitionLike,
     max_n: int = 400,
 ) -> Certified:
     """Supremum over n of δ(P_n, Q_n) using the generic exact engine (any ε ≥ 0).
@@ -1235,7 +1235,7 @@ def scan_generic(
 
 
 def _generic_tail_bound(
-    n: int, k: int, beta: Fraction, eps: Fraction, definition: str
+    n: int, k: int, beta: Fraction, eps: Fraction, definition: DefinitionLike
 ) -> Fraction:
     """An upper bound, valid for every n' ≥ n, on the per-n divergence (1 if nothing better)."""
     if definition == "hockey-stick":
