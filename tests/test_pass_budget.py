@@ -207,3 +207,23 @@ def test_report_shows_the_size_of_the_shared_law_cache():
                     max_examples=5, shapes=True, time_budget=None, shape_records=8)
     assert rep.cache is not None and rep.cache["samples"] > 0 and rep.cache["hits"] > 0
     assert "law cache:" in rep.summary() and "bound 2000000" in rep.summary()
+
+
+def _raises_on_three_records(s):
+    if len(s) == 3:
+        raise ZeroDivisionError("three")
+    return len(s) % 2
+
+
+def test_a_fault_is_reported_on_the_same_sample_with_or_without_the_budget():
+    """The probe never turns a fault of the audited code into a different error: the search
+    reports it on its own smallest sample either way."""
+    from dps_verify.core.errors import AuditedCodeError
+
+    msgs = []
+    for budget in (None, 20.0):
+        with pytest.raises(AuditedCodeError) as err:
+            assert_dp(_raises_on_three_records, beta=BETA, epsilon=1, delta=1, domain=DOM,
+                      max_size=4, max_examples=0, time_budget=budget)
+        msgs.append(str(err.value))
+    assert msgs[0] == msgs[1] and "ZeroDivisionError" in msgs[0]

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dps_verify.core.errors import AuditedCodeError
 from dps_verify.engine.count_vectors import SampleMemo, SampleTable
 
 #: CPU seconds a PASS of assert_dp may spend on the exhaustive search and the leak shapes by
@@ -225,10 +226,16 @@ def plan_pass(
     from dps_verify.verdict.shapes import leak_shapes
 
     t0 = time.process_time()
-    atoms = Atoms(anonymizer, domain)
+    full = Plan(max_size, max_records, 0.0, 0.0, budget, CallCost())
+    try:
+        atoms = Atoms(anonymizer, domain)
+        table = SampleTable(anonymizer, atoms, radix=max(max_records, max_size) + 1, memo=memo)
+        cost = probe(table, max_size, max_records, budget)
+    except AuditedCodeError:
+        # a fault of the audited code is the search's to report, on its own smallest sample
+        # (never a verdict): no plan, every size asked
+        return full
     m = atoms.m
-    table = SampleTable(anonymizer, atoms, radix=max(max_records, max_size) + 1, memo=memo)
-    cost = probe(table, max_size, max_records, budget)
     par = not table.is_randomized
     size, pred_exh = 1, exhaustive_seconds(cost, m, 1, estimate_work(m, 1, par))
     for n in range(2, max_size + 1):
