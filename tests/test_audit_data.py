@@ -242,3 +242,20 @@ def test_table_from_a_dataframe_and_dicts() -> None:
     df = pd.DataFrame(SMALL, columns=["age", "sex"])
     assert Table(list(SMALL), ("age", "sex")).records == \
         __import__("dps_verify.audit.data", fromlist=["as_table"]).as_table(df, ["age", "sex"]).records
+
+
+def test_mondrian_anonypy_example_fails_on_the_extract() -> None:
+    """The third-party Mondrian reveals a one-of-a-kind country (β = 1/2 keeps the test short;
+    the full-data run at β = 0.1 is in benchmarks/bench_real_audit.py)."""
+    pytest.importorskip("anonypy")
+    from dps_verify.audit.loader import load_callable
+
+    rel, _ = load_callable(str(ROOT / "examples/real/adult_mondrian_anonypy.py") + ":release")
+    table = load_table(EXTRACT, ["age", "native-country"])
+    rep = audit_data(rel, data=table, beta=Fraction(1, 2), epsilon=1, delta=1e-6,
+                     question="this", backend=SerialBackend(), targets=1, screen_trials=2,
+                     first_look=16, max_trials=32)
+    assert rep.verdict == "FAIL", rep.summary()
+    country = rep.witness["record"]["native-country"]
+    assert [r[1] for r in table.records].count(country) == 1
+    assert country in rep.witness["event"] and rep.witness["hits_without"] == 0
