@@ -297,3 +297,117 @@ def test_integer_screen_near_tie_goes_to_exact_arithmetic(pointwise):
     ref = _exact_pw(Pf, Qf, E) if pointwise else _exact_hs(Pf, Qf, E)
     assert ref > Fraction(1, 10**6) and st[0] == 1
     assert best[0] / scale == pytest.approx(float(ref), rel=1e-9)
+
+
+# ---------------------------------------------------------------- the worst-case scan over n
+
+
+def _group_laws(n: int, k: int, beta: Fraction) -> tuple[list[Fraction], list[Fraction]]:
+    """Output laws of one recoded group under sampling then suppression below k (CP Thm 5's
+    setting): index j ≥ k is "j records published", index 0 is "suppressed"; n vs n − 1."""
+    def law(m: int) -> list[Fraction]:
+        pmf = [Fraction(math.comb(m, j)) * beta**j * (1 - beta) ** (m - j) for j in range(m + 1)]
+        out = [Fraction(0)] * (n + 1)
+        out[0] = sum(pmf[:k], Fraction(0))
+        for j in range(k, m + 1):
+            out[j] += pmf[j]
+        return out
+
+    return law(n), law(n - 1)
+
+
+def _brute_sup(k: int, beta: Fraction, eps: Fraction, pointwise: bool, n_max: int) -> tuple:
+    """max over k ≤ n ≤ n_max of the measure of (group of n) vs (group of n − 1), at 60 digits."""
+    best, arg = mpmath.mpf(0), None
+    with mpmath.workdps(60):
+        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        for n in range(max(k, 1), n_max + 1):
+            P, Q = _group_laws(n, k, beta)
+            Pm = [mpmath.mpf(x.numerator) / x.denominator for x in P]
+            Qm = [mpmath.mpf(x.numerator) / x.denominator for x in Q]
+            if pointwise:
+                bad = [i for i in range(n + 1) if (Pm[i] > 0 and Pm[i] > e * Qm[i])
+                       or (Qm[i] > 0 and Qm[i] > e * Pm[i])]
+                v = max(sum((Pm[i] for i in bad), mpmath.mpf(0)), sum((Qm[i] for i in bad), mpmath.mpf(0)))
+            else:
+                v = max(sum(max(mpmath.mpf(0), Pm[i] - e * Qm[i]) for i in range(n + 1)),
+                        sum(max(mpmath.mpf(0), Qm[i] - e * Pm[i]) for i in range(n + 1)))
+            if v > best * (1 + mpmath.mpf(10) ** -40):
+                best, arg = v, n
+    return best, arg
+
+
+# (k, β, ε): in the regime (the skipped range k ≤ n < n_m matters), and outside it (ε below
+# −ln(1−β): the backward direction, the suppressed outcome, and the out-of-regime stopping rule)
+SCAN_CASES = [
+    (3, Fraction(1, 2), Fraction(1)),
+    (5, Fraction(1, 10), Fraction(1, 5)),
+    (4, Fraction(1, 3), Fraction(1, 10)),
+    (2, Fraction(1, 2), Fraction(1, 4)),
+    (6, Fraction(3, 4), Fraction(1, 2)),
+    (3, Fraction(1, 5), Fraction(1, 50)),
+]
+
+
+@pytest.mark.parametrize("k, beta, eps", SCAN_CASES)
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+def test_worst_case_scan_is_the_supremum_over_group_sizes(k, beta, eps, definition):
+    """The scan's certified value is at least the measure at every group size up to 200 (a
+    stopping rule that stops early is caught), and equals the brute force at its argmax."""
+    from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+    c = sdgs_delta_certified(k, beta, eps, definition)
+    ref, arg = _brute_sup(k, beta, eps, definition == "pointwise", 200)
+    with mpmath.workdps(60):
+        hi = mpmath.mpf(c.upper.numerator) / c.upper.denominator
+        lo = mpmath.mpf(c.lower.numerator) / c.lower.denominator
+        assert hi >= ref * (1 - mpmath.mpf(10) ** -30), (float(hi), float(ref), arg)
+        if c.details.get("argmax_n") is not None and c.details["argmax_n"] <= 200:
+            assert lo <= ref * (1 + mpmath.mpf(10) ** -30), (float(lo), float(ref), arg)
+
+
+def _kl(a: mpmath.mpf, b: mpmath.mpf) -> mpmath.mpf:
+    """KL(Bern(a) ‖ Bern(b)) with 0·ln 0 = 0."""
+    out = mpmath.mpf(0)
+    if a > 0:
+        out += a * mpmath.log(a / b)
+    if a < 1:
+        out += (1 - a) * mpmath.log((1 - a) / (1 - b))
+    return out
+
+
+# outside CP Thm 5's regime the scan stops on the sum of an upper and a lower Chernoff bound
+STOP_CASES = [
+    (20, Fraction(1, 2), Fraction(1, 2), "pointwise"),
+    (20, Fraction(1, 2), Fraction(1, 2), "hockey-stick"),
+    (5, Fraction(1, 2), Fraction(1, 10), "hockey-stick"),
+    (2, Fraction(1, 2), Fraction(1, 2), "pointwise"),
+    (20, Fraction(1, 2), Fraction(1, 10), "pointwise"),
+]
+
+
+@pytest.mark.parametrize("k, beta, eps, definition", STOP_CASES)
+def test_out_of_regime_stop_is_justified_by_both_chernoff_bounds(k, beta, eps, definition):
+    """Where the scan says it stopped at n = N outside the regime, recompute its certificate from
+    the definitions: every group size n' ≥ N has measure ≤ exp(−n'·KL(γ‖β)) (published counts
+    above γn') + exp(−(N−1)·KL(c_N‖β)) (counts below γ'n', or suppressed), c_N = max(k, γ'N)/(N−1),
+    γ = 1 − (1−β)e^−ε, γ' = 1 − (1−β)e^ε; both terms together must be below the value found."""
+    import re
+
+    from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+    c = sdgs_delta_certified(k, beta, eps, definition)
+    m = re.search(r"stopped at n = (\d+): for every n' ≥ \d+, exp\(−n'·KL\(γ‖β\)\) \+ exp", c.how)
+    assert m, c.how  # this case reaches the out-of-regime stopping rule
+    N = int(m.group(1))
+    with mpmath.workdps(60):
+        b = mpmath.mpf(beta.numerator) / beta.denominator
+        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        g = 1 - (1 - b) / e
+        gp = 1 - (1 - b) * e
+        assert gp > 0  # outside the regime
+        cN = max(mpmath.mpf(k), gp * N) / (N - 1)
+        assert cN < b
+        bound = mpmath.exp(-N * _kl(g, b)) + mpmath.exp(-(N - 1) * _kl(cN, b))
+        best = mpmath.mpf(c.lower.numerator) / c.lower.denominator
+        assert bound <= best, (N, float(bound), float(best))

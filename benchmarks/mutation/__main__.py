@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--report", type=Path, default=HERE / "report.md")
     p.add_argument("--match", action="append", default=[],
                    help="only mutants whose description contains this text (repeatable: any)")
+    p.add_argument("--tests", nargs=argparse.REMAINDER, default=None,
+                   help="pytest arguments to run instead of the module's selection (a quick look)")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = p.parse_args(argv)
     modules = [m for m in TARGETS if not args.module
@@ -132,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         for m, _ in chosen:
             print(m.key, m.describe(), f"({m.operator})")
         return 0
+    tests_for = {m: tuple(args.tests) if args.tests else TARGETS[m] for m in modules}
     for m in modules:
-        ok, secs, tail = baseline(ROOT, TARGETS[m], args.timeout * 4)
+        ok, secs, tail = baseline(ROOT, tests_for[m], args.timeout * 4)
         if not ok:
             print(f"{m}: its tests fail on the unmutated code; fix that first\n{tail}",
                   file=sys.stderr)
@@ -147,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{done[0]}/{len(chosen)}] {o.mutant.describe()}: {mark} ({o.seconds:.1f} s)",
               flush=True)
 
-    outcomes = run(ROOT, ((m, src, TARGETS[m.module]) for m, src in chosen), args.workers,
+    outcomes = run(ROOT, ((m, src, tests_for[m.module]) for m, src in chosen), args.workers,
                    args.timeout, progress)
     judged = load_judgements()
     per = score(outcomes, judged)
