@@ -37,6 +37,7 @@ def test_huge_max_size_is_refused_at_once(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 5 and err.count("\n") == 1
     assert "--max-size" in err and "max_size = 1000000" in err and "at most about" in err
+    assert "--traceback" not in err  # a refusal before any work: nothing to trace
 
 
 def test_max_size_option_too(tmp_path, capsys):

@@ -28,6 +28,7 @@ from dps_verify.core.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    BudgetError,
     DPSVerifyError,
     UsageError,
 )
@@ -130,7 +131,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return int(args._run(args))
     except DPSVerifyError as exc:
         caught, code, msg = exc, exc.exit_code, _one_line(exc)
-        if exc.exit_code != EXIT_USAGE:
+        if exc.exit_code != EXIT_USAGE and not isinstance(exc, BudgetError):  # a refusal has no "where"
             msg += hint
     except (ValueError, OSError) as exc:
         caught, code, msg = exc, EXIT_USAGE, _one_line(exc)
