@@ -13,6 +13,7 @@ from dps_verify.audit import statistical as st
 from dps_verify.audit.domain import Domain
 from dps_verify.audit.report import AuditReport
 from dps_verify.audit.search import Candidate, candidates, enumeration_cost, plausible_ks
+from dps_verify.core import progress
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.types import AuditMethod, Claim, Definition, method_param
@@ -210,6 +211,7 @@ def _exact_phase(run: _AuditRun, exact_budget: int, total_budget: int, exhaustiv
     laws: _LawCache | None = None
     spent = 0
     for i, cand in enumerate(cands):
+        progress.step("exact pairs", i, len(cands))
         cost = enumeration_cost(cand.dataset, run.key) + enumeration_cost(cand.neighbour, run.key)
         if cost > exact_budget or spent + cost > total_budget:
             cov["skipped_over_budget"] += 1
@@ -459,7 +461,8 @@ def _statistical(
     e_eps = mc.exp_upper_float(eps)  # e^ε rounded up: the δ lower bound stays safe
     pool = cands[:max_pairs]
     selected: list[tuple[float, Candidate, bool, tuple]] = []
-    for cand in pool:
+    for j, cand in enumerate(pool):
+        progress.step("statistical pairs", j, len(pool))
         p = mc.run_sampled(run, cand.dataset, bf, n_select, rng)
         q = mc.run_sampled(run, cand.neighbour, bf, n_select, rng)
         fwd, ev, est = mc.select_event(p, q, e_eps)
