@@ -116,6 +116,30 @@ def proof_results() -> Any:
     return types.SimpleNamespace(results=results, mpmath_state_before=before, mpmath_state_after=after)
 
 
+#: Test modules that run the claims registry in-process (its theorem claims read the proofs).
+_CLAIM_MODULES = frozenset({"test_claims", "test_cmd_paper", "test_reliability_render"})
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _claims_read_the_session_proofs(request: Any) -> Any:
+    """In the modules that run the claims registry, the registry's proof bridge
+    (:mod:`dps_verify.paper.claims.proofbridge`, which runs every proof again in worker
+    processes) is given the session's proof results, as their ``to_dict()`` — what the bridge's
+    workers return; removed again after the module."""
+    if request.module.__name__.rsplit(".", 1)[-1] not in _CLAIM_MODULES:
+        yield
+        return
+    from dps_verify.paper.claims import proofbridge
+
+    results = request.getfixturevalue("proof_results").results
+    added = [tid for tid in results if tid not in proofbridge._cache]
+    for tid in added:
+        proofbridge._cache[tid] = results[tid].to_dict()
+    yield
+    for tid in added:
+        proofbridge._cache.pop(tid, None)
+
+
 def pytest_configure(config: Any) -> None:
     register_deep_marker(config)
     libc = _glibc()
