@@ -147,6 +147,8 @@ class SampleMemo:
         return law
 
     def put(self, sample: tuple, law: list[tuple[Hashable, Fraction]]) -> None:
+        if sample in self.laws:
+            return
         if self.entries + len(law) > self.max_entries:
             self.dropped += 1
             return
@@ -164,11 +166,14 @@ class SampleTable:
     ``radix`` bounds every count (the largest dataset size + 1); a sample's integer key is
     Σ s_i · radix^i.  ``memo`` (a :class:`SampleMemo` of the same anonymizer) is consulted
     before the anonymizer is called and receives every new sample's law; ``outputs_of`` (an
-    earlier table of the same anonymizer) shares its output ids.
+    earlier table of the same anonymizer) shares its output ids.  ``spot_checks=False`` makes
+    one call per sample and no re-checks (for timing a call; the tables that search keep their
+    own spot checks on the samples they anonymize).
     """
 
     def __init__(self, anonymizer: Any, atoms: Atoms, radix: int,
-                 memo: SampleMemo | None = None, outputs_of: SampleTable | None = None):
+                 memo: SampleMemo | None = None, outputs_of: SampleTable | None = None,
+                 spot_checks: bool = True):
         if memo is not None and memo.anonymizer is not anonymizer:
             raise ValueError("a SampleMemo serves the anonymizer it was made for only")
         self.memo = memo
@@ -186,8 +191,9 @@ class SampleTable:
         self._oid: dict = {} if outputs_of is None else outputs_of._oid
         self.row_of_key: dict[int, int] = {}
         self.row_law: list[list[tuple[int, Fraction]]] = []  # per row: (output id, exact prob)
-        self._checked = False
-        self.spot = SpotChecks()  # which samples are re-anonymized, also reordered
+        self._checked = not spot_checks
+        # which samples are re-anonymized, also reordered (none without spot checks)
+        self.spot = SpotChecks() if spot_checks else SpotChecks(per_size=0)
         self._arrays: dict | None = None
         # flat copies of the table, grown with it (the screen's arrays are built from these)
         self._keys: list[int] = []
@@ -197,7 +203,8 @@ class SampleTable:
         self._min_p_log2 = 0.0  # a lower bound on log2 of the smallest positive exact probability
         self.calls = 0
         self._int_rows: dict[int, tuple[int, list[tuple[int, int]]]] = {}
-        self._check_order_first()
+        if spot_checks:
+            self._check_order_first()
 
     def _check_order_first(self) -> None:
         """Anonymize the sample of the first two atoms before anything else, so that its spot
@@ -225,34 +232,35 @@ class SampleTable:
         return i
 
     def _evaluate(self, counts: Sequence[int]) -> list[tuple[int, Fraction]]:
-        memo = self.memo
-        if memo is not None:
-            sample = self.atoms.records(counts)
-            hit = memo.get(sample)
-            if hit is not None:
-                self._checked = self._checked or bool(sample)
-                return [(self._intern(y), p) for y, p in hit]
-            law = self._evaluate_law(counts)
-            memo.put(sample, law)
-        else:
-            law = self._evaluate_law(counts)
-        return [(self._intern(y), p) for y, p in law]
-
-    def _evaluate_law(self, counts: Sequence[int]) -> list[tuple[Hashable, Fraction]]:
+        """Anonymize one sample (its law, output ids interned).  The memo serves only samples
+        this table would not spot-check: the samples re-checked are the same with or without a
+        memo."""
+        sample = self.atoms.records(counts)
         recheck = not self._checked and sum(counts) > 0
         self._checked = self._checked or recheck
-        if self.from_counts is not None:  # a dict of counts: no order to check
+        if self.from_counts is not None:
+            check = recheck  # a dict of counts: no order to check, the first sample twice
+        else:
+            check = self.spot.due(sample)  # includes the first non-empty sample
+        memo = self.memo
+        hit = memo.get(sample) if memo is not None and not check else None
+        if hit is None:
+            hit = self._evaluate_law(counts, sample, check)
+            if memo is not None:
+                memo.put(sample, hit)
+        return [(self._intern(y), p) for y, p in hit]
+
+    def _evaluate_law(self, counts: Sequence[int], sample: tuple,
+                      check: bool) -> list[tuple[Hashable, Fraction]]:
+        if self.from_counts is not None:
             assert self.atoms.keys is not None
             arg = {k: int(c) for k, c in zip(self.atoms.keys, counts) if c}
-            law = {call_anonymizer(self.from_counts, arg, recheck=recheck,
+            law = {call_anonymizer(self.from_counts, arg, recheck=check,
                                    what="anonymizer's from_counts"): _ONE}
+        elif self.is_randomized:
+            law = call_law(self.anonymizer, sample, recheck=check, reorder=check)
         else:
-            sample = self.atoms.records(counts)
-            check = self.spot.due(sample)  # includes the first non-empty sample
-            if self.is_randomized:
-                law = call_law(self.anonymizer, sample, recheck=check, reorder=check)
-            else:
-                law = {call_anonymizer(self.anonymizer, sample, recheck=check, reorder=check): _ONE}
+            law = {call_anonymizer(self.anonymizer, sample, recheck=check, reorder=check): _ONE}
         self.calls += 1
         return [(y, p if type(p) is Fraction else Fraction(p)) for y, p in law.items() if p]
 
@@ -313,13 +321,16 @@ class SampleTable:
             if k in rok:
                 continue
             sample = tuple(chain(repeat(v, n) for v, n in zip(vals, c) if n))
-            hit = memo.get(sample) if memo is not None else None
-            if hit is not None:
-                y = hit[0][0]
-            elif len(sample) in checked_sizes or not spot.due(sample):
-                y = call_anonymizer(fn, sample)
-                calls += 1
+            if len(sample) in checked_sizes or not spot.due(sample):
+                # not spot-checked here: the memo may answer
+                hit = memo.get(sample) if memo is not None else None
+                if hit is not None:
+                    y = hit[0][0]
+                else:
+                    y = call_anonymizer(fn, sample)
+                    calls += 1
             else:
+                hit = None
                 y = call_anonymizer(fn, sample, recheck=True, reorder=True)
                 calls += 1
             if hit is None and memo is not None:
