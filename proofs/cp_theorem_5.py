@@ -47,7 +47,7 @@ SUMMARY = ("Every step is proved for all n, k (z3 and cvc5; sympy certificates f
            "out-of-band masses (sums over its outputs) are <= B(n) or B(n-1); the other groups' "
            "part factors out of the whole output. The d formula's n = n_m term over-counts "
            "(sums j > gamma n_m, not j >= k): an upper bound, so harmless. The exact "
-           "cross-check (n <= 60) is evidence only.")
+           "cross-check (its range in the remark, computed from its grid) is evidence only.")
 
 b, E, g = sp.symbols("beta E gamma", real=True)
 n, j, k, nm = sp.symbols("n j k n_m", integer=True)
@@ -68,18 +68,36 @@ def _tail(lo: int, nn: int, beta: Fraction) -> Fraction:
     return sum((_f(x, nn, beta) for x in range(max(lo, 0), nn + 1)), Fraction(0))
 
 
+#: the exact cross-check's grid (its remark states the range from these, never a fixed text).
+CROSS_BETAS = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2))
+CROSS_ES = (Fraction(2), Fraction(3), Fraction(5))
+CROSS_K_MAX, CROSS_N_MAX = 6, 60
+
+
+def _frac_set(xs: tuple[Fraction, ...]) -> str:
+    return "{" + ", ".join(str(x) for x in xs) + "}"
+
+
+def cross_check_range() -> str:
+    """The cross-check's range as the code runs it."""
+    return (f"beta in {_frac_set(CROSS_BETAS)}, E in {_frac_set(CROSS_ES)} (pairs with "
+            f"E(1 - beta) >= 1), 1 <= k <= {CROSS_K_MAX}, 1 <= n <= {CROSS_N_MAX} (d's max "
+            f"taken over n_m..{CROSS_N_MAX})")
+
+
 def _cross_check() -> tuple[Verdict, dict[str, str] | None, str]:
-    """Exact (Fraction) worst bad mass over n <= 60 vs d, for rational beta and E."""
+    """Exact (Fraction) worst bad mass over n <= CROSS_N_MAX vs d, for rational beta and E."""
     worst = None
-    for beta in (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)):
-        for e in (Fraction(2), Fraction(3), Fraction(5)):
+    for beta in CROSS_BETAS:
+        for e in CROSS_ES:
             if e * (1 - beta) < 1:
                 continue
             gam = (e - 1 + beta) / e
-            for kk in range(1, 7):
+            for kk in range(1, CROSS_K_MAX + 1):
                 n_m = ceil(kk / gam - 1)
-                d = max(_tail(floor(gam * nn) + 1, nn, beta) for nn in range(n_m, 61))
-                for nn in range(1, 61):
+                d = max(_tail(floor(gam * nn) + 1, nn, beta)
+                        for nn in range(n_m, CROSS_N_MAX + 1))
+                for nn in range(1, CROSS_N_MAX + 1):
                     # bad j: j >= k, j > gamma n and n(1-b) > E(n-j), i.e. j > n - n(1-b)/E
                     # -- an upper tail from the first such j (the conditions are monotone in j)
                     first = max(kk, floor(max(gam * nn, nn - nn * (1 - beta) / e)) + 1)
@@ -89,8 +107,7 @@ def _cross_check() -> tuple[Verdict, dict[str, str] | None, str]:
                         worst = {"beta": str(beta), "E": str(e), "k": str(kk), "n": str(nn)}
     if worst:
         return Verdict.REFUTED, worst, "bad mass exceeds d"
-    return Verdict.BOUNDED, None, ("beta in {1/10,1/4,1/2}, E in {2,3,5}, k <= 6, n <= 60 "
-                                   "(d's max taken over n_m..60): bad mass <= d everywhere")
+    return Verdict.BOUNDED, None, f"{cross_check_range()}: bad mass <= d everywhere"
 
 
 # ------------------------------------------------------------- the chained formulas
@@ -907,8 +924,8 @@ def steps() -> list[Step]:
     out += _assembly_steps()
     out.append(timed("exact cross-check", "Worst bad mass (D and D_-t) <= d on a finite grid "
                      "(evidence only: the assembly above does not use it).",
-                     "exhaustive up to n = 60 (Fraction)", _cross_check,
-                     expected=Verdict.BOUNDED, role="remark"))
+                     f"exhaustive up to n = {CROSS_N_MAX} (Fraction)", _cross_check,
+                     expected=Verdict.BOUNDED, role="remark", bound=cross_check_range()))
     return out
 
 

@@ -164,9 +164,20 @@ def _def3_witness(base: int = 3, on_sample: bool = True
     """The exact counterexample of :mod:`dps_verify.paper.cp6_witness` (D = {t, a, a, a, a, a},
     beta = 1/2, k = 5, e^eps1 = 3, e^eps = 12): exact hockey-stick delta 17/384 > d(5, 1/2,
     ln 4) = 1/32.  ``base`` != 3 (A_m not ln 3-DP) and ``on_sample=False`` (A_m run on the
-    unsampled data, the appendix's model) are the negative controls: neither may refute."""
+    unsampled data, the appendix's model) are the negative controls: neither may refute.
+
+    A witness that does not meet the theorem's hypotheses is an ERROR, never a refutation nor a
+    pass: A_m must be eps1-DP over all datasets (the premise check of :mod:`cp6_witness`), and
+    eps - eps1 must lie in CP Thm 6's regime e^(eps - eps1) (1 - beta) >= 1, both read from the
+    witness's one set of constants."""
     res = cp6_witness.check(base, on_sample)
     got, bound = res["delta"], res["d"]
+    regime = (cp6_witness.E_EPS / cp6_witness.E_EPS1) * (1 - cp6_witness.BETA) >= 1
+    if not (res["dp"] and regime):
+        why = [] if res["dp"] else [f"A_m is not eps1-DP over all datasets ({res['dp_how']})"]
+        why += [] if regime else ["eps - eps1 is below -ln(1 - beta)"]
+        return Verdict.ERROR, None, ("the witness does not meet CP Thm 6's hypotheses: "
+                                     + "; ".join(why))
     if not res["refuted"]:
         return (Verdict.BOUNDED if got.upper <= bound else Verdict.OPEN), None, (
             f"not a counterexample: A_m ln 3-DP {res['dp']}, exact delta {got.upper} vs d "
@@ -277,9 +288,10 @@ def negative_controls() -> list[Step]:
               "exact law, exact hockey-stick, certified d",
               lambda: _def3_witness(on_sample=False), expected=Verdict.BOUNDED),
         timed("control: the witness with an A_m that is not ln 3-DP",
-              "Choice probabilities (3/4) 9^-dist: the exact DP check of the witness must "
-              "fail, so no refutation.", "exact DP check",
-              lambda: _def3_witness(base=9), expected=Verdict.OPEN),
+              "Choice probabilities (3/4) 9^-dist: the witness's premise check (A_m eps1-DP "
+              "over all datasets) fails, so the witness is an ERROR, never a refutation.",
+              "exact DP check",
+              lambda: _def3_witness(base=9), expected=Verdict.ERROR),
         prove_sym("control: witness A_m with pc(dist + 1) = pc(dist)/9",
                   "Neighbouring choice probabilities a factor 9 apart: not within e^eps1 = 3.",
                   sp.And(pc(dist_) <= 3 * pc(dist_ + 1), pc(dist_ + 1) <= 3 * pc(dist_)),

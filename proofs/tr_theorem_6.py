@@ -187,12 +187,26 @@ def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
         "Chernoff bound for n > 40": mp.nstr(tail_beyond, 6)}, "n_m < k/gamma is dropped"
 
 
+#: the numeric cross-check's grid (its remark states the range from these).
+GRID_K_MAX = 10
+GRID_BETAS = (Fraction(1, 20), Fraction(1, 5), Fraction(1, 2))
+GRID_EPS = tuple(Fraction(x, 4) for x in range(1, 13))
+GRID_N_EXTRA = 8
+
+
+def grid_range() -> str:
+    """The numeric cross-check's range as the code runs it."""
+    return (f"1 <= k <= {GRID_K_MAX}, beta in {{{', '.join(map(str, GRID_BETAS))}}}, eps in "
+            f"{{{GRID_EPS[0]}, {GRID_EPS[1]}, ..., {GRID_EPS[-1]}}} inside the regime, "
+            f"n = n_m..n_m+{GRID_N_EXTRA - 1}")
+
+
 def _grid() -> tuple[Verdict, dict[str, str] | None, str]:
     with mp.workdps(30):
-        for k in range(1, 11):
-            for bq in (Fraction(1, 20), Fraction(1, 5), Fraction(1, 2)):
+        for k in range(1, GRID_K_MAX + 1):
+            for bq in GRID_BETAS:
                 b = mp.mpf(bq.numerator) / bq.denominator
-                for eq in (Fraction(x, 4) for x in range(1, 13)):
+                for eq in GRID_EPS:
                     if not in_paper_regime(bq, eq):  # the one regime-edge check (core.params)
                         continue
                     eps = mp.mpf(eq.numerator) / eq.denominator
@@ -200,21 +214,20 @@ def _grid() -> tuple[Verdict, dict[str, str] | None, str]:
                     g = (e - 1 + b) / e
                     n_m = n_min(k, bq, eq)  # the one n_m (worstcase.sdgs), exact
                     bound = mp.e ** (-k * (mp.log(g / b) - (g - b) / g))
-                    for n in range(n_m, n_m + 8):
+                    for n in range(n_m, n_m + GRID_N_EXTRA):
                         j0 = int(mp.floor(g * n)) + 1
                         t = mp.fsum(mp.binomial(n, j) * b ** j * (1 - b) ** (n - j)
                                     for j in range(j0, n + 1))
                         if t > bound:
                             return Verdict.REFUTED, {"k": str(k), "beta": str(b),
                                                      "eps": str(eps), "n": str(n)}, ""
-    return Verdict.BOUNDED, None, "k <= 10, beta in {1/20,1/5,1/2}, eps in {1/4..3}, n = n_m..n_m+7"
+    return Verdict.BOUNDED, None, grid_range()
 
 
 def _lemma_spot_check() -> tuple[Verdict, dict[str, str] | None, str]:
     """The given Chernoff formula (the one definition, read here) at a few exact points:
     REFUTED if an exact binomial tail exceeds its right-hand side."""
-    pts = ((200, Fraction(1, 10), Fraction(1, 5)), (60, Fraction(1, 2), Fraction(3, 5)),
-           (100, Fraction(1, 4), Fraction(1, 2)))
+    pts = LEMMA_POINTS
     with mp.workdps(40):
         for n, b, t in pts:
             rhs = CHERNOFF.args[1].rhs.subs({n_: n, t_: sp.Rational(t.numerator, t.denominator)})
@@ -229,8 +242,15 @@ def _lemma_spot_check() -> tuple[Verdict, dict[str, str] | None, str]:
                                                          / exact.denominator, 8),
                                          "lemma's bound": mp.nstr(bound, 8)}, (
                     "the given lemma is false at this point")
-    return Verdict.BOUNDED, None, "3 points (n, beta, t): (200, 1/10, 1/5), (60, 1/2, 3/5), " \
-        "(100, 1/4, 1/2): exact tail <= the lemma's bound"
+    shown = ", ".join(f"({n}, {b}, {t})" for n, b, t in pts)
+    return Verdict.BOUNDED, None, (f"{len(pts)} points (n, beta, t): {shown}: exact tail <= "
+                                   "the lemma's bound")
+
+
+#: the remark's points (inside the lemma's guard; the kernel's spot check also covers the far
+#: side of each guard).
+LEMMA_POINTS = ((200, Fraction(1, 10), Fraction(1, 5)), (60, Fraction(1, 2), Fraction(3, 5)),
+                (100, Fraction(1, 4), Fraction(1, 2)))
 
 
 #: where the cited Chernoff bound is proved, in the form used (with its guard).
@@ -431,7 +451,8 @@ def steps() -> list[Step]:
               "exact tails (Fraction) vs 40-digit bound", _lemma_spot_check,
               expected=Verdict.BOUNDED, role="remark"),
         timed("numeric cross-check", "exact d terms vs the bound on a grid.",
-              "mpmath grid", _grid, expected=Verdict.BOUNDED, role="remark"),
+              "mpmath grid", _grid, expected=Verdict.BOUNDED, role="remark",
+              bound=grid_range()),
     ]
 
 

@@ -78,7 +78,8 @@ def test_specific_findings(results):
     assert def3.counterexample["d(5, 1/2, ln 4)"].startswith("1/32")
     ctl = {c.name: c.verdict for c in results["cp-theorem-6"].negative_controls}
     assert ctl["control: the witness with A_m run on the unsampled D"] == Verdict.BOUNDED
-    assert ctl["control: the witness with an A_m that is not ln 3-DP"] == Verdict.OPEN
+    # a witness that does not meet the theorem's hypotheses (A_m not eps1-DP) is an ERROR
+    assert ctl["control: the witness with an A_m that is not ln 3-DP"] == Verdict.ERROR
     mix = next(s for s in results["cp-theorem-6"].steps if "pointwise" in s.name)
     assert mix.counterexample["mixture bad mass under D"] == "5/12"
 
@@ -404,3 +405,29 @@ def test_cp6_screen_reproduces_the_search():
     assert found > 1.1 * d and all(0 <= v <= 1 for v in table.values())
     constant, _ = screen(0.5, 1.0, 4.0, 5, 6, 2)
     assert constant <= d + 1e-9
+
+
+def test_remarks_are_never_in_a_trust_base(results):
+    """Cross-checks are evidence only: no PROVED theorem's chain rests on a remark (CP Thm 5's
+    sup over n is the definition of d, not the bounded exact cross-check)."""
+    for tid, r in results.items():
+        if r.verdict is Verdict.PROVED:
+            assert r.decision.final, tid
+            assert all(s.role == "claim" for s in r.decision.steps), tid
+    cp5 = results["cp-theorem-5"]
+    assert not any("cross-check" in s.name for s in cp5.decision.steps)
+    assert any("d(k, beta, eps) = max over n >= n_m" in f.why for f in cp5.decision.facts)
+
+
+def test_cross_check_remarks_state_the_range_they_ran(monkeypatch):
+    from dps_verify_proofs import cp_theorem_5 as c5
+    from dps_verify_proofs import tr_theorem_6 as t6
+
+    monkeypatch.setattr(c5, "CROSS_N_MAX", 12)
+    monkeypatch.setattr(c5, "CROSS_K_MAX", 2)
+    verdict, _, note = c5._cross_check()
+    assert verdict is Verdict.BOUNDED and "1 <= n <= 12" in note and "1 <= k <= 2" in note
+    monkeypatch.setattr(t6, "GRID_K_MAX", 1)
+    monkeypatch.setattr(t6, "GRID_N_EXTRA", 2)
+    verdict, _, note = t6._grid()
+    assert verdict is Verdict.BOUNDED and "1 <= k <= 1" in note and "n_m..n_m+1" in note

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from dps_verify.paper.kernel.core import ProofResult, Step, Verdict, run_module
 
@@ -51,17 +52,37 @@ def _load() -> dict[str, ModuleType]:
     return out
 
 
-THEOREMS: dict[str, ModuleType] = _load()
+_LOADED: dict[str, ModuleType] | None = None
+
+
+def theorems() -> dict[str, ModuleType]:
+    """The registry, loaded on first use: a theorem module imports the kernel, so loading every
+    module while the kernel package itself is being imported would hand one module a partly
+    initialised other (cp_theorem_6_full_data imports names of cp_theorem_6)."""
+    global _LOADED
+    if _LOADED is None:
+        _LOADED = _load()
+    return _LOADED
+
+
+if TYPE_CHECKING:  # for the type checker; at run time __getattr__ loads it
+    THEOREMS: dict[str, ModuleType]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "THEOREMS":  # ``from dps_verify.paper.kernel import THEOREMS``
+        return theorems()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def run(theorem_id: str) -> ProofResult:
     """Run one theorem module by CLI id (``KeyError`` for an unknown id)."""
-    return run_module(theorem_id, THEOREMS[theorem_id])
+    return run_module(theorem_id, theorems()[theorem_id])
 
 
 def run_all() -> list[ProofResult]:
     """Run every registered theorem module, in registry order."""
-    return [run(t) for t in THEOREMS]
+    return [run(t) for t in theorems()]
 
 
-__all__ = ["THEOREMS", "ProofResult", "Step", "Verdict", "run", "run_all"]
+__all__ = ["THEOREMS", "ProofResult", "Step", "Verdict", "run", "run_all", "theorems"]
