@@ -130,6 +130,10 @@ def test_statistical_audit_finds_a_person_with_a_unique_age() -> None:
     assert ages.count(w["record"]["age"]) == 1
     assert w["hits_with"] == w["n_with"] and w["hits_without"] == 0
     assert w["implied_delta"] > 1e-6 and "runs with the row" in w["text"]
+    from dps_verify.audit.data_html import render_html
+
+    page = render_html(rep)  # the two event frequencies with their intervals, against e^eps
+    assert "Distinguishing event" in page and "e^eps x p0" in page
 
 
 def test_statistical_audit_of_a_constant_release_is_inconclusive() -> None:
