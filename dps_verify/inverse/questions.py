@@ -54,7 +54,7 @@ def _chernoff_rate(b: Fraction, eps: Fraction) -> float:
     """Float screen: ln(γ/β) − (γ−β)/γ, the per-k exponent of TR Thm 6 (guesses only)."""
     import math
 
-    from dps_verify.worstcase.sdgs import eps_float, gamma_minus_beta_float
+    from dps_verify.worstcase.gamma_gap import eps_float, gamma_minus_beta_float
 
     bf, ef = float(b), eps_float(eps)
     gm = gamma_minus_beta_float(bf, ef)

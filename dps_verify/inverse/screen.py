@@ -38,7 +38,7 @@ MAX_SCREEN_N = 400_000
 
 def _gamma_kl(beta: float, eps: float) -> tuple[float, float]:
     """γ = 1 − (1−β)e^(−ε) and KL(γ‖β) in floats (screen only)."""
-    from dps_verify.worstcase.sdgs import gamma_minus_beta_float
+    from dps_verify.worstcase.gamma_gap import gamma_minus_beta_float
 
     gm = gamma_minus_beta_float(beta, eps)
     g = beta + gm

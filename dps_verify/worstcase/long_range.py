@@ -46,7 +46,7 @@ from dps_verify.worstcase.ball_binomial import (
     arb_to_fractions,
     rel_bits,
 )
-from dps_verify.worstcase.sdgs import eps_float, gamma_minus_beta_ball, gamma_minus_beta_float
+from dps_verify.worstcase.gamma_gap import eps_float, gamma_minus_beta_ball, gamma_minus_beta_float
 
 #: Largest group size the monotone searches (doubling, then bisection) look at.
 _SEARCH_LIMIT = 1 << 400

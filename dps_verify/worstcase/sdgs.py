@@ -70,6 +70,13 @@ from dps_verify.core.params import (
 )
 from dps_verify.core.types import DefinitionLike, WorstCaseMeasureLike
 from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
+from dps_verify.worstcase.gamma_gap import (  # noqa: F401 - re-exported names
+    _EPS_FLOAT_CAP,
+    eps_float,
+    gamma_minus_beta_ball,
+    gamma_minus_beta_float,
+    gamma_minus_beta_iv,
+)
 
 #: Default cap on the group sizes scanned before giving up with an honest enclosure.
 DEFAULT_MAX_N = 20_000
@@ -163,36 +170,6 @@ TAIL_BITS = 140
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
 _LN2_F = math.log(2)
 _ZERO = Fraction(0)
-#: Floats of ε for the screens are taken at min(ε, this): e^−ε is already 0 in floats there,
-#: and ε up to any size (1e400 parses exactly) must not overflow a float conversion.
-_EPS_FLOAT_CAP = Fraction(10**6)
-
-
-def eps_float(eps: Any) -> float:
-    """float(min(ε, 10^6)) — a screen/message value that never overflows (ε = 1e400 is legal)."""
-    return float(eps) if eps <= _EPS_FLOAT_CAP else float(_EPS_FLOAT_CAP)
-
-
-# γ − β = (1−β)(1 − e^{−ε}), γ = 1 − (1−β)e^{−ε}: formed from expm1 (no cancellation for tiny β
-# or ε), written once for every representation the module family uses — a python-flint ball
-# (first choice), its mpmath.iv fallback, and the float screens.
-
-
-def gamma_minus_beta_ball(one_minus_beta: Any, eps_ball: Any) -> Any:
-    """γ − β as a python-flint ball, from balls around 1 − β and ε."""
-    return one_minus_beta * (-((-eps_ball).expm1()))
-
-
-def gamma_minus_beta_iv(beta: Fraction, eps: Any) -> Any:
-    """γ − β as an mpmath.iv interval (the fallback when no ball is available)."""
-    return iv_from_fraction(1 - beta) * (1 - mpmath.iv.exp(-iv_from_fraction(eps)))
-
-
-def gamma_minus_beta_float(b: float, e: float) -> float:
-    """γ − β in floats (screens only; ε capped at 700, where e^{−ε} is already 0 to the float)."""
-    return (1 - b) * (-math.expm1(-min(e, 700.0)))
-
-
 def _ln_f(x: Any) -> float:
     """ln x in floats for an integer x > 0 of any size (screens only)."""
     bl = x.bit_length()
