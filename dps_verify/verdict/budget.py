@@ -123,11 +123,15 @@ def probe(table: SampleTable, exhaustive_size: int, shape_records: int,
             growth = max(1.0, (n / max(prev[0], 1)) ** 2)
             if prev[1] * growth > limit:
                 break
-        # up to three samples of this size (the values rotated), the mean time of a call
+        # up to three samples of this size (the values rotated): the fastest call (a shared
+        # machine only adds time to a call) and the largest law
         samples = {tuple(_spread(m, n, over[r:] + over[:r])) for r in range(min(3, len(over)))}
-        t0 = time.process_time()
-        outs = max(len(table.row_law[table.row(list(c))]) for c in samples)
-        dt = (time.process_time() - t0) / len(samples)
+        dt, outs = math.inf, 0
+        for c in sorted(samples):
+            t0 = time.process_time()
+            row = table.row(list(c))
+            dt = min(dt, time.process_time() - t0)
+            outs = max(outs, len(table.row_law[row]))
         cost.add(n, dt, outs)
         prev = (n, dt)
     return cost
