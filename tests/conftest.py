@@ -81,7 +81,7 @@ class _DeepProfileOnly:
             return
         import pytest
 
-        skip = pytest.mark.skip(reason="slow exhaustive case: runs with HYPOTHESIS_PROFILE=deep (or --dps-profile deep)")
+        skip = pytest.mark.skip(reason="slow case of the deep profile: runs with HYPOTHESIS_PROFILE=deep (or --dps-profile deep)")
         for item in items:
             if item.get_closest_marker("deep") is not None:
                 item.add_marker(skip)
