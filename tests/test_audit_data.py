@@ -263,3 +263,17 @@ def test_mondrian_anonypy_example_fails_on_the_extract() -> None:
     country = rep.witness["record"]["native-country"]
     assert [r[1] for r in table.records].count(country) == 1
     assert country in rep.witness["event"] and rep.witness["hits_without"] == 0
+
+
+def test_a_pipeline_that_raises_or_exits_is_an_audited_code_error_never_a_verdict() -> None:
+    from dps_verify.core.errors import AuditedCodeError
+
+    def boom(table: list[tuple]) -> list:
+        raise RuntimeError("boom")
+
+    def leave(table: list[tuple]) -> list:
+        raise SystemExit(0)
+
+    for pipeline in (boom, leave):
+        with pytest.raises(AuditedCodeError, match="the pipeline raised"):
+            _run(pipeline, SerialBackend())

@@ -16,6 +16,7 @@ scheduler ``address``, which it leaves running.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -83,8 +84,9 @@ class DaskBackend:
             self.client = Client(address)
         else:
             n = max(1, workers or os.cpu_count() or 1)
+            # workers' own logs stay quiet: a failing task is reported once, by the caller
             self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                         dashboard_address=":0")
+                                         dashboard_address=":0", silence_logs=logging.CRITICAL)
             self.client = Client(self._cluster)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})) or (workers or 1))
         self.name = f"dask ({self.workers} worker{'s' if self.workers != 1 else ''})"
