@@ -11,6 +11,7 @@ lines; each test names the mistake it rules out.
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -110,7 +111,8 @@ def test_fraction_from_ints_large_operands_reduce_with_a_positive_denominator():
     normalisation, including a negative denominator (sign moved to the numerator)."""
     g = 3**500
     num, den = 7 * g, (2**2100 + 1) * g
-    for n, d in ((num, den), (-num, den), (num, -den), (-num, -den)):
+    whole = ((2**2100 + 1) * 5, -(2**2100 + 1))  # reduces to -5/-1: the smallest negative denominator
+    for n, d in ((num, den), (-num, den), (num, -den), (-num, -den), whole, (-whole[0], whole[1])):
         got = fraction_from_ints(n, d)
         ref = Fraction(n, d)
         assert got == ref
@@ -123,10 +125,15 @@ def test_fraction_from_ints_large_operands_reduce_with_a_positive_denominator():
     (3 << 2400, (3 << 2400) + 5, (5 << 1100) + 1),   # value ≫ 1: the t < 0 branch
     (7, 9, (1 << 1500) + 3),                          # value ≪ 1
     (-(1 << 1300) - 1, (1 << 1300) + 1, (1 << 1100) + 7),  # negative lower end
+    (-1, 1, (1 << 1100) + 7),                         # numerators ±1: tiny but never 0
+    (0, 1, (1 << 1100) + 7),                          # an exact 0 end stays 0
 ])
 def test_round_outward_encloses_and_keeps_about_bits_significant_bits(num_lo, num_hi, den):
     lo, hi = round_outward(num_lo, num_hi, den, bits=256)
     assert lo <= Fraction(num_lo, den) and Fraction(num_hi, den) <= hi
+    # an end keeps its sign: a positive δ never rounds to 0, a negative one never to 0
+    assert (lo > 0) == (num_lo > 0) and (lo < 0) == (num_lo < 0)
+    assert (hi > 0) == (num_hi > 0) and (hi < 0) == (num_hi < 0)
     for end, exact in ((lo, Fraction(num_lo, den)), (hi, Fraction(num_hi, den))):
         if exact != 0:
             assert abs(end - exact) <= abs(exact) * Fraction(1, 2**250)
@@ -302,39 +309,45 @@ def test_integer_screen_near_tie_goes_to_exact_arithmetic(pointwise):
 # ---------------------------------------------------------------- the worst-case scan over n
 
 
-def _group_laws(n: int, k: int, beta: Fraction) -> tuple[list[Fraction], list[Fraction]]:
-    """Output laws of one recoded group under sampling then suppression below k (CP Thm 5's
-    setting): index j ≥ k is "j records published", index 0 is "suppressed"; n vs n − 1."""
-    def law(m: int) -> list[Fraction]:
-        pmf = [Fraction(math.comb(m, j)) * beta**j * (1 - beta) ** (m - j) for j in range(m + 1)]
-        out = [Fraction(0)] * (n + 1)
-        out[0] = sum(pmf[:k], Fraction(0))
-        for j in range(k, m + 1):
-            out[j] += pmf[j]
-        return out
-
-    return law(n), law(n - 1)
+def _suppressed_law(pmf: list, k: int) -> list:
+    """Output law of one recoded group under suppression below k (CP Thm 5's setting), from
+    the binomial law ``pmf`` of its sampled count: index j ≥ k is "j records published",
+    index 0 is "suppressed"."""
+    out = [sum(pmf[:k], mpmath.mpf(0))] + [mpmath.mpf(0)] * (len(pmf) - 1)
+    out[k:] = pmf[k:]
+    return out
 
 
-def _brute_sup(k: int, beta: Fraction, eps: Fraction, pointwise: bool, n_max: int) -> tuple:
-    """max over k ≤ n ≤ n_max of the measure of (group of n) vs (group of n − 1), at 60 digits."""
-    best, arg = mpmath.mpf(0), None
+@functools.cache
+def _brute_sup(k: int, beta: Fraction, eps: Fraction, n_max: int) -> dict[bool, tuple]:
+    """max over k ≤ n ≤ n_max of the measure of (group of n) vs (group of n − 1), at 60 digits,
+    for both definitions (keyed by ``pointwise``): (value, smallest argmax).
+
+    The binomial laws Bin(n, β) come from Pascal's rule (sums of positive terms: no
+    cancellation), each pair of neighbouring groups is compared output by output."""
+    out = {False: (mpmath.mpf(0), None), True: (mpmath.mpf(0), None)}
     with mpmath.workdps(60):
         e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
-        for n in range(max(k, 1), n_max + 1):
-            P, Q = _group_laws(n, k, beta)
-            Pm = [mpmath.mpf(x.numerator) / x.denominator for x in P]
-            Qm = [mpmath.mpf(x.numerator) / x.denominator for x in Q]
-            if pointwise:
+        b = mpmath.mpf(beta.numerator) / beta.denominator
+        prev = [mpmath.mpf(1)]  # Bin(0, β)
+        for n in range(1, n_max + 1):
+            cur = [b * prev[j - 1] if j else mpmath.mpf(0) for j in range(n + 1)]
+            for j in range(n):
+                cur[j] += (1 - b) * prev[j]
+            if n >= max(k, 1):
+                Pm = _suppressed_law(cur, k)
+                Qm = _suppressed_law(prev + [mpmath.mpf(0)], k)
                 bad = [i for i in range(n + 1) if (Pm[i] > 0 and Pm[i] > e * Qm[i])
                        or (Qm[i] > 0 and Qm[i] > e * Pm[i])]
-                v = max(sum((Pm[i] for i in bad), mpmath.mpf(0)), sum((Qm[i] for i in bad), mpmath.mpf(0)))
-            else:
-                v = max(sum(max(mpmath.mpf(0), Pm[i] - e * Qm[i]) for i in range(n + 1)),
-                        sum(max(mpmath.mpf(0), Qm[i] - e * Pm[i]) for i in range(n + 1)))
-            if v > best * (1 + mpmath.mpf(10) ** -40):
-                best, arg = v, n
-    return best, arg
+                pw = max(sum((Pm[i] for i in bad), mpmath.mpf(0)),
+                         sum((Qm[i] for i in bad), mpmath.mpf(0)))
+                hs = max(sum(max(mpmath.mpf(0), Pm[i] - e * Qm[i]) for i in range(n + 1)),
+                         sum(max(mpmath.mpf(0), Qm[i] - e * Pm[i]) for i in range(n + 1)))
+                for pointwise, v in ((False, hs), (True, pw)):
+                    if v > out[pointwise][0] * (1 + mpmath.mpf(10) ** -40):
+                        out[pointwise] = (v, n)
+            prev = cur
+    return out
 
 
 # (k, β, ε): in the regime (the skipped range k ≤ n < n_m matters), and outside it (ε below
@@ -357,7 +370,7 @@ def test_worst_case_scan_is_the_supremum_over_group_sizes(k, beta, eps, definiti
     from dps_verify.worstcase.sdgs import sdgs_delta_certified
 
     c = sdgs_delta_certified(k, beta, eps, definition)
-    ref, arg = _brute_sup(k, beta, eps, definition == "pointwise", 200)
+    ref, arg = _brute_sup(k, beta, eps, 200)[definition == "pointwise"]
     with mpmath.workdps(60):
         hi = mpmath.mpf(c.upper.numerator) / c.upper.denominator
         lo = mpmath.mpf(c.lower.numerator) / c.lower.denominator
