@@ -1,4 +1,4 @@
-"""Build the teaching notebooks from their jupytext sources (issue #7, #14).
+"""Build the teaching notebooks from their jupytext sources.
 
 The source of truth is ``notebooks/NN_name.py`` in jupytext's percent format: ordinary Python
 files with ``# %%`` cell markers, linted by ruff like the rest of the code.  This script turns

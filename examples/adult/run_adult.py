@@ -1,4 +1,4 @@
-"""Worked example on the UCI Adult data (issue #6): sample, strongly-safe k-anonymize, release,
+"""Worked example on the UCI Adult data: sample, strongly-safe k-anonymize, release,
 audit — and Mondrian on the same data, where the audit finds a witness.
 
     python examples/adult/run_adult.py [OUT_DIR]        # default ./adult_out
