@@ -51,6 +51,9 @@ ROOT_OWN_NAMES = {"__version__"}
 
 #: (importing module, imported module) -> why this upward or sideways edge is accepted.
 EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("dps_verify.verdict.executor", "dps_verify.distributed.backend"):
+        "the exact search's parallel chunks run as Dask tasks: the executor starts the Dask "
+        "backend (one home for Dask) inside ProcessExecutor.map, only for large searches",
     ("dps_verify.measures.pld", "dps_verify.inverse.pld_discrete"):
         "pair_delta / pair_epsilon / pair_delta_enclosure take times= (T-fold composition); past "
         "the exact budget they hand over to the certified discretised composition, which lives "

@@ -6,7 +6,9 @@ ships user code to workers — the anonymizer is called in the parent process, o
 sample, and workers only do the float screening.  So results are identical whichever executor
 runs them (each item is computed independently, in the same arithmetic).
 
-A later distributed backend only has to provide ``map`` (and ``close``).
+The parallel executor runs the chunks as Dask tasks (:mod:`dps_verify.distributed`); any object
+with ``map`` and ``close`` (a :class:`~dps_verify.distributed.backend.DaskBackend` on an existing
+cluster, for one) can be passed instead.
 """
 
 from __future__ import annotations
@@ -40,36 +42,33 @@ class SerialExecutor:
 
 
 class ProcessExecutor:
-    """A pool of worker processes, started lazily on the first ``map`` (``fork`` start method
-    where available, so scripts read from stdin work too; workers only run numpy code on the
-    data they are sent)."""
+    """Worker processes on a Dask ``LocalCluster`` (:class:`dps_verify.distributed.backend.
+    DaskBackend`, one single-threaded worker process per core by default), started on the first
+    ``map`` of more than one item and stopped by :meth:`close`; workers only run numpy code on
+    the data they are sent, so results equal the serial ones."""
 
     def __init__(self, workers: int | None = None):
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self._pool: Any = None
+        self._backend: Any = None
 
     def map(self, fn: Callable[[Any], Any], items: Sequence[Any]) -> list:
         if len(items) <= 1 or self.workers == 1:
             return [fn(x) for x in items]
-        if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+        if self._backend is None:
+            from dps_verify.distributed.backend import DaskBackend
 
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context(
-                    "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            )
-        return list(self._pool.map(fn, items))
+            self._backend = DaskBackend(self.workers)
+        return self._backend.map(fn, items)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
 
 
 def choose_executor(work: int, requested: Executor | str | None = None) -> Executor:
     """``requested`` if given (``"serial"``/``"process"`` or an executor); else serial for small
-    work (< :data:`PARALLEL_THRESHOLD` terms) and a process pool on all cores otherwise."""
+    work (< :data:`PARALLEL_THRESHOLD` terms) and Dask worker processes on all cores otherwise."""
     if requested is not None and not isinstance(requested, str):
         return requested
     if requested == "serial":
