@@ -127,6 +127,9 @@ def test_fraction_from_ints_large_operands_reduce_with_a_positive_denominator():
     (-(1 << 1300) - 1, (1 << 1300) + 1, (1 << 1100) + 7),  # negative lower end
     (-1, 1, (1 << 1100) + 7),                         # numerators ±1: tiny but never 0
     (0, 1, (1 << 1100) + 7),                          # an exact 0 end stays 0
+    (1 << 1359, 1 << 1359, (1 << 1100) + 7),          # t = -1 exactly: the t < 0 branch's edge
+    (3 * ((1 << 1100) + 7), 3 * ((1 << 1100) + 7), (1 << 1100) + 7),  # exact ends (t ≥ 0)
+    (((1 << 1100) + 7) << 1500, ((1 << 1100) + 7) << 1500, (1 << 1100) + 7),  # exact (t < 0)
 ])
 def test_round_outward_encloses_and_keeps_about_bits_significant_bits(num_lo, num_hi, den):
     lo, hi = round_outward(num_lo, num_hi, den, bits=256)
