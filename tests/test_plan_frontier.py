@@ -220,3 +220,23 @@ def test_a_wrong_hint_never_changes_arx_k():
     k = smallest_k_strictly_below(b, "1", "1e-6")
     for hint in (1, k - 3, k - 1, k, k + 1, k + 5):
         assert smallest_k_strictly_below(b, "1", "1e-6", hint=hint) == k
+
+
+@pytest.mark.parametrize("extra,clash", [
+    (["--json", "{d}/r.csv.json", "--release", "{d}/r.csv", "--data", "{d}/t.csv", "--recoding", "{d}/s.json"],
+     "sidecar"),
+    (["--json", "{d}/x.png", "--plot", "{d}/x.png"], "--plot"),
+    (["--json", "{d}/sub/../p.json", "--plot", "{d}/p.png", "--release", "{d}/p.json", "--data", "{d}/t.csv",
+      "--recoding", "{d}/s.json"], "--release"),
+])
+def test_colliding_output_paths_are_refused_before_any_work(tmp_path, capsys, extra, clash):
+    (tmp_path / "sub").mkdir()
+    side = tmp_path / "r.csv.json"
+    side.write_text('{"generator": "dps-verify", "provenance": "kept"}')
+    argv = ["plan", "--epsilon", "1", "--delta", "1e-3", "--no-grid", *[a.format(d=tmp_path) for a in extra]]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "same file" in captured.err and clash in captured.err
+    assert side.read_text() == '{"generator": "dps-verify", "provenance": "kept"}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv.json", "sub"]

@@ -54,9 +54,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse bad output paths before any work (nothing half-written)."""
+    import os
+    from pathlib import Path
+
     from dps_verify.core.errors import UsageError
     from dps_verify.plan import outputs
 
+    named: list[tuple[str, str | None]] = [("--json", args.json), ("--plot", args.plot)]
+    if args.release is not None:
+        named += [("--release", args.release), ("--release's sidecar", str(outputs.sidecar_path(args.release)))]
+    seen: dict[str, str] = {}
+    for option, path in named:
+        if path is None:
+            continue
+        key = os.path.normcase(os.path.realpath(Path(path)))
+        if key in seen:
+            raise UsageError(f"{option} {path}: the same file as {seen[key]}; every output needs its own name")
+        seen[key] = option
     if args.plot is not None:
         if not str(args.plot).lower().endswith(".png"):
             raise UsageError(f"--plot {args.plot}: the plot is a PNG file, name it *.png")
