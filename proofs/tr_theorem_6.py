@@ -337,6 +337,9 @@ STATEMENT = Statement(
     "TR Thm 6, §6",
     "For eps >= -ln(1 - beta) and gamma = (e^eps - 1 + beta)/e^eps, d(k, beta, eps) <= "
     "exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)).",
+    reading="d is the supremum of its terms P[Bin(n, beta) > gamma n] over n >= n_m; the "
+    "conclusion bounds every term (at n = n_m and for every n >= n_m + 1), and d <= bound is "
+    "the supremum's least-upper-bound property, not a separate step",
     hypotheses=formulas_of(GIVEN, "hypothesis", "setting"),
     definitions=formulas_of(GIVEN, "definition"),
     lemmas=formulas_of(GIVEN, "lemma"),

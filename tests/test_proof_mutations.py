@@ -92,7 +92,10 @@ MUTANTS = [
            "DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= E]",
            "DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= (1 + E) / 2]"),
     Mutant("CP Thm 6 witness with an A_m that is not ln 3-DP", W,
-           "return Fraction(3, 4) / base ** dist", "return Fraction(3, 4) / (base * base) ** dist"),
+           '    dist = abs(1 - sample.count("b")) + abs(4 - sample.count("a"))\n'
+           "    return Fraction(3, 4) / base ** dist",
+           '    dist = abs(1 - sample.count("b")) + abs(4 - sample.count("a"))\n'
+           "    return Fraction(3, 4) / (base * base) ** dist"),
     Mutant("CP Thm 6 witness against a larger eps", W,
            'EPS, EPS1 = "ln(12)", "ln(3)"', 'EPS, EPS1 = "ln(24)", "ln(3)"'),
     Mutant("CP Thm 6 sum over recodings: induction from the wrong base", P + "cp_theorem_6.py",

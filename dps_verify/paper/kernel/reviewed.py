@@ -21,7 +21,7 @@ FINGERPRINTS: dict[str, str] = {
     "tr-theorem-2": "cb4a5b1f178d13b2",
     "tr-theorem-3": "a18f63f648065902",
     "tr-theorem-5": "9da6228ab7dde6ad",
-    "tr-theorem-6": "3fed223f8dfc9712",
+    "tr-theorem-6": "329a874fef9d5547",
     "plan-utility-sensitivity": "fadfc68cff2da88d",  # a project lemma (dps-verify plan), not the paper's
 }
 
