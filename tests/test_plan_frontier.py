@@ -240,3 +240,15 @@ def test_colliding_output_paths_are_refused_before_any_work(tmp_path, capsys, ex
     assert "same file" in captured.err and clash in captured.err
     assert side.read_text() == '{"generator": "dps-verify", "provenance": "kept"}'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv.json", "sub"]
+
+
+def test_a_delta_too_long_to_print_exactly_is_a_plan_not_a_crash(tmp_path, capsys):
+    argv = ["plan", "--epsilon", "1", "--delta", "1e-5000", "--no-grid"]
+    assert main(argv) == 0  # no JSON asked for: none is built
+    assert "error" not in capsys.readouterr().err
+    out = tmp_path / "plan.json"
+    assert main([*argv, "--json", str(out)]) == 0
+    target = json.loads(out.read_text())["target"]["delta"]
+    assert target["exact"] is False and target["lower"] == target["upper"] == "1.0000000000000000e-5000"
+    assert json.loads(out.read_text())["target"]["epsilon_exact"] == "1"
+    capsys.readouterr()

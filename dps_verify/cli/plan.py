@@ -136,13 +136,16 @@ def run(args: argparse.Namespace) -> int:
                   candidates=_cols(args.candidates), select_measure=args.select_measure, seed=args.seed)
     console = _console()
     print_frontier(result.frontier, console)
-    doc = {"command": "plan", **frontier_json(result.frontier)}
+    # The JSON is built only when asked for (its exact rationals can be long to format).
+    doc = None if args.json is None else {"command": "plan", **frontier_json(result.frontier)}
     if result.utility is not None:
         print_utility(result.utility, console)
-        doc["on_table"] = utility_json(result.utility)
+        if doc is not None:
+            doc["on_table"] = utility_json(result.utility)
     if result.selection is not None:
         print_selection(result.selection, console)
-        doc["selection"] = selection_json(result.selection)
+        if doc is not None:
+            doc["selection"] = selection_json(result.selection)
     if args.release is not None:
         from fractions import Fraction
 
@@ -164,8 +167,9 @@ def run(args: argparse.Namespace) -> int:
                       f"guarantee (epsilon, delta) = ({choice['guarantee']['epsilon']}, "
                       f"{format_up(Fraction(choice['guarantee']['delta']), 4)}) under {choice['guarantee']['delta_measure']}")
         console.print(f"wrote {out} and {side_path}")
-        doc["release"] = {"file": str(out), "sidecar": str(side_path), **{k: v for k, v in side.items()}}
-    if args.json is not None:
+        if doc is not None:
+            doc["release"] = {"file": str(out), "sidecar": str(side_path), **{k: v for k, v in side.items()}}
+    if doc is not None:
         path = outputs.write_json(args.json, doc, force=args.force, what="plan JSON")
         print(f"wrote {path}")
     if args.plot is not None:

@@ -30,6 +30,20 @@ DATA_DEPENDENCE_WARNING = (
 )
 
 
+#: Longest numerator/denominator (in bits) printed as an exact rational; Python refuses to print
+#: integers of more than 4300 digits (about 14 000 bits), and such a string helps no reader.
+EXACT_TEXT_BITS = 12_000
+
+
+def rational_json(x: Any) -> Any:
+    """An exact value for the JSON: ``"p/q"`` when it is short enough, otherwise its enclosure
+    ``{"lower": …, "upper": …, "exact": false}`` (17 digits, rounded outward)."""
+    if not isinstance(x, Fraction) or max(x.numerator.bit_length(), x.denominator.bit_length()) <= EXACT_TEXT_BITS:
+        return str(x)
+    return {"lower": format_down(x, 17), "upper": format_up(x, 17), "exact": False,
+            "why": f"the exact rational has more than {EXACT_TEXT_BITS} bits; shown as an outward enclosure"}
+
+
 def certified_json(c: Certified | None) -> dict[str, Any] | None:
     if c is None:
         return None
@@ -39,7 +53,7 @@ def certified_json(c: Certified | None) -> dict[str, Any] | None:
 
 def row_json(r: FrontierRow) -> dict[str, Any]:
     return {
-        "beta": str(r.beta),
+        "beta": rational_json(r.beta),
         "beta_label": r.point.label,
         "beta_is_edge": r.point.is_edge,
         "in_cp_theorem5_regime": r.point.in_regime,
@@ -55,7 +69,7 @@ def row_json(r: FrontierRow) -> dict[str, Any]:
 
 def frontier_json(f: Frontier) -> dict[str, Any]:
     return {
-        "target": {"epsilon": f.epsilon_text, "epsilon_exact": str(f.epsilon), "delta": str(f.delta)},
+        "target": {"epsilon": f.epsilon_text, "epsilon_exact": rational_json(f.epsilon), "delta": rational_json(f.delta)},
         "definitions": {
             "neighbouring": "add/remove one record (multiset)",
             "sampling": "independent Bernoulli(beta) per record (CP Def 3)",
@@ -64,7 +78,7 @@ def frontier_json(f: Frontier) -> dict[str, Any]:
         },
         "arx": None if f.arx is None else {
             "rule": "beta = 1-e^-epsilon (double, rounded down); k = 1 + smallest k with d < delta",
-            "beta": str(f.arx.beta), "beta_float": float(f.arx.beta),
+            "beta": rational_json(f.arx.beta), "beta_float": float(f.arx.beta),
             "k": f.arx.k, "smallest_k_under_d": f.arx.k_smallest_d,
         },
         "rows": [row_json(r) for r in f.rows],
@@ -148,7 +162,7 @@ def utility_json(u: Any) -> dict[str, Any]:
         "group_size_histogram": {str(n): c for n, c in sorted(u.histogram.items())},
         "expected_published_records": "sum over groups of E[X 1{X >= k}], X ~ Bin(n_g, beta); exact rational arithmetic",
         "rows": [
-            {"beta": str(r.row.beta), "beta_label": r.row.point.label, "k": r.ks,
+            {"beta": rational_json(r.row.beta), "beta_label": r.row.point.label, "k": r.ks,
              "expected_published": {m: exact(v) for m, v in r.expected.items()},
              "gain_exact_hockey_stick_over_paper": None if r.gain("hockey-stick", "paper") is None
              else format(float(r.gain("hockey-stick", "paper")), ".17g"),
@@ -157,7 +171,7 @@ def utility_json(u: Any) -> dict[str, Any]:
             for r in u.rows
         ],
         "best_beta_on_this_table": {
-            m: None if u.best(m) is None else {"beta": str(u.best(m).row.beta), "beta_label": u.best(m).row.point.label,
+            m: None if u.best(m) is None else {"beta": rational_json(u.best(m).row.beta), "beta_label": u.best(m).row.point.label,
                                               "k": u.best(m).ks[m]}
             for m in (*MEASURES, ARX)
         },
@@ -207,20 +221,20 @@ def selection_json(s: Any) -> dict[str, Any]:
     return {
         "reading": READING_NOTE,
         "epsilon_total": eps_text(s.epsilon_total), "epsilon1": eps_text(s.epsilon1),
-        "epsilon2": eps_text(s.epsilon2), "delta": str(s.delta), "measure": s.measure,
-        "sensitivity": str(s.sensitivity),
+        "epsilon2": eps_text(s.epsilon2), "delta": rational_json(s.delta), "measure": s.measure,
+        "sensitivity": rational_json(s.sensitivity),
         "delta_total": format_up(s.delta_total, 17),
         "sensitivity_rule": "one record changes one group's size by 1 and the expected published records by "
                             f"a value in [0, beta*k]; Delta = max over candidates (dps-verify prove {SENSITIVITY_PROOF})",
         "composition": f"CP Thm 6, App. A.3 reading (dps-verify prove {THEOREM6_READING_PROOF})",
         "candidates": [
-            {"recoding": x.recoding, "beta": str(x.beta), "beta_label": x.beta_label, "k": x.k,
+            {"recoding": x.recoding, "beta": rational_json(x.beta), "beta_label": x.beta_label, "k": x.k,
              "delta_at_k_upper": format_up(x.delta_at_k.upper, 17),
              "expected_published": format(float(x.utility), ".17g"),
              "probability": {"lower": p[0], "upper": p[1]}}
             for x, p in zip(s.candidates, s.probabilities)
         ],
-        "chosen": {"recoding": c.recoding, "beta": str(c.beta), "beta_label": c.beta_label, "k": c.k},
+        "chosen": {"recoding": c.recoding, "beta": rational_json(c.beta), "beta_label": c.beta_label, "k": c.k},
         "seed": s.seed,
     }
 
@@ -255,6 +269,6 @@ def print_selection(s: Any, console: Any = None) -> None:
     con.print(f"[bold yellow]Reading:[/bold yellow] {READING_NOTE}")
 
 
-__all__ = ["DATA_DEPENDENCE_WARNING", "MEASURE_LABELS", "SHORT_LABELS", "beta_text", "certified_json",
-           "eps_text", "frontier_json", "print_frontier", "print_selection", "print_utility", "row_json",
+__all__ = ["DATA_DEPENDENCE_WARNING", "EXACT_TEXT_BITS", "MEASURE_LABELS", "SHORT_LABELS", "beta_text", "certified_json",
+           "eps_text", "frontier_json", "print_frontier", "print_selection", "print_utility", "rational_json", "row_json",
            "selection_json", "utility_json"]
