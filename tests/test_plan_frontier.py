@@ -252,3 +252,17 @@ def test_a_delta_too_long_to_print_exactly_is_a_plan_not_a_crash(tmp_path, capsy
     assert target["exact"] is False and target["lower"] == target["upper"] == "1.0000000000000000e-5000"
     assert json.loads(out.read_text())["target"]["epsilon_exact"] == "1"
     capsys.readouterr()
+
+
+def test_an_edge_beta_that_rounds_to_one_as_a_double_is_planned_or_refused_never_a_float_error(capsys):
+    from dps_verify.worstcase.sdgs import _estimate
+
+    beta = 1 - Fraction(1, 10**17)  # float(beta) == 1.0
+    assert float(beta) == 1.0
+    est = _estimate(5, beta, Fraction(38), "paper-d", False)
+    assert est["n0"] >= 1
+    rc = main(["plan", "--epsilon", "38", "--delta", "1e-6", "--no-grid"])
+    err = capsys.readouterr().err
+    assert rc in (0, 5) and "domain error" not in err
+    if rc == 5:
+        assert err.count("\n") == 1 and "certification limit" in err

@@ -502,12 +502,15 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
         kl = _float_kl(min(g, 1 - 1e-300), b) if g < 1 else -math.log(b)
     if measure != "paper-d" and (backward or e == 0):
         n0 = float(k)
-    # log of the value near the start: log f(k; n, β) ≤ log of the tail (float screen only)
+    # log of the value near the start: log f(k; n, β) ≤ log of the tail (float screen only);
+    # ln(1 − β) from the exact 1 − β (β close to 1 rounds to 1.0 as a double)
+    one_minus = 1 - Fraction(beta)
+    log1m_b = (math.log(one_minus.numerator) - math.log(one_minus.denominator)) if one_minus > 0 else -math.inf
     nn = max(k / g, float(k)) if g > 0 else float(k)
     if nn < 1e300:
         ls = (
             math.lgamma(nn + 1) - math.lgamma(k + 1) - math.lgamma(nn - k + 1)
-            + k * math.log(b) + (nn - k) * math.log1p(-b)
+            + k * math.log(b) + (nn - k) * log1m_b
         )
     else:
         ls = -kl * nn
