@@ -1,11 +1,17 @@
-"""Mutation test of the proof encodings (issue #12 item 5).
+"""Mutation test of the proof encodings and of the kernel's guards.
 
 Each mutant changes one encoding in the top-level ``proofs/`` (or the kernel in
 ``dps_verify/paper/kernel/``) and runs only its theorem; it is
 *caught* when some verdict differs from the one recorded (theorem, step or negative control).
-The first seven are the survivors of the skeptical review in issue #12; the others weaken
+The first seven survived an earlier skeptical review; the others weaken
 conclusions, strengthen hypotheses or disable parts of the machinery (vacuity check, sound
-sympy rewrites, the chaining check).
+sympy rewrites, the chaining check).  The statement-level kinds (dropped final step, weakened
+conclusion, narrowed hypothesis, solver side channel, false lemma) and one mutant per kernel
+guard (cvc5 consulted, derived-vs-given, induction base, certificate ties, domain check,
+statement identity, extra hypothesis, fingerprint, lemma spot check, the run_module gate) are
+listed by kind and required by ``test_every_kind_of_mutant_is_listed``; the kernel-guard
+mutants run tr-theorem-3, whose negative controls include one per guard
+(:mod:`dps_verify.paper.kernel.selftest`).
 
 Speed (the mutated source never touches the working tree):
 
@@ -36,7 +42,7 @@ K = "paper/kernel/"  # the proof kernel
 W = "paper/cp6_witness.py"  # CP Thm 6's exact counterexample, used by the proof
 
 MUTANTS = [
-    # --- the seven survivors listed in issue #12
+    # --- the seven survivors of an earlier review
     Mutant("CP Thm 1 target e^eps2 -> e^eps1", P + "cp_theorem_1.py",
            "E2 = 1 + b * (E - 1)  # e^{eps2}", "E2 = E  # e^{eps2}"),
     Mutant("CP Thm 1 target delta2 -> delta1", P + "cp_theorem_1.py",
@@ -67,7 +73,7 @@ MUTANTS = [
     Mutant("vacuity check disabled", K + "smt.py",
            'if q.vacuity.get("z3") == UNSAT:\n        return "vacuous"\n    if q.vacuity.get("z3") != SAT:\n        return "unknown"',
            'if False:\n        return "vacuous"'),
-    # --- chaining and pins (issue #12, this session)
+    # --- chaining and pins
     Mutant("chaining check disabled", K + "core.py",
            "        if missing:\n            msg = (", "        if False:\n            msg = ("),
     Mutant("CP Thm 5 induction concluded for one K only", P + "cp_theorem_5.py",
@@ -102,7 +108,7 @@ MUTANTS = [
            "summed, N_, 0, base, step, over=(N_,)),", "summed, N_, 1, base, step, over=(N_,)),"),
     Mutant("CP Thm 6 termwise bound weakened", P + "cp_theorem_6.py",
            "TERMWISE_RHS = E1 * E2 * wg2 * Qg + wg * d", "TERMWISE_RHS = E1 * E2 * wg2 * Qg + 2 * wg * d"),
-    # --- the former prose links (issue #12, this session): CP Thm 1's sum over samples, TR Thm 6's c > 0
+    # --- the former prose links: CP Thm 1's sum over samples, TR Thm 6's c > 0
     Mutant("CP Thm 1 decomposition with the weights exchanged", P + "cp_theorem_1.py",
            "DECOMP = sp.Eq(Z, (1 - b) * X + b * Y)", "DECOMP = sp.Eq(Z, (1 - b) * Y + b * X)"),
     Mutant("CP Thm 1 decomposition without its induction", P + "cp_theorem_1.py",
@@ -128,7 +134,7 @@ MUTANTS = [
            "C_DEF = sp.Eq(c_, phi(g_, b_))", "C_DEF = sp.Eq(c_, -phi(g_, b_))"),
     Mutant("TR Thm 6 gamma without beta", P + "tr_theorem_6.py",
            "GAMMA_DEF = sp.Eq(g_, (E_ - 1 + b_) / E_)", "GAMMA_DEF = sp.Eq(g_, (E_ - 1) / E_)"),
-    # --- CP Thm 5's assembly (issue #12, Q1)
+    # --- CP Thm 5's assembly
     Mutant("CP Thm 5 bad set without j >= k", P + "cp_theorem_5.py",
            "    return sp.And(x_ >= kk, x_ > g * m_)", "    return sp.And(x_ > g * m_)"),
     Mutant("CP Thm 5 d's max without its n_m term", P + "cp_theorem_5.py",
@@ -148,28 +154,28 @@ MUTANTS = [
            "sp.Max(rho(r_) * q(x_, n_) - E * q(x_, n_ - 1), 0),"),
     Mutant("CP Thm 5 f(0; m) > 0 induction from the wrong base", P + "cp_theorem_5.py",
            "f0, m, 0, base, step, over=(m,))", "f0, m, 1, base, step, over=(m,))"),
-    # --- TR Thm 6's bound assembled from the cited Chernoff lemma (review R4 F5: M5, M7)
-    Mutant("R4 M5 TR Thm 6 Chernoff lemma removed", P + "tr_theorem_6.py",
+    # --- TR Thm 6's bound assembled from the cited Chernoff lemma
+    Mutant("TR Thm 6 Chernoff lemma removed", P + "tr_theorem_6.py",
            '         + given("lemma", "the multiplicative Chernoff bound',
            '         + 0 * given("lemma", "the multiplicative Chernoff bound'),
-    Mutant("R4 M7 TR Thm 6 Chernoff lemma with the exponent doubled", P + "tr_theorem_6.py",
+    Mutant("TR Thm 6 Chernoff lemma with the exponent doubled", P + "tr_theorem_6.py",
            "tail(n, t) <= Exp(-n * phi(t, b_)))", "tail(n, t) <= Exp(-2 * n * phi(t, b_)))"),
-    # --- CP Thm 5's conclusion pinned to the paper (review R4 F6: M1, M1b, M2, M6)
-    Mutant("R4 M1 CP Thm 5 conclusion with 2d", P + "cp_theorem_5.py",
+    # --- CP Thm 5's conclusion pinned to the paper
+    Mutant("CP Thm 5 conclusion with 2d", P + "cp_theorem_5.py",
            "PAPER_DELTA = d  #", "PAPER_DELTA = 2 * d  #"),
-    Mutant("R4 M1b CP Thm 5 conclusion with d + 1", P + "cp_theorem_5.py",
+    Mutant("CP Thm 5 conclusion with d + 1", P + "cp_theorem_5.py",
            "PAPER_DELTA = d  #", "PAPER_DELTA = d + 1  #"),
-    Mutant("R4 M2 CP Thm 5 conclusion without the D_-t direction", P + "cp_theorem_5.py",
+    Mutant("CP Thm 5 conclusion without the D_-t direction", P + "cp_theorem_5.py",
            "    return sp.And(DHS(nn) <= delta, DHSr(nn) <= delta, DPW(nn) <= delta, DPWr(nn) <= delta)",
            "    return sp.And(DHS(nn) <= delta, DPW(nn) <= delta)"),
-    Mutant("R4 M6 CP Thm 5 d's defining property for every n >= 0", P + "cp_theorem_5.py",
+    Mutant("CP Thm 5 d's defining property for every n >= 0", P + "cp_theorem_5.py",
            "    return sp.Implies(m_ >= nmi, d >= SD(m_ + 1, m_))",
            "    return sp.Implies(m_ >= 0, d >= SD(m_ + 1, m_))"),
-    # --- certificates tied to what they conclude (review R4 F2: M3, M8)
-    Mutant("R4 M8 CP Thm 5 support fact widened to x >= m", P + "cp_theorem_5.py",
+    # --- certificates tied to what they conclude
+    Mutant("CP Thm 5 support fact widened to x >= m", P + "cp_theorem_5.py",
            "return sp.Implies(x_ > m_, sp.Eq(f(x_, m_), 0))",
            "return sp.Implies(x_ >= m_, sp.Eq(f(x_, m_), 0))"),
-    Mutant("R4 M3 CP Thm 1 sampling split concluded with weight 1 - b", P + "cp_theorem_1.py",
+    Mutant("CP Thm 1 sampling split concluded with weight 1 - b", P + "cp_theorem_1.py",
            "return sp.Eq(p1(x), b * pX(x))", "return sp.Eq(p1(x), (1 - b) * pX(x))"),
     # --- statements: dropped / weakened / re-scoped conclusions, narrowed hypotheses
     Mutant("dropped final step: CP Thm 1 lower direction (final)", P + "cp_theorem_1.py",
