@@ -260,3 +260,14 @@ def test_release_mean_matches_the_exact_expectation(tmp_path):
     mean, sd = statistics.fmean(counts), statistics.pstdev(counts)
     assert abs(mean - float(exact)) < 5 * sd / 400**0.5
     assert all(c == 0 or c >= k for c in counts)
+
+
+def test_a_tiny_positive_selection_probability_has_a_positive_upper_end():
+    from dps_verify.plan.report import _probability_text
+
+    (lo0, hi0), (lo1, hi1) = expmech.probabilities([Fraction(0), Fraction(-1500)], Fraction(1), Fraction(1))
+    true = mpmath.exp(-750) / (1 + mpmath.exp(-750))  # about 1e-326: below the smallest double
+    assert lo1 <= true <= hi1 and hi1 > 0
+    assert lo0 <= 1 / (1 + mpmath.exp(-750)) <= hi0 == 1.0
+    text = _probability_text(lo1, hi1)
+    assert text.startswith("≤") and text.strip("≤ ") != "0" and float(text.strip("≤ ")) > 0

@@ -230,3 +230,41 @@ def test_exact_utility_past_its_budget_is_refused_before_any_work(monkeypatch):
     with pytest.raises(BudgetError, match="shorter denominator"):
         utility.expected_published(hist, Fraction(6321205588285576784044762298385391325541, 10**40), [3])
     assert utility.expected_published(hist, Fraction(1, 2), [3])[3] > 0  # 200 * 2 bits: within
+
+
+def test_a_directory_given_as_data_is_called_a_directory(tmp_path, capsys):
+    from dps_verify.cli import main
+
+    _data, spec = _tiny_csv(tmp_path)
+    rc = main(["plan", "--epsilon", "1", "--delta", "0.01", "--no-grid", "--data", str(tmp_path),
+               "--recoding", str(spec), "--qi", "age"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "is a directory" in err and "no such file" not in err
+
+
+def test_a_small_positive_expectation_never_prints_as_zero():
+    from dps_verify.plan.report import _records
+
+    assert _records(Fraction(0)) == "0"
+    for x in (Fraction(1, 10**30), Fraction(3, 100), Fraction(1, 11)):
+        text = _records(x)
+        assert Fraction(text) >= x and Fraction(text) > 0
+    assert _records(Fraction(12345, 10)) == "1,234.5"
+
+
+def test_utility_json_says_exact_only_when_it_gives_the_exact_rational():
+    from types import SimpleNamespace
+
+    from dps_verify.plan.report import utility_json
+
+    small, huge = Fraction(7, 3), Fraction(3**9000 + 1, 2**14000)
+    row = SimpleNamespace(row=SimpleNamespace(beta=Fraction(1, 2), point=SimpleNamespace(label="0.5")),
+                          ks={"paper": 3, "hockey-stick": 2}, expected={"paper": small, "hockey-stick": huge},
+                          gain=lambda a, b: None)
+    u = SimpleNamespace(data_path="t.csv", recoding="r", qi=("age",), records=1, dropped_missing=0, groups=1,
+                        histogram={1: 1}, rows=[row], best=lambda m: None)
+    got = utility_json(u)["rows"][0]["expected_published"]
+    assert got["paper"]["exact"] is True and Fraction(got["paper"]["rational"]) == small
+    h = got["hockey-stick"]
+    assert h["exact"] is False and "rational" not in h
+    assert Fraction(h["lower"]) <= huge <= Fraction(h["upper"])

@@ -12,6 +12,7 @@ Expected proposals: m / Σ_c w_c ≤ m for m candidates.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -42,7 +43,8 @@ def weight_ball(u: Fraction, u_max: Fraction, eps1: Fraction, sensitivity: Fract
 def probabilities(utilities: Sequence[Fraction], eps1: Fraction, sensitivity: Fraction,
                   prec: int = 128) -> list[tuple[float, float]]:
     """Each candidate's selection probability as a certified [lower, upper] (floats rounded
-    outward), for reporting."""
+    outward, one ulp each way): the lower end may be floored at 0, the upper end of a positive
+    probability is always > 0 (at least the smallest subnormal, even for e^-750), for reporting."""
     u_max = max(utilities)
     with flint.ctx.workprec(prec):
         ws = [weight_ball(u, u_max, eps1, sensitivity, prec) for u in utilities]
@@ -51,7 +53,9 @@ def probabilities(utilities: Sequence[Fraction], eps1: Fraction, sensitivity: Fr
         for w in ws:
             p = w / total
             lo, hi = p.lower(), p.upper()
-            out.append((max(0.0, float(lo) * (1 - 2**-50)), min(1.0, float(hi) * (1 + 2**-50))))
+            lo_f = math.nextafter(float(lo), -math.inf)
+            hi_f = math.nextafter(float(hi), math.inf)
+            out.append((max(0.0, lo_f), min(1.0, hi_f)))
     return out
 
 

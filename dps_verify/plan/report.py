@@ -137,7 +137,12 @@ def print_frontier(f: Frontier, console: Any = None) -> None:
 
 
 def _records(x: Fraction) -> str:
-    """An expected number of records for display (exact value in the JSON)."""
+    """An expected number of records for display (exact value in the JSON): to 0.1 record,
+    or, below 0.1, its upper end in 3 digits (a positive expectation never shows as 0)."""
+    if x == 0:
+        return "0"
+    if x < Fraction(1, 10):
+        return format_up(x, 3)
     return f"{float(x):,.1f}"
 
 
@@ -149,10 +154,15 @@ def utility_json(u: Any) -> dict[str, Any]:
     from dps_verify.plan.value import ARX
 
     def exact(x: Fraction) -> dict[str, Any]:
-        d: dict[str, Any] = {"value": format(float(x), ".17g"), "exact": True,
+        # "value" is the nearest double (for reading); the rational is exact when given, an
+        # outward 17-digit enclosure otherwise (then "exact" is false)
+        d: dict[str, Any] = {"value": format(float(x), ".17g"), "value_rounding": "nearest double",
                              "bits": x.numerator.bit_length() + x.denominator.bit_length()}
-        if d["bits"] <= 2000:
-            d["rational"] = str(x)
+        r = rational_json(x)
+        if isinstance(r, str):
+            d.update(exact=True, rational=r)
+        else:
+            d.update(exact=False, lower=r["lower"], upper=r["upper"], why=r["why"])
         return d
 
     return {
@@ -240,7 +250,10 @@ def selection_json(s: Any) -> dict[str, Any]:
 
 
 def _probability_text(lo: float, hi: float) -> str:
-    """A certified probability [lo, hi] in 3 digits; near 1 as 1 − x (never a bare "1")."""
+    """A certified probability [lo, hi] in 3 digits; near 1 as 1 − x (never a bare "1"); a lower
+    end floored at 0 as "≤ hi" (a positive probability never shows as 0)."""
+    if lo == 0:
+        return f"≤ {hi:.3g}"
     if lo > 0.999:
         return f"1 − {1 - lo:.3g}" if f"{1 - lo:.3g}" == f"{1 - hi:.3g}" else f"1 − [{1 - hi:.3g}, {1 - lo:.3g}]"
     return f"{lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}" else f"{lo:.3g}–{hi:.3g}"

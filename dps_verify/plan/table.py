@@ -48,6 +48,8 @@ def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[
     with ``columns_are_default`` (the names come from a recoding spec, not from the user) — when
     it names every QI column (a file with its own header)."""
     p = Path(path)
+    if p.is_dir():
+        raise ParameterError(f"--data {p}: is a directory, not a table file (give the CSV inside it)")
     if not p.is_file():
         raise ParameterError(f"--data {p}: no such file")
     if not qi:
