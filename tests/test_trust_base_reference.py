@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from dps_verify.core.numbers import (
+    Certified,
     ExactLog,
     exact_log,
     exp_compare,
@@ -144,6 +145,17 @@ def test_round_outward_encloses_and_keeps_about_bits_significant_bits(num_lo, nu
 
 def test_round_outward_is_exact_for_small_denominators():
     assert round_outward(3, 5, 7) == (Fraction(3, 7), Fraction(5, 7))
+
+
+def test_certified_value_is_the_midpoint_and_safe_is_the_upper_end():
+    """The displayed value of an enclosure is its midpoint (never below the lower end, so a
+    positive δ never displays as 0 or negative), and the safe value is the upper end rounded up."""
+    c = Certified(Fraction(1, 3), Fraction(1, 2), "test enclosure")
+    with mpmath.workdps(40):
+        assert abs(c.value - mpmath.mpf(5) / 12) < mpmath.mpf(10) ** -14
+        assert c.safe >= mpmath.mpf(1) / 2
+    tiny = Certified(Fraction(1, 10**400), Fraction(1, 10**400), "exact")
+    assert tiny.exact and tiny.value > 0 and tiny.safe >= tiny.value
 
 
 # ---------------------------------------------------------------- the divergences
@@ -362,6 +374,7 @@ SCAN_CASES = [
     (2, Fraction(1, 2), Fraction(1, 4)),
     (6, Fraction(3, 4), Fraction(1, 2)),
     (3, Fraction(1, 5), Fraction(1, 50)),
+    (1, Fraction(1, 10), Fraction(1, 5)),  # k = 1 in the regime: n_m = 3, walked down to n = 1
 ]
 
 
