@@ -288,6 +288,39 @@ def test_float_screen_near_tie_within_a_few_ulp_is_never_decided_wrongly(pointwi
             assert ref <= d, (d, ref)
 
 
+# true laws and float inputs perturbed inside the screen's documented error (relative γ_G per
+# probability, G = 8 in ``_decide``): ratio exactly e^ε = 2 made to look above it, and a ratio
+# 12u above 2 made to look below it
+_UF = Fraction(1, 2**53)
+PERTURBED = [
+    ([Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)],
+     [Fraction(1, 2) * (1 + 8 * _UF), Fraction(1, 2)], [Fraction(1, 4) * (1 - 8 * _UF), Fraction(3, 4)]),
+    ([Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4) * (1 - 12 * _UF), Fraction(3, 4) + 3 * _UF],
+     [Fraction(1, 2) * (1 - 8 * _UF), Fraction(1, 2)], [Fraction(1, 4) * (1 - 5 * _UF), Fraction(3, 4) + 3 * _UF]),
+]
+
+
+@pytest.mark.parametrize("P, Q, Pf, Qf", PERTURBED)
+@pytest.mark.parametrize("pointwise", [False, True])
+def test_float_screen_tolerates_the_input_error_it_documents(P, Q, Pf, Qf, pointwise):
+    """The float screen takes probabilities with relative error up to γ_G (module docstring of
+    verdict.screen); inputs that far off a near-tie must never get a wrong status (a margin of
+    2u/G instead of 2Gu would call the first output bad, or the second one good)."""
+    G = 8
+    gamma = G * _UF / (1 - G * _UF)
+    for x, xf in zip(P + Q, Pf + Qf):
+        assert Fraction(float(xf)) == xf and abs(xf - x) <= gamma * x  # inside the error model
+    E = Fraction(2)
+    ref = _exact_pw(P, Q, E) if pointwise else _exact_hs(P, Q, E)
+    for d in (Fraction(0), Fraction(1, 10**6), Fraction(1, 10), Fraction(2, 5)):
+        st, dh, er = _decide(Pf, Qf, 2.0, float(d), pointwise)
+        assert abs(dh[0] - float(ref)) <= er[0] + 1e-15, (d, float(ref), dh[0], er[0])
+        if st[0] == 1:
+            assert ref > d, (d, ref)
+        if st[0] == 0:
+            assert ref <= d, (d, ref)
+
+
 def _int_ex(eps_lo: float, eps_hi: float, d: Fraction, q: int, n: int) -> dict:
     return {"q": q, "p": 1, "e_lo": eps_lo, "e_hi": eps_hi, "T": {n: float(d * q**n)},
             "Tfloor": {n: float(math.floor(d * q**n))}}
