@@ -197,23 +197,29 @@ def test_too_many_betas_are_refused_before_any_work():
         frontier("1", "1e-3", [f"{i}/1000" for i in range(1, MAX_BETAS + 2)], default_grid=False)
 
 
-def _exact_em_probs(utils, eps1, sens):
-    """Exponential-mechanism probabilities, exactly enough for ratio checks (mpmath, 50 digits)."""
+def _exact_em_probs(utils, eps1, sens, factor=1):
+    """Exponential-mechanism probabilities ∝ exp(eps1·u/(factor·sens)), exactly enough for ratio
+    checks (mpmath, 50 digits); factor 1 = the monotone weights the selection uses."""
     with mpmath.workdps(50):
         w = [mpmath.exp(mpmath.mpf(eps1.numerator) / eps1.denominator * (mpmath.mpf(u.numerator) / u.denominator)
-                        / (2 * mpmath.mpf(sens.numerator) / sens.denominator)) for u in utils]
+                        / (factor * mpmath.mpf(sens.numerator) / sens.denominator)) for u in utils]
         tot = sum(w)
         return [x / tot for x in w]
 
 
-def test_selection_is_eps1_dp_on_every_one_record_neighbour_and_a_smaller_sensitivity_is_not():
+@pytest.mark.parametrize("cands,tight", [
+    ([(Fraction(9, 10), 3), (Fraction(1, 2), 2), (Fraction(3, 10), 1)], False),
+    # k = 1: the first candidate's utility moves by exactly beta*k = Delta, the second's by 1/10
+    ([(Fraction(9, 10), 1), (Fraction(1, 10), 1)], True),
+])
+def test_selection_is_eps1_dp_on_every_one_record_neighbour_and_a_smaller_sensitivity_is_not(cands, tight):
     """End to end on a small table: for every record one could add (to any group), every
     candidate's utility moves by at most beta*k, and the exponential mechanism's probabilities
-    move by at most e^eps1; with a quarter of the sensitivity some neighbour breaks e^eps1."""
+    move by at most e^eps1 under the monotone weights exp(eps1*u/Delta) the selection uses; with
+    a quarter of the sensitivity some neighbour breaks e^eps1."""
     from collections import Counter as C
 
     eps1 = Fraction(1)
-    cands = [(Fraction(9, 10), 3), (Fraction(1, 2), 2), (Fraction(3, 10), 1)]
     base = C({2: 1, 5: 1, 1: 2})  # group sizes of D
     sizes = sorted(base.elements())
 
@@ -223,7 +229,7 @@ def test_selection_is_eps1_dp_on_every_one_record_neighbour_and_a_smaller_sensit
 
     sens = max(b * k for b, k in cands)
     u0 = utils(sizes)
-    worst_ratio, worst_small = mpmath.mpf(0), mpmath.mpf(0)
+    worst_ratio, worst_small, worst_two_sided = mpmath.mpf(0), mpmath.mpf(0), mpmath.mpf(0)
     neighbours = [sizes[:i] + [sizes[i] + 1] + sizes[i + 1:] for i in range(len(sizes))] + [sizes + [1]]
     for nb in neighbours:
         u1 = utils(nb)
@@ -234,10 +240,28 @@ def test_selection_is_eps1_dp_on_every_one_record_neighbour_and_a_smaller_sensit
             r = max(max(x / y, y / x) for x, y in zip(p0, p1))
             if acc == "ok":
                 worst_ratio = max(worst_ratio, r)
+                q0, q1 = _exact_em_probs(u0, eps1, s, factor=2), _exact_em_probs(u1, eps1, s, factor=2)
+                worst_two_sided = max(worst_two_sided, *(max(x / y, y / x) for x, y in zip(q0, q1)))
             else:
                 worst_small = max(worst_small, r)
     assert worst_ratio <= mpmath.e ** 1
     assert worst_small > mpmath.e ** 1  # negative control: the proved Delta is needed
+    if tight:
+        # no slack left: some neighbour uses most of the e^eps1 budget, while the two-sided
+        # weights exp(eps1*u/(2*Delta)) never use more than e^(eps1/2) of it
+        assert worst_ratio > mpmath.e ** Fraction(3, 4)
+        assert worst_two_sided <= mpmath.e ** Fraction(1, 2)
+
+
+def test_the_selection_draws_with_the_monotone_weights(tmp_path):
+    from dps_verify.plan import plan
+
+    data, spec = _tiny(tmp_path)
+    s = plan("2", "1e-3", data=data, recoding=spec, select_with="0.5", seed=3).selection
+    assert s is not None
+    exact = _exact_em_probs([c.utility for c in s.candidates], s.epsilon1, s.sensitivity, factor=1)
+    for (lo, hi), p in zip(s.probabilities, exact):
+        assert lo <= p <= hi
 
 
 def test_release_mean_matches_the_exact_expectation(tmp_path):

@@ -2,8 +2,12 @@
 
 Candidate c is chosen with probability proportional to exp(ε₁·u_c / (2Δ)), where Δ bounds how
 much any u_c changes when one record is added or removed; the choice is then ε₁-DP (their
-Theorem 6).  The sampler draws candidates exactly with those probabilities: rejection sampling
-(propose c uniformly, accept with probability w_c = exp(ε₁(u_c − u_max)/(2Δ)) ≤ 1), where the
+Theorem 6).  With ``monotone=True`` the weights are exp(ε₁·u_c / Δ): valid when, between any two
+neighbours, every u_c moves in the same direction (all by a value in [0, Δ], or all in [−Δ, 0]) —
+then every weight and their sum change by a factor in [1, e^ε₁] (or [e^−ε₁, 1]), so each
+probability changes by a factor in [e^−ε₁, e^ε₁] (the monotone case of their analysis).  The
+sampler draws candidates exactly with those probabilities: rejection sampling
+(propose c uniformly, accept with probability w_c = exp(ε₁(u_c − u_max)/(cΔ)) ≤ 1, c = 2 or 1), where the
 acceptance test compares a uniform random real, generated bit by bit, with a python-flint
 ``arb`` ball of w_c whose precision grows until the comparison is decided.  No float rounding
 enters the probabilities (floating-point samplers are known to leak, Mironov CCS 2012).
@@ -33,21 +37,23 @@ def _arb(x: Fraction | ExactLog, prec: int) -> Any:
         return flint.arb(x.numerator) / x.denominator
 
 
-def weight_ball(u: Fraction, u_max: Fraction, eps1: Fraction, sensitivity: Fraction, prec: int) -> Any:
-    """exp(ε₁ (u − u_max) / (2Δ)) as an ``arb`` ball at ``prec`` bits."""
+def weight_ball(u: Fraction, u_max: Fraction, eps1: Fraction, sensitivity: Fraction, prec: int,
+                monotone: bool = False) -> Any:
+    """exp(ε₁ (u − u_max) / (2Δ)) — or exp(ε₁ (u − u_max) / Δ) with ``monotone`` — as an ``arb``
+    ball at ``prec`` bits."""
     with flint.ctx.workprec(prec):
-        scale = _arb((u - u_max) / (2 * sensitivity), prec + 16)
+        scale = _arb((u - u_max) / ((1 if monotone else 2) * sensitivity), prec + 16)
         return (_arb(eps1, prec + 16) * scale).exp()
 
 
 def probabilities(utilities: Sequence[Fraction], eps1: Fraction, sensitivity: Fraction,
-                  prec: int = 128) -> list[tuple[float, float]]:
+                  prec: int = 128, *, monotone: bool = False) -> list[tuple[float, float]]:
     """Each candidate's selection probability as a certified [lower, upper] (floats rounded
     outward, one ulp each way): the lower end may be floored at 0, the upper end of a positive
     probability is always > 0 (at least the smallest subnormal, even for e^-750), for reporting."""
     u_max = max(utilities)
     with flint.ctx.workprec(prec):
-        ws = [weight_ball(u, u_max, eps1, sensitivity, prec) for u in utilities]
+        ws = [weight_ball(u, u_max, eps1, sensitivity, prec, monotone) for u in utilities]
         total = sum(ws, flint.arb(0))
         out = []
         for w in ws:
@@ -78,7 +84,7 @@ def _accept(w_of: Any, rng: random.Random, max_bits: int = 1 << 14) -> bool:
 
 
 def sample(utilities: Sequence[Fraction], eps1: Fraction, sensitivity: Fraction,
-           rng: random.Random) -> int:
+           rng: random.Random, *, monotone: bool = False) -> int:
     """Index of the chosen candidate (see the module docstring)."""
     if not utilities:
         raise ParameterError("exponential mechanism: no candidates")
@@ -91,7 +97,7 @@ def sample(utilities: Sequence[Fraction], eps1: Fraction, sensitivity: Fraction,
     while True:
         c = rng.randrange(m)
         if utilities[c] == u_max or _accept(
-                lambda prec, c=c: weight_ball(utilities[c], u_max, eps1, sensitivity, prec), rng):
+                lambda prec, c=c: weight_ball(utilities[c], u_max, eps1, sensitivity, prec, monotone), rng):
             return c
 
 

@@ -142,7 +142,8 @@ def release_choice(p: Plan, beta_label: str = "edge", measure: BoundLike = "hock
                          + ("" if s.measure == "paper" else ", its termwise step with the exact worst-case "
                             "hockey-stick delta of each fixed recoding in place of d"),
                          f"sensitivity of the utility, beta*k (dps-verify prove {SENSITIVITY_PROOF})",
-                         "exponential mechanism (McSherry & Talwar, FOCS 2007, Thm 6)",
+                         "monotone exponential mechanism, weights exp(epsilon1*u/Delta): every utility moves the same way "
+                         "between neighbours (McSherry & Talwar, FOCS 2007)",
                          "CP Thm 5 / exact worst case for each fixed recoding at epsilon2"],
             "reading": READING_NOTE,
             "sensitivity": str(s.sensitivity),

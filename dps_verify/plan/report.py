@@ -236,6 +236,8 @@ def selection_json(s: Any) -> dict[str, Any]:
         "delta_total": format_up(s.delta_total, 17),
         "sensitivity_rule": "one record changes one group's size by 1 and the expected published records by "
                             f"a value in [0, beta*k]; Delta = max over candidates (dps-verify prove {SENSITIVITY_PROOF})",
+        "weights": "exp(epsilon1*u/Delta): every candidate's utility moves in the same direction between "
+                   "neighbours, so the monotone exponential mechanism is epsilon1-DP (McSherry & Talwar 2007)",
         "composition": f"CP Thm 6, App. A.3 reading (dps-verify prove {THEOREM6_READING_PROOF})",
         "candidates": [
             {"recoding": x.recoding, "beta": rational_json(x.beta), "beta_label": x.beta_label, "k": x.k,
@@ -274,7 +276,9 @@ def print_selection(s: Any, console: Any = None) -> None:
         t.add_row(x.recoding, b, str(x.k), _records(x.utility), prob,
                   "[bold]chosen[/bold]" if i == s.chosen else "")
     con.print(t)
-    con.print(f"Sensitivity Delta = max beta*k = {float(s.sensitivity):.6g} records. Total guarantee: "
+    con.print(f"Sensitivity Delta = max beta*k = {float(s.sensitivity):.6g} records; every candidate's "
+              "utility moves the same way when a record is added, so the weights are exp(epsilon1*u/Delta) "
+              "(the monotone exponential mechanism, epsilon1-DP). Total guarantee: "
               f"(epsilon1 + epsilon2, max over candidates of delta) = ({eps_text(s.epsilon_total)}, "
               f"{format_up(s.delta_total, 4)}).")
     from dps_verify.plan.select import READING_NOTE

@@ -7,7 +7,10 @@ measure.  The utility of a candidate is its exact expected number of published r
 *unsampled* table (:mod:`dps_verify.plan.utility`).  Adding or removing one record changes one
 group's size by one, and the utility by a value in [0, β·k] (proved in
 ``proofs/plan_utility_sensitivity.py``, ``dps-verify prove plan-utility-sensitivity``), so
-Δ = max over candidates of β·k, and the choice is ε₁-DP (McSherry & Talwar 2007, Thm 6).
+Δ = max over candidates of β·k.  Every candidate's utility moves the same way (up when a record
+is added, down when one is removed), so the monotone exponential mechanism, weights
+exp(ε₁·u/Δ) rather than exp(ε₁·u/(2Δ)), is already ε₁-DP (McSherry & Talwar 2007, the monotone
+case of their Thm 6; :mod:`dps_verify.plan.expmech`) — twice the sharpness for the same ε₁.
 
 **The total guarantee** is CP Thm 6 read as its proof in App. A.3 reads it: the recoding is chosen
 ε₁-DP on the full table, independently of the sample, and the sampled strongly-safe
@@ -36,6 +39,10 @@ from dps_verify.plan.utility import expected_published
 #: Measures that may set k in the selection mode: the App. A.3 argument is for the hockey-stick
 #: form (CP Def 2) with any per-recoding delta — CP Thm 5's d or the exact worst case.
 SELECT_MEASURES = ("paper", "hockey-stick")
+
+#: Adding a record moves every candidate's utility by a value in [0, β·k] (the sensitivity
+#: proof): all in one direction, so the monotone weights exp(ε₁·u/Δ) are ε₁-DP.
+UTILITY_IS_MONOTONE = True
 
 #: The proof entry behind the sensitivity, and the claim entry behind the composition.
 SENSITIVITY_PROOF = "plan-utility-sensitivity"
@@ -117,11 +124,12 @@ def select(frontier2: Frontier, table: Table, spec: RecodingSpec, *, epsilon_tot
     # must not be tied to the sample, CP Thm 6 as read in App. A.3)
     rng: random.Random = (random.Random(f"dps-verify plan select {seed}") if seed is not None
                           else random.SystemRandom())
-    idx = expmech.sample(utils, epsilon1, sens, rng)
+    idx = expmech.sample(utils, epsilon1, sens, rng, monotone=UTILITY_IS_MONOTONE)
     return Selection(
         epsilon_total=epsilon_total, epsilon1=epsilon1, epsilon2=frontier2.epsilon,
         delta=frontier2.delta, measure=measure, candidates=tuple(cands), sensitivity=sens,
-        probabilities=tuple(expmech.probabilities(utils, epsilon1, sens)), chosen=idx, seed=seed,
+        probabilities=tuple(expmech.probabilities(utils, epsilon1, sens, monotone=UTILITY_IS_MONOTONE)),
+        chosen=idx, seed=seed,
     )
 
 
@@ -137,5 +145,5 @@ def split_epsilon(epsilon: str, epsilon1: str) -> tuple[Fraction, Fraction, Frac
     return e, e1, e - e1
 
 
-__all__ = ["READING_NOTE", "SELECT_MEASURES", "SENSITIVITY_PROOF", "THEOREM6_READING_PROOF", "Candidate", "Selection",
+__all__ = ["READING_NOTE", "SELECT_MEASURES", "SENSITIVITY_PROOF", "THEOREM6_READING_PROOF", "UTILITY_IS_MONOTONE", "Candidate", "Selection",
            "candidates", "select", "split_epsilon"]
