@@ -62,6 +62,9 @@ def _fork_one(copy: Path, mutant: Mutant, source: str, tests: tuple[str, ...]) -
     if pid == 0:  # child
         code = 70
         try:
+            import signal
+
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's clean-up handler is not ours
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
@@ -94,6 +97,11 @@ def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...]]], workers
         except ImportError:  # pragma: no cover - optional speed-up only
             pass
     todo = list(jobs)
+
+    def _terminate(signum: int, frame: object) -> None:  # kill -TERM: clean up like Ctrl-C
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, _terminate)
     made = [_copy(root) for _ in range(max(1, min(workers, len(todo))))]
     free = list(made)
     running: dict[int, tuple[Path, Mutant, str, float]] = {}
@@ -134,6 +142,8 @@ def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...]]], workers
     finally:
         for p in running:
             os.kill(p, signal.SIGKILL)
+            os.waitpid(p, 0)
         for c in made:
             shutil.rmtree(c.parent, ignore_errors=True)
+        signal.signal(signal.SIGTERM, previous)
     return sorted(out, key=lambda o: (o.mutant.module, o.mutant.index))
