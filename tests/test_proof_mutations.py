@@ -246,14 +246,14 @@ MUTANTS = [
            "    dec.reviewed = reviewed == statement.fingerprint", "    dec.reviewed = True"),
     Mutant("lemma spot check skipped", K + "statement.py",
            "                dec.problems += lemma_problems(f)", "                pass"),
-    Mutant("statement gate ignored by run_module", K + "core.py",
+    Mutant("statement gate ignored by run_module", K + "runner.py",
            "    if dec.problems:  # PROVED only for the statement itself",
            "    if False:  # PROVED only for the statement itself"),
 ]
 
 #: which theorem each mutant is checked against (a mutant of the shared machinery: one that uses it).
 THEOREM = {
-    "core.py": "cp-theorem-1", "smt.py": "cp-theorem-5", "cp_theorem_1.py": "cp-theorem-1",
+    "core.py": "cp-theorem-1", "runner.py": "tr-theorem-3", "smt.py": "cp-theorem-5", "cp_theorem_1.py": "cp-theorem-1",
     "cp_theorem_2.py": "cp-theorem-2", "cp_theorem_3.py": "cp-theorem-3",
     "cp_proposition_4.py": "cp-proposition-4", "cp_theorem_5.py": "cp-theorem-5",
     "cp_theorem_6.py": "cp-theorem-6", "tr_definition_2.py": "tr-definition-2",
@@ -278,7 +278,7 @@ OVERRIDE: dict[str, str] = {
 #: cvc5 in the mutants only in the deep run (see the module docstring).
 BOTH_SOLVERS = os.environ.get("HYPOTHESIS_PROFILE", "") in ("deep", "dps-deep")
 #: the proof modules re-executed in each child, in import order (then the theorem's module).
-SHARED = ("smt", "finite", "core", "lemmas", "statement", "selftest")
+SHARED = ("smt", "finite", "core", "lemmas", "statement", "selftest", "reviewed", "runner")
 TIMEOUT_S = 300
 
 
@@ -325,7 +325,7 @@ def _child(mutant: Mutant | None, theorem_id: str, both: bool) -> list:
             module.cvc5_check = _z3_on_text  # type: ignore[attr-defined]
     if not applied:
         raise StaleMutant(f"{mutant.name}: {mutant.path} is not a module run here")
-    r = sys.modules["dps_verify.paper.kernel.core"].run_module(
+    r = sys.modules["dps_verify.paper.kernel.runner"].run_module(
         theorem_id, sys.modules[f"dps_verify_proofs.{mod_name}"])
     bad = [s.name for s in r.steps + r.negative_controls if not s.ok]
     return [r.verdict == r.expected and not bad, f"{r.verdict.value}; unexpected: {bad}"]

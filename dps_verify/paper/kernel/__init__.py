@@ -14,7 +14,8 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from dps_verify.paper.kernel.core import ProofResult, Step, Verdict, run_module
+from dps_verify.paper.kernel.core import ProofResult, Step, Verdict
+from dps_verify.paper.kernel.runner import run_module
 
 PROOFS_PACKAGE = "dps_verify_proofs"  # the top-level proofs/ folder, as installed
 

@@ -13,7 +13,7 @@ verdicts of its *claim* steps into a whole-theorem verdict.  Back ends:
   ``force=True``); the certificate names the rewrite.  Anything else is REFUTED at an exactly
   re-checked point or OPEN.
 
-Chaining (:func:`check_chain`, run by :func:`run_module` on every theorem): a claim step may
+Chaining (:func:`check_chain`, run by :func:`~dps_verify.paper.kernel.runner.run_module` on every theorem): a claim step may
 assume only the theorem's ``GIVEN`` facts and conclusions of earlier PROVED steps (or instances
 of those stated for every value of an index variable); :func:`induction` turns a base case and
 an inductive step into a conclusion for every value.  Anything unlinked is an ERROR.
@@ -836,38 +836,6 @@ def timed(
                       time.perf_counter() - t0, cex, note, role, certificate=cert, bound=bound,
                       assumes=tuple(definitions) if concludes is not None else None,
                       concludes=concludes, over=tuple(over)))
-
-
-def run_module(theorem_id: str, module: Any) -> ProofResult:
-    """Run one theorem module (``CLAIM``, ``REFERENCE``, ``EXPECTED``, ``steps()``,
-    ``negative_controls()``) and aggregate."""
-    from dps_verify.paper.kernel import reviewed, statement
-
-    t0 = time.perf_counter()
-    facts = list(getattr(module, "GIVEN", ()))
-    steps = list(module.steps())
-    check_chain(steps, facts)
-    controls = list(module.negative_controls())
-    verdict = aggregate(steps)
-    stmt = getattr(module, "STATEMENT", None)
-    dec = statement.decide(stmt, steps, reviewed.FINGERPRINTS.get(theorem_id),
-                           prove=verdict is Verdict.PROVED)
-    if dec.problems:  # PROVED only for the statement itself, reviewed (see .statement)
-        verdict = Verdict.ERROR
-    return ProofResult(
-        theorem_id=theorem_id,
-        claim=module.CLAIM,
-        reference=module.REFERENCE,
-        expected=module.EXPECTED,
-        verdict=verdict,
-        steps=steps,
-        negative_controls=controls,
-        seconds=time.perf_counter() - t0,
-        summary=getattr(module, "SUMMARY", ""),
-        given=facts,
-        statement=stmt,
-        decision=dec,
-    )
 
 
 # ------------------------------------------------------------------------ chaining

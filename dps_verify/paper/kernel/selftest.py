@@ -165,7 +165,7 @@ def _false_lemma() -> tuple[bool, str]:
 def _run_module_gate() -> tuple[bool, str]:
     from types import SimpleNamespace
 
-    from dps_verify.paper.kernel import core
+    from dps_verify.paper.kernel import core, runner
 
     facts = core.given("hypothesis", "x >= 1", _x >= 1)
     module = SimpleNamespace(
@@ -173,7 +173,7 @@ def _run_module_gate() -> tuple[bool, str]:
         STATEMENT=_toy_statement(_x + 1 >= 2),  # the chain proves only x >= 0
         steps=lambda: [core.prove_sym("x >= 0", "", _x >= 0, [_x >= 1])],
         negative_controls=lambda: [])
-    r = core.run_module("kernel-control", module)
+    r = runner.run_module("kernel-control", module)
     return r.verdict is core.Verdict.ERROR, f"{r.verdict.value}"
 
 

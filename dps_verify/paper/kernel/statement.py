@@ -3,7 +3,7 @@
 A theorem module of ``proofs/`` declares ``STATEMENT``, a :class:`Statement`: the paper
 reference and a paraphrase, its hypotheses, the definitions it is stated with, the lemmas it is
 allowed to rest on, and its conclusion.  :func:`decide` (run by
-:func:`~dps_verify.paper.kernel.core.run_module` after the chaining check) turns a chain whose
+:func:`~dps_verify.paper.kernel.runner.run_module` after the chaining check) turns a chain whose
 claim steps are all PROVED into a PROVED theorem only when
 
 * some PROVED claim step concludes exactly the statement's conclusion (sympy's structural

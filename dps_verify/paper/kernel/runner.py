@@ -1,0 +1,47 @@
+"""Running one theorem module: the chain check, the aggregate verdict, then the statement gate.
+
+:func:`run_module` is the one place a theorem's verdict is decided: the steps' chain is checked
+(:func:`~dps_verify.paper.kernel.core.check_chain`), the verdicts aggregated, and a PROVED
+aggregate kept only when the theorem's formal statement is what the chain concludes, from its
+hypotheses, with a reviewed fingerprint (:func:`~dps_verify.paper.kernel.statement.decide`).
+It lives beside the kernel rather than in it so the kernel does not depend on the statement
+machinery that is built on it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from dps_verify.paper.kernel import reviewed, statement
+from dps_verify.paper.kernel.core import ProofResult, Verdict, aggregate, check_chain
+
+
+def run_module(theorem_id: str, module: Any) -> ProofResult:
+    """Run one theorem module (``CLAIM``, ``REFERENCE``, ``EXPECTED``, ``steps()``,
+    ``negative_controls()``) and aggregate."""
+    t0 = time.perf_counter()
+    facts = list(getattr(module, "GIVEN", ()))
+    steps = list(module.steps())
+    check_chain(steps, facts)
+    controls = list(module.negative_controls())
+    verdict = aggregate(steps)
+    stmt = getattr(module, "STATEMENT", None)
+    dec = statement.decide(stmt, steps, reviewed.FINGERPRINTS.get(theorem_id),
+                           prove=verdict is Verdict.PROVED)
+    if dec.problems:  # PROVED only for the statement itself, reviewed (see .statement)
+        verdict = Verdict.ERROR
+    return ProofResult(
+        theorem_id=theorem_id,
+        claim=module.CLAIM,
+        reference=module.REFERENCE,
+        expected=module.EXPECTED,
+        verdict=verdict,
+        steps=steps,
+        negative_controls=controls,
+        seconds=time.perf_counter() - t0,
+        summary=getattr(module, "SUMMARY", ""),
+        given=facts,
+        statement=stmt,
+        decision=dec,
+    )
