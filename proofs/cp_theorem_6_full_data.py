@@ -11,7 +11,13 @@ S = Pr[A(D) in O] = sum_g w_g P_g and T = sum_g w'_g Q_g.  CP Thm 5 (proved in c
 gives P_g <= e^eps' Q_g + delta with eps' = eps - eps1, delta = d(k, beta, eps'), and A_m's
 eps1-DP gives w_g <= e^eps1 w'_g; so w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta termwise,
 and summing over g (induction on the number of recodings) with sum_g w_g = 1 gives
-S <= e^eps T + delta.  The other direction is the same with D and D_-t exchanged.
+S <= e^eps T + delta.  The other direction is the same chain with D and D_-t exchanged
+(w'_g <= e^eps1 w_g and Q_g <= e^eps' P_g + delta give T <= e^eps S + delta); both are proved
+and the statement concludes both.  CP Thm 5 is used as a lemma with its precondition stated:
+it gives the two per-recoding bounds when eps' >= -ln(1 - beta) (encoded Eprime (1 - beta) >= 1,
+0 < beta < 1) and delta = d(k, beta, eps') (an opaque function d of k, beta and Eprime =
+e^eps'); these are the statement's hypotheses, so the theorem's regime and its delta are part
+of what is proved, not assumed away.
 
 Under CP Def 3 (A_m sees the sample) the statement is false: ``cp-theorem-6`` refutes it with
 an exact instance, and that instance's full-data variant is checked here numerically (exact
@@ -51,10 +57,92 @@ SUMMARY = ("PROVED for the App. A.3 reading (A_m runs once on the unsampled D, i
            "CP Def 3 witness family with A_m moved to the full data (exact delta <= d).  Under "
            "CP Def 3 itself the theorem is refuted (cp-theorem-6).")
 
+#: CP Thm 5's parameters: beta, k and d(k, beta, eps') as an opaque function of (k, beta, e^eps').
+beta_ = sp.Symbol("beta", real=True)
+k_ = sp.Symbol("k", integer=True, positive=True)
+dfun = sp.Function("d")
+#: CP Thm 5's regime eps' >= -ln(1 - beta) (as Eprime (1 - beta) >= 1) and 0 < beta < 1.
+REGIME = [beta_ > 0, beta_ < 1, cp6.E2 * (1 - beta_) >= 1]
+#: the theorem's delta is CP Thm 5's d at (k, beta, eps - eps1).
+LINK = sp.Eq(cp6.d, dfun(k_, beta_, cp6.E2))
+
+
+def _swap(expr: Any, x: Any) -> Any:
+    """``expr`` (in the plain symbols w, w', P, Q) for recoding x with D and D_-t exchanged."""
+    return expr.subs({cp6.wg: cp6.w2_(x), cp6.wg2: cp6.w_(x), cp6.Pg: cp6.Q_(x), cp6.Qg: cp6.P_(x)},
+                     simultaneous=True)
+
+
+def _thm5(swapped: bool) -> Any:
+    """CP Thm 5 for recoding g with its precondition: regime and delta = d(k, beta, eps') imply
+    P(g) <= e^eps' Q(g) + delta (``swapped``: Q(g) <= e^eps' P(g) + delta)."""
+    h = cp6.TERM_HYPS[8]
+    return sp.Implies(sp.And(*REGIME, LINK), _swap(h, cp6.g_) if swapped else cp6.at(h, cp6.g_),
+                      evaluate=False)
+
+
+#: the swapped sums: SL2(N), SR2(N) are the swapped termwise lemma's two sides over the first N
+#: recodings; over all G, T = SL2(G) and SR2(G) = e^eps1 e^eps' S + W' delta, W' = sum w' = 1.
+SL2, SR2 = sp.Function("SL2"), sp.Function("SR2")
+W2 = sp.Symbol("W'", real=True)
+
+
+def _sum_defs2() -> list[Any]:
+    N_ = cp6.N_
+    return [sp.Eq(SL2(0), 0), sp.Eq(SR2(0), 0),
+            sp.Eq(SL2(N_ + 1), SL2(N_) + _swap(cp6.wg * cp6.Pg, N_)),
+            sp.Eq(SR2(N_ + 1), SR2(N_) + _swap(cp6.TERMWISE_RHS, N_))]
+
+
+def _totals2() -> list[Any]:
+    return [sp.Eq(cp6.T, SL2(cp6.G_)), sp.Eq(SR2(cp6.G_), cp6.E1 * cp6.E2 * cp6.S + W2 * cp6.d), sp.Eq(W2, 1)]
+
+
+def termwise2(x: Any) -> Any:
+    """The swapped termwise lemma for recoding x: w' Q <= e^eps1 e^eps' w P + w' delta."""
+    return sp.Le(_swap(cp6.wg * cp6.Pg, x), _swap(cp6.TERMWISE_RHS, x))
+
+
+def summed2(n: Any) -> Any:
+    return sp.Le(SL2(n), SR2(n))
+
+
+def conclusion() -> Any:
+    """Both directions of the hockey-stick bound."""
+    S, T, E1, E2, d = cp6.S, cp6.T, cp6.E1, cp6.E2, cp6.d
+    return sp.And(S <= E1 * E2 * T + d, T <= E1 * E2 * S + d)
+
+
 @cache
 def _given() -> list[Any]:
-    """The facts of cp-theorem-6's appendix reading, without the Def 3 witness's definitions."""
-    return [f for f in cp6.GIVEN if not f.formula.has(cp6.pc)]
+    """The facts of cp-theorem-6's appendix reading, without the Def 3 witness's definitions,
+    with CP Thm 5 as a lemma under its stated precondition (regime and delta = d) and both
+    directions of A_m's eps1-DP and of CP Thm 5."""
+    from dps_verify.paper.kernel.core import given
+
+    from .engine_checks import sdgs_within_d
+
+    g_ = cp6.g_
+    plain_thm5 = cp6.at(cp6.TERM_HYPS[8], g_)
+    kept = [f for f in cp6.GIVEN if not f.formula.has(cp6.pc) and f.formula != plain_thm5]
+    return (
+        kept
+        + given("hypothesis", "CP Thm 5's regime for the anonymization: 0 < beta < 1 and "
+                "eps - eps1 >= -ln(1 - beta), i.e. e^(eps - eps1) (1 - beta) >= 1", *REGIME)
+        + given("hypothesis", "delta is CP Thm 5's d(k, beta, eps - eps1)", LINK)
+        + given("hypothesis", "A_m is eps1-DP (CP Def 6), the other direction: w'(g) <= e^eps1 w(g)",
+                _swap(cp6.TERM_HYPS[5], g_), over=(g_,))
+        + given("lemma", "for a fixed recoding g, in CP Thm 5's regime, the sampled strongly-safe "
+                "anonymization is (eps', d(k, beta, eps'))-DP, both directions: CP Thm 5, proved "
+                "in cp-theorem-5", _thm5(False), _thm5(True), over=(g_,),
+                label="CP Thm 5 for each recoding (cp-theorem-5)",
+                source="CP Thm 5, PROVED from its reviewed statement by cp-theorem-5 in this suite",
+                spot=sdgs_within_d)
+        + given("definition", "SL2(N), SR2(N): the swapped termwise lemma's two sides summed over "
+                "the first N recodings (empty sums 0)", *_sum_defs2(), over=(cp6.N_,))
+        + given("definition", "over all G recodings, D and D_-t exchanged: T = SL2(G), SR2(G) = "
+                "e^eps1 e^eps' S + W' delta with W' = sum w' = 1", *_totals2())
+    )
 
 
 @cache
@@ -71,12 +159,13 @@ def _statement() -> Any:
         "When the recoding is chosen by an eps1-DP mechanism on the unsampled dataset, and the "
         "dataset is then Bernoulli(beta)-sampled and strongly-safe k-anonymized with that "
         "recoding, every event O has Pr[A(D) in O] <= e^eps Pr[A(D_-t) in O] + d(k, beta, "
-        "eps - eps1) (and with D, D_-t exchanged), for eps >= eps1 - ln(1 - beta).",
+        "eps - eps1) and Pr[A(D_-t) in O] <= e^eps Pr[A(D) in O] + d(k, beta, eps - eps1), for "
+        "0 < beta < 1 and eps >= eps1 - ln(1 - beta).",
         reading="App. A.3 / TR §4: A_m sees the unsampled D, independently of the sample",
         hypotheses=formulas_of(given, "hypothesis", "setting"),
         definitions=formulas_of(given, "definition"),
         lemmas=formulas_of(given, "lemma"),
-        conclusion=cp6.S <= cp6.E1 * cp6.E2 * cp6.T + cp6.d)
+        conclusion=conclusion())
 
 
 def __getattr__(name: str) -> Any:
@@ -114,11 +203,27 @@ def steps() -> list[Step]:
         "SL(N) <= SR(N) (induction hypothesis) and the termwise lemma for recoding N give "
         "SL(N + 1) <= SR(N + 1).", summed(N_ + 1), [summed(N_), termwise(N_), *SUM_DEFS[2:]],
         local=[summed(N_)], over=(N_,))
+    defs2, totals2 = _sum_defs2(), _totals2()
+    base2 = prove_sym("swapped sum: base N = 0", "Empty sums: SL2(0) = 0 <= 0 = SR2(0).",
+                      summed2(0), defs2[:2])
+    step2 = prove_sym(
+        "swapped sum: N -> N + 1",
+        "SL2(N) <= SR2(N) (induction hypothesis) and the swapped termwise lemma for recoding N "
+        "give SL2(N + 1) <= SR2(N + 1).", summed2(N_ + 1), [summed2(N_), termwise2(N_), *defs2[2:]],
+        local=[summed2(N_)], over=(N_,))
+    nonneg = [at(h, g_) for h in TERM_HYPS[:5] + TERM_HYPS[6:8]]
     return [
         prove_sym("termwise lemma (A_m on the unsampled D)",
                   "w_g P_g <= e^eps1 e^eps' w'_g Q_g + w_g delta for every recoding g: CP Thm 5 "
-                  "for g and A_m's eps1-DP on the unsampled neighbours.",
-                  termwise(g_), [at(h, g_) for h in TERM_HYPS], over=(g_,)),
+                  "for g (in its regime, delta = d(k, beta, eps')) and A_m's eps1-DP on the "
+                  "unsampled neighbours.",
+                  termwise(g_), [*nonneg, at(TERM_HYPS[5], g_), *REGIME, LINK, _thm5(False)],
+                  over=(g_,)),
+        prove_sym("swapped termwise lemma (D and D_-t exchanged)",
+                  "w'_g Q_g <= e^eps1 e^eps' w_g P_g + w'_g delta for every recoding g: CP Thm 5's "
+                  "other direction and A_m's eps1-DP the other way.",
+                  termwise2(g_), [*nonneg, _swap(TERM_HYPS[5], g_), *REGIME, LINK, _thm5(True)],
+                  over=(g_,)),
         exists_sym("pin: the termwise bound is attained",
                    "w = e^eps1 w' > 0 and P = e^eps' Q + delta give equality: neither factor "
                    "nor delta can be lowered.", sp.Eq(wg * Pg, TERMWISE_RHS),
@@ -133,6 +238,14 @@ def steps() -> list[Step]:
                   S <= E1 * E2 * T + d,
                   [E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0, *TOTALS, summed(G_)],
                   derived=[summed(G_)]),
+        base2, step2, induction("swapped sum: every N", "Induction on the number N of recodings summed.",
+                                summed2, N_, 0, base2, step2, over=(N_,)),
+        prove_sym("theorem: the other direction (D and D_-t exchanged)",
+                  "Over all G recodings T = SL2(G) <= SR2(G) = e^eps1 e^eps' S + W' delta with "
+                  "W' = sum_g w'_g = 1: T <= e^eps S + delta.",
+                  T <= E1 * E2 * S + d,
+                  [E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0, *totals2, summed2(G_)],
+                  derived=[summed2(G_)]),
         timed("numeric: the witness family with A_m on the unsampled D",
               "Exact hockey-stick delta of the CP Def 3 witness's mechanism, A_m moved to the "
               "unsampled D, is at most the certified d(k, beta, eps - eps1) on six members.",

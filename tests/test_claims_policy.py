@@ -271,3 +271,30 @@ def test_sec26_and_alg5_premise_checks_reject_a_smaller_claim():
         "δ-sampling is (0, 1/20)-DP", lambda d: distribution(m, d, 1).exact, ("t", "a"), 3,
         Fraction(1), Fraction(1, 20), beyond="(argument)")
     assert not too_small.holds and too_small.witness == (("t",), ())
+
+
+def test_cp_theorem6_full_data_states_thm5_precondition_and_proves_both_directions():
+    """The App. A.3 statement lists CP Thm 5's regime and delta = d(k, beta, eps - eps1) as
+    hypotheses, concludes the hockey-stick bound in both directions, and is PROVED; without the
+    regime the lemma cannot be applied (negative control)."""
+    import importlib
+
+    import sympy as sp
+
+    from dps_verify.paper.kernel import run
+    from dps_verify.paper.kernel.core import Verdict, prove_sym
+
+    m = importlib.import_module("dps_verify_proofs.cp_theorem_6_full_data")
+    cp6 = importlib.import_module("dps_verify_proofs.cp_theorem_6")
+    st = m.STATEMENT
+    assert all(h in st.hypotheses for h in m.REGIME) and m.LINK in st.hypotheses
+    assert (cp6.E2 * (1 - m.beta_) >= 1) in st.hypotheses
+    S, T, E1, E2, d = cp6.S, cp6.T, cp6.E1, cp6.E2, cp6.d
+    assert set(sp.And.make_args(st.conclusion)) == {S <= E1 * E2 * T + d, T <= E1 * E2 * S + d}
+    res = run("cp-theorem-6-full-data")
+    assert res.verdict == Verdict.PROVED
+    g = cp6.g_
+    nonneg = [cp6.at(h, g) for h in cp6.TERM_HYPS[:5] + cp6.TERM_HYPS[6:8]]
+    without_regime = prove_sym("control", "lemma's precondition not discharged", cp6.termwise(g),
+                               [*nonneg, cp6.at(cp6.TERM_HYPS[5], g), m.LINK, m._thm5(False)])
+    assert without_regime.verdict != Verdict.PROVED

@@ -16,7 +16,7 @@ FINGERPRINTS: dict[str, str] = {
     "cp-proposition-4": "c6f794eff0e1ca13",
     "cp-theorem-5": "ea0b4f576a8772f8",
     "cp-theorem-6": "cab940942276ed95",
-    "cp-theorem-6-full-data": "6358c3d553f3c781",
+    "cp-theorem-6-full-data": "6632bd5c2394f6bd",
     "tr-definition-2": "a4aee980269c056c",
     "tr-theorem-2": "cb4a5b1f178d13b2",
     "tr-theorem-3": "a18f63f648065902",
