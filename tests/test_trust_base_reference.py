@@ -354,6 +354,33 @@ def test_integer_screen_near_tie_goes_to_exact_arithmetic(pointwise):
     assert best[0] / scale == pytest.approx(float(ref), rel=1e-9)
 
 
+@pytest.mark.parametrize("pointwise", [False, True])
+@pytest.mark.parametrize("sign", [+1, -1])
+def test_integer_screen_tie_in_the_last_bit_with_an_exact_e_to_the_eps(pointwise, sign):
+    """e^ε = 2 known exactly (e_lo = e_hi = 2.0) and integer laws over q^n = 2^53 (exact
+    floats): P(y) = 2·Q(y) ± 1 with Q(y) = 2^51, a relative gap of 2^-52 — below the float
+    products' rounding, so only the screen's 4u margin separates the sides.  The status must
+    follow the exact δ of the definition (1 only above d, 0 only at or below it)."""
+    q, n = 2, 53
+    scale = q**n
+    Qi = [2**51, scale - 2**51]
+    Pi = [2**52 + sign, scale - 2**52 - sign]
+    assert all(float(x) == x for x in Pi + Qi)  # exact float integers
+    Pf = [Fraction(x, scale) for x in Pi]
+    Qf = [Fraction(x, scale) for x in Qi]
+    E = Fraction(2)
+    ref = _exact_pw(Pf, Qf, E) if pointwise else _exact_hs(Pf, Qf, E)
+    b_grp = np.zeros(2, dtype=np.int64)
+    for d in (Fraction(0), Fraction(1, 10**20), Fraction(1, 10)):
+        ex = _int_ex(2.0, 2.0, d, q, n)
+        st, _ = screen._decide_int(np.array(Pi, dtype=float), np.array(Qi, dtype=float), b_grp, 1,
+                                   ex, n, pointwise)
+        if st[0] == 1:
+            assert ref > d, (d, ref)
+        if st[0] == 0:
+            assert ref <= d, (d, ref)
+
+
 # ---------------------------------------------------------------- the worst-case scan over n
 
 
