@@ -298,3 +298,20 @@ def test_cp_theorem6_full_data_states_thm5_precondition_and_proves_both_directio
     without_regime = prove_sym("control", "lemma's precondition not discharged", cp6.termwise(g),
                                [*nonneg, cp6.at(cp6.TERM_HYPS[5], g), m.LINK, m._thm5(False)])
     assert without_regime.verdict != Verdict.PROVED
+
+
+def test_tr_theorem2_witness_is_stated_with_a_positive_eta_and_can_fail(monkeypatch):
+    """Under TR Def 2 read literally (bad mass < delta) no mechanism is (eps, 0)-DP, so the parts
+    are stated (1/2, ln 2, eta)-UDP with eta > 0; the pair's bad output (5/16 vs 1/16) refutes
+    the composition for eta below 5/32 (TR Def 2) and 1/32 (hockey-stick), and not above."""
+    from dps_verify.paper.claims import witnesses
+
+    r = witnesses.thm2_check()
+    wit = r.data["witness"]
+    eta = Fraction(wit["delta1 = delta2 = eta"])
+    assert r.verdict == "REFUTED" and 0 < eta < Fraction(1, 32) and str(eta) in r.figure
+    assert Fraction(wit["pair delta (bad mass, TR Def 2)"]) == Fraction(5, 16)
+    assert Fraction(wit["pair delta (hockey-stick, CP Def 2)"]) == Fraction(1, 16)
+    assert "no mechanism" in r.detail and "5/32" in r.detail
+    monkeypatch.setattr(witnesses, "THM2_ETA", Fraction(1, 20))  # 2*eta = 1/10 > 1/16: hockey-stick holds
+    assert witnesses.thm2_check().verdict == "CONFIRMED"

@@ -6,7 +6,11 @@ dataset by :func:`dps_verify.paper.claims.premises.over_all_datasets` plus a sta
 the datasets beyond the enumeration; only then is the conclusion tested on one pair.
 
 - TR Thm 2 (UDP composes on one sample): two presence randomized responses, each
-  (1/2, ln 2, 0)-UDP over all datasets, whose pair has probability ratio 5 > 4 = e^(ε1+ε2).
+  (1/2, ln 2, η)-UDP over all datasets for every η > 0 (no output leaves the ratio band, so the
+  bad mass is 0 < η; the parts are stated with δ1 = δ2 = η = 1/64 because under TR Def 2 read
+  literally, bad mass "< δ", δ = 0 is met by no mechanism), whose pair has probability ratio
+  5 > 4 = e^(ε1+ε2) on an output of mass 5/16 (against 1/16): not (β, ε1+ε2, 2η)-UDP for any
+  0 < η < 5/32 (TR Def 2) or 0 < η < 1/32 (hockey-stick, CP Def 2; its δ there is 1/16).
   The XOR pair of CP §2.2, which the registry used before, is the negative control: its A1 is
   not (1/2, 1, 0)-UDP (D = {a} versus ∅ gives δ = 1/2), and the same check rejects it.
 - CP §2.2 (the XOR pair): as printed, A1 (size parity) leaks at tiny datasets (δ = β at
@@ -30,6 +34,14 @@ from dps_verify.paper.claims.base import CONFIRMED, CORRECTED, NMC, REFUTED, Res
 # --------------------------------------------------------------------------- TR Thm 2
 #: β and e^ε of each part of the TR Thm 2 witness (e^ε' = 1 + β(3 − 1) = 2 after sampling).
 THM2_BETA, THM2_E_PART = Fraction(1, 2), Fraction(2)
+#: δ1 = δ2 = η of each part: positive, so the premise is satisfiable under TR Def 2's strict
+#: "bad mass < δ"; the refutation holds for 0 < η < 5/32 (TR Def 2) and 0 < η < 1/32 (CP Def 2).
+THM2_ETA = Fraction(1, 64)
+
+
+def bad_mass(p: Any, q: Any, e_eps: Fraction) -> Fraction:
+    """TR Def 2's δ of p against q at e^ε: the p-mass of the outputs y with p(y) > e^ε q(y)."""
+    return sum((v for y, v in p.items() if v > e_eps * Fraction(q.get(y, 0))), Fraction(0))
 
 
 def presence_rr(target: Hashable, p: Fraction = Fraction(3, 4)) -> randomized:
@@ -40,7 +52,10 @@ def presence_rr(target: Hashable, p: Fraction = Fraction(3, 4)) -> randomized:
 def thm2_premise(variant: str = "rr") -> premises.Premise:
     """TR Thm 2's hypothesis for one part, checked over all datasets (TR Def 4).
 
-    "rr": A_i = presence randomized response (truth probability 3/4), claimed (1/2, ln 2, 0)-UDP.
+    "rr": A_i = presence randomized response (truth probability 3/4), claimed (1/2, ln 2, η)-UDP
+    with η = :data:`THM2_ETA` > 0: checked with δ = 0 (p ≤ e^ε q on every output, both
+    directions), so its bad mass is 0 < η under TR Def 2's strict reading and 0 ≤ η under CP
+    Def 2, for every η > 0.
     Exhaustive over every multiset of {t, a, b} up to 5 records; beyond that, A_i reads only
     [t ∈ T], so unsampled it is ln 3-DP on every neighbouring pair (two laws, ratio 3), and CP
     Thm 1 / TR Cor 4 (proved, ``proofs.cp-theorem-1``) give e^ε' ≤ 1 + β(3 − 1) = 2, δ' = 0.
@@ -49,7 +64,8 @@ def thm2_premise(variant: str = "rr") -> premises.Premise:
     if variant == "rr":
         rr = presence_rr("t")
         return premises.over_all_datasets(
-            "A_i is (1/2, ln 2, 0)-UDP", lambda ds: distribution(rr, ds, THM2_BETA).exact,
+            "A_i is (1/2, ln 2, η)-UDP for every η > 0 (no output outside the ratio band)",
+            lambda ds: distribution(rr, ds, THM2_BETA).exact,
             ("t", "a", "b"), 5, THM2_E_PART,
             beyond="A_i reads only [t ∈ T]: unsampled it is ln 3-DP on every pair (two laws, "
                    "ratio 3), and CP Thm 1 / TR Cor 4 (proofs.cp-theorem-1) give "
@@ -65,9 +81,13 @@ def thm2_check(variant: str = "rr") -> Result:
     (β, ε1 + ε2, δ1 + δ2)?  REFUTED only with a witness meeting every hypothesis over all
     datasets (:func:`thm2_premise`) and an exact pair whose δ at e^(ε1+ε2) exceeds δ1 + δ2.
 
-    Witness ("rr"): A1 = A2 = presence randomized response, each (1/2, ln 2, 0)-UDP (attained);
-    on D = {t, a} versus {a} the output (1, 1) has ratio 5 > e^(ln 2 + ln 2) = 4, so the pair's
-    exact δ at e^ε = 4 is positive, more than δ1 + δ2 = 0.  ``variant="xor"`` is the negative
+    Witness ("rr"): A1 = A2 = presence randomized response, each (1/2, ln 2, η)-UDP with
+    δ1 = δ2 = η = 1/64 (its ratio bound 2 is attained and no output leaves the band, so this
+    holds for every η > 0; δ = 0 itself is met by no mechanism under TR Def 2's strict "< δ").
+    On D = {t, a} versus {a} the output (1, 1) has ratio 5 > e^(ln 2 + ln 2) = 4: its mass 5/16
+    is TR Def 2's δ of the pair, ≥ 2η, and the hockey-stick δ 1/16 > 2η, so the pair is not
+    (1/2, ε1 + ε2, δ1 + δ2)-UDP under either reading (any 0 < η < 1/32 works for both, any
+    0 < η < 5/32 for TR Def 2).  ``variant="xor"`` is the negative
     control: the old XOR witness, whose premise held only on the pair it was checked on; the
     global check rejects it and nothing is refuted (NOT-MACHINE-CHECKABLE)."""
     prem = thm2_premise(variant)
@@ -79,24 +99,34 @@ def thm2_check(variant: str = "rr") -> Result:
                                    for y2, v2 in rr.law(smp).items()})
     p = distribution(pair, ("t", "a"), THM2_BETA).exact
     q = distribution(pair, ("a",), THM2_BETA).exact
-    e_sum, d_sum = THM2_E_PART * THM2_E_PART, Fraction(0)
-    dp = max(premises.delta_at(p, q, e_sum), premises.delta_at(q, p, e_sum))
+    e_sum, eta = THM2_E_PART * THM2_E_PART, THM2_ETA
+    d_sum = 2 * eta
+    dp = max(premises.delta_at(p, q, e_sum), premises.delta_at(q, p, e_sum))  # CP Def 2
+    bad = max(bad_mass(p, q, e_sum), bad_mass(q, p, e_sum))  # TR Def 2
     top = (True, True)
     ratio = p[top] / q[top]
     witness = {"D": "{t, a}", "D_-t": "{a}", "beta": str(THM2_BETA),
                "A1 = A2": "randomized response on [t in sample], truth probability 3/4",
                "Pr[(1,1) | D]": str(p[top]), "Pr[(1,1) | D_-t]": str(q[top]), "ratio": str(ratio),
-               "e^(eps1+eps2)": str(e_sum), "delta1 + delta2": str(d_sum), "pair delta": str(dp),
+               "e^(eps1+eps2)": str(e_sum), "delta1 = delta2 = eta": str(eta),
+               "delta1 + delta2": str(d_sum), "pair delta (hockey-stick, CP Def 2)": str(dp),
+               "pair delta (bad mass, TR Def 2)": str(bad),
+               "refuted for": f"0 < eta < {bad / 2} (TR Def 2), 0 < eta < {dp / 2} (CP Def 2)",
                "hypotheses": [prem.to_dict()]}
-    if dp > d_sum:
-        return Result(REFUTED, f"(1/2, ln 2, 0)-UDP parts; pair ratio {ratio} > e^(ε1+ε2) = {e_sum}",
+    # TR Def 2 asks bad mass < δ: fails when bad ≥ δ1 + δ2; CP Def 2 asks δ(e^ε) ≤ δ: fails when dp > δ1 + δ2
+    if bad >= d_sum and dp > d_sum:
+        return Result(REFUTED, f"(1/2, ln 2, {eta})-UDP parts; pair ratio {ratio} > e^(ε1+ε2) = {e_sum}",
                       "witness meeting every hypothesis: A1 = A2 = presence randomized response "
-                      f"(truth probability 3/4) on one shared sample, β = 1/2; {prem.text()}. On "
-                      f"D = {{t, a}} versus {{a}} the output (1, 1) has probabilities {p[top]} and "
-                      f"{q[top]} (ratio {ratio}), so the pair's exact δ at e^(ε1+ε2) = {e_sum} is "
-                      f"{dp} > δ1 + δ2 = 0. The proof's 'conditionally independent given D' fails: "
-                      "both parts read the same sample", {"witness": witness})
-    return Result(CONFIRMED, f"pair δ = {dp} ≤ δ1 + δ2 = 0", "exact", {"witness": witness})
+                      f"(truth probability 3/4) on one shared sample, β = 1/2, δ1 = δ2 = η = {eta} "
+                      "(δ = 0 is met by no mechanism under TR Def 2's strict '< δ'); "
+                      f"{prem.text()}. On D = {{t, a}} versus {{a}} the output (1, 1) has "
+                      f"probabilities {p[top]} and {q[top]} (ratio {ratio}), so at e^(ε1+ε2) = {e_sum} "
+                      f"the pair's TR Def 2 δ (bad mass) is {bad} ≥ δ1 + δ2 = {d_sum} and its "
+                      f"hockey-stick δ is {dp} > {d_sum}: refuted for every 0 < η < {bad / 2} (TR "
+                      f"Def 2) and 0 < η < {dp / 2} (CP Def 2). The proof's 'conditionally "
+                      "independent given D' fails: both parts read the same sample", {"witness": witness})
+    return Result(CONFIRMED, f"pair δ = {dp} (bad mass {bad}) within δ1 + δ2 = {d_sum}", "exact",
+                  {"witness": witness})
 
 
 # --------------------------------------------------------------------------- CP §2.2
