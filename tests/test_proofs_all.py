@@ -9,15 +9,15 @@ import sympy as sp
 import z3
 
 from dps_verify import cli
-from dps_verify.paper.kernel import THEOREMS, run
+from dps_verify.paper.kernel import THEOREMS
 from dps_verify.paper.kernel.core import Verdict, aggregate, prove_sym, sympy_step, z3_prove
 
 IDS = list(THEOREMS)
 
 
 @pytest.fixture(scope="module")
-def results():
-    return {i: run(i) for i in IDS}
+def results(proof_results):
+    return proof_results.results  # every proof, run once per session (tests/conftest.py)
 
 
 def test_registry_complete():
