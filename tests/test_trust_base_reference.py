@@ -302,10 +302,13 @@ PERTURBED = [
 
 @pytest.mark.parametrize("P, Q, Pf, Qf", PERTURBED)
 @pytest.mark.parametrize("pointwise", [False, True])
-def test_float_screen_tolerates_the_input_error_it_documents(P, Q, Pf, Qf, pointwise):
+@pytest.mark.parametrize("swap", [False, True])
+def test_float_screen_tolerates_the_input_error_it_documents(P, Q, Pf, Qf, pointwise, swap):
     """The float screen takes probabilities with relative error up to γ_G (module docstring of
     verdict.screen); inputs that far off a near-tie must never get a wrong status (a margin of
     2u/G instead of 2Gu would call the first output bad, or the second one good)."""
+    if swap:  # the other direction of the pair (Q against P)
+        P, Q, Pf, Qf = Q, P, Qf, Pf
     G = 8
     gamma = G * _UF / (1 - G * _UF)
     for x, xf in zip(P + Q, Pf + Qf):

@@ -39,15 +39,18 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_bounds.py",
         "tests/test_long_range_ties.py",
         "properties/test_sdgs_reference.py",
+        "tests/test_worstcase_extreme_parameters.py",
     ),
     "dps_verify/worstcase/long_range.py": (
         "tests/test_trust_base_reference.py",
         "tests/test_long_range_ties.py",
         "tests/test_sdgs.py",
+        "tests/test_worstcase_extreme_parameters.py",
     ),
     "dps_verify/worstcase/ball_binomial.py": (
         "tests/test_trust_base_reference.py",
         "tests/test_sdgs.py",
+        "tests/test_worstcase_extreme_parameters.py",
     ),
     "dps_verify/inverse/pld_discrete.py": (
         "tests/test_pld_discrete.py",
