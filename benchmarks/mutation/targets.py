@@ -49,10 +49,12 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "dps_verify/worstcase/ball_binomial.py": (
         "tests/test_trust_base_reference.py",
+        "tests/test_worstcase_ball_reference.py",
         "tests/test_sdgs.py",
         "tests/test_worstcase_extreme_parameters.py",
     ),
     "dps_verify/inverse/pld_discrete.py": (
+        "tests/test_worstcase_ball_reference.py",
         "tests/test_pld_discrete.py",
         "tests/test_pld_discrete_properties.py",
         "tests/test_pld_sparse.py",
