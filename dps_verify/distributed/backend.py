@@ -23,6 +23,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dps_verify.core.errors import ParameterError
+
 #: Below this many seconds of estimated work a job runs serially (starting workers costs ~2 s).
 PARALLEL_SECONDS = 10.0
 
@@ -135,7 +137,7 @@ def choose_backend(
     if requested is not None and not isinstance(requested, str):
         return requested
     if requested not in (None, "serial", "dask"):
-        raise ValueError(f"backend must be 'serial', 'dask' or a Backend, got {requested!r}")
+        raise ParameterError(f"backend must be 'serial', 'dask' or a Backend, got {requested!r}")
     if requested == "serial":
         return SerialBackend()
     if client is not None or address is not None:

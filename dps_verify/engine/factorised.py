@@ -62,7 +62,7 @@ class ProductLaw:
         """Part law of the group ``key`` (a group absent from the dataset has size 0)."""
         size = self.sizes.get(key, 0)
         if size not in self.laws_by_size:
-            self.laws_by_size[size] = _checked_law(self.anonymizer, size, self.beta)
+            self.laws_by_size[size] = checked_group_law(self.anonymizer, size, self.beta)
         return self.laws_by_size[size]
 
     def joint_size(self) -> int:
@@ -101,7 +101,9 @@ class ProductLaw:
         return {y: Fraction(w, den) for y, w in acc.items()}
 
 
-def _checked_law(anonymizer: GroupFactorisedAnonymizer, size: int, beta: Fraction) -> dict:
+def checked_group_law(anonymizer: GroupFactorisedAnonymizer, size: int, beta: Fraction) -> dict:
+    """The exact law of one group of ``size`` records (``group_law``), validated: entries ≥ 0,
+    total 1 (the one check of a group law, for the factorised engine and the product law)."""
     law = {part: Fraction(pr) for part, pr in anonymizer.group_law(size, beta).items() if pr}
     if any(v < 0 for v in law.values()) or sum(law.values()) != 1:
         raise ValueError(
@@ -131,7 +133,7 @@ def product_law(
             sizes[key] = sizes.get(key, 0) + 1
     except TypeError as exc:
         raise ParameterError(f"dataset records and their group keys must be hashable: {exc}") from None
-    laws = {size: _checked_law(anonymizer, size, b) for size in sorted(set(sizes.values()))}
+    laws = {size: checked_group_law(anonymizer, size, b) for size in sorted(set(sizes.values()))}
     return ProductLaw(anonymizer, b, sizes, laws)
 
 

@@ -37,6 +37,7 @@ from typing import Any
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number, exp_compare, fraction_to_mpf
 from dps_verify.core.params import beta_param
+from dps_verify.engine.factorised import checked_group_law
 from dps_verify.engine.protocol import GroupFactorisedAnonymizer, declares_group_protocol
 
 #: Default budget on expanded joint outputs (the same default as the generic engine's).
@@ -58,12 +59,7 @@ def part_law(anonymizer: GroupFactorisedAnonymizer, size: int, beta: Fraction) -
     key = (beta, size)
     law = cache.get(key)
     if law is None:
-        law = {part: Fraction(pr) for part, pr in anonymizer.group_law(size, beta).items() if pr}
-        if any(v < 0 for v in law.values()) or sum(law.values()) != 1:
-            raise ValueError(
-                f"group_law({size}, {beta}) of {anonymizer!r} is not a probability law "
-                "(negative entries or total != 1)"
-            )
+        law = checked_group_law(anonymizer, size, beta)
         cache[key] = law
     return law
 
