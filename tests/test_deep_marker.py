@@ -1,5 +1,5 @@
 """The ``deep`` marker: slow exhaustive cases run only under the deep profile, and the default
-run says how to run them (tests/conftest.py)."""
+run says how to run them (the repository-root conftest.py)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_quick_case():
 @pytest.fixture
 def suite(pytester, request, monkeypatch):
     monkeypatch.delenv("HYPOTHESIS_PROFILE", raising=False)
-    pytester.makeconftest(_CONFTEST.format(conftest=str(request.path.parent / "conftest.py")))
+    pytester.makeconftest(_CONFTEST.format(conftest=str(request.path.parent.parent / "conftest.py")))
     pytester.makepyfile(test_suite=_TESTS)
     return pytester
 
