@@ -245,6 +245,10 @@ SCREEN_LAWS = [
     # pointwise δ (0.6) far above the hockey-stick δ (0.6 − 2·0.25 = 0.1) at e^ε = 2
     ([Fraction(6, 10), Fraction(4, 10)], [Fraction(1, 4), Fraction(3, 4)]),
     ([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [Fraction(1, 5), Fraction(3, 10), Fraction(1, 2)]),
+    # most of the mass on the bad side in both directions (pointwise 0.7, hockey-stick 0.4)
+    ([Fraction(6, 10), Fraction(3, 10), Fraction(1, 10)], [Fraction(1, 10), Fraction(3, 10), Fraction(6, 10)]),
+    # every output bad, one in each direction (pointwise 1, hockey-stick 0.7)
+    ([Fraction(9, 10), Fraction(1, 10)], [Fraction(1, 10), Fraction(9, 10)]),
 ]
 
 
@@ -382,6 +386,42 @@ def test_integer_screen_tie_in_the_last_bit_with_an_exact_e_to_the_eps(pointwise
             assert ref > d, (d, ref)
         if st[0] == 0:
             assert ref <= d, (d, ref)
+
+
+_S53 = 2**53
+_B52 = 2**52 - 1
+# (P·q^n, Q·q^n, e^ε as a Fraction, its float enclosure) over q^n = 2^53, exact float integers
+INT_EDGE_CASES = [
+    # an output Q never produces: δ·q^n is A itself, compared with ⌊δ·q^n⌋
+    ([3, _S53 - 3], [0, _S53], Fraction(2), 2.0, 2.0),
+    # ε = 0 (e^ε = 1 exactly, margin 0): δ·q^n = 2^52 is a float integer, ties with δ exactly
+    ([2**52 + 2**51, 2**51], [2**51, 2**52 + 2**51], Fraction(1), 1.0, 1.0),
+    # e^ε = 5/4 exactly but 5/4·Q(y) is not a float: P(y) = ⌈5/4·Q(y)⌉ is bad by 1/4 unit
+    ([(5 * _B52) // 4 + 1, _S53 - (5 * _B52) // 4 - 1], [_B52, _S53 - _B52], Fraction(5, 4), 1.25, 1.25),
+]
+
+
+@pytest.mark.parametrize("Pi, Qi, E, e_lo, e_hi", INT_EDGE_CASES)
+@pytest.mark.parametrize("pointwise", [False, True])
+def test_integer_screen_on_its_exact_edges(Pi, Qi, E, e_lo, e_hi, pointwise):
+    """The integer screen against the exact δ of the definition at δ = the exact value, one
+    unit below and above it (q^n = 2^53): no Q-mass on the bad side, ε = 0, and an exact e^ε
+    whose products with Q are rounded.  A status 1 needs δ > d, a status 0 needs δ ≤ d."""
+    q, n = 2, 53
+    assert all(float(x) == x for x in Pi + Qi) and sum(Pi) == sum(Qi) == _S53
+    Pf = [Fraction(x, _S53) for x in Pi]
+    Qf = [Fraction(x, _S53) for x in Qi]
+    ref = _exact_pw(Pf, Qf, E) if pointwise else _exact_hs(Pf, Qf, E)
+    assert ref > 0
+    b_grp = np.zeros(2, dtype=np.int64)
+    for d in (Fraction(0), ref - Fraction(1, _S53), ref, ref + Fraction(1, _S53)):
+        ex = _int_ex(e_lo, e_hi, d, q, n)
+        st, _ = screen._decide_int(np.array(Pi, dtype=float), np.array(Qi, dtype=float), b_grp, 1,
+                                   ex, n, pointwise)
+        if st[0] == 1:
+            assert ref > d, (d * _S53, ref * _S53)
+        if st[0] == 0:
+            assert ref <= d, (d * _S53, ref * _S53)
 
 
 # ---------------------------------------------------------------- the worst-case scan over n
