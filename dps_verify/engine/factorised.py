@@ -31,7 +31,7 @@ groups.  :func:`neighbour_group_laws` returns (L, L'); when several groups diffe
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm, prod
@@ -84,21 +84,28 @@ class ProductLaw:
                 "only the differing group (the other groups cancel, CP App. A.2)"
             )
         keys = list(self.sizes)
-        # integer weights over one common denominator per group (exact; one Fraction per output)
-        items, den = [], 1
-        for key in keys:
-            law = self.law_of(key)
-            d = lcm(*(v.denominator for v in law.values()))
-            den *= d
-            items.append([(part, v.numerator * (d // v.denominator)) for part, v in law.items()])
-        acc: dict[Hashable, int] = {}
-        for combo in itertools.product(*items):
-            w = 1
-            for _part, wg in combo:
-                w *= wg
-            y = self.anonymizer.assemble({key: part for key, (part, _) in zip(keys, combo)})
-            acc[y] = acc.get(y, 0) + w
-        return {y: Fraction(w, den) for y, w in acc.items()}
+        return expand_product([self.law_of(key) for key in keys],
+                              lambda parts: self.anonymizer.assemble(dict(zip(keys, parts))))
+
+
+def expand_product(laws: Sequence[Mapping[Hashable, Fraction]],
+                   assemble: Callable[[tuple], Hashable]) -> dict[Hashable, Fraction]:
+    """The product of independent part laws, each combination of parts mapped to an output by
+    ``assemble`` (outputs that coincide add up).  Exact: integer weights over one common
+    denominator per group, one Fraction per output.  The caller estimates the work first."""
+    items, den = [], 1
+    for law in laws:
+        d = lcm(*(v.denominator for v in law.values()))
+        den *= d
+        items.append([(part, v.numerator * (d // v.denominator)) for part, v in law.items()])
+    acc: dict[Hashable, int] = {}
+    for combo in itertools.product(*items):
+        w = 1
+        for _part, wg in combo:
+            w *= wg
+        y = assemble(tuple(part for part, _ in combo))
+        acc[y] = acc.get(y, 0) + w
+    return {y: Fraction(w, den) for y, w in acc.items()}
 
 
 def checked_group_law(anonymizer: GroupFactorisedAnonymizer, size: int, beta: Fraction) -> dict:

@@ -25,7 +25,6 @@ refused past ``max_terms``.
 
 from __future__ import annotations
 
-import itertools
 import math
 import weakref
 from collections import Counter
@@ -37,7 +36,7 @@ from typing import Any
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number, exp_compare, fraction_to_mpf
 from dps_verify.core.params import beta_param
-from dps_verify.engine.factorised import checked_group_law
+from dps_verify.engine.factorised import checked_group_law, expand_product
 from dps_verify.engine.protocol import GroupFactorisedAnonymizer, declares_group_protocol
 
 #: Default budget on expanded joint outputs (the same default as the generic engine's).
@@ -154,20 +153,9 @@ def joint_law(
             f"max_terms = {max_terms}; raise max_terms, or measure the pair with the privacy "
             "measures, which cancel the groups both laws share"
         )
-    items, den = [], 1
-    for law in laws:  # integer weights over one common denominator per group
-        d = lcm(*(v.denominator for v in law.values()))
-        den *= d
-        items.append([(part, v.numerator * (d // v.denominator)) for part, v in law.items()])
-    acc: dict[Hashable, int] = {}
-    for combo in itertools.product(*items):
-        w = 1
-        for _part, wg in combo:
-            w *= wg
-        parts = tuple(part for part, _ in combo)
-        y = anonymizer.assemble(dict(zip(keys, parts))) if keys is not None else parts
-        acc[y] = acc.get(y, 0) + w
-    return {y: Fraction(w, den) for y, w in acc.items()}
+    if keys is None:
+        return expand_product(laws, lambda parts: parts)
+    return expand_product(laws, lambda parts: anonymizer.assemble(dict(zip(keys, parts))))
 
 
 def group_sizes(anonymizer: GroupFactorisedAnonymizer, dataset: Sequence[Hashable]) -> dict:
