@@ -88,6 +88,18 @@ class ProductLaw:
                               lambda parts: self.anonymizer.assemble(dict(zip(keys, parts))))
 
 
+def group_sizes(anonymizer: GroupFactorisedAnonymizer, dataset: Sequence[Hashable]) -> dict:
+    """Records per group key, in order of first appearance (one ``group_key`` call per record)."""
+    sizes: dict[Hashable, int] = {}
+    try:
+        for rec in dataset:
+            key = anonymizer.group_key(rec)
+            sizes[key] = sizes.get(key, 0) + 1
+    except TypeError as exc:
+        raise ParameterError(f"dataset records and their group keys must be hashable: {exc}") from None
+    return sizes
+
+
 def expand_product(laws: Sequence[Mapping[Hashable, Fraction]],
                    assemble: Callable[[tuple], Hashable]) -> dict[Hashable, Fraction]:
     """The product of independent part laws, each combination of parts mapped to an output by
@@ -133,13 +145,7 @@ def product_law(
             "(engine.protocol.GroupFactorisedAnonymizer)"
         )
     b = beta_param(beta, allow_one=True)
-    sizes: dict[Hashable, int] = {}
-    try:
-        for rec in dataset:
-            key = anonymizer.group_key(rec)
-            sizes[key] = sizes.get(key, 0) + 1
-    except TypeError as exc:
-        raise ParameterError(f"dataset records and their group keys must be hashable: {exc}") from None
+    sizes = group_sizes(anonymizer, dataset)
     laws = {size: checked_group_law(anonymizer, size, b) for size in sorted(set(sizes.values()))}
     return ProductLaw(anonymizer, b, sizes, laws)
 

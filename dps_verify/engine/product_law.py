@@ -36,7 +36,7 @@ from typing import Any
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Number, exp_compare, fraction_to_mpf
 from dps_verify.core.params import beta_param
-from dps_verify.engine.factorised import checked_group_law, expand_product
+from dps_verify.engine.factorised import checked_group_law, expand_product, group_sizes
 from dps_verify.engine.protocol import GroupFactorisedAnonymizer, declares_group_protocol
 
 #: Default budget on expanded joint outputs (the same default as the generic engine's).
@@ -156,18 +156,6 @@ def joint_law(
     if keys is None:
         return expand_product(laws, lambda parts: parts)
     return expand_product(laws, lambda parts: anonymizer.assemble(dict(zip(keys, parts))))
-
-
-def group_sizes(anonymizer: GroupFactorisedAnonymizer, dataset: Sequence[Hashable]) -> dict:
-    """Records per group key, in order of first appearance (one ``group_key`` call per record)."""
-    sizes: dict[Hashable, int] = {}
-    try:
-        for rec in dataset:
-            key = anonymizer.group_key(rec)
-            sizes[key] = sizes.get(key, 0) + 1
-    except TypeError as exc:
-        raise ParameterError(f"dataset records and their group keys must be hashable: {exc}") from None
-    return sizes
 
 
 def product_distribution(
