@@ -235,22 +235,50 @@ def test_negative_control_uncharged_tail_cut_is_rejected(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_fft_error_bound_holds_against_long_double_reference(seed):
-    """Lemma (c) of pld_discrete's module doc, checked empirically: the error of the FFT route
-    against a long-double direct convolution stays below the charged bound (by a wide margin)."""
+def test_fft_power_error_bound_holds_against_long_double_reference(seed):
+    """Lemma (c) of pld_discrete's module doc, checked empirically: the error of the one-FFT
+    T-fold power against a long-double direct T-fold convolution stays below the charged bound
+    (by a wide margin); the tails are not cut here (τ tiny), so the window is the whole range."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    for n in (100, 700, 3000):
+    for n, times in ((5, 2), (40, 7), (200, 3), (9, 60)):
         x = rng.exponential(size=n) ** 4
-        y = rng.exponential(size=n // 2 + 7) ** 4
-        x, y = x / x.sum(), y / y.sum()
-        a, b = D._Vec(x, 0, 0.0, 0.0), D._Vec(y, 0, 0.0, 0.0)
-        c = D._convolve(a, b, upper=True)
-        ref = np.convolve(x.astype(np.longdouble), y.astype(np.longdouble))
-        err = float(np.sqrt(np.sum((c.data.astype(np.longdouble) - ref) ** 2)))
-        assert err <= c.err2
-        assert err <= c.err2 / 5  # the bound is not tight to the last bit
+        x = x / x.sum()
+        probs = [Fraction(float(v)) for v in x]
+        x = np.array([float(p) for p in probs])
+        tails = D._Tails(list(range(n)), probs, 2.0**-4)
+        got, kept = D._power(D._Vec(x, 3, 0.0, 0.0), times, tails, 1e-300, 1 << 16)
+        ref = x.astype(np.longdouble)
+        for _ in range(times - 1):
+            ref = np.convolve(ref, x.astype(np.longdouble))
+        assert got.offset == 3 * times and kept <= len(ref) <= len(got.data)
+        assert got.extra == 0.0  # the window holds the whole range: nothing folded, no charge
+        err = float(np.sqrt(np.sum((got.data[: len(ref)].astype(np.longdouble) - ref) ** 2)
+                            + np.sum(got.data[len(ref):].astype(np.longdouble) ** 2)))
+        assert err <= got.err2
+        assert err <= got.err2 / 5  # the bound is not tight to the last bit
+
+
+def test_fft_power_window_charges_the_aliased_tails():
+    """A window shorter than the T-fold range: the cyclic power folds the tails into it, and
+    their mass (Chernoff bound) is charged as ``extra``; the entries in the window are at
+    least the true law there (aliasing only adds mass)."""
+    import numpy as np
+
+    probs = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
+    x = np.array([0.5, 0.25, 0.25])
+    tails = D._Tails([0, 1, 2], probs, 1.0)
+    got, kept = D._power(D._Vec(x, 0, 0.0, 0.0), 40, tails, 1e-3, 1 << 16)
+    assert len(got.data) < 81  # shorter than the full range 0..80: the tails were folded
+    ref = x.astype(np.longdouble)
+    for _ in range(39):
+        ref = np.convolve(ref, x.astype(np.longdouble))
+    inside = ref[got.offset: got.offset + len(got.data)]
+    outside = float(ref.sum() - inside.sum())
+    assert 0 < outside <= got.extra
+    assert np.all(got.data + got.err2 >= inside.astype(np.float64))
+    assert abs(float(got.data.sum()) - 1.0) < 1e-9  # the folded mass is still in the window
 
 
 def test_exact_log_epsilon_is_enclosed_not_approximated():
