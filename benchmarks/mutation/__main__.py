@@ -1,26 +1,47 @@
 """Mutation testing of the certified core: ``python -m benchmarks.mutation``.
 
-    python -m benchmarks.mutation                       # every target module, every mutant
-    python -m benchmarks.mutation --sample 40 --seed 1  # 40 mutants per module (seeded)
+    python -m benchmarks.mutation --sample 60 --seed 1  # 60 mutants per module (seeded)
     python -m benchmarks.mutation --module core/numbers --module measures/divergence
+    python -m benchmarks.mutation                       # every mutant of every target module
     python -m benchmarks.mutation --list                # the mutants, without running them
+    python -m benchmarks.mutation --speed-check --sample 6 --module core/numbers
 
-Writes ``benchmarks/mutation/report.md`` (``--report`` to change): the score per module
-(killed / non-equivalent), and every survivor with its judgement from ``judgements.toml``
-(equivalent, harmless-but-sound, dangerous) and the reason, or "unjudged".  Exit status 1 when a
-module is below ``--target`` (default 95 %) or a survivor is dangerous or unjudged, so the run
-can gate a deep CI job.
+Each mutant runs only the tests of its module's selection (``targets.py``, a subset of the
+default test run) that execute its line, from a coverage map recorded once per module
+(``coverage_map.py``; lines run at import time get the whole selection; a line no test runs is
+*not covered* and counts as a survivor).  A survivor of its line's tests is run again against
+the module's whole selection before it is reported.
+
+Statistics: with ``--sample N`` each module's mutants are a simple random sample of N (seeded
+per module, so a module's sample does not depend on which other modules run).  The score is
+killed / non-equivalent sampled mutants, with a one-sided 95 % Clopper-Pearson lower bound on
+the module's kill rate (59 non-equivalent mutants all killed give >= 95 %); a run of all of a
+module's mutants gives its exact score.  Only *equivalent* judgements (``judgements.toml``) leave
+the denominator; a harmless survivor still counts against the score.
+
+Writes the sections of the modules run into ``benchmarks/mutation/report.md`` (``--report``),
+keeping the other modules' sections, and its summary table.  Exit status 1 when a module's
+lower bound is below ``--target`` (default 0.95) or a survivor is dangerous or unjudged.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import re
+import shlex
 import sys
 import time
 import tomllib
 from pathlib import Path
 
+from benchmarks.mutation.coverage_map import (
+    LineMap,
+    load_or_record,
+    statement_lines,
+    tests_for_line,
+)
 from benchmarks.mutation.operators import Mutant, mutants
 from benchmarks.mutation.runner import Outcome, baseline, run
 from benchmarks.mutation.targets import TARGETS
@@ -29,6 +50,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 JUDGEMENTS = HERE / "judgements.toml"
 KINDS = ("equivalent", "harmless", "dangerous")
+CONFIDENCE = 0.95
 
 
 def load_judgements(path: Path = JUDGEMENTS) -> dict[str, dict[str, str]]:
@@ -44,65 +66,151 @@ def load_judgements(path: Path = JUDGEMENTS) -> dict[str, dict[str, str]]:
     return out
 
 
-def select(modules: list[str], sample: int | None, seed: int) -> list[tuple[Mutant, str]]:
-    rng = random.Random(seed)
-    out: list[tuple[Mutant, str]] = []
+def select(modules: list[str], sample: int | None, seed: int) -> dict[str, tuple[list[Mutant], int, str]]:
+    """module -> (chosen mutants, number of mutants of the module, source).  A sample is a simple
+    random sample without replacement, its generator seeded by (seed, module)."""
+    out = {}
     for m in modules:
         src = (ROOT / m).read_text(encoding="utf-8")
         ms = mutants(m, src)
-        if sample is not None and sample < len(ms):
-            ms = sorted(rng.sample(ms, sample), key=lambda x: x.index)
-        out.extend((x, src) for x in ms)
+        total = len(ms)
+        if sample is not None and sample < total:
+            ms = sorted(random.Random(f"{seed}:{m}").sample(ms, sample), key=lambda x: x.index)
+        out[m] = (ms, total, src)
     return out
+
+
+def lower_bound(killed: int, n: int, confidence: float = CONFIDENCE) -> float:
+    """One-sided Clopper-Pearson lower confidence bound on a kill rate from ``killed`` of ``n``."""
+    if n == 0 or killed == 0:
+        return 0.0
+    from scipy.stats import beta
+
+    return float(beta.ppf(1 - confidence, killed, n - killed + 1))
 
 
 def score(outcomes: list[Outcome], judged: dict[str, dict[str, str]]) -> dict[str, dict]:
     per: dict[str, dict] = {}
     for o in outcomes:
-        s = per.setdefault(o.mutant.module, {"total": 0, "killed": 0, "equivalent": 0,
-                                             "survivors": [], "errors": []})
-        s["total"] += 1
-        if o.how.startswith("error"):
-            s["errors"].append(o)
-        elif o.killed:
+        s = per.setdefault(o.mutant.module, {"sampled": 0, "killed": 0, "equivalent": 0,
+                                             "survivors": [], "killed_by_module": 0})
+        s["sampled"] += 1
+        if o.killed:
             s["killed"] += 1
+            s["killed_by_module"] += o.how.endswith("(module selection)")
         elif judged.get(o.mutant.key, {}).get("kind") == "equivalent":
             s["equivalent"] += 1
         else:
             s["survivors"].append(o)
     for s in per.values():
-        relevant = s["total"] - s["equivalent"] - len(s["errors"])
-        s["score"] = s["killed"] / relevant if relevant else 1.0
+        n = s["sampled"] - s["equivalent"]
+        s["n"] = n
+        s["score"] = s["killed"] / n if n else 1.0
+        s["lower"] = lower_bound(s["killed"], n)
     return per
 
 
-def report(per: dict[str, dict], judged: dict[str, dict[str, str]], args: argparse.Namespace,
-           seconds: float) -> str:
-    lines = ["# Mutation report: the certified core", "",
-             f"Command: `python -m benchmarks.mutation {' '.join(sys.argv[1:])}`".rstrip(),
-             f"Sample: {args.sample or 'all'} mutants per module, seed {args.seed}; "
-             f"wall time {seconds:.0f} s with {args.workers} worker(s).", "",
-             "Score = killed / (mutants − equivalent). A survivor is judged in "
-             "`benchmarks/mutation/judgements.toml`: *equivalent* (no input can tell), "
-             "*harmless* (changes a path that cannot change a certified result, e.g. a "
-             "screen that only orders work), *dangerous* (can change a verdict or a number).",
-             "", "| module | mutants | killed | equivalent | survivors | score |",
-             "|---|---:|---:|---:|---:|---:|"]
-    for m, s in sorted(per.items()):
-        lines.append(f"| `{m}` | {s['total']} | {s['killed']} | {s['equivalent']} | "
-                     f"{len(s['survivors'])} | {100 * s['score']:.1f} % |")
-    lines += ["", "## Survivors", ""]
-    for _, s in sorted(per.items()):
-        for o in s["survivors"]:
-            j = judged.get(o.mutant.key)
-            verdict = f"**{j['kind']}** — {j['reason']}" if j else "**unjudged**"
-            lines.append(f"- `{o.mutant.key}` {o.mutant.describe()} ({o.mutant.operator}): "
-                         f"{verdict}")
-    errs = [o for s in per.values() for o in s["errors"]]
-    if errs:
-        lines += ["", "## Runner errors (not counted)", ""]
-        lines += [f"- `{o.mutant.key}` {o.mutant.describe()}: {o.how[:200]}" for o in errs]
-    return "\n".join(lines) + "\n"
+# -- the report: one section per module, kept across runs of other modules ------------------------
+
+_SECTION = re.compile(r"<!-- module (\S+) (\{.*?\}) -->\n(.*?)<!-- end module -->\n", re.S)
+
+_HEAD = """# Mutation report: the certified core
+
+Made by `python -m benchmarks.mutation` (see its `--help`); each module's section below names the
+exact command, seed and wall time of the campaign that produced it.  A mutant runs only the tests
+of the module's selection (`benchmarks/mutation/targets.py`, a subset of the default test run)
+that execute its line (coverage map; import-time lines get the whole selection); a survivor is
+run again against the whole selection.  *Not covered*: no test of the selection executes the
+line (counts as a survivor).
+
+Score = killed / non-equivalent sampled mutants.  *Lower bound*: one-sided 95 % Clopper–Pearson
+bound on the module's kill rate from its simple random sample (exact score when every mutant
+ran).  Judgements (`benchmarks/mutation/judgements.toml`): *equivalent* (no input can tell; the
+only kind left out of the denominator), *harmless* (sound but distinguishable: counts against the
+score until a test kills it or the code is simplified), *dangerous* (can change a verdict or a
+number).
+
+Module section format (shared by every campaign): an HTML comment
+`<!-- module PATH {json} -->` with the numbers of the summary table, a `## PATH` heading, the
+command and campaign line, the score line, then the survivors, then `<!-- end module -->`.
+"""
+
+
+def module_section(m: str, s: dict, total: int, sample: int | None, seed: int, command: str,
+                   seconds: float, workers: int, base: str, judged: dict[str, dict[str, str]],
+                   rate: float) -> str:
+    exhaustive = s["sampled"] >= total
+    data = {"mutants": total, "sampled": s["sampled"], "equivalent": s["equivalent"],
+            "killed": s["killed"], "n": s["n"], "score": round(s["score"], 4),
+            "lower": None if exhaustive else round(s["lower"], 4), "seed": seed,
+            "date": time.strftime("%Y-%m-%d", time.gmtime())}
+    bound = ("exhaustive: every mutant ran" if exhaustive
+             else f"95 % lower bound {100 * s['lower']:.1f} %")
+    lines = [f"<!-- module {m} {json.dumps(data, sort_keys=True)} -->", f"## `{m}`", "",
+             f"Command: `{command}`  ",
+             f"Campaign: {'all' if exhaustive else f'simple random sample of {sample}'} of "
+             f"{total} mutants, seed {seed}; wall time {seconds:.0f} s for the whole command "
+             f"({workers} worker(s), {rate:.1f} mutants/min); baseline: {base}.", "",
+             f"Score: {s['killed']} killed / {s['n']} non-equivalent = {100 * s['score']:.1f} % "
+             f"({bound}); {s['equivalent']} equivalent; {s['killed_by_module']} of the kills "
+             f"needed the whole selection.", ""]
+    if s["survivors"]:
+        lines += ["Survivors:", ""]
+    for o in s["survivors"]:
+        j = judged.get(o.mutant.key)
+        verdict = f"**{j['kind']}** — {j['reason']}" if j else "**unjudged**"
+        how = "" if o.how == "survived" else f" [{o.how}]"
+        lines.append(f"- `{o.mutant.key}` {o.mutant.describe()} ({o.mutant.operator}){how}: "
+                     f"{verdict}")
+    if not s["survivors"]:
+        lines.append("No survivor.")
+    return "\n".join(lines) + "\n\n<!-- end module -->\n"
+
+
+def merge_report(old: str, sections: dict[str, str]) -> str:
+    kept = {m: (json.loads(d), m_text) for m, d, m_text in _SECTION.findall(old)}
+    found = {m: (json.loads(_SECTION.search(t).group(2)), t) for m, t in sections.items()}  # type: ignore[union-attr]
+    allsec = {m: (d, f"<!-- module {m} {json.dumps(d, sort_keys=True)} -->\n{t}<!-- end module -->\n")
+              for m, (d, t) in kept.items()}
+    allsec.update(found)
+    rows = ["## Summary", "", "| module | mutants | sampled | equivalent | killed | score | "
+            "95 % lower bound | seed, date |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for m in sorted(allsec):
+        d = allsec[m][0]
+        lb = "exhaustive" if d["lower"] is None else f"{100 * d['lower']:.1f} %"
+        rows.append(f"| `{m}` | {d['mutants']} | {d['sampled']} | {d['equivalent']} | "
+                    f"{d['killed']}/{d['n']} | {100 * d['score']:.1f} % | {lb} | "
+                    f"{d['seed']}, {d['date']} |")
+    body = "\n".join(allsec[m][1] for m in sorted(allsec))
+    return _HEAD + "\n" + "\n".join(rows) + "\n\n" + body
+
+
+# -- running -------------------------------------------------------------------------------------
+
+def _limit(args: argparse.Namespace, seconds: float) -> float:
+    """Time limit of one mutant run: generous against the recorded time of its tests."""
+    return min(args.timeout, 30.0 + 5.0 * seconds)
+
+
+def plan(chosen: dict[str, tuple[list[Mutant], int, str]], maps: dict[str, LineMap | None],
+         tests_for: dict[str, tuple[str, ...]], args: argparse.Namespace
+         ) -> tuple[list[tuple[Mutant, str, tuple[str, ...], float]], list[Outcome]]:
+    """The jobs to run and the mutants not covered by any test."""
+    jobs, uncovered = [], []
+    for m, (ms, _, src) in chosen.items():
+        lm = maps.get(m)
+        spans = statement_lines(src)
+        for x in ms:
+            if lm is None or args.module_selection:
+                whole = lm.seconds if lm is not None else args.timeout / 5
+                jobs.append((x, src, tests_for[m], _limit(args, whole)))
+                continue
+            tests = tests_for_line(lm, spans, x.line, tests_for[m])
+            if tests is None:
+                uncovered.append(Outcome(x, False, "not covered", 0.0, 0))
+            else:
+                jobs.append((x, src, tests, _limit(args, lm.budget(tests))))
+    return jobs, uncovered
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,17 +218,28 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--module", action="append", default=[],
                    help="a target (e.g. core/numbers); default: all of targets.TARGETS")
-    p.add_argument("--sample", type=int, default=None, help="mutants per module (seeded)")
+    p.add_argument("--sample", type=int, default=None,
+                   help="mutants per module, a seeded simple random sample (default: all)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant run")
-    p.add_argument("--target", type=float, default=0.95)
+    p.add_argument("--timeout", type=float, default=300.0,
+                   help="most seconds per mutant run (the limit is 30 s + 5x the recorded time "
+                        "of its tests, at most this)")
+    p.add_argument("--target", type=float, default=CONFIDENCE,
+                   help="least 95 %% lower bound of each module's kill rate for exit status 0")
     p.add_argument("--report", type=Path, default=HERE / "report.md")
     p.add_argument("--match", action="append", default=[],
                    help="only mutants whose description contains this text (repeatable: any)")
     p.add_argument("--tests", nargs=argparse.REMAINDER, default=None,
-                   help="pytest arguments to run instead of the module's selection (a quick look)")
+                   help="pytest arguments to run instead of the module's selection (a quick "
+                        "look; writes no report)")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
+    p.add_argument("--module-selection", action="store_true",
+                   help="run each mutant against its module's whole selection (no coverage map)")
+    p.add_argument("--speed-check", action="store_true",
+                   help="run the chosen mutants with the whole selection and with the per-line "
+                        "selection, one after the other in this process; print mutants/min of "
+                        "each and whether the outcomes agree (writes no report)")
     p.add_argument("--no-baseline", action="store_true",
                    help="skip the check that each selection passes on the unmutated code (only "
                         "when it was just run green: a red selection would 'kill' every mutant)")
@@ -131,41 +250,109 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"no target matches {args.module}; targets: {', '.join(TARGETS)}")
     chosen = select(modules, args.sample, args.seed)
     if args.match:
-        chosen = [(m, s) for m, s in chosen
-                  if any(x in f"{m.describe()} ({m.operator})" for x in args.match)]
+        chosen = {m: ([x for x in ms if any(t in f"{x.describe()} ({x.operator})"
+                                             for t in args.match)], total, src)
+                  for m, (ms, total, src) in chosen.items()}
     if args.list:
-        for m, _ in chosen:
-            print(m.key, m.describe(), f"({m.operator})")
+        for ms, _, _ in chosen.values():
+            for x in ms:
+                print(x.key, x.describe(), f"({x.operator})")
         return 0
+    command = "python -m benchmarks.mutation " + " ".join(map(shlex.quote, sys.argv[1:] if argv is None else argv))
+    t0 = time.perf_counter()
     tests_for = {m: tuple(args.tests) if args.tests else TARGETS[m] for m in modules}
-    for m in [] if args.no_baseline else modules:
-        ok, secs, tail = baseline(ROOT, tests_for[m], args.timeout * 4)
+    maps: dict[str, LineMap | None] = {}
+    base: dict[str, str] = {}
+    for m in modules:
+        if args.tests is None and not args.module_selection:
+            lm, fresh = load_or_record(ROOT, m, tests_for[m], args.timeout * 8)
+            maps[m] = lm
+            print(f"{m}: coverage map of {len(lm.tests)} tests "
+                  f"({'recorded' if fresh else 'cached'}, {lm.seconds:.0f} s under coverage)",
+                  flush=True)
+            if fresh:
+                base[m] = f"green while recording the coverage map ({lm.seconds:.0f} s)"
+                continue
+        if args.no_baseline:
+            base[m] = "skipped (--no-baseline)"
+            continue
+        ok, secs, tail = baseline(ROOT, tests_for[m], args.timeout * 8)
         if not ok:
             print(f"{m}: its tests fail on the unmutated code; fix that first\n{tail}",
                   file=sys.stderr)
             return 2
-    t0 = time.perf_counter()
+        base[m] = f"green ({secs:.0f} s)"
     done = [0]
 
     def progress(o: Outcome) -> None:
         done[0] += 1
         mark = "killed" if o.killed else o.how[:60]
-        print(f"[{done[0]}/{len(chosen)}] {o.mutant.describe()}: {mark} ({o.seconds:.1f} s)",
+        print(f"[{done[0]}] {o.mutant.describe()}: {mark} ({o.seconds:.1f} s, {o.tests} args)",
               flush=True)
 
-    outcomes = run(ROOT, ((m, src, tests_for[m.module]) for m, src in chosen), args.workers,
-                   args.timeout, progress)
+    jobs, uncovered = plan(chosen, maps, tests_for, args)
+    if args.speed_check:
+        return speed_check(chosen, maps, tests_for, args, jobs, progress)
+    for o in uncovered:
+        progress(o)
+    outcomes = run(ROOT, jobs, args.workers, progress) + uncovered
+    again = [(o.mutant, chosen[o.mutant.module][2], tests_for[o.mutant.module],
+              _limit(args, maps[o.mutant.module].seconds))  # type: ignore[union-attr]
+             for o in outcomes if o.how == "survived" and maps.get(o.mutant.module) is not None
+             and not args.module_selection and o.tests != len(tests_for[o.mutant.module])]
+    if again:
+        print(f"{len(again)} survivor(s) of their line's tests: the module's whole selection",
+              flush=True)
+        second = {o.mutant.key: o for o in run(ROOT, again, args.workers, progress)}
+        outcomes = [Outcome(o.mutant, True, f"{second[o.mutant.key].how} (module selection)",
+                            o.seconds + second[o.mutant.key].seconds, second[o.mutant.key].tests)
+                    if o.mutant.key in second and second[o.mutant.key].killed else o
+                    for o in outcomes]
+    seconds = time.perf_counter() - t0
     judged = load_judgements()
     per = score(outcomes, judged)
-    text = report(per, judged, args, time.perf_counter() - t0)
+    if args.tests is not None or args.match:
+        for m, s in sorted(per.items()):
+            print(f"{m}: {s['killed']}/{s['n']} killed; survivors: "
+                  + ", ".join(f"{o.mutant.key} ({o.how})" for o in s["survivors"]))
+        return 0
+    rate = 60 * len(outcomes) / seconds if seconds else 0.0
+    sections = {m: module_section(m, s, chosen[m][1], args.sample, args.seed, command, seconds,
+                                  args.workers, base[m], judged, rate)
+                for m, s in per.items()}
+    old = args.report.read_text(encoding="utf-8") if args.report.exists() else ""
+    text = merge_report(old, sections)
     tmp = args.report.with_suffix(".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(args.report)
-    print(text)
-    bad = [m for m, s in per.items() if s["score"] < args.target]
+    for m in sorted(sections):
+        print(sections[m])
+    print(f"wall time {seconds:.0f} s; report: {args.report}")
+    bad = [m for m, s in per.items()
+           if (s["score"] if s["sampled"] >= chosen[m][1] else s["lower"]) < args.target]
     worry = [o for s in per.values() for o in s["survivors"]
              if judged.get(o.mutant.key, {}).get("kind") in (None, "dangerous")]
     return 1 if bad or worry else 0
+
+
+def speed_check(chosen: dict[str, tuple[list[Mutant], int, str]],
+                maps: dict[str, LineMap | None], tests_for: dict[str, tuple[str, ...]],
+                args: argparse.Namespace, jobs: list, progress) -> int:  # type: ignore[no-untyped-def]
+    """The same mutants, whole selection then per-line selection, in this one process."""
+    whole = [(x, src, tests_for[x.module], _limit(args, maps[x.module].seconds))  # type: ignore[union-attr]
+             for x, src, _, _ in jobs]
+    t0 = time.perf_counter()
+    a = {o.mutant.key: o for o in run(ROOT, whole, args.workers, progress)}
+    t1 = time.perf_counter()
+    b = {o.mutant.key: o for o in run(ROOT, jobs, args.workers, progress)}
+    t2 = time.perf_counter()
+    n = len(jobs)
+    differ = [k for k in a if a[k].killed != b[k].killed]
+    print(f"{n} covered mutants, {args.workers} worker(s): whole selection {t1 - t0:.0f} s "
+          f"({60 * n / (t1 - t0):.1f} mutants/min); per-line selection {t2 - t1:.0f} s "
+          f"({60 * n / (t2 - t1):.1f} mutants/min); speed-up {(t1 - t0) / (t2 - t1):.1f}x; "
+          f"outcomes differ on {len(differ)}: {differ}")
+    return 0
 
 
 if __name__ == "__main__":

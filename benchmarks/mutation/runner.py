@@ -31,8 +31,9 @@ _IGNORE = shutil.ignore_patterns(".git", ".ci-venv", "__pycache__", "*.egg-info"
 class Outcome:
     mutant: Mutant
     killed: bool
-    how: str  # "failed", "timeout", "survived", "error: ..."
+    how: str  # "failed", "timeout", "crashed", "survived", "not covered", "error: ..."
     seconds: float
+    tests: int = 0  # pytest arguments run (node ids, or the module's selection)
 
 
 def _copy(root: Path) -> Path:
@@ -84,10 +85,15 @@ def _fork_one(copy: Path, mutant: Mutant, source: str, tests: tuple[str, ...]) -
     return pid
 
 
-def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...]]], workers: int,
-        timeout: float, progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Run every (mutant, module source, tests) job, at most ``workers`` at a time, each on a
-    private copy of the repository (forked children of this warm process)."""
+def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...], float]], workers: int,
+        progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Run every (mutant, module source, tests, time limit) job, at most ``workers`` at a time,
+    each on a private copy of the repository (forked children of this warm process).
+
+    Exit status of the child: 0 survived; 1-3 (tests failed, interrupted, internal error while
+    collecting) killed; killed by a signal (a crash the default run would show too) killed;
+    anything else (pytest usage error, no tests collected, a fault of this harness) is a runner
+    error, which the score counts as not killed."""
     import importlib
     import signal
 
@@ -104,15 +110,15 @@ def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...]]], workers
     previous = signal.signal(signal.SIGTERM, _terminate)
     made = [_copy(root) for _ in range(max(1, min(workers, len(todo))))]
     free = list(made)
-    running: dict[int, tuple[Path, Mutant, str, float]] = {}
+    running: dict[int, tuple[Path, Mutant, str, float, float, int]] = {}
     out: list[Outcome] = []
     try:
         while todo or running:
             while todo and free:
-                mutant, source, tests = todo.pop(0)
+                mutant, source, tests, limit = todo.pop(0)
                 copy = free.pop()
                 pid = _fork_one(copy, mutant, source, tests)
-                running[pid] = (copy, mutant, source, time.perf_counter())
+                running[pid] = (copy, mutant, source, time.perf_counter(), limit, len(tests))
             pid, status = os.waitpid(-1, os.WNOHANG)
             now = time.perf_counter()
             finished: list[tuple[int, str, bool]] = []
@@ -122,18 +128,20 @@ def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...]]], workers
                     finished.append((pid, "survived", False))
                 elif code in (1, 2, 3):
                     finished.append((pid, "failed", True))
+                elif code < 0:
+                    finished.append((pid, f"crashed (signal {-code})", True))
                 else:
                     finished.append((pid, f"error: pytest exit {code}", False))
-            for p, (_, _, _, t0) in list(running.items()):
-                if p != pid and now - t0 > timeout:
+            for p, (_, _, _, t0, limit, _) in list(running.items()):
+                if p != pid and now - t0 > limit:
                     os.kill(p, signal.SIGKILL)
                     os.waitpid(p, 0)
                     finished.append((p, "timeout", True))
             for p, how, killed in finished:
-                copy, mutant, source, t0 = running.pop(p)
+                copy, mutant, source, t0, _, ntests = running.pop(p)
                 (copy / mutant.module).write_text(source, encoding="utf-8")
                 free.append(copy)
-                o = Outcome(mutant, killed, how, now - t0)
+                o = Outcome(mutant, killed, how, now - t0, ntests)
                 out.append(o)
                 if progress is not None:
                     progress(o)
