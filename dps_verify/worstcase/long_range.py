@@ -44,7 +44,6 @@ from dps_verify.worstcase.ball_binomial import (
     arb_epsilon,
     arb_fraction,
     arb_to_fractions,
-    rel_bits,
 )
 from dps_verify.worstcase.gamma_gap import eps_float, gamma_minus_beta_ball, gamma_minus_beta_float
 
@@ -595,4 +594,4 @@ def sdgs_by_segments(
     )
 
 
-__all__ = ["d_by_runs", "sdgs_by_segments", "Thresholds", "gamma_ball", "RUN_BUDGET", "SEGMENT_BUDGET", "rel_bits"]
+__all__ = ["d_by_runs", "sdgs_by_segments", "Thresholds", "gamma_ball", "RUN_BUDGET", "SEGMENT_BUDGET"]
