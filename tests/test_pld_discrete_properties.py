@@ -281,6 +281,63 @@ def test_fft_power_window_charges_the_aliased_tails():
     assert abs(float(got.data.sum()) - 1.0) < 1e-9  # the folded mass is still in the window
 
 
+def test_split_chain_keeps_each_atoms_p_and_q_mass():
+    """Lemma (a'): the split one-release vector has the P-mass of the law and, read with the
+    grid losses a + jh, its Q-mass Σ p/r too (within the stated float error); every atom lands
+    on its two grid neighbours only."""
+    import numpy as np
+
+    for p, q in HAND[:2] + HAND[3:]:
+        pld = PrivacyLossDistribution.from_pair(p, q)
+        for h_exp in (-1, -4, -9):
+            r0, idx = D._indices(pld, h_exp)
+            v = D._split_base(pld, r0, idx, h_exp)
+            js = np.arange(v.offset, v.offset + len(v.data))
+            total_p = float(sum(pld.ratios.values()))
+            total_q = float(sum(pr / r for r, pr in pld.ratios.items()))
+            loss = float(np.log(float(r0))) + js * 2.0**h_exp
+            assert abs(float(v.data.sum()) - total_p) <= 1e-12
+            assert abs(float(np.sum(v.data * np.exp(-loss))) - total_q) <= 1e-12
+            lo = min(i for i, _ in idx.values())
+            hi = max(c for _, c in idx.values())
+            assert v.offset >= lo and v.offset + len(v.data) - 1 <= hi
+
+
+def test_split_chain_is_tighter_than_rounding_up():
+    """The split upper end is never above the rounded-up one on the same grid (it moves each
+    atom by less) and, being second order in h, is within a tenth of its excess here."""
+    p, q = HAND[0]
+    pld = PrivacyLossDistribution.from_pair(p, q)
+    exact = pld.self_compose(20).delta_certified(Fraction(1, 2))
+    split = D.discretised_delta(pld, Fraction(1, 2), 20, -4)
+
+    def round_up(pld, r0, idx, h_exp):
+        return D._base_vector(pld, idx, 1)
+
+    import unittest.mock as um
+
+    with um.patch.object(D, "_split_base", round_up):
+        rounded = D.discretised_delta(pld, Fraction(1, 2), 20, -4)
+    assert exact.upper <= split.upper <= rounded.upper
+    assert split.upper - exact.upper <= (rounded.upper - exact.upper) / 10
+
+
+def test_negative_control_split_to_the_nearest_point_is_rejected(monkeypatch):
+    """Moving each atom whole to its NEAREST grid point (half of them move down; P-mass kept,
+    Q-mass not) is not a dominating pair: the same containment check must catch it."""
+    import numpy as np
+
+    def nearest(pld, r0, idx, h_exp):
+        x = {r: (np.log(float(r)) - np.log(float(r0))) / 2.0**h_exp for r in pld.ratios}
+        return D._base_vector(pld, {r: (round(v), round(v)) for r, v in x.items()}, 1)
+
+    monkeypatch.setattr(D, "_split_base", nearest)
+    found = []
+    for (p, q), times, eps in CONTROL_CASES:
+        found += _check_grid(p, q, eps, times, -2, 1e-12)
+    assert found
+
+
 def test_exact_log_epsilon_is_enclosed_not_approximated():
     """ε = ln(11) (an ExactLog, CP §2.4) goes through interval code, never via .numerator."""
     from dps_verify.core.params import epsilon_param

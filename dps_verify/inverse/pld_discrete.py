@@ -5,10 +5,13 @@ The exact PLD (:mod:`dps_verify.measures.pld`) keeps every composed loss; its su
 C(T + m − 1, m − 1) for m distinct losses and T releases.  Here the losses are put on a grid
 instead, in two ways, and both are composed by FFT:
 
-- **pessimistic** (for the upper bound): every finite loss ℓ is rounded *up* to the lattice
-  a + hℤ, where h is a power of two and the anchor a is the loss of the heaviest atom (so the
-  most frequent loss is not moved at all);
-- **optimistic** (for the lower bound): every finite loss is rounded *down* to the same lattice.
+- **pessimistic** (for the upper bound): every finite atom of loss ℓ is *split* between its two
+  neighbours on the lattice a + hℤ (h a power of two, the anchor a the loss of the heaviest
+  atom, which is not moved at all) so that both its P-mass and its Q-mass are kept — the
+  "connect the dots" construction of Doroshenko, Ghazi, Kamath, Kumar and Manurangsi (PETS
+  2022), here with its proof by post-processing (lemma (a')); its error is of second order in h;
+- **optimistic** (for the lower bound): every finite loss is rounded *down* to the same lattice
+  (first order in h: the lower end sets the width).
 
 Why this encloses δ: for T releases the hockey-stick divergence of one direction (CP Def. 2) is
 
@@ -32,6 +35,20 @@ lattice) and ⌊ℓ⌋_h.  Sums of rounded-up losses dominate the true sums poin
 non-decreasing, so E[f(Σ⌊ℓ⌋_h)] ≤ E[f(Σℓ)] ≤ E[f(Σ⌈ℓ⌉_h)].  The lattice indices come from a
 128-bit ball logarithm (python-flint ``arb``) of r/r0 (floor of its lower end, ceiling of its upper end), so the
 rounding is outward whatever the float error.
+
+*(a') Splitting keeps an upper bound.*  Let an output y have loss ℓ = ln P(y)/Q(y) with
+ℓ_i = a + ih ≤ ℓ ≤ ℓ_{i+1}.  Replace y by two outputs y⁻, y⁺ with P-masses
+P(y)·s and P(y)·(1 − s), s = (e^(−(ℓ−ℓ_i)) − e^(−h))/(1 − e^(−h)) ∈ [0, 1], and Q-masses
+P(y)·s·e^(−ℓ_i) and P(y)·(1 − s)·e^(−ℓ_{i+1}); these add up to P(y) and Q(y), so the two new
+outputs have losses exactly ℓ_i and ℓ_{i+1}, and merging y⁻, y⁺ back into y (a deterministic
+map) sends the new pair (P', Q') to (P, Q).  For T releases the merge acts on every coordinate,
+so (P^⊗T, Q^⊗T) is a post-processing of (P'^⊗T, Q'^⊗T), and the hockey-stick divergence never
+grows under post-processing (data processing): δ_T(ε) of (P, Q) ≤ that of (P', Q') at every ε.
+The split is computed in 128-bit balls; an atom whose ball of (ℓ − a)/h is not inside one cell
+goes whole to the upper index (lemma (a) then applies to it).  Under the coupling of each
+release's split index with its floor and ceiling, the split sums lie between the rounded-down
+and rounded-up sums, so the Chernoff bounds of those two chains bound the split chain's lower
+and upper tails (``_Tails`` with ``idx_low``).
 
 *(b) The folded window.*  Let y be the exact law of the T-fold index sum S (a sub-probability
 vector) and W = [lo, lo + N) the window.  The exact cyclic T-fold convolution of length N, read
@@ -206,15 +223,22 @@ class _Tails:
 
     LAMBDAS = [2.0**k for k in range(-6, 9)]
 
-    def __init__(self, idx: list[int], probs: list[Fraction], h: float):
+    def __init__(self, idx: list[int], probs: list[Fraction], h: float,
+                 idx_low: list[int] | None = None):
+        """``idx``: the grid index of each atom (mass ``probs``) for the upper tail;
+        ``idx_low`` (default ``idx``) for the lower tail.  A chain whose atom sits at an index
+        between idx_low and idx (the split chain: at either neighbour) has its upper tail
+        bounded by that of ``idx`` and its lower tail by that of ``idx_low`` (the sums are
+        ordered pointwise under the coupling of lemma (a'))."""
         self.idx, self.probs, self.h = idx, probs, h
+        self.idx_low = idx if idx_low is None else idx_low
         # log-probabilities from the exact integers: a probability below the float range (β^400)
         # must not become 0 and zero out the whole sum (ln 0 = −∞ made the cut infinite)
         logp = np.array([math.log(p.numerator) - math.log(p.denominator) for p in probs])
-        jf = np.array(idx, dtype=np.float64)
         self._logm: dict[float, float] = {}
-        for lam in self.LAMBDAS:
-            for sgn in (1.0, -1.0):
+        for sgn, js in ((1.0, self.idx), (-1.0, self.idx_low)):
+            jf = np.array(js, dtype=np.float64)
+            for lam in self.LAMBDAS:
                 x = logp + sgn * lam * h * jf
                 m = x.max()
                 self._logm[sgn * lam] = float(m + np.log(np.sum(np.exp(x - m))))
@@ -228,7 +252,7 @@ class _Tails:
             flint = _flint()
             lh = flint.arb(lam) * flint.arb(self.h)  # both dyadic: exact
             m = flint.arb(0)
-            for p, j in zip(self.probs, self.idx):
+            for p, j in zip(self.probs, self.idx if lam > 0 else self.idx_low):
                 m += _arb_q(p) * (lh * j).exp()
             self._iv_cache[lam] = (lh, m.log())
         return self._iv_cache[lam]
@@ -293,6 +317,43 @@ def _base_vector(pld: PLD, idx: dict, which: int) -> _Vec:
     # (+ 2^-1000 per atom covers any underflow of a tiny probability)
     err = 3 * U * float(sum(pld.ratios.values())) * (1 + 4 * U) + len(js) * 2.0**-1000
     return _Vec(data, lo, err, 0.0)
+
+
+def _split_base(pld: PLD, r0: Fraction, idx: dict, h_exp: int) -> _Vec:
+    """The one-release vector of the split chain (lemma (a')): an atom with ratio r strictly
+    between two grid points i < i + 1 (``idx[r]`` = (i, i + 1)) is split between them so that
+    its P-mass and its Q-mass are both kept; an atom on the grid (i = i) stays; an atom whose
+    ball is not inside one cell goes whole to the upper index (rounded up, lemma (a)).  The
+    split fractions are 128-bit balls; each float entry's error (ball radius, rounding, the
+    float sums into a bin) is bounded in ``err2`` (1-norm ≥ 2-norm)."""
+    flint = _flint()
+    js: list[int] = []
+    ms: list[float] = []
+    err = 0.0
+    with flint.ctx.workprec(128):
+        h = flint.arb(2) ** h_exp
+        e_h = (-h).exp()
+        for r, pr in pld.ratios.items():
+            lo, hi = idx[r]
+            p = _arb_q(pr)
+            if hi == lo + 1:  # strictly inside one cell: t = ln(r/r0) − i·h ∈ [0, h]
+                t = _arb_q(r / r0).log() - lo * h
+                frac = ((-t).exp() - e_h) / (1 - e_h)  # share at i: keeps P and Q mass
+                parts = [(lo, p * frac), (hi, p * (1 - frac))]
+            else:
+                parts = [(hi, p)]
+            for j, m in parts:
+                mid = max(float(m.mid()), 0.0)  # the true mass is >= 0: clipping only helps
+                js.append(j)
+                ms.append(mid)
+                err += float(m.rad()) * (1 + 4 * U) + 2 * U * mid + 2.0**-1000
+    jj = np.array(js, dtype=np.int64)
+    first = int(jj.min())
+    data = np.bincount(jj - first, weights=np.array(ms))
+    # sums into one bin: at most (c − 1)·u relative for c terms
+    c = int(np.bincount(jj - first).max())
+    err += (c - 1) * U * float(data.sum()) * (1 + 4 * U)
+    return _Vec(data, first, _round_up(err * (1 + 4 * U)), 0.0)
 
 
 def _window(base: _Vec, times: int, tails: _Tails, tau: float) -> tuple[int, int, int]:
@@ -465,9 +526,13 @@ def discretised_delta(
         anchor = mpmath.iv.log(mpmath.iv.mpf(r0.numerator) / r0.denominator)
     try:
         chains = []
-        for which in (1, 0)[: 1 if upper_only else 2]:
-            tails = _Tails([idx[r][which] for r in pld.ratios], list(pld.ratios.values()), h)
-            chains.append(_power(_base_vector(pld, idx, which), times, tails, tail_mass, max_bins))
+        probs = list(pld.ratios.values())
+        ups, downs = [idx[r][1] for r in pld.ratios], [idx[r][0] for r in pld.ratios]
+        split = _split_base(pld, r0, idx, h_exp)
+        chains.append(_power(split, times, _Tails(ups, probs, h, idx_low=downs), tail_mass, max_bins))
+        if not upper_only:
+            low = _base_vector(pld, idx, 0)
+            chains.append(_power(low, times, _Tails(downs, probs, h), tail_mass, max_bins))
         (up, bins), lo = (chains[0], None) if upper_only else (chains[0], chains[1][0])
         if not upper_only:
             bins = max(bins, chains[1][1])
@@ -482,8 +547,10 @@ def discretised_delta(
     else:
         lower = min(upper, max(0.0, _round_down(inf_lo + _final(lo, times, anchor, eps, h, False))))
     how = (
-        f"discretised PLD enclosure: {times} releases, losses rounded outward to a grid of step "
-        f"2^{h_exp} anchored at the heaviest atom, composed by one FFT power with float error "
+        f"discretised PLD enclosure: {times} releases, losses on a grid of step 2^{h_exp} "
+        f"anchored at the heaviest atom (upper end: each atom split between its two grid "
+        f"neighbours keeping its P and Q mass; lower end: losses rounded down), composed by one "
+        f"FFT power with float error "
         f"bounds (Higham Thm 24.2) on a window whose outside mass (Chernoff, {tail_mass:.1g} "
         f"per side) is charged to both ends; "
         f"width {upper - lower:.3g}"

@@ -105,7 +105,7 @@ from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import beta_param, epsilon_param, k_param
 from dps_verify.core.search import least_integer
 from dps_verify.engine.protocol import thresholded_count_law
-from dps_verify.inverse.pld_discrete import _times_param, upper_below
+from dps_verify.inverse.pld_discrete import _complex_power, _times_param, upper_below
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
 
 #: screened values of λ for the cheap bound (the certified bound uses the best one)
@@ -457,15 +457,12 @@ def _screen_direction(logp: np.ndarray, ell: np.ndarray, p_inf: float, e: float,
     j = np.floor(x).astype(np.int64)
     t = x - j  # split each atom between its two grid neighbours, keeping its mean loss
     m = int(j.max()) + 2
-    base = np.zeros(m)
     p = np.exp(logp)
-    np.add.at(base, j, p * (1 - t))
-    np.add.at(base, j + 1, p * t)
+    base = np.bincount(j, p * (1 - t), minlength=m) + np.bincount(j + 1, p * t, minlength=m)
     total = times * (m - 1) + 1
     size = 1 << (total - 1).bit_length()
     f = sfft.rfft(base, size)
-    powered = np.abs(f) ** times * np.exp(1j * times * np.angle(f))  # polar: cheaper than z**T
-    dist = sfft.irfft(powered, size)[:total]
+    dist = sfft.irfft(_complex_power(f, times), size)[:total]
     first = max(0, math.floor((e - times * lo) / h))  # f vanishes below loss ε
     loss = times * lo + np.arange(first, total) * h
     w = -np.expm1(np.minimum(e - loss, 0.0))
