@@ -277,3 +277,18 @@ def test_cli_releases_json_interior_worst_size():
     data = json.loads(out.stdout)
     assert data["covers_all_n"] and data["upper_end_from"] == "enclosure"
     assert data["lower_end_at_n"] == 22 and float(data["upper"]) <= 1.01 * float(data["lower"])
+
+
+def test_float_screen_tracks_the_exact_delta_and_is_folded_at_large_times():
+    """The screen (an estimate, never a bound) is within 1 % of the exact T-fold δ of the
+    thresholded pair, both when the T-fold range fits the FFT and when it is folded onto the
+    Chernoff window (T = 300: range 300·(m − 1) bins > the coarse length); a screen that
+    reads the folded window at the wrong place is off by far more."""
+    from dps_verify.inverse import releases as R
+    from dps_verify.measures.pld import pair_delta_enclosure
+
+    for n, k, times, eps in ((8, 3, 4, 1), (12, 3, 300, 3)):
+        c = pair_delta_enclosure(*group_pair(n, k, Fraction(1, 4)), eps, times, rtol=0.001)
+        for bins in R.SCREEN_BINS:
+            s = R.screen_delta(n, k, 0.25, float(eps), times, bins)
+            assert float(c.lower) * 0.99 <= s <= float(c.upper) * 1.01, (n, times, bins, s)

@@ -298,12 +298,14 @@ def _indices(pld: PLD, h_exp: int) -> tuple[Fraction, dict[Fraction, tuple[int, 
     flint = _flint()
     with flint.ctx.workprec(128):
         scale = flint.arb(2) ** (-h_exp)
+        l0 = _arb_q(r0).log()
         for r in pld.ratios:
             if r == r0:
                 out[r] = (0, 0)
                 continue
-            lo, hi = _arb_ends((_arb_q(r / r0).log()) * scale)
-            out[r] = (math.floor(lo), math.ceil(hi))
+            x = (_arb_q(r).log() - l0) * scale
+            # lower()/upper() are ends rounded outward; floor/ceil of an exact end is exact
+            out[r] = (int(x.lower().floor().unique_fmpz()), int(x.upper().ceil().unique_fmpz()))
     return r0, out
 
 
@@ -333,11 +335,12 @@ def _split_base(pld: PLD, r0: Fraction, idx: dict, h_exp: int) -> _Vec:
     with flint.ctx.workprec(128):
         h = flint.arb(2) ** h_exp
         e_h = (-h).exp()
+        l0 = _arb_q(r0).log()
         for r, pr in pld.ratios.items():
             lo, hi = idx[r]
             p = _arb_q(pr)
             if hi == lo + 1:  # strictly inside one cell: t = ln(r/r0) − i·h ∈ [0, h]
-                t = _arb_q(r / r0).log() - lo * h
+                t = _arb_q(r).log() - l0 - lo * h
                 frac = ((-t).exp() - e_h) / (1 - e_h)  # share at i: keeps P and Q mass
                 parts = [(lo, p * frac), (hi, p * (1 - frac))]
             else:

@@ -430,29 +430,48 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
 # ---- the float screen and the screened algorithm -------------------------------------------
 
 
-#: most grid bins of the float screen's composed vector (coarse pass over every size; fine pass
-#: for the sizes within ``SCREEN_BAND`` of the coarse maximum), for T ≤ 100; ×⌈√(T/100)⌉ (a
-#: power of two) beyond
-SCREEN_BINS = (1 << 13, 1 << 15)
+#: cyclic length of the float screen's FFT (coarse pass over every size; fine pass for the sizes
+#: within ``SCREEN_BAND`` of the coarse maximum); the T-fold loss is folded onto a window that
+#: fills at most half of it, so the grid step scales with the spread of the T-fold loss
+SCREEN_BINS = (1 << 12, 1 << 14)
 SCREEN_BAND = 1.05
 #: screen values below this are FFT noise (absolute error ≈ 1e-16 · √bins), not estimates
 SCREEN_NOISE = 1e-11
+
+
+def _loss_range(logp: np.ndarray, ell: np.ndarray, times: int, tau: float) -> tuple[float, float]:
+    """Float Chernoff range [lo, hi] of the T-fold loss outside which each tail has about
+    mass ≤ τ (an estimate for placing the screen's window, never a bound)."""
+    lam = LAMBDAS[:, None]
+    lt = math.log(tau)
+
+    def log_mgf(x: np.ndarray) -> np.ndarray:
+        m = x.max(axis=1)
+        return m + np.log(np.exp(x - m[:, None]).sum(axis=1))
+
+    up = log_mgf(logp[None, :] + lam * ell[None, :])
+    down = log_mgf(logp[None, :] - lam * ell[None, :])
+    hi = float(np.min((times * up - lt) / LAMBDAS))
+    lo = float(np.max((lt - times * down) / LAMBDAS))
+    return lo, max(hi, lo)
 
 
 def _screen_direction(logp: np.ndarray, ell: np.ndarray, p_inf: float, e: float, times: int,
                       bins: int) -> float:
     """Float estimate of the T-fold δ at ε of one direction: finite atoms with log-masses
     ``logp`` and losses ``ell`` split between their two neighbours on a grid (mean-preserving,
-    so the error is second order in the step), composed by one FFT power (an estimate only:
-    never used as a bound)."""
+    so the error is second order in the step), composed by one FFT power of length ``bins``
+    folded onto a window around the Chernoff range of the T-fold loss (an estimate only: never
+    used as a bound)."""
     inf = -math.expm1(times * math.log1p(-p_inf)) if p_inf < 1 else 1.0
     # atoms too light to matter at the screen's noise level would only stretch the grid
     keep = logp > max(float(logp.max()) - 60.0, math.log(SCREEN_NOISE / 100 / times))
     logp, ell = logp[keep], ell[keep]
     if len(ell) == 0:
         return inf
+    w_lo, w_hi = _loss_range(logp, ell, times, SCREEN_NOISE / 100)
     lo, span = float(ell.min()), float(ell.max() - ell.min())
-    h = max(span * times / (bins - 1), span / 4096, 1e-12)
+    h = max((w_hi - w_lo) / (bins // 2), span / (bins // 2), 1e-12)
     x = (ell - lo) / h
     j = np.floor(x).astype(np.int64)
     t = x - j  # split each atom between its two grid neighbours, keeping its mean loss
@@ -460,13 +479,17 @@ def _screen_direction(logp: np.ndarray, ell: np.ndarray, p_inf: float, e: float,
     p = np.exp(logp)
     base = np.bincount(j, p * (1 - t), minlength=m) + np.bincount(j + 1, p * t, minlength=m)
     total = times * (m - 1) + 1
-    size = 1 << (total - 1).bit_length()
+    size = min(bins, 1 << (total - 1).bit_length())
     f = sfft.rfft(base, size)
-    dist = sfft.irfft(_complex_power(f, times), size)[:total]
-    first = max(0, math.floor((e - times * lo) / h))  # f vanishes below loss ε
-    loss = times * lo + np.arange(first, total) * h
+    cyc = sfft.irfft(_complex_power(f, times), size)
+    start = 0
+    if total > size:  # fold: read the window of ``size`` indices around the Chernoff range
+        centre = ((w_lo + w_hi) / 2 - times * lo) / h
+        start = min(max(0, int(centre - size / 2)), total - size)
+        cyc = np.roll(cyc, -(start % size))
+    loss = times * lo + (start + np.arange(size)) * h
     w = -np.expm1(np.minimum(e - loss, 0.0))
-    return inf + float(np.sum(np.maximum(dist[first:], 0.0) * w))
+    return inf + float(np.sum(np.maximum(cyc, 0.0) * w))
 
 
 def screen_delta(n: int, k: int, beta: float, e: float, times: int, bins: int = SCREEN_BINS[1]) -> float:
@@ -493,9 +516,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
               max_enclosures: int) -> ReleasesResult:
     """The default algorithm (module doc, "The screened algorithm")."""
     bf, e = float(b), float(_arb_eps(eps).mid())
-    # the screen's grid error grows like T·h against a spread like √T: √T-proportional bins
-    scale = 1 << max(0, math.ceil(math.log2(math.sqrt(times / 100)))) if times > 100 else 1
-    coarse_bins, fine_bins = SCREEN_BINS[0] * scale, SCREEN_BINS[1] * scale
+    coarse_bins, fine_bins = SCREEN_BINS
     encl: dict[int, Certified] = {k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol)}
     bound: dict[int, Certified] = {}  # certified per-size upper bounds (not full enclosures)
     untr = _UntruncatedBounds(b, eps, times)
