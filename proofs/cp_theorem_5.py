@@ -7,8 +7,10 @@ The assembly is encoded, not prose: every sum over counts or outputs is a chaine
 sum proved by induction on its number of terms (``proofs.core.induction``), every step assumes
 only GIVEN formulas or conclusions of earlier PROVED steps (``proofs.core.check_chain``), and
 the last step concludes, for every group size n >= 1, that both hockey-stick divergences
-(CP Def 2) and both out-of-band masses (TR Def 2) of the whole output are at most d.  The
-exact scan up to n = 60 is a remark (evidence), not a link.
+(CP Def 2) and both out-of-band masses (TR Def 2) of the whole output are at most d, and that
+d -- defined as the least upper bound of its terms P[Bin(n, beta) > gamma n], n >= n_m -- is the
+max of the terms at n_m, ..., n_m + L, L computed from k, beta, eps (the cited Chernoff bound
+puts every later term below the n_m term).  The exact scans are remarks (evidence), not links.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import functools
 from dataclasses import replace
 from fractions import Fraction
 from math import ceil, comb, floor
+from typing import Any
 
 import sympy as sp
 
@@ -32,9 +35,11 @@ from dps_verify.paper.kernel.core import (
     sympy_step,
     timed,
 )
+from dps_verify.paper.kernel.lemmas import at_points
 from dps_verify.paper.kernel.statement import Statement, formulas_of
 
 from . import engine_checks
+from . import tr_theorem_6 as tr6
 
 CLAIM = ("Sampling + strongly-safe k-anonymization is (beta, eps, d(k, beta, eps))-DPS for "
          "0 < beta < 1, eps >= -ln(1 - beta).")
@@ -45,7 +50,10 @@ SUMMARY = ("Every step is proved for all n, k (z3 and cvc5; sympy certificates f
            "counts, is <= d for every n (n <= n_m: B(n) = T(n) <= T(n_m) <= d's n_m term; "
            "n >= n_m + 1: B(n) <= d's n-th term); the group's hockey-stick divergences and "
            "out-of-band masses (sums over its outputs) are <= B(n) or B(n-1); the other groups' "
-           "part factors out of the whole output. The d formula's n = n_m term over-counts "
+           "part factors out of the whole output. d is the least upper bound of its terms "
+           "(both halves given) and is proved to be the max over n_m .. n_m + L, L computed "
+           "(finite_range): every term past n_m + L is at most the n_m term by the cited "
+           "Chernoff bound. The d formula's n = n_m term over-counts "
            "(sums j > gamma n_m, not j >= k): an upper bound, so harmless. The exact "
            "cross-check (its range in the remark, computed from its grid) is evidence only.")
 
@@ -108,6 +116,66 @@ def _cross_check() -> tuple[Verdict, dict[str, str] | None, str]:
     if worst:
         return Verdict.REFUTED, worst, "bad mass exceeds d"
     return Verdict.BOUNDED, None, f"{cross_check_range()}: bad mass <= d everywhere"
+
+
+def finite_range(k_: int, beta: Fraction, e_: Fraction) -> tuple[int, int]:
+    """(n_m, L) of the statement for rational beta and E = e^eps: n_m = ceil(k/gamma - 1) and
+    L = max(0, ceil(ell/phi) - n_m) with ell = -ln(term(n_m)) (term(n_m) exact) and phi =
+    gamma ln(gamma/beta) - (gamma - beta), both enclosed by mpmath interval arithmetic at 60
+    digits; L is taken from ell's upper and phi's lower end (a larger L still satisfies its
+    definition (n_m + L) phi >= ell)."""
+    import mpmath as mp
+
+    gam = (e_ - 1 + beta) / e_
+    n_m = ceil(k_ / gam - 1)
+    t_nm = _tail(floor(gam * n_m) + 1, n_m, beta)
+    iv = mp.iv
+    with mp.workdps(60):
+        def q(x: Fraction) -> Any:
+            return iv.mpf(x.numerator) / x.denominator
+        ell_ = -iv.log(q(t_nm))
+        phi_ = q(gam) * iv.log(q(gam) / q(beta)) - q(gam - beta)
+        if not phi_.a > 0:  # pragma: no cover - gamma > beta is proved
+            raise ArithmeticError("phi not enclosed away from 0")
+        upper = mp.mpf((ell_ / phi_).b)  # the enclosure's upper end: >= ell/phi
+        return n_m, max(0, int(mp.ceil(upper)) - n_m)
+
+
+def _range_check() -> tuple[Verdict, dict[str, str] | None, str]:
+    """On the cross-check's grid: the max of the exact terms over n_m .. n_m + L (L from
+    :func:`finite_range`) equals the engine's certified d (worstcase.closed_forms.d_certified),
+    and no term in n_m + L + 1 .. n_m + L + CROSS_N_MAX exceeds the n_m term."""
+    from dps_verify.worstcase.closed_forms import d_certified
+
+    widest = 0
+    for beta in CROSS_BETAS:
+        for e_ in CROSS_ES:
+            if e_ * (1 - beta) < 1:
+                continue
+            gam = (e_ - 1 + beta) / e_
+            for k_ in range(1, CROSS_K_MAX + 1):
+                n_m, L_ = finite_range(k_, beta, e_)
+                widest = max(widest, L_)
+                terms = {nn_: _tail(floor(gam * nn_) + 1, nn_, beta)
+                         for nn_ in range(n_m, n_m + L_ + CROSS_N_MAX + 1)}
+                top = max(terms[nn_] for nn_ in range(n_m, n_m + L_ + 1))
+                eng = d_certified(k_, beta, f"ln({e_})")
+                beyond = [nn_ for nn_, t_ in terms.items() if nn_ > n_m + L_ and t_ > terms[n_m]]
+                if not (eng.lower == eng.upper == top) or beyond:
+                    return Verdict.REFUTED, {"beta": str(beta), "E": str(e_), "k": str(k_),
+                                             "n_m": str(n_m), "L": str(L_), "max": str(top),
+                                             "engine d": f"[{eng.lower}, {eng.upper}]",
+                                             "terms above term(n_m) past n_m + L": str(beyond)}, (
+                        "the finite max disagrees with the engine's d")
+    return Verdict.BOUNDED, None, (f"{range_check_range()}: max over n_m..n_m+L = the engine's "
+                                   f"d_certified exactly (largest L: {widest})")
+
+
+def range_check_range() -> str:
+    """The range check's grid as the code runs it."""
+    return (f"beta in {_frac_set(CROSS_BETAS)}, E in {_frac_set(CROSS_ES)} (pairs with "
+            f"E(1 - beta) >= 1), 1 <= k <= {CROSS_K_MAX}; terms past n_m + L compared up to "
+            f"n_m + L + {CROSS_N_MAX}")
 
 
 # ------------------------------------------------------------- the chained formulas
@@ -406,6 +474,146 @@ N_RANGE = sp.Ge(nn, 1, evaluate=False)
 NM_RANGE = sp.Ge(nmi, 1, evaluate=False)
 SUMS = (SB, SD, ST, ST2)
 OUT_SUMS = (HV, HW, PU, PW)
+# ------------------------------------------------ d is the least upper bound, attained
+# d = sup over n >= n_m of the terms SD(n + 1; n) = P[Bin(n, beta) > gamma n], read with both
+# halves of its definition: an upper bound (sup_d) and the least one (LUB_LEAST: below d some
+# term exceeds any y < d; M(y) >= 0 is the offset of such a term past n_m, a Skolem function).
+# The Chernoff lemma (cited, TR §6) makes the sup a max over a computed finite range
+# n_m .. n_m + L: MX(o) is the max of the first o terms, and every term past n_m + L is at most
+# the n_m term, so d = MX(L + 1).
+MX = sp.Function("MX")
+Mw = sp.Function("M", integer=True, nonnegative=True)
+o = sp.Symbol("o", integer=True, nonnegative=True)  # offset of a group size past n_m
+op = sp.Symbol("p", integer=True, positive=True)  # an offset, for the downward induction
+Lr = sp.Symbol("L", integer=True, nonnegative=True)  # the computed range length
+ell = sp.Symbol("ell", real=True)  # -ln of the n_m term
+y = sp.Symbol("y")  # a number below d (no declared domain: any value may be substituted)
+TERM_NM = SD(nmi + 1, nmi)  # P[Bin(n_m, beta) > gamma n_m], d's first term
+
+
+def term_at(o_: sp.Expr) -> sp.Expr:
+    """d's term at the group size n_m + o: SD(n_m + o + 1; n_m + o)."""
+    return SD(nmi + o_ + 1, nmi + o_)
+
+
+LUB_LEAST = sp.Implies(y < d, term_at(Mw(y)) > y)
+MX_DEFS = [sp.Eq(MX(0), 0), sp.Eq(MX(o + 1), sp.Max(MX(o), term_at(o)))]
+#: ell = -ln(term(n_m)) (term(n_m) > 0 is proved) and L >= 0 with (n_m + L) phi >= ell, i.e.
+#: L = max(0, ceil(ell/phi) - n_m): computable from k, beta, eps (see :func:`finite_range`).
+ELL_DEF = sp.Implies(TERM_NM > 0, sp.Eq(tr6.Exp(-ell), TERM_NM))  # -ln needs term(n_m) > 0
+L_DEF = (nmi + Lr) * tr6.phi(g, b) >= ell
+#: the nested events {X > gamma m} inside {X >= gamma m} (TR Thm 6's event lemma, for SD).
+TERM_TAIL = SD(m + 1, m) <= tr6.tail(m, g)
+#: e^x increasing, at the exponents the range step compares.
+CHERN_AT = {tr6.n_: nmi + o, tr6.t_: g}  # the Chernoff lemma at the group size n_m + o, t = gamma
+_X1 = tr6.CHERNOFF.args[1].rhs.args[0].xreplace(CHERN_AT)  # its exponent, -(n_m + o) phi
+EXP_RANGE = sp.Implies(_X1 <= -ell, tr6.Exp(_X1) <= tr6.Exp(-ell))
+#: the offsets' and L's declared ranges, stated for the solvers (sympy would evaluate o >= 0).
+O_RANGE, L_RANGE = sp.Ge(o, 0, evaluate=False), sp.Ge(Lr, 0, evaluate=False)
+D_MAX = sp.Eq(d, MX(Lr + 1))  # the sup is the max of the terms at n_m .. n_m + L
+#: every offset o <= L + 1 has MX(o) <= MX(L + 1) (the downward induction's conclusion).
+TOP_ALL = sp.Implies(o <= Lr + 1, MX(o) <= MX(Lr + 1))
+
+
+def _interpret_sd(pt: Any) -> dict[str, Any]:
+    """Exact meanings for the range lemmas' spot checks: SD(J; m) the sum of f(x; m) over the
+    counts x < J above gamma m, tail and phi as in tr-theorem-6, Exp = e^x."""
+    base = tr6._interpret(pt)
+    beta, gamma = Fraction(str(pt[b])), Fraction(str(pt[g]))
+
+    def sd(J_: Any, m_: Any) -> sp.Rational:
+        J_, m_ = int(J_), int(m_)
+        return sp.Rational(sum((_f(x_, m_, beta) for x_ in range(max(0, floor(gamma * m_) + 1),
+                                                                   min(J_, m_ + 1))),
+                               Fraction(0)))
+    return {**base, "SD": sd}
+
+
+_half, _tf = sp.Rational(1, 2), sp.Rational(3, 5)
+#: the range lemmas' instances: the event comparison at a few sizes; e^x increasing on both
+#: sides of its guard.
+TAIL_POINTS = ({m: 7, g: _tf, b: _half}, {m: 12, g: _tf, b: sp.Rational(1, 4)},
+               {m: 0, g: _tf, b: _half})
+EXP_RANGE_POINTS = ({nmi: 7, o: 3, g: _tf, b: _half, ell: sp.Rational(1, 20)},
+                    {nmi: 7, o: 3, g: _tf, b: _half, ell: 1})
+
+
+def _sup_steps() -> list[Step]:
+    """d is the least upper bound of its terms, attained within n_m .. n_m + L."""
+    out: list[Step] = []
+    # the n_m term is positive: f(m; m) = beta^m > 0, and the term is at least f(n_m; n_m)
+    def fmm(x_: sp.Expr) -> sp.Basic:
+        return f(x_, x_) > 0
+
+    base = prove_sym("f(m; m) > 0: base m = 0", "f(0; 0) = 1.", fmm(0), [sp.Eq(f(0, 0), 1)])
+    step = prove_sym("f(m; m) > 0: step m -> m + 1",
+                     "Pascal's rule and f(m + 1; m) = 0: f(m+1; m+1) = beta f(m; m) > 0.",
+                     fmm(m + 1), [fmm(m), pascal_pmf(m + 1, m + 1), support(m + 1, m), b > 0],
+                     local=[fmm(m)], over=(m,))
+    out += [base, step, induction("f(m; m) > 0 for every m >= 0", "Induction on m: f(m; m) = "
+                                  "beta^m > 0.", fmm, m, 0, base, step, over=(m,))]
+    out.append(prove_sym(
+        "d's n_m term > 0",
+        "SD(n_m + 1; n_m) = SD(n_m; n_m) + e(n_m; n_m) >= f(n_m; n_m) > 0, since n_m > gamma n_m "
+        "(gamma < 1): so ell = -ln of it is a real number and L is finite.", TERM_NM > 0,
+        defs(sum_def(SD, nmi, nmi), e_def(nmi, nmi), SD(nmi, nmi) >= 0, fmm(nmi), g > 0, g < 1,
+             NM_RANGE)))
+    out.append(tr6._phi_step())
+    mono = sp.And(MX(o) <= MX(o + 1), term_at(o) <= MX(o + 1))
+    out.append(prove_sym("finite max: MX(o) <= MX(o + 1) and term(n_m + o) <= MX(o + 1)",
+                         "MX(o + 1) = max(MX(o), term(n_m + o)).", mono, [MX_DEFS[1]], over=(o,)))
+
+    def below_top(x_: sp.Expr) -> sp.Basic:
+        return MX(x_) <= MX(Lr + 1)
+
+    top = prove_sym("finite max: base o = L + 1", "MX(L + 1) <= MX(L + 1).", below_top(Lr + 1))
+    down = prove_sym("finite max: step o -> o - 1",
+                     "MX(o - 1) <= MX(o) <= MX(L + 1).", below_top(op - 1),
+                     [below_top(op), mono.xreplace({o: op - 1})], local=[below_top(op)],
+                     over=(op,))
+    out += [top, down, induction("finite max: MX(o) <= MX(L + 1) for o <= L + 1",
+                                 "Induction down from L + 1.", below_top, op, Lr + 1, top, down,
+                                 direction=-1, concludes=TOP_ALL,
+                                 over=(o,))]
+
+    def below_d(x_: sp.Expr) -> sp.Basic:
+        return MX(x_) <= d
+
+    base = prove_sym("finite max <= d: base o = 0", "MX(0) = 0 <= d.", below_d(0),
+                     [MX_DEFS[0], d >= 0])
+    step = prove_sym("finite max <= d: step o -> o + 1",
+                     "MX(o + 1) = max(MX(o), term(n_m + o)) <= d: d is an upper bound of the "
+                     "terms (the sup's first half).", below_d(o + 1),
+                     [below_d(o), MX_DEFS[1], sup_d(m).xreplace({m: nmi + o})],
+                     local=[below_d(o)], over=(o,))
+    out += [base, step, induction("finite max <= d for every o", "Induction on o.", below_d, o,
+                                  0, base, step, over=(o,))]
+    every = term_at(o) <= MX(Lr + 1)
+    top_all = TOP_ALL
+    chern = tr6.CHERNOFF.xreplace(CHERN_AT)
+    out.append(prove_sym(
+        "every term of d <= the max over n_m .. n_m + L",
+        "o <= L: term(n_m + o) <= MX(o + 1) <= MX(L + 1).  o > L: term(n_m + o) <= "
+        "P[X >= gamma (n_m + o)] <= e^(-(n_m + o) phi) (Chernoff at gamma > beta) <= e^(-ell) "
+        "(since (n_m + o) phi > (n_m + L) phi >= ell, phi > 0) = term(n_m) <= MX(1) <= "
+        "MX(L + 1).", every,
+        [mono, top_all.xreplace({o: o + 1}), mono.xreplace({o: 0}), top_all.xreplace({o: 1}), TERM_TAIL.xreplace({m: nmi + o}), chern,
+         EXP_RANGE, ELL_DEF, TERM_NM > 0, L_DEF, tr6.PHI_POS, g > b, b > 0, NM_RANGE, O_RANGE,
+         L_RANGE],
+        over=(o,)))
+    out.append(prove_sym(
+        "d <= the max over n_m .. n_m + L (least upper bound)",
+        "If MX(L + 1) < d, the sup's second half gives a term above MX(L + 1), but every term "
+        "is at most MX(L + 1).", d <= MX(Lr + 1),
+        [LUB_LEAST.xreplace({y: MX(Lr + 1)}), every.xreplace({o: Mw(MX(Lr + 1))})]))
+    out.append(prove_sym(
+        "d is attained: d = max over n_m .. n_m + L",
+        "MX(L + 1) <= d and d <= MX(L + 1): the sup is the max of the finitely many terms at "
+        "n_m, ..., n_m + L (L computed from k, beta, eps), so the paper's max exists.",
+        D_MAX, [below_d(Lr + 1), d <= MX(Lr + 1)]))
+    return out
+
+
 #: what the theorem takes as given (checked by the chaining check of proofs.core).
 #: f's closed form (CP Def 3: each of m records sampled with probability beta), a definition:
 #: the sympy certificates about f substitute it (proofs.core.sympy_instance).
@@ -459,8 +667,28 @@ GIVEN = (
     + given("definition", "T(m) = P[Bin(m, beta) >= k] = ST(m+1; m), the bad mass for "
             "m <= n_m", sp.Eq(T(m), ST(m + 1, m)), over=(m,))
     + given("definition", "d(k, beta, eps) = max over n >= n_m of SD(n+1; n) = P[Bin(n, beta) "
-            "> gamma n]: the range is infinite, so the max is read as the supremum, whose "
-            "defining property is used: d >= every term", sup_d(m), over=(m,))
+            "> gamma n], read as the supremum (the range is infinite; the max is proved attained "
+            "below): (i) d is an upper bound, d >= every term", sup_d(m), over=(m,))
+    + given("definition", "(ii) d is the least upper bound: below any y < d some term exceeds y "
+            "(M(y) >= 0 is the offset past n_m of such a term, a Skolem function)", LUB_LEAST,
+            over=(y,))
+    + given("setting", "offsets o >= 0 past n_m and the range length L >= 0", O_RANGE, L_RANGE,
+            over=(o,))
+    + given("definition", "MX(o) = the max of the first o terms of d, at n_m, ..., n_m + o - 1 "
+            "(MX(0) = 0)", *MX_DEFS, over=(o,))
+    + given("definition", "ell = -ln(term(n_m)) (term(n_m) > 0 is proved) and the range length "
+            "L = max(0, ceil(ell/phi(gamma, beta)) - n_m): (n_m + L) phi >= ell, computable "
+            "from k, beta, eps (finite_range)", ELL_DEF, L_DEF)
+    + [f_ for f_ in tr6.GIVEN if f_.formula in (tr6.PHI_DEF, tr6.CHERNOFF)]
+    + given("lemma", "probability of nested events: {X > gamma m} lies inside {X >= gamma m}, so "
+            "d's m-th term SD(m+1; m) <= tail(m, gamma) = P[Bin(m, beta) >= gamma m]", TERM_TAIL,
+            over=(m,), label="events compared (standard)",
+            source="standard: P is monotone on nested events",
+            spot=at_points(TAIL_POINTS, _interpret_sd, "exact binomial probabilities"))
+    + given("lemma", "e^x is increasing (standard), at the exponents the range step compares",
+            EXP_RANGE, over=(o,), label="e^x is increasing (standard)",
+            source="standard: (e^x)' = e^x > 0, so x1 <= x2 gives e^x1 <= e^x2",
+            spot=at_points(EXP_RANGE_POINTS, _interpret_sd, "both sides of x1 <= x2"))
     + given("lemma", "the whole output is (r, x): r one of the R outputs of the other groups, "
             "with probability rho(r) >= 0 (summing to 1) under both D and D_-t (their records, "
             "their independent sampling and the data-independent recoding do not involve t), "
@@ -489,11 +717,17 @@ GIVEN = (
 STATEMENT = Statement(
     "CP Thm 5, §3.3 and App. A.2",
     "Bernoulli(beta) sampling followed by strongly-safe k-anonymization with a "
-    "data-independent recoding is (beta, eps, d(k, beta, eps))-DPS for eps >= -ln(1 - beta).",
-    hypotheses=formulas_of(GIVEN, "hypothesis", "setting"),
+    "data-independent recoding is (beta, eps, d(k, beta, eps))-DPS for eps >= -ln(1 - beta); "
+    "d, the max over n >= n_m of P[Bin(n, beta) > gamma n], is attained at a group size at "
+    "most n_m + L, L computed from k, beta and eps.",
+    # written out here, not read from GIVEN: a narrowed given is then an extra hypothesis
+    hypotheses=(b > 0, b < 1, E * (1 - b) >= 1, sp.Ge(kk, 1, evaluate=False),
+                sp.Ge(J, 0, evaluate=False), sp.Ge(nn, 1, evaluate=False), jr >= 0, jr < nr,
+                sp.Ge(o, 0, evaluate=False), sp.Ge(Lr, 0, evaluate=False)),
     definitions=formulas_of(GIVEN, "definition"),
     lemmas=formulas_of(GIVEN, "lemma"),
-    conclusion=sp.And(DHS(nn) <= d, DHSr(nn) <= d, DPW(nn) <= d, DPWr(nn) <= d))
+    conclusion=sp.And(DHS(nn) <= d, DHSr(nn) <= d, DPW(nn) <= d, DPWr(nn) <= d,
+                      sp.Eq(d, MX(Lr + 1))))
 
 
 @functools.cache
@@ -745,12 +979,15 @@ def _whole_output_steps() -> list[Step]:
                                   "contribute Prho(Q) times the group's sum.", outer, Qc, 0,
                                   base, step, over=(Qc, nn))]
     out += _d_nonneg_steps()
+    out += _sup_steps()
     out.append(prove_sym(
         "CP Thm 5: delta = d for every D and t",
         "Over all R outputs of the other groups (Prho(R) = 1) the whole output's divergences and "
         "out-of-band masses equal the group's: both hockey-stick divergences (CP Def 2) and "
         "both out-of-band masses (TR Def 2) of sampled strongly-safe k-anonymization are at "
-        f"most d(k, beta, eps): {sp.sstr(FINAL)}.", FINAL, FINAL_HYPS, over=(nn,)))
+        f"most d(k, beta, eps): {sp.sstr(FINAL)}; and d is that max, attained within "
+        "n_m .. n_m + L.", sp.And(*FINAL.args, D_MAX), [*FINAL_HYPS, D_MAX], derived=[D_MAX],
+        over=(nn,)))
     out += _statement_pins()
     return out
 
@@ -922,6 +1159,12 @@ def steps() -> list[Step]:
         "term of the max over n.",
         jr > g * (nr - 1), [g > 0], premises=[jr > g * nr]))
     out += _assembly_steps()
+    out.append(timed("finite range against the engine's d",
+                     "d = the max over n_m .. n_m + L (L = finite_range(k, beta, E), the "
+                     "statement's computed range) agrees exactly with the engine's certified d "
+                     "on a grid (evidence only: the chain above proves it in general).",
+                     "exact terms (Fraction) vs worstcase.closed_forms.d_certified", _range_check,
+                     expected=Verdict.BOUNDED, role="remark", bound=range_check_range()))
     out.append(timed("exact cross-check", "Worst bad mass (D and D_-t) <= d on a finite grid "
                      "(evidence only: the assembly above does not use it).",
                      f"exhaustive up to n = {CROSS_N_MAX} (Fraction)", _cross_check,
@@ -1007,12 +1250,37 @@ def _statement_controls() -> list[Step]:
     ]
 
 
+def _sup_controls() -> list[Step]:
+    """The sup link without its parts: d only an upper bound (no least-ness), and the range
+    step without the Chernoff bound."""
+    every = term_at(o) <= MX(Lr + 1)
+    least = prove_sym("d <= the max over n_m .. n_m + L (least upper bound)", "(as in the proof)",
+                      d <= MX(Lr + 1), [LUB_LEAST.xreplace({y: MX(Lr + 1)}),
+                                        every.xreplace({o: Mw(MX(Lr + 1))})])
+    no_least = [f_ for f_ in GIVEN if f_.formula != LUB_LEAST]
+    hyps = [sp.And(MX(o) <= MX(o + 1), term_at(o) <= MX(o + 1)),
+            TOP_ALL.xreplace({o: o + 1}), TOP_ALL.xreplace({o: 1}), ELL_DEF, TERM_NM > 0, L_DEF,
+            tr6.PHI_POS,
+            g > b, b > 0, NM_RANGE, O_RANGE, L_RANGE]
+    return [
+        chain_control("control: d attained from its upper-bound half alone",
+                      "The least-upper-bound step when d is given only as an upper bound of its "
+                      "terms (its least-ness removed from the givens): the step's first "
+                      "assumption is then neither given nor proved (ERROR).", [least], no_least),
+        prove_sym("control: every term below the finite max without the Chernoff bound",
+                  "The range step without the Chernoff lemma and the event comparison: a term "
+                  "past n_m + L is then unconstrained, so the step must fail.", every, hyps,
+                  over=(o,), expected=Verdict.REFUTED),
+    ]
+
+
 def _assembly_controls() -> list[Step]:
     """Wrong variants of the assembly's steps, rejected by the same machinery."""
     ref = Verdict.REFUTED
     e1 = sp.Function("e1")
     return [
         *_statement_controls(),
+        *_sup_controls(),
         prove_sym("control: n_m term with threshold j > gamma n_m + 1",
                   "T(n_m)'s summand against d's n_m summand with the threshold moved to "
                   "gamma n_m + 1: the count j = k is >= k but not above gamma n_m + 1, so the "

@@ -38,10 +38,10 @@ SUMMARY = ("The bound is chained: phi(gamma, beta) > 0 by a sympy certificate "
            "Chernoff lemma at gamma and e^x increasing; for n = n_m, whose term is P[X >= k] "
            "(threshold k/n_m > gamma), from the lemma at k/n_m and phi(t)/t non-decreasing "
            "(sympy certificate).  e^(-k phi/gamma) is the displayed exp(-k(ln(gamma/beta) - "
-           "(gamma - beta)/gamma)) (certificate); d <= bound is the sup's defining property, "
-           "stated in the last step's text.  Taken on trust (lemmas): the multiplicative "
-           "Chernoff bound (cited by TR §6; spot-checked exactly at 3 points, a remark), e^x "
-           "increasing, and the event comparisons P[X > gamma n] <= P[X >= gamma n], "
+           "(gamma - beta)/gamma)) (certificate); d <= bound is a step from the supremum's "
+           "least-upper-bound property (d is defined as the sup: upper bound and least).  "
+           "Taken on trust (lemmas): the multiplicative Chernoff bound (cited by TR §6; "
+           "spot-checked exactly at 3 points, a remark), e^x increasing, and the event comparisons P[X > gamma n] <= P[X >= gamma n], "
            "term(n_m) = P[X >= k].  The printed approximation step 'd ~ max_{n >= k/gamma}' is "
            "refuted as an inequality (exact witness).  delta0 in the statement has a typo: "
            "gamma(1 - beta) for gamma(1) - beta.")
@@ -92,6 +92,18 @@ EXP_USED = [EXP_UP.xreplace({x1: -n_ * phi(g_, b_), x2: BOUND_EXPONENT}),
             EXP_UP.xreplace({x1: -nm_ * phi(k_ / nm_, b_), x2: BOUND_EXPONENT})]
 #: the theorem: every term of d's max (n = n_m and every n >= n_m + 1) is at most the bound.
 FINAL = sp.And(term(nm_) <= BOUND, sp.Implies(n_ >= nm_ + 1, term(n_) <= BOUND))
+#: d = d(k, beta, eps), the supremum of its terms over the admissible group sizes (n = n_m and
+#: every integer n >= n_m + 1), defined by both halves: an upper bound of every term, and the
+#: least one -- below any y < d the n_m term or a term at some integer size M(y) >= n_m + 1
+#: exceeds y (M a Skolem function).
+d_ = sp.Symbol("d", real=True)
+y_ = sp.Symbol("y")  # a number below d (no declared domain: any value may be substituted)
+Mw = sp.Function("M", integer=True, positive=True)
+SUP_UPPER = [d_ >= term(nm_), sp.Implies(n_ >= nm_ + 1, d_ >= term(n_))]
+SUP_LEAST = sp.Implies(y_ < d_, sp.Or(term(nm_) > y_,
+                                      sp.And(Mw(y_) >= nm_ + 1, term(Mw(y_)) > y_)))
+#: TR Thm 6 as printed: d(k, beta, eps) <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)).
+D_BOUND = d_ <= BOUND
 #: c is the Chernoff exponent: a definition, so c > 0 is chained from the proved phi > 0.
 C_DEF = sp.Eq(c_, phi(g_, b_))
 
@@ -165,9 +177,14 @@ def _f(j: int, n: int, b: Fraction) -> Fraction:
     return comb(n, j) * b ** j * (1 - b) ** (n - j)
 
 
+#: the approximation witness's exact range (Chernoff's bound covers every larger n).
+APPROX_N_MAX = 40
+
+
 def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
     """k = 2, beta = 1/10, E = 2: exact d >= tail at n_m = 3 = 7/250 = 0.028, while every
-    n >= k/gamma has tail_{j >= gamma n} <= 0.00856 (exact up to n = 40, Chernoff beyond)."""
+    n >= k/gamma has tail_{j >= gamma n} <= 0.00856 (exact up to n = APPROX_N_MAX, Chernoff
+    beyond)."""
     k, b, e = 2, Fraction(1, 10), Fraction(2)
     g = (e - 1 + b) / e
     # n_m = ceil(k/gamma - 1) in the E = e^eps form: E is rational here, so eps = ln E is not and
@@ -175,16 +192,18 @@ def _approx_witness() -> tuple[Verdict, dict[str, str] | None, str]:
     n_m = ceil(k / g - 1)
     d_low = sum(_f(j, n_m, b) for j in range(floor(g * n_m) + 1, n_m + 1))
     lo = ceil(k / g)
-    approx = max(sum(_f(j, n, b) for j in range(ceil(g * n), n + 1)) for n in range(lo, 41))
+    approx = max(sum(_f(j, n, b) for j in range(ceil(g * n), n + 1))
+                 for n in range(lo, APPROX_N_MAX + 1))
     with mp.workdps(30):
         gm_, bm = mp.mpf(g.numerator) / g.denominator, mp.mpf(1) / 10
         c = gm_ * mp.log(gm_ / bm) - (gm_ - bm)
-        tail_beyond = mp.e ** (-41 * c)  # Chernoff bound for every n > 40
+        tail_beyond = mp.e ** (-(APPROX_N_MAX + 1) * c)  # Chernoff bound for every larger n
         refuted = d_low > approx and mp.mpf(d_low.numerator) / d_low.denominator > tail_beyond
     return (Verdict.REFUTED if refuted else Verdict.OPEN), {
         "k": "2", "beta": "1/10", "E": "2", "gamma": str(g), "n_m": str(n_m),
         "d >= tail at n_m": str(d_low), "max_{n>=k/gamma} tail_{j>=gamma n}": str(approx),
-        "Chernoff bound for n > 40": mp.nstr(tail_beyond, 6)}, "n_m < k/gamma is dropped"
+        f"Chernoff bound for n > {APPROX_N_MAX}": mp.nstr(tail_beyond, 6)}, (
+        f"n_m < k/gamma is dropped (exact tails for n <= {APPROX_N_MAX}, Chernoff beyond)")
 
 
 #: the numeric cross-check's grid (its remark states the range from these).
@@ -316,8 +335,7 @@ GIVEN = (given("hypothesis", "TR Thm 6: 0 < beta < 1 and eps >= eps0 >= -ln(1 - 
                  label="multiplicative Chernoff bound (cited)", source=CHERNOFF_SOURCE,
                  spot=at_points(CHERNOFF_POINTS, _interpret, "exact binomial tails"))
          + given("lemma", "e^x is increasing (standard), at the two pairs of exponents the "
-                 "assembly compares (the chaining check matches instances only when every "
-                 "applied function of the instance occurs in the fact)", *EXP_USED,
+                 "assembly compares (the first for every group size n)", *EXP_USED, over=(n_,),
                  label="e^x is increasing (standard)",
                  source="standard: (e^x)' = e^x > 0, so x1 <= x2 gives e^x1 <= e^x2",
                  spot=at_points(EXP_POINTS, _interpret, "both sides of x1 <= x2"))
@@ -329,21 +347,29 @@ GIVEN = (given("hypothesis", "TR Thm 6: 0 < beta < 1 and eps >= eps0 >= -ln(1 - 
                  label="events compared (standard)",
                  source="standard: P is monotone on nested events; for an integer count X, "
                  "X > gamma n_m iff X >= k exactly when gamma n_m < k <= gamma n_m + 1",
-                 spot=at_points(TERM_POINTS, _interpret, "exact binomial probabilities")))
+                 spot=at_points(TERM_POINTS, _interpret, "exact binomial probabilities"))
+         + given("definition", "d(k, beta, eps) = sup of its terms term(n) = P[Bin(n, beta) > "
+                 "gamma n] over n = n_m and every integer n >= n_m + 1: (i) an upper bound of "
+                 "every term", *SUP_UPPER, over=(n_,))
+         + given("definition", "(ii) the least upper bound: below any y < d the n_m term or the "
+                 "term at some integer size M(y) >= n_m + 1 exceeds y (M a Skolem function)",
+                 SUP_LEAST, over=(y_,)))
 
 
-#: TR Thm 6 as proved: every term of d's max (n >= n_m) is at most the displayed bound.
+#: TR Thm 6 as proved: d <= the displayed bound, from every term of d's sup <= the bound and
+#: the supremum's least-upper-bound property (a step, not prose).
 STATEMENT = Statement(
     "TR Thm 6, §6",
     "For eps >= -ln(1 - beta) and gamma = (e^eps - 1 + beta)/e^eps, d(k, beta, eps) <= "
     "exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)).",
-    reading="d is the supremum of its terms P[Bin(n, beta) > gamma n] over n >= n_m; the "
-    "conclusion bounds every term (at n = n_m and for every n >= n_m + 1), and d <= bound is "
-    "the supremum's least-upper-bound property, not a separate step",
-    hypotheses=formulas_of(GIVEN, "hypothesis", "setting"),
+    reading="d is the supremum of its terms P[Bin(n, beta) > gamma n] over n = n_m and every "
+    "integer n >= n_m + 1 (both halves of the supremum's definition are given); every term is "
+    "bounded first, then d <= bound is a step from the least-upper-bound property",
+    # written out here, not read from GIVEN: a narrowed given is then an extra hypothesis
+    hypotheses=(b_ > 0, b_ < 1, E_ * (1 - b_) >= 1, k_ >= 1, k_ > 0),
     definitions=formulas_of(GIVEN, "definition"),
     lemmas=formulas_of(GIVEN, "lemma"),
-    conclusion=FINAL)
+    conclusion=d_ <= BOUND)
 
 
 def _mono_certificate() -> tuple[Verdict, dict[str, str] | None, str, sp.Basic | None]:
@@ -402,11 +428,19 @@ def _assembly() -> list[Step]:
         "n >= n_m + 1: n >= k/gamma, so term(n) <= tail(n, gamma) <= e^(-n phi) <= e^(-k phi/"
         "gamma) (Chernoff, phi > 0, e^x increasing).  n = n_m: term(n_m) = tail(n_m, k/n_m) "
         "<= e^(-n_m phi(k/n_m)) = e^(-k phi(k/n_m)/(k/n_m)) <= e^(-k phi/gamma) (k/n_m > gamma, "
-        "phi(t)/t non-decreasing).  So every term of d = sup_{n >= n_m} term(n), hence d itself "
-        "(the sup's defining property), is at most the bound "
-        f"{sp.sstr(BOUND)} = exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)).",
-        FINAL, [*dict.fromkeys(hi + lo)])
-    return [mono, disp, final]
+        "phi(t)/t non-decreasing).  So every term of d = sup_{n >= n_m} term(n) is at most the "
+        f"bound {sp.sstr(BOUND)} = exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (d itself: "
+        "next step).",
+        FINAL, [*dict.fromkeys(hi + lo)], over=(n_,))
+    lub = prove_sym(
+        "TR Thm 6: d <= exp(-k(ln(gamma/beta) - (gamma - beta)/gamma)) (least upper bound)",
+        "If the bound were below d, the supremum's second half would give a term above it: the "
+        "n_m term or the term at an integer size M >= n_m + 1; but every term is at most the "
+        "bound (previous step, at n = M).  So d, the least upper bound of the terms, is at most "
+        f"{sp.sstr(BOUND)}.", D_BOUND,
+        [SUP_LEAST.xreplace({y_: BOUND}), FINAL.args[0],
+         FINAL.args[1].xreplace({n_: Mw(BOUND)})])
+    return [mono, disp, final, lub]
 
 
 def _c_step() -> Step:

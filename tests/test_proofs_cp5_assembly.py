@@ -2,7 +2,9 @@
 
 The bad mass, the group's divergences and out-of-band masses and the whole output are chained
 sums proved by induction; the last step concludes delta <= d for every group size; no claim
-step is bounded, the only trusted givens are two standard lemmas, and the exact scan (n <= 60) is a remark nobody links to.
+step is bounded, d is proved to be the max of its terms over a computed finite range (its
+least-upper-bound definition and the cited Chernoff bound), the trusted givens are standard or
+cited lemmas, and the exact scans are remarks nobody links to.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import re
 from dataclasses import replace
 
 import pytest
+import sympy as sp
 from dps_verify_proofs import cp_theorem_5 as cp5
+from dps_verify_proofs import tr_theorem_6 as tr6
 
 from dps_verify.paper.kernel.core import Verdict, aggregate, check_chain
 
@@ -21,7 +25,11 @@ FINAL = "CP Thm 5: delta = d for every D and t"
 BACKBONE = ("bad mass <= d for every group size", "max over n: every n <= n_m",
             "monotone for n <= n_m", "case split, sums for every J", "outputs, sums for every J",
             "whole output, sums over x for every J", "whole output, sums over r for every Q",
-            "T's summed Pascal for every J", "j = 0 ratio in [1 - beta, 1]", "F(K; m) > 0")
+            "T's summed Pascal for every J", "j = 0 ratio in [1 - beta, 1]", "F(K; m) > 0",
+            "d is attained: d = max over n_m .. n_m + L",
+            "d <= the max over n_m .. n_m + L (least upper bound)",
+            "every term of d <= the max over n_m .. n_m + L", "finite max <= d for every o",
+            "d's n_m term > 0")
 NEW_CONTROLS = ("control: n_m term with threshold j > gamma n_m + 1",
                 "control: case split without n <= n_m",
                 "control: d's max without its n_m term",
@@ -32,7 +40,9 @@ NEW_CONTROLS = ("control: n_m term with threshold j > gamma n_m + 1",
                 "control: pin of a weakened conclusion (2d)",
                 "control: statement with one direction only",
                 "control: statement with the bound d + 1",
-                "control: d's defining property over every n >= 0")
+                "control: d's defining property over every n >= 0",
+                "control: d attained from its upper-bound half alone",
+                "control: every term below the finite max without the Chernoff bound")
 PINS = ("pin: the conclusion is the paper's statement", "pin: the last step loses nothing",
         "pin: d's range starts at n_m")
 
@@ -77,7 +87,8 @@ def test_last_step_is_the_theorem_for_every_group_size(result):
     assert last.verdict is Verdict.PROVED
     assert last.solvers == {"z3": "unsat", "cvc5": "unsat"} and last.vacuity == {"z3": "sat"}
     assert last.over == (cp5.nn,)
-    assert last.concludes == cp5.FINAL
+    assert last.concludes == sp.And(*cp5.FINAL.args, cp5.D_MAX)
+    assert last.concludes == cp5.STATEMENT.conclusion
     deps = _depends_on(result, FINAL)
     missing = [b for b in BACKBONE if b not in deps]
     assert not missing, missing
@@ -87,22 +98,31 @@ def test_proved_verdict_needs_no_bounded_check(result):
     claims = [s for s in result.steps if s.role == "claim"]
     assert all(s.verdict is Verdict.PROVED and not s.bound for s in claims)
     remarks = [s for s in result.steps if s.role == "remark"]
-    assert [s.name for s in remarks] == ["exact cross-check"]
-    assert remarks[0].verdict is Verdict.BOUNDED
-    # the theorem verdict without the remark is the same, and nothing links to it
+    names = [s.name for s in remarks]
+    assert names == ["finite range against the engine's d", "exact cross-check"]
+    assert all(r.verdict is Verdict.BOUNDED for r in remarks)
+    assert remarks[0].bound == cp5.range_check_range()
+    assert remarks[1].bound == cp5.cross_check_range()
+    # the theorem verdict without the remarks is the same, and nothing links to them
     assert aggregate(claims) is Verdict.PROVED
     for s in result.steps:
-        assert not any("exact cross-check" in ln["from"] for ln in s.links or []), s.name
+        assert not any(r in ln["from"] for r in names for ln in s.links or []), s.name
 
 
-def test_trusted_givens_are_the_two_standard_lemmas(result):
-    """Lemmas are labelled as such: the factorisation over the other groups (CP App. A.2) and 'hockey-stick =
-    sum of positive parts' are lemmas, shown as trusted; nothing else is trusted."""
+def test_trusted_givens_are_the_standard_and_cited_lemmas(result):
+    """Lemmas are labelled as such: the factorisation over the other groups (CP App. A.2),
+    'hockey-stick = sum of positive parts', and for the finite range of d's max the cited
+    Chernoff bound (the very fact tr-theorem-6 rests on), the event comparison and e^x
+    increasing; nothing else is trusted."""
     kinds = {g.kind for g in result.given}
     assert kinds <= {"hypothesis", "definition", "setting", "lemma"}, kinds
     labels = {g.label for g in result.given if g.trusted}
     assert labels == {"other groups' law independent of t's group (CP App. A.2)",
-                      "hockey-stick = sum of positive parts (standard)"}, labels
+                      "hockey-stick = sum of positive parts (standard)",
+                      "multiplicative Chernoff bound (cited)", "events compared (standard)",
+                      "e^x is increasing (standard)"}, labels
+    chernoff = next(g for g in result.given if g.label == "multiplicative Chernoff bound (cited)")
+    assert any(chernoff is g for g in tr6.GIVEN)
     # F(K; m) > 0 and F(K-1; m) >= 0 are proved (by induction), not given
     proved = {s.concludes for s in result.steps if s.verdict is Verdict.PROVED}
     for formula in (cp5.F(cp5.K, cp5.m) > 0, cp5.F(cp5.K - 1, cp5.m) >= 0):
@@ -157,3 +177,19 @@ def test_conclusion_pinned_to_the_paper(result):
     assert link["from"].startswith("step") and "d >= 0" in link["from"]
     for name in PINS:
         assert _step(result, name).verdict is Verdict.PROVED, name
+
+
+def test_finite_range_is_the_statements_and_computed():
+    """L of the statement's conclusion d = MX(L + 1) is computable: finite_range gives n_m
+    exactly and an L with (n_m + L) phi >= -ln(term(n_m)) (checked here in floats with margin)."""
+    import math
+    from fractions import Fraction
+
+    beta, e_, k_ = Fraction(1, 2), Fraction(2), 6
+    n_m, L_ = cp5.finite_range(k_, beta, e_)
+    gam = (e_ - 1 + beta) / e_
+    assert n_m == math.ceil(k_ / gam - 1) == 7
+    term = float(cp5._tail(math.floor(gam * n_m) + 1, n_m, beta))
+    phi = float(gam) * math.log(float(gam / beta)) - float(gam - beta)
+    assert (n_m + L_) * phi >= -math.log(term) and (n_m + L_ - 2) * phi < -math.log(term)
+    assert cp5.D_MAX in cp5.STATEMENT.conclusion.args

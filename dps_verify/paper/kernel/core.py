@@ -890,7 +890,10 @@ def _instance_of(fact: Any, over: tuple[sp.Symbol, ...], target: Any
     if not over:
         return None
     pats, tgts = _applied(fact), _applied(target)
-    if not pats or {e.func for e in pats} != {e.func for e in tgts}:
+    # every function of the fact occurs in the instance; the instance may have more, carried in
+    # by the values (SD(n_m + M(u) + 1, n_m + M(u)) is an instance of SD(n_m + r + 1, n_m + r)
+    # at r = M(u)): the final identity test below decides
+    if not pats or not {e.func for e in pats} <= {e.func for e in tgts}:
         return None
     cands: dict[sp.Symbol, set[Any]] = {v: {v} for v in over}
     for pe in pats:

@@ -14,14 +14,14 @@ FINGERPRINTS: dict[str, str] = {
     "cp-theorem-2": "df02f9c3f39925dd",
     "cp-theorem-3": "09e3e32a3111a927",
     "cp-proposition-4": "c6f794eff0e1ca13",
-    "cp-theorem-5": "ea0b4f576a8772f8",
+    "cp-theorem-5": "1325f611b8d1b108",
     "cp-theorem-6": "cab940942276ed95",
     "cp-theorem-6-full-data": "6632bd5c2394f6bd",
     "tr-definition-2": "a4aee980269c056c",
     "tr-theorem-2": "cb4a5b1f178d13b2",
     "tr-theorem-3": "a18f63f648065902",
     "tr-theorem-5": "9da6228ab7dde6ad",
-    "tr-theorem-6": "329a874fef9d5547",
+    "tr-theorem-6": "c386c4011aace78e",
     "plan-utility-sensitivity": "fadfc68cff2da88d",  # a project lemma (dps-verify plan), not the paper's
 }
 
