@@ -173,37 +173,58 @@ def explore() -> dict:
     return out
 
 
-def releases() -> dict:
+def releases(rounds: int = 3) -> dict:
     """T = 1000 fresh-sample releases (k = 5, β = 1/10, ε = 4): the certified enclosure of the
     worst case over ALL group sizes, and of the single worst pair, against dp_accounting's PLD
     accountant on that single pair (both directions, value_discretization_interval 1e-4, a
-    float estimate, no enclosure), same process.  Target: all sizes within 5× dp_accounting."""
+    float estimate, no enclosure), same process.  Target: all sizes within 5× dp_accounting.
+
+    Both sides are warmed up first (imports and lazily loaded code: dp_accounting's import alone
+    costs about 0.8 s of CPU, which its first call used to carry) on a different case (β = 1/7,
+    T = 2), then each is timed ``rounds`` times, alternating, and the smallest CPU time kept
+    (the machine is shared); the exact binomial laws cached by the engine are cleared before
+    each of our runs, so no run reuses another's work."""
+    from dps_verify.engine.protocol import sampled_count_law
     from dps_verify.inverse.releases import group_pair, releases_delta
     from dps_verify.measures.pld import pair_delta_enclosure
 
     k, beta, eps, times = 5, Fraction(1, 10), 4, 1000
-    r, t_all = _cpu(lambda: releases_delta(k, beta, eps, times))
-    n = r.argmax_n
-    c, t_pair = _cpu(lambda: pair_delta_enclosure(*group_pair(n, k, beta), eps, times, rtol=0.01))
-    out: dict = {
-        "all_sizes": {"cpu_s": t_all, "lower": float(r.delta.lower), "upper": float(r.delta.upper),
-                      "worst_n": n, "covers_all_n": r.covers_all_n},
-        "single_pair": {"cpu_s": t_pair, "lower": float(c.lower), "upper": float(c.upper)},
-    }
     try:
         from benchmarks.bench_pld import _dp_accounting
     except ImportError:  # run as a script from another folder
         _dp_accounting = None  # type: ignore[assignment]
-    g = None
-    if _dp_accounting is not None:
-        p, q = group_pair(n, k, beta)
-        g, t_acc = _cpu(lambda: _dp_accounting(p, q, eps, times))
+    warm = Fraction(1, 7)
+    _, t_import = _cpu(lambda: _dp_accounting(*group_pair(8, k, warm), eps, 2) if _dp_accounting else None)
+    releases_delta(k, warm, eps, 2)
+    pair_delta_enclosure(*group_pair(8, k, warm), eps, 2)
+    t_all = t_pair = t_acc = math.inf
+    r = c = g = None
+    for _ in range(rounds):
+        sampled_count_law.cache_clear()
+        r, t = _cpu(lambda: releases_delta(k, beta, eps, times))
+        t_all = min(t_all, t)
+        sampled_count_law.cache_clear()
+        c, t = _cpu(lambda n=r.argmax_n: pair_delta_enclosure(*group_pair(n, k, beta), eps, times, rtol=0.01))
+        t_pair = min(t_pair, t)
+        if _dp_accounting is not None:
+            p, q = group_pair(r.argmax_n, k, beta)
+            g, t = _cpu(lambda p=p, q=q: _dp_accounting(p, q, eps, times))
+            t_acc = min(t_acc, t) if g is not None else t_acc
+    assert r is not None and c is not None
+    out: dict = {
+        "all_sizes": {"cpu_s": t_all, "lower": float(r.delta.lower), "upper": float(r.delta.upper),
+                      "worst_n": r.argmax_n, "covers_all_n": r.covers_all_n,
+                      "upper_over_lower": round(float(r.delta.upper / r.delta.lower), 5)},
+        "single_pair": {"cpu_s": t_pair, "lower": float(c.lower), "upper": float(c.upper)},
+        "timing": f"CPU seconds, best of {rounds} alternating rounds after a warm-up of both sides",
+    }
     if g is None:
         out["dp_accounting"] = "not installed (pip install dp-accounting, extra 'accounting')"
         return out
-    out["dp_accounting_single_pair"] = {"cpu_s": t_acc, "delta": float(g["delta"])}
-    out["ratio_all_sizes_over_dp_accounting"] = round(t_all / max(t_acc, 1e-3), 1)
-    out["ratio_single_pair_over_dp_accounting"] = round(t_pair / max(t_acc, 1e-3), 1)
+    out["dp_accounting_single_pair"] = {"cpu_s": t_acc, "delta": float(g["delta"]),
+                                        "first_call_with_import_cpu_s": t_import}
+    out["ratio_all_sizes_over_dp_accounting"] = round(t_all / max(t_acc, 1e-3), 2)
+    out["ratio_single_pair_over_dp_accounting"] = round(t_pair / max(t_acc, 1e-3), 2)
     out["target_all_sizes_within_5x"] = t_all <= 5 * t_acc
     return out
 
