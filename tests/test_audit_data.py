@@ -170,15 +170,13 @@ def test_checkpoint_resumes_and_refuses_a_foreign_file(tmp_path: Path) -> None:
         _run(publish_ages, SerialBackend(), checkpoint=foreign)
 
 
-def test_coupled_bound_is_below_the_true_value_and_can_fail() -> None:
-    b, e = Fraction(1, 10), 2.718281828459046
-    # true p1 = 1, p0 = 0: delta = beta; the bound approaches it from below
-    lo, _, _ = st.coupled_bound("add", 10_000, 10_000, 0, 10_000, b, e, 0.01)
-    assert 0.09 < lo < 0.1
-    # an event as likely without the row: no refutation (negative control)
-    lo2, _, _ = st.coupled_bound("add", 500, 1000, 500, 1000, b, e, 0.01)
-    assert lo2 < 0
-    assert st.detectable_delta("add", 25, 100, b, e, 0.01) < 0.1
+def test_direction_coefficients_are_the_beta_decomposition() -> None:
+    b, e = Fraction(1, 10), Fraction(2.718281828459046)
+    assert st.direction_coefficients("add", b, e) == ("with", b, e - 1 + b)
+    # removing the row can refute only below the regime edge e^eps (1 - beta) < 1
+    assert st.direction_coefficients("remove", b, e) is None
+    side, a, bb = st.direction_coefficients("remove", Fraction(1, 2), Fraction(3, 2))
+    assert (side, a, bb) == ("without", Fraction(1, 4), Fraction(3, 4))
 
 
 def test_release_features_and_events() -> None:

@@ -52,10 +52,12 @@ TABLE_FORMATS = ("records", "dicts", "dataframe")
 QUESTIONS = ("both", "this", "every")
 #: Defaults of the statistical audit (trials are runs of the pipeline on a sample).
 DEFAULT_TARGETS = 3
-DEFAULT_SCREEN_TRIALS = 4
-DEFAULT_MAX_TRIALS = 512
-DEFAULT_FIRST_LOOK = 128
-TRIALS_PER_TASK = 8
+DEFAULT_SCREEN_TRIALS = 2
+DEFAULT_MAX_TRIALS = 1024
+#: Runs of one kind per confirmation task (small: tasks of ~1 s balance well over workers).
+TRIALS_PER_TASK = 4
+#: Planned "without" runs per "with" run of a confirmation (n_B/n_A of the plan).
+RUN_RATIO = 6
 
 
 # ------------------------------------------------------------------------------ the table
@@ -262,10 +264,36 @@ def _rows(records: Sequence[tuple], mask: Any, extra: int | None = None) -> list
     return [records[i] for i in mask.nonzero()[0]]
 
 
+def _child_seed(parent: Any, i: int) -> Any:
+    """The ``i``-th child of a SeedSequence (what ``parent.spawn(n)[i]`` gives for any n > i)."""
+    import numpy as np
+
+    return np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, i))
+
+
+def _guarded(task: Callable[[Any], Any], item: Any) -> Any:
+    """Run a task where the audited code runs (a Dask worker or this process) inside
+    :func:`dps_verify.engine.calls.audited_code`: ``os._exit``, ``sys.exit`` or any other escape
+    of the pipeline becomes :class:`AuditedCodeError` (what it prints is dropped), never a dead
+    worker or a count.  The error crosses back to the caller as a plain message."""
+    from dps_verify.engine.calls import audited_code
+
+    try:
+        with audited_code():
+            return task(item)
+    except AuditedCodeError as exc:
+        raise AuditedCodeError(str(exc)) from None
+
+
 def screening_task(item: tuple[dict, Sequence[tuple]]) -> dict:
     """One screening task (a Dask task or a serial call): ``n`` trials, each one base sample of
-    the table without any target and the pipeline run on it and on it plus each target.
-    Returns, per trial, the features of every release with respect to each target."""
+    the table without any target and the pipeline run on it and on it plus each target
+    (coupled: the same sample with and without t shows what t changes).  Returns, per trial,
+    the features of every release with respect to each target."""
+    return _guarded(_screening, item)
+
+
+def _screening(item: tuple[dict, Sequence[tuple]]) -> dict:
     import numpy as np
 
     task, records = item
@@ -288,10 +316,14 @@ def screening_task(item: tuple[dict, Sequence[tuple]]) -> dict:
 
 
 def confirmation_task(item: tuple[dict, Sequence[tuple]]) -> dict:
-    """One confirmation task: ``n`` fresh trials for one target and one event.  Each trial
-    samples the table without the target, runs the pipeline on that sample (event counted
-    "without") and, on every ``with_every``-th trial (by global trial index), on the same
-    sample plus the target (counted "with")."""
+    """One confirmation task: ``n`` fresh, independent runs of one kind for one target and one
+    event — ``"without"``: a Bernoulli(β) sample of the table without the target; ``"with"``: such
+    a sample plus the target (at its own position).  Returns ``{"hits": …, "n": …}``, the number
+    of releases in the event."""
+    return _guarded(_confirmation, item)
+
+
+def _confirmation(item: tuple[dict, Sequence[tuple]]) -> dict:
     import numpy as np
 
     task, records = item
@@ -300,17 +332,12 @@ def confirmation_task(item: tuple[dict, Sequence[tuple]]) -> dict:
     target = dict(zip(qi, records[t]))
     event = _event_from_json(task["event"])
     rng = np.random.default_rng(task["seed"])
-    res = {"hits_with": 0, "n_with": 0, "hits_without": 0, "n_without": 0}
-    for j in range(task["n"]):
+    hits = 0
+    for _ in range(task["n"]):
         mask = _sample_mask(rng, len(records), task["beta"], [t])
-        rel0 = run_pipeline(pipe, _rows(records, mask), qi, fmt)
-        res["n_without"] += 1
-        res["hits_without"] += st.event_holds(event, st.release_features(rel0, target))
-        if (task["first_index"] + j) % task["with_every"] == 0:
-            rel1 = run_pipeline(pipe, _rows(records, mask, t), qi, fmt)
-            res["n_with"] += 1
-            res["hits_with"] += st.event_holds(event, st.release_features(rel1, target))
-    return res
+        rel = run_pipeline(pipe, _rows(records, mask, t if task["kind"] == "with" else None), qi, fmt)
+        hits += st.event_holds(event, st.release_features(rel, target))
+    return {"hits": hits, "n": task["n"]}
 
 
 def _jsonable(feats: dict[tuple, float]) -> list:
@@ -542,25 +569,58 @@ class _Progress:
         return show
 
 
+def _look_plan(a: Fraction, bb: Fraction, d: Fraction, alpha: float, max_trials: int,
+               first_look: int | None) -> tuple[list[tuple[int, int]], list[float], tuple[int, int] | None]:
+    """Confirmation looks, fixed before any confirmation run: run counts (n_A, n_B) per look and
+    the level each look spends (α/2 on the first, the other half split evenly over the rest;
+    Bonferroni over looks, so stopping at the first look that rejects is valid).  The first look
+    is the smallest design whose perfect outcome refutes the claim (or ``first_look`` runs); each
+    next look doubles it, up to ``max_trials`` runs.  Returns ([], [], design at max_trials) when
+    not even ``max_trials`` runs can refute the claim."""
+    from dps_verify.audit.two_binomials import smallest_design
+
+    def split(total: int) -> tuple[int, int]:
+        n_a = max(4, -(-total // (RUN_RATIO + 1)))
+        return n_a, max(1, total - n_a)
+
+    if first_look is not None:
+        first = split(first_look)
+    else:
+        got = smallest_design(a, bb, d, alpha / 2, ratio=RUN_RATIO, cap=max_trials)
+        if got is None:
+            return [], [], split(max_trials)
+        first = got
+    looks = [first]
+    while sum(looks[-1]) * 2 <= max_trials:
+        looks.append((looks[-1][0] * 2, looks[-1][1] * 2))
+    if sum(looks[-1]) < max_trials and first_look is not None:
+        looks.append(split(max_trials))
+    levels = [alpha] if len(looks) == 1 else [alpha / 2] + [alpha / 2 / (len(looks) - 1)] * (len(looks) - 1)
+    return looks, levels, None
+
+
 def _statistical_this_table(
     ref: Any, table: Table, fmt: str, b: Fraction, eps: Fraction, d: Fraction, *,
     seed: int | None, alpha: float, targets: int, screen_trials: int, max_trials: int,
-    first_look: int, backend: Any, checkpoint: Any, progress: _Progress,
+    first_look: int | None, backend: Any, checkpoint: Any, progress: _Progress,
 ) -> tuple[dict, dict | None]:
-    """Coupled trials on the backend: screening, then confirmation with looks at doubling
-    trial counts (Bonferroni over looks and both probabilities)."""
+    """Screening (coupled runs, ranks events), then confirmation of the best (target, event) on
+    fresh independent runs with and without the target, decided by the exact joint test of
+    :mod:`dps_verify.audit.two_binomials` at pre-planned looks."""
+    from dps_verify.audit.two_binomials import lower_confidence_delta, rejects
     from dps_verify.distributed import task_seeds
-    from dps_verify.verdict.montecarlo import exp_upper_float
+    from dps_verify.verdict.montecarlo import clopper_pearson, exp_upper_float
 
     t0 = time.perf_counter()
     e_eps = exp_upper_float(eps)
+    e_hi = Fraction(e_eps)
     bf = float(b)
     chosen = st.choose_targets(table.records, table.qi, targets)
-    root = task_seeds(seed, 2)
+    root = task_seeds(seed, 3)  # screening, "without" runs, "with" runs
     records = backend.scatter(table.records)
     base = {"pipeline": ref, "qi": table.qi, "fmt": fmt, "beta": bf}
 
-    # ---- screening
+    # ---- screening (never certifies anything; its runs are not reused)
     n_tasks = max(1, math.ceil(screen_trials / 2))
     seeds = root[0].spawn(n_tasks)
     items, keys, results = [], [], {}
@@ -584,117 +644,148 @@ def _statistical_this_table(
                   for k in range(len(results[i]["with"]))]
         without_t = [_feats_from_json(results[i]["without"][k][j]) for i in sorted(results)
                      for k in range(len(results[i]["without"]))]
+        own = dict(zip(table.qi, table.records[t]))
         for ev in st.candidate_events(with_t, without_t):
             h1 = sum(st.event_holds(ev, f) for f in with_t)
             h0 = sum(st.event_holds(ev, f) for f in without_t)
             for direction in ("add", "remove"):
+                if st.direction_coefficients(direction, b, e_hi) is None:
+                    continue
                 score = st.plug_in_delta(direction, h1 / len(with_t), h0 / len(without_t), b, e_eps)
-                cand = (score, _event_rank(ev), -j, direction, repr(ev), ev, t)
+                cand = (score, _event_rank(ev, own), -j, direction, repr(ev), ev, t)
                 if best is None or cand[:5] > best[:5]:
                     best = cand
     screen_runs = screen_trials * (1 + len(chosen))
     screening = {"targets": [{"row": t, "record": dict(zip(table.qi, table.records[t]))} for t in chosen],
                  "trials": screen_trials, "pipeline_runs": screen_runs}
+    method = "statistical (screening, then an exact test on fresh runs)"
     if best is None or best[0] <= 0:
-        res = {"verdict": "INCONCLUSIVE", "method": "statistical (coupled trials)",
-               "screening": screening,
+        res = {"verdict": "INCONCLUSIVE", "method": method, "screening": screening,
                "summary": "no event separated the releases with and without any target on the "
                           "screening runs", "seconds": round(time.perf_counter() - t0, 3)}
         return res, None
     _score, _rank, _j, direction, _r, event, t = best
+    coeffs = st.direction_coefficients(direction, b, e_hi)
+    assert coeffs is not None
+    side_a, a_coef, b_coef = coeffs
+    side_b = "without" if side_a == "with" else "with"
 
-    # ---- confirmation: looks at first_look, 2·first_look, ... up to max_trials
-    looks = []
-    n = first_look
-    while n < max_trials:
-        looks.append(n)
-        n *= 2
-    looks.append(max_trials)
-    alpha_each = alpha / (2 * len(looks))
-    with_every = 4 if direction == "add" else 1
-    cseeds = root[1].spawn(math.ceil(max_trials / TRIALS_PER_TASK))
-    counts = {"hits_with": 0, "n_with": 0, "hits_without": 0, "n_without": 0}
-    done_tasks = 0
-    verdict, bound, look_used = "INCONCLUSIVE", -math.inf, 0
-    ev_json = [event[0], list(event[1]), *event[2:]]
-    for look in looks:
-        need = math.ceil(look / TRIALS_PER_TASK)
-        items, idx = [], []
-        for i in range(done_tasks, need):
-            key = f"confirm:{t}:{repr(event)}:{direction}:{i}"
-            got = checkpoint.get(key)
-            if got is not None:
-                for k in counts:
-                    counts[k] += got[k]
-                continue
-            items.append(({**base, "target": t, "event": ev_json, "n": TRIALS_PER_TASK,
-                           "first_index": i * TRIALS_PER_TASK, "with_every": with_every,
-                           "seed": cseeds[i]}, records))
-            idx.append(i)
-        if items:
-            out = backend.map(confirmation_task, items, progress=progress(f"confirming (look at {look} trials)"))
-            for r in out:
-                for k in counts:
-                    counts[k] += r[k]
-            checkpoint.put_many({f"confirm:{t}:{repr(event)}:{direction}:{i}": r for i, r in zip(idx, out)})
-        done_tasks = need
-        look_used = look
-        bound, p1, p0 = st.coupled_bound(direction, counts["hits_with"], counts["n_with"],
-                                         counts["hits_without"], counts["n_without"], b, e_eps,
-                                         alpha_each)
-        if bound > float(d):
-            verdict = "FAIL"
-            break
-    from dps_verify.verdict.montecarlo import clopper_pearson
-
-    ci1 = clopper_pearson(counts["hits_with"], counts["n_with"], alpha_each)
-    ci0 = clopper_pearson(counts["hits_without"], counts["n_without"], alpha_each)
-    floor = st.detectable_delta(direction, counts["n_with"], counts["n_without"], b, e_eps, alpha_each)
+    # ---- confirmation: fresh independent runs, looks planned from the claim alone
+    looks, levels, too_big = _look_plan(a_coef, b_coef, d, alpha, max_trials, first_look)
     rec = dict(zip(table.qi, table.records[t]))
     desc = st.describe_event(event)
+    ev_json = [event[0], list(event[1]), *event[2:]]
+    if too_big is not None:
+        floor = lower_confidence_delta(too_big[0], too_big[0], 0, too_big[1], a_coef, b_coef, alpha / 2)
+        res = {"verdict": "INCONCLUSIVE", "method": method, "screening": screening,
+               "target": {"row": t, "record": rec}, "event": desc, "event_spec": ev_json,
+               "direction": direction, "detectable_delta": float(floor),
+               "pipeline_runs": screen_runs,
+               "summary": (f"not run: even {max_trials} confirmation runs (--trials) could not "
+                           f"refute delta = {float(d):.3g}; they detect delta above about "
+                           f"{float(floor):.3g} at best"),
+               "seconds": round(time.perf_counter() - t0, 3)}
+        return res, None
+    counts = {"with": [0, 0], "without": [0, 0]}  # hits, runs
+    done_tasks = {"with": 0, "without": 0}
+    verdict, bound, used = "INCONCLUSIVE", Fraction(0), 0
+    for li, (n_a, n_b) in enumerate(looks):
+        want = {side_a: n_a, side_b: n_b}
+        items, idx = [], []
+        for kind in ("without", "with"):
+            parent = root[1] if kind == "without" else root[2]
+            need = math.ceil(want[kind] / TRIALS_PER_TASK)
+            for i in range(done_tasks[kind], need):
+                key = f"confirm:{t}:{repr(event)}:{kind}:{i}"
+                got = checkpoint.get(key)
+                if got is not None:
+                    counts[kind][0] += got["hits"]
+                    counts[kind][1] += got["n"]
+                    continue
+                items.append(({**base, "target": t, "event": ev_json, "kind": kind,
+                               "n": TRIALS_PER_TASK, "seed": _child_seed(parent, i)}, records))
+                idx.append(key)
+            done_tasks[kind] = need
+        if items:
+            out = backend.map(confirmation_task, items,
+                              progress=progress(f"confirming (look {li + 1} of {len(looks)})"))
+            for (task, _), r in zip(items, out):
+                counts[task["kind"]][0] += r["hits"]
+                counts[task["kind"]][1] += r["n"]
+            checkpoint.put_many(dict(zip(idx, out)))
+        used = li
+        (x_a, m_a), (x_b, m_b) = counts[side_a], counts[side_b]
+        if rejects(x_a, m_a, x_b, m_b, a_coef, b_coef, d, levels[li]):
+            verdict = "FAIL"
+            bound = lower_confidence_delta(x_a, m_a, x_b, m_b, a_coef, b_coef, levels[li])
+            break
+    (x_a, m_a), (x_b, m_b) = counts[side_a], counts[side_b]
+    level = levels[used]
+    floor = lower_confidence_delta(m_a, m_a, 0, m_b, a_coef, b_coef, level)
+    if verdict != "FAIL":
+        bound = lower_confidence_delta(x_a, m_a, x_b, m_b, a_coef, b_coef, level)
+    hw, nw = counts["with"]
+    h0, n0 = counts["without"]
+    ci1 = clopper_pearson(hw, nw, level / 2)
+    ci0 = clopper_pearson(h0, n0, level / 2)
+    bound_f = _float_down(bound)
     res = {
-        "verdict": verdict, "method": "statistical (coupled trials)",
+        "verdict": verdict, "method": method,
         "confidence": 1 - alpha, "screening": screening,
         "target": {"row": t, "record": rec}, "event": desc, "event_spec": ev_json,
         "direction": direction,
-        "counts": counts, "looks": looks[: looks.index(look_used) + 1],
-        "alpha_each": alpha_each,
-        "p_with": {"estimate": counts["hits_with"] / max(counts["n_with"], 1), "ci": list(ci1)},
-        "p_without": {"estimate": counts["hits_without"] / max(counts["n_without"], 1), "ci": list(ci0)},
+        "counts": {"hits_with": hw, "n_with": nw, "hits_without": h0, "n_without": n0},
+        "looks": [{f"runs_{side_a}": la, f"runs_{side_b}": lb, "level": lv}
+                  for (la, lb), lv in zip(looks[: used + 1], levels[: used + 1])],
+        "planned_looks": len(looks),
+        "test": (f"exact test of {float(a_coef):.6g}*p_{side_a} - {float(b_coef):.6g}*p_{side_b} "
+                 f"<= delta on two independent binomials, level {level:.4g} at this look "
+                 "(alpha spent over the planned looks)"),
+        "alpha_each": level,
+        "p_with": {"estimate": hw / max(nw, 1), "ci": list(ci1)},
+        "p_without": {"estimate": h0 / max(n0, 1), "ci": list(ci0)},
         "e_eps_upper": e_eps,
-        "delta_lower_bound": max(bound, 0.0),
-        "detectable_delta": floor,
-        "pipeline_runs": screen_runs + counts["n_with"] + counts["n_without"],
+        "delta_lower_bound": bound_f,
+        "detectable_delta": _float_down(floor),
+        "pipeline_runs": screen_runs + nw + n0,
         "seconds": round(time.perf_counter() - t0, 3),
     }
     if verdict == "FAIL":
-        res["summary"] = (f"delta >= {bound:.4g} at confidence {1 - alpha:.0%} (target row {t}, "
+        res["summary"] = (f"delta >= {bound_f:.4g} at confidence {1 - alpha:.0%} (target row {t}, "
                           f"{desc})")
     else:
-        res["summary"] = (f"no refutation at confidence {1 - alpha:.0%}; best bound {max(bound, 0):.3g}; "
-                          f"this run could only detect delta above about {floor:.3g} for its event")
+        res["summary"] = (f"no refutation at confidence {1 - alpha:.0%}; best bound {bound_f:.3g}; "
+                          f"this run could only detect delta above about {_float_down(floor):.3g} "
+                          "for its event")
     witness = None
     if verdict == "FAIL":
-        pw = (f"{counts['hits_with']}/{counts['n_with']} runs with the row, "
-              f"{counts['hits_without']}/{counts['n_without']} runs without it")
+        pw = f"{hw}/{nw} runs with the row, {h0}/{n0} runs without it"
         witness = {
             "method": "statistical", "row": t, "record": rec, "event": desc, "direction": direction,
-            "hits_with": counts["hits_with"], "n_with": counts["n_with"],
-            "hits_without": counts["hits_without"], "n_without": counts["n_without"],
-            "implied_delta": bound, "confidence": 1 - alpha,
+            "hits_with": hw, "n_with": nw, "hits_without": h0, "n_without": n0,
+            "implied_delta": bound_f, "confidence": 1 - alpha,
             "text": (f"row {t} {rec}: event '{desc}' happened in {pw}; with beta = {b} this gives "
-                     f"delta >= {bound:.4g} at confidence {1 - alpha:.0%} "
+                     f"delta >= {bound_f:.4g} at confidence {1 - alpha:.0%} "
                      f"({'D against D - row' if direction == 'add' else 'D - row against D'}; "
-                     "CP Def. 2, Clopper-Pearson, e^eps rounded up)"),
+                     "CP Def. 2, exact test, e^eps rounded up)"),
         }
     return res, witness
 
 
-def _event_rank(ev: tuple) -> int:
-    """On equal screening scores prefer events a person reads at once: a value shown in the
-    release, then the target's class, then numeric thresholds."""
+def _float_down(v: Fraction) -> float:
+    """A rational as the float just below it (a lower bound stays a lower bound)."""
+    f = float(v)
+    return math.nextafter(f, -math.inf) if Fraction(f) > v else f
+
+
+def _event_rank(ev: tuple, own: dict[str, object] | None = None) -> int:
+    """On equal screening scores prefer events a person reads at once: the target's own value
+    shown in the release, then any value shown, then the target's class, then thresholds."""
     kind = ev[1][0]
-    return 2 if kind in ("cell", "token") and ev[0] == "has" else 1 if kind.startswith("cover") else 0
+    if kind in ("cell", "token") and ev[0] == "has":
+        shown = own is not None and len(ev[1]) > 2 and str(own.get(ev[1][1], object())) == ev[1][2]
+        return 3 if shown else 2
+    return 1 if kind.startswith("cover") else 0
 
 
 # ------------------------------------------------------------------------------ every table
@@ -763,7 +854,7 @@ def audit_data(
     targets: int = DEFAULT_TARGETS,
     screen_trials: int = DEFAULT_SCREEN_TRIALS,
     max_trials: int = DEFAULT_MAX_TRIALS,
-    first_look: int = DEFAULT_FIRST_LOOK,
+    first_look: int | None = None,
     client: Any = None,
     scheduler: str | None = None,
     workers: int | None = None,
@@ -818,9 +909,10 @@ def audit_data(
             fp = hashlib.sha256(repr((repr(ref) if not isinstance(ref, tuple) else ref,
                                       table.fingerprint(), str(b), str(eps), str(d), seed, alpha,
                                       targets, screen_trials, max_trials, first_look,
-                                      TRIALS_PER_TASK)).encode()).hexdigest()[:16]
+                                      TRIALS_PER_TASK, RUN_RATIO, "exact joint test")
+                                     ).encode()).hexdigest()[:16]
             ck = Checkpoint(checkpoint, fp)
-            est = (screen_trials * (1 + targets) + max_trials * 1.25) * 0.05
+            est = (screen_trials * (1 + targets) + max_trials) * 0.05
             be = choose_backend(backend, estimated_seconds=est, workers=workers,
                                 address=scheduler, client=client)
             try:
@@ -874,7 +966,9 @@ def add_data_arguments(p: Any) -> None:
     g.add_argument("--screen-trials", type=int, default=DEFAULT_SCREEN_TRIALS,
                    help="screening trials (each runs the pipeline once plus once per target)")
     g.add_argument("--trials", type=int, default=DEFAULT_MAX_TRIALS,
-                   help="largest number of confirmation trials")
+                   help="largest number of confirmation runs of the pipeline (default "
+                        f"{DEFAULT_MAX_TRIALS}); a claim that even this many cannot refute is "
+                        "INCONCLUSIVE at once")
     g.add_argument("--workers", type=int, default=None,
                    help="Dask LocalCluster worker processes (default: serial for small jobs, "
                         "one per core otherwise; 1 = serial)")

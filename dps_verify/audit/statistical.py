@@ -270,57 +270,39 @@ def candidate_events(with_t: list[dict], without_t: list[dict]) -> list[tuple]:
     return events
 
 
-def coupled_bound(
-    direction: str, hits_with: int, n_with: int, hits_without: int, n_without: int,
-    beta: Fraction, e_eps: float, alpha_each: float,
-) -> tuple[float, float, float]:
-    """Lower bound on δ (CP Def. 2) for one target row t and one event E, from coupled runs.
+def direction_coefficients(direction: str, beta: Fraction, e_eps_upper: Fraction
+                           ) -> tuple[str, Fraction, Fraction] | None:
+    """The linear bound on δ (CP Def. 2) of one target row t and one event E, as (which runs
+    estimate p_A, a, b) with δ ≥ a·p_A − b·p_B; None when the direction can never refute.
 
     With S' a Bernoulli(β) sample of D − t (CP Def. 3), p1 = Pr[E(A(S' ∪ {t}))] and
-    p0 = Pr[E(A(S'))]: Pr[A^β(D) ∈ E] = β p1 + (1 − β) p0 and Pr[A^β(D − t) ∈ E] = p0, so
+    p0 = Pr[E(A(S'))], exactly Pr[A^β(D) ∈ E] = β·p1 + (1 − β)·p0 (t is sampled or not) and
+    Pr[A^β(D − t) ∈ E] = p0, so
 
-    - ``"add"`` (D against D − t): δ ≥ β p1 − (e^ε − 1 + β) p0;
-    - ``"remove"`` (D − t against D): δ ≥ (1 − e^ε (1 − β)) p0 − e^ε β p1.
+    - ``"add"`` (D against D − t): δ ≥ β·p1 − (e^ε − 1 + β)·p0 — p_A = p1 ("with" runs);
+    - ``"remove"`` (D − t against D): δ ≥ (1 − e^ε(1 − β))·p0 − e^ε·β·p1 — p_A = p0
+      ("without" runs), possible only below the regime edge e^ε(1 − β) < 1.
 
-    Each probability is replaced by its one-sided Clopper–Pearson bound at ``alpha_each`` on the
-    side that keeps the bound valid (``e_eps`` ≥ e^ε, so the coefficients only get smaller).
-    Returns (bound, p1 estimate, p0 estimate); exact rational arithmetic on the float inputs.
+    ``e_eps_upper`` ≥ e^ε: a larger e^ε only lowers a and raises b, so the hypothesis
+    a·p_A − b·p_B ≤ δ tested with it contains the true one (the test stays valid).
     """
-    from dps_verify.verdict.montecarlo import clopper_pearson
-
-    b = Fraction(beta)
-    e = Fraction(e_eps)
-    p1_lo, p1_hi = clopper_pearson(hits_with, n_with, alpha_each)
-    p0_lo, p0_hi = clopper_pearson(hits_without, n_without, alpha_each)
+    b_, e = Fraction(beta), Fraction(e_eps_upper)
     if direction == "add":
-        val = b * Fraction(p1_lo) - (e - 1 + b) * Fraction(p0_hi)
-    else:
-        c0 = 1 - e * (1 - b)
-        val = c0 * Fraction(p0_lo if c0 >= 0 else p0_hi) - e * b * Fraction(p1_hi)
-    # one float, rounded down: the reported bound stays a lower bound
-    lo = float(val)
-    if Fraction(lo) > val:
-        lo = math.nextafter(lo, -math.inf)
-    return lo, hits_with / n_with, hits_without / n_without
+        return "with", b_, e - 1 + b_
+    a = 1 - e * (1 - b_)
+    if a <= 0:
+        return None
+    return "without", a, e * b_
 
 
 def plug_in_delta(direction: str, p1: float, p0: float, beta: Fraction, e_eps: float) -> float:
-    """The screening score: :func:`coupled_bound`'s expression at the observed frequencies (no
-    confidence bound — screening only ranks events; the fresh confirmation runs decide)."""
+    """The screening score: the linear bound of :func:`direction_coefficients` at the observed
+    frequencies (no confidence — screening only ranks events; the fresh confirmation runs
+    decide)."""
     b = float(beta)
     if direction == "add":
         return b * p1 - (e_eps - 1 + b) * p0
     return (1 - e_eps * (1 - b)) * p0 - e_eps * b * p1
-
-
-def detectable_delta(direction: str, n_with: int, n_without: int, beta: Fraction, e_eps: float,
-                     alpha_each: float) -> float:
-    """The largest lower bound this many runs can certify with perfect counts (E always with t,
-    never without for ``"add"``; the reverse for ``"remove"``): a claim δ at or above it cannot
-    be refuted by a run of this size, whatever the pipeline does."""
-    if direction == "add":
-        return max(coupled_bound("add", n_with, n_with, 0, n_without, beta, e_eps, alpha_each)[0], 0.0)
-    return max(coupled_bound("remove", 0, n_with, n_without, n_without, beta, e_eps, alpha_each)[0], 0.0)
 
 
 def choose_targets(records: list[tuple], qi: tuple[str, ...], how_many: int = 4) -> list[int]:

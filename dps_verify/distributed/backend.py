@@ -87,18 +87,30 @@ class DaskBackend:
         else:
             n = max(1, workers or os.cpu_count() or 1)
             # workers' own logs stay quiet: a failing task is reported once, by the caller
-            self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                         dashboard_address=":0", silence_logs=logging.CRITICAL)
+            import dask
+
+            # a task whose worker dies is not retried on the other workers: only the audited
+            # code can kill a worker, and it would kill them one after another
+            with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+                self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                             dashboard_address=":0",
+                                             silence_logs=logging.CRITICAL)
             self.client = Client(self._cluster)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})) or (workers or 1))
         self.name = f"dask ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
     def scatter(self, data: Any) -> Any:
-        return self.client.scatter(data, broadcast=True)
+        """``data`` on every worker as ONE future.  (``client.scatter`` of a list scatters each
+        element as its own future: a table of 32,561 rows would make every task depend on
+        32,561 keys, seconds of scheduler work per task.)"""
+        return self.client.scatter([data], broadcast=True, hash=False)[0]
 
     def map(self, fn: Callable[[Any], Any], items: Sequence[Any],
             progress: Callable[[int, int], None] | None = None) -> list:
         from dask.distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        from dps_verify.core.errors import AuditedCodeError
 
         futures = [self.client.submit(fn, x, pure=False) for x in items]
         index = {f.key: i for i, f in enumerate(futures)}
@@ -106,7 +118,15 @@ class DaskBackend:
         done = 0
         try:
             for fut in as_completed(futures):
-                out[index[fut.key]] = fut.result()  # re-raises a task's exception here
+                try:
+                    out[index[fut.key]] = fut.result()  # re-raises a task's exception here
+                except KilledWorker:
+                    # a worker process died in the task (a crash, a kill, memory): the only
+                    # code in a task that can do so is the audited code (never a verdict)
+                    raise AuditedCodeError(
+                        f"a Dask worker process died while running task {index[fut.key]} "
+                        f"({getattr(fn, '__name__', fn)}): the audited code crashed or was killed "
+                        "(out of memory?)") from None
                 done += 1
                 if progress is not None:
                     progress(done, len(futures))
