@@ -93,8 +93,9 @@ contributes ≤ ‖e‖₂‖w‖₂ (Cauchy–Schwarz).
 The result is a :class:`~dps_verify.core.numbers.Certified` whose ``how`` states the grid step,
 the number of releases and the width.  :func:`enclose_delta` picks the exact PLD when its
 composed support is small, the sparse enclosure (:mod:`dps_verify.inverse.pld_sparse`) when one
-atom dominates and that is tight, and otherwise refines the grid until ``upper ≤ (1 + rtol)·lower`` or
-the work budget ``max_bins`` is reached.
+atom dominates and that is tight, and otherwise refines the grid until ``upper ≤ (1 + rtol/3)·lower``
+(so that the first-order lower end is at least as tight as outward rounding of both ends with
+``upper ≤ (1 + rtol)·lower`` made it) or the work budget ``max_bins`` is reached.
 """
 
 from __future__ import annotations
@@ -613,7 +614,7 @@ def enclose_deltas(
     sparse enclosure of :mod:`~dps_verify.inverse.pld_sparse`, kept if its upper end is within
     ``rtol`` of the largest lower end; else discretised (intersected with the sparse enclosure
     when both ran: each contains δ, so their intersection does); the direction(s) whose upper bound keeps the maximum's enclosure wider than
-    ``upper ≤ (1 + rtol)·lower`` get a grid twice as fine, until the next grid would exceed
+    ``upper ≤ (1 + rtol/3)·lower`` (see the module doc) get a finer grid, until the next grid would exceed
     ``max_bins``.  When the target (1 + rtol)·lower is below :data:`DISCRETE_FLOOR` a
     discretised direction over it is made exact instead, if its cost is at most
     ``fallback_budget``.  :class:`CertificationError` (naming ``times``) if the coarsest grid
@@ -659,10 +660,15 @@ def enclose_deltas(
                 f"more than max_bins = {max_bins} bins (the work budget); lower times"
             ) from None
     final: set[int] = set()
+    # the grid's upper end is of second order in h (split chain) and its lower end of first
+    # order: asking upper <= (1 + rtol/3)·lower keeps the lower end at least where rounding
+    # both ends outward with upper <= (1 + rtol)·lower put it (that width was about twice the
+    # lower end's error, and the refinement's jumps overshoot), and the upper end closer
+    grid_rtol = rtol / 3
     while True:
         done = [c for c in results if c is not None]
         lo = max(c.lower for c in done)
-        target = lo * Fraction(1 + rtol)
+        target = lo * Fraction(1 + grid_rtol)
         todo = [i for i, c in enumerate(results)
                 if c is not None and c.details.get("mode") == "discretised" and c.upper > target
                 and c.upper - c.lower > Fraction(1, 10**300) and i not in final]
@@ -695,9 +701,9 @@ def enclose_deltas(
             width = old.upper - old.lower
             jump = 1
             if lo > 0 and width > 0:
-                jump = min(6, max(1, math.ceil(math.log2(float(width / (lo * Fraction(rtol) * Fraction(7, 10)))))))
+                jump = min(6, max(1, math.ceil(math.log2(float(width / (lo * Fraction(grid_rtol) * Fraction(7, 10)))))))
             jump = min(jump, _halvings_within(old, max_bins))
-            tails[i] = _tail_for(lo, rtol, times)
+            tails[i] = _tail_for(lo, grid_rtol, times)
             new = None
             for step in sorted({jump, 1}, reverse=True):
                 try:
