@@ -20,6 +20,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_trust_base_reference.py",
         "properties/test_numbers_properties.py",
         "properties/test_numbers_exact_log.py",
+        "tests/test_numbers_reference.py",
     ),
     "dps_verify/measures/divergence.py": (
         "tests/test_trust_base_reference.py",
@@ -27,6 +28,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_engine_trust.py",
         "tests/test_exact.py",
         "tests/test_api.py",
+        "tests/test_divergence_reference.py",
     ),
     "dps_verify/verdict/screen.py": (
         "tests/test_trust_base_reference.py",
@@ -42,6 +44,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_worstcase_extreme_parameters.py",
     ),
     "dps_verify/worstcase/long_range.py": (
+        "tests/test_long_range_reference.py",
         "tests/test_trust_base_reference.py",
         "tests/test_long_range_ties.py",
         "tests/test_sdgs.py",
@@ -50,6 +53,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dps_verify/worstcase/ball_binomial.py": (
         "tests/test_trust_base_reference.py",
         "tests/test_worstcase_ball_reference.py",
+        "tests/test_long_range_reference.py",
         "tests/test_sdgs.py",
         "tests/test_worstcase_extreme_parameters.py",
     ),

@@ -34,7 +34,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from dps_verify.core.errors import CertificationError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified
 from dps_verify.core.params import neg_log1m_float
 from dps_verify.core.search import least_integer
@@ -86,6 +86,9 @@ class Thresholds:
     _inv: tuple[int, Any] = (0, None)
 
     def last_below(self, J: int) -> int:
+        """N_J: the ball J/γ gives a start n₀ = ⌈its lower end⌉ − 1 < J/γ (so γn₀ < J); the exact
+        test then finds the least n > n₀ with γn ≥ J (:func:`least_integer`, certified: the
+        answer's predecessor is checked too), and N_J is the one before it."""
         flint = _flint()
         prec = J.bit_length() + self.inv_bits + 40
         if self._inv[0] < prec:  # 1/γ, cached at a precision good for J up to 2^(prec − …)
@@ -93,33 +96,17 @@ class Thresholds:
             with flint.ctx.workprec(prec):
                 self._inv = (prec, 1 / gamma_ball(self.beta, self.eps, prec))
         with flint.ctx.workprec(self._inv[0]):
-            x = J * self._inv[1]
-            lo, _ = arb_to_fractions(x)
-        n = max(int(lo) - 1, J)
-        steps = 0
-        while self.below(n + 1, J):
-            n += 1
-            steps += 1
-            if steps > 64:  # the guess was poor: gallop
-                n = self._gallop(n, J)
-                break
-        while not self.below(n, J):
-            n -= 1
-        return n
-
-    def _gallop(self, n: int, J: int) -> int:
-        """Largest n' ≥ n with below(n', J), given below(n, J) (monotone: true, then false)."""
-        return least_integer(lambda m: not self.below(m, J), lo=n + 1, limit=_SEARCH_LIMIT, what="run end") - 1
+            lo, _ = arb_to_fractions(J * self._inv[1])
+        start = math.ceil(lo) - 1
+        return least_integer(lambda n: not self.below(n, J), lo=start + 1, limit=_SEARCH_LIMIT, what="run end") - 1
 
 
 def _estimate_runs(k: int, beta: Fraction, eps: Fraction, kl: Fraction, first_log: float, N_k: int) -> float:
-    """Float screen: the number of runs the stopping rule will need (first_log = −ln U(k))."""
-    b = float(beta) if beta > Fraction(1, 10**300) else 1e-300
+    """Float screen: the number of runs the stopping rule will need (first_log = −ln U(k),
+    κ = ``kl`` > 0)."""
+    b = float(beta)
     g = b + gamma_minus_beta_float(b, eps_float(eps))
-    kf = float(kl)
-    if kf <= 0:
-        return math.inf
-    n_stop = max(first_log, 0.0) / kf
+    n_stop = max(first_log, 0.0) / float(kl)
     return max(0.0, g * (n_stop - N_k)) + 1
 
 
@@ -127,14 +114,15 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
     """CP Thm 5's d(k, β, ε) as max_{J ≥ k} Pr[Bin(N_J, β) ≥ J] (module docstring), in ball
     arithmetic, stopped by the Chernoff–Hoeffding rule.  Requires ε ≥ −ln(1−β) (checked by the
     caller) and a certified κ = ``kl`` ≤ KL(γ‖β), κ > 0."""
+    if not kl > 0:
+        raise ParameterError(f"d_by_runs: the Chernoff exponent bound must be positive (kl = {kl})")
     flint = _flint()
-    arb = flint.arb
     th = Thresholds(beta, eps, E)
     prec = 96
     B = BallBinomial(beta, prec)
     kl_ball = arb_fraction(kl)
     values: dict[int, tuple[int, Any]] = {}  # J -> (N_J, ball)
-    best_lo = arb(0)
+    best_lo = Fraction(0)  # the largest certified lower end so far
     J = k
     N = th.last_below(k)
     est = None
@@ -142,13 +130,10 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
     while True:
         v = B.upper_tail(J, N)
         values[J] = (N, v)
-        with flint.ctx.workprec(2 * prec):
-            v_lo = v.lower()
-        if v_lo > best_lo:
-            best_lo = v_lo
+        best_lo = max(best_lo, arb_to_fractions(v)[0])
         if best_lo > 0:
             with flint.ctx.workprec(prec):
-                ell = -(best_lo.log())
+                ell = -arb_fraction(best_lo).log()
                 if (N + 1) * kl_ball >= ell.upper():
                     stop_note = (
                         f"stopped after run J = {J} (n = {N}): for every n > {N}, "
@@ -156,27 +141,17 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
                     )
                     break
         if est is None:
-            first_log = -float(v.log().mid()) if v > 0 else math.inf
+            first_log = -float(v.log().mid())  # v > 0: a tight ball of a positive probability
             est = _estimate_runs(k, beta, eps, kl, first_log, N)
             if est > budget:
                 raise _runs_error(k, beta, eps, kl, est, budget)
-        if len(values) > budget:
-            raise _runs_error(k, beta, eps, kl, float(len(values)), budget)
+        if len(values) >= budget:  # the next run would be one past the budget
+            raise _runs_error(k, beta, eps, kl, float(len(values) + 1), budget)
         J += 1
         N = th.last_below(J)
-    # tighten: every run whose ball reaches above the best lower end, at rising precision
+    # every ball is tight to about 2^−prec relative (BallBinomial's precision contract), so the
+    # enclosure below is tight to WANT_BITS without raising the precision
     lo, hi = _enclosure(values)
-    p = prec
-    while hi > 0 and (hi - lo) * (1 << WANT_BITS) > hi:
-        p *= 2
-        if p > 1 << 14:
-            break
-        Bp = BallBinomial(beta, p)
-        for JJ, (NN, vv) in list(values.items()):
-            if vv.upper() >= best_lo:
-                values[JJ] = (NN, Bp.upper_tail(JJ, NN))
-        best_lo = max((vv.lower() for _, vv in values.values()), key=lambda a: a.mid())
-        lo, hi = _enclosure(values)
     best_J = max(values, key=lambda JJ: values[JJ][1].mid())
     return Certified(
         lower=max(lo, Fraction(0)),
@@ -192,14 +167,8 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
 
 def _enclosure(values: dict) -> tuple[Fraction, Fraction]:
     """[max of the lower ends, max of the upper ends] over all runs (exact rationals)."""
-    balls = [v for _, v in values.values()]
-    top_lo = max(balls, key=lambda v: v.mid())
-    lo, _ = arb_to_fractions(top_lo)
-    hi = Fraction(0)
-    for v in balls:
-        if v.upper() >= top_lo.lower() or v is top_lo:  # (53-bit ends: a coarse pre-filter)
-            hi = max(hi, arb_to_fractions(v)[1])
-    return lo, hi
+    ends = [arb_to_fractions(v) for _, v in values.values()]
+    return max(lo for lo, _ in ends), max(hi for _, hi in ends)
 
 
 def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float, budget: int) -> CertificationError:
@@ -239,22 +208,21 @@ def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float,
 #   β[f(T−1; n) − e^ε f(T−1; n−1)] ≥ 0 ⇔ n(1−β) ≥ e^ε(n − T + 1) ⇔ γn ≤ T − 1: unimodal, largest
 #   at the least n with γn > T − 1 (N_{T−1} + 1), clamped to the segment.
 # * b_m(n) = F(m; n−1) − e^ε F(m; n) has b_m(n+1) − b_m(n) = β[e^ε f(m; n) − f(m; n−1)] ≥ 0 ⇔
-#   γ'n ≤ m: unimodal, largest at the least n with γ'n > m, clamped.  The hockey-stick backward
-#   value is b_m (z true) or b_m − b_{k−1} (z false, m ≥ k), bounded on [a, b] by
-#   max b_m − min(b_{k−1}(a), b_{k−1}(b)) (a unimodal function is smallest at an end).
+#   γ'n ≤ m: unimodal, largest at the least n with γ'n > m, clamped.
 # * Pointwise: the P-mass of the bad set is S_T(n) + F(m; n) = 1 − W(n) (z true), W(n) =
 #   Pr[m < X_n < T]; W(n+1) − W(n) = β[f(m; n) − f(T−1; n)] changes sign at most once (+ to −,
 #   since f(T−1; n)/f(m; n) increases in n), so 1 − W is largest at an end of the segment; the
-#   Q-mass is the same at n − 1.  With z false the P-mass is 1 − F(k−1; n) − W(n) ≤
-#   1 − F(k−1; b) − min(W(a), W(b)) on [a, b] (F(k−1; n) decreases in n).
+#   Q-mass is the same at n − 1.  With z false it is S_T(n), non-decreasing in n.
 #
-# Where a segment has no closed-form maximiser (z false with a non-empty published backward
-# set) it is bisected (branch and bound) until its bound is below the best value or it is
-# evaluated point by point.  Stopping rules are those of ``scan``: TV(Bin(N), Bin(N−1)) =
-# β·max_j f(j; N−1), non-increasing in N, for the hockey-stick; Chernoff–Hoeffding on both
-# tails otherwise.
+# A non-empty published backward set forces z (m_n ≥ k ⇒ z_n).  m_n ≥ k means k < γ'n, so every
+# j ≤ k − 1 has j < γ'n, i.e. f(j; n−1) > e^ε f(j; n) (the ratio is (n − j)/(n(1−β))); summing
+# over j ≤ k − 1 gives F(k−1; n−1) > e^ε F(k−1; n).  So z false means m_n = k − 1: the backward
+# hockey-stick sum is 0 and the pointwise bad set is {j ≥ T}.  Every segment's maximum is
+# therefore at one of the closed-form candidates above (no branch and bound).  Stopping rules
+# are those of ``scan``: TV(Bin(N), Bin(N−1)) = β·max_j f(j; N−1), non-increasing in N, for the
+# hockey-stick; Chernoff–Hoeffding on both tails otherwise.
 
-#: Most segments (and bisection pieces) one evaluation may visit.
+#: Most segments one evaluation may visit.
 SEGMENT_BUDGET = 20_000
 #: Segments probed when the estimate is over budget (the scan may still stop early).
 PROBE = 300
@@ -278,21 +246,14 @@ class _SegmentScan:
 
     # exact threshold decisions ---------------------------------------------------------------
     def fwd_T(self, n: int) -> int:
-        """T_n = max(k, J_n); J_n = least j > γn."""
-        lo = self.k
-        if self.th.below(n, lo):  # γn < k ⇒ J_n ≤ k
-            return lo
-        # J_n = least J with γn < J: N_{J−1} < n ≤ N_J
-        g = self._gamma_float()
-        J = max(int(g * n) + 1, lo)
-        while not self.th.below(n, J):
-            J += 1
-        while J - 1 >= lo and self.th.below(n, J - 1):
-            J -= 1
-        return J
+        """T_n = max(k, J_n), J_n = least j > γn: the least J ≥ k with γn < J (exact tests,
+        certified by :func:`least_integer`; J = n always qualifies, γ < 1; a float γn only
+        supplies the start)."""
+        guess = int(self._gamma_float() * n) + 1
+        return least_integer(lambda J: self.th.below(n, J), lo=self.k, guess=guess, limit=max(n, self.k),
+                             what="segment scan: forward threshold")
 
     def _gamma_float(self) -> float:
-
         b = float(self.beta)
         return b + gamma_minus_beta_float(b, eps_float(self.eps))
 
@@ -301,21 +262,14 @@ class _SegmentScan:
         return j < n and self.E.less(n * self.r, (n - j) * self.q)
 
     def bwd_m(self, n: int) -> int:
-        """m_n = max(M_n, k − 1), M_n = largest j < γ'n (−1 if none)."""
+        """m_n = max(M_n, k − 1), M_n = largest j < γ'n: one less than the least j ≥ k with
+        j ≥ γ'n (exact tests, certified by :func:`least_integer`; j = n always qualifies; a float
+        γ'n only supplies the start)."""
         if not self.backward:
             return self.k - 1
-        m = self.k - 1
-        if not self.bwd_bad(n, m + 1):
-            return m
-        import math
-
         gp = 1 - (1 - float(self.beta)) * math.exp(min(float(self.eps), 700.0))
-        m = max(m + 1, int(gp * n) - 1)
-        while self.bwd_bad(n, m + 1):
-            m += 1
-        while m > self.k - 1 and not self.bwd_bad(n, m):
-            m -= 1
-        return m
+        return least_integer(lambda j: not self.bwd_bad(n, j), lo=self.k, guess=int(gp * n), limit=max(n, self.k),
+                             what="segment scan: backward threshold") - 1
 
     def least_n_bwd_bad(self, j: int, lo: int) -> int:
         """Least n ≥ lo with j < γ'n (monotone in n)."""
@@ -399,19 +353,13 @@ class _SegmentScan:
         return bool(self.E.less(r * A(n), q * A(n - 1)))
 
     def value(self, n: int, T: int, m: int, z: bool) -> Any:
-        """The per-n value of the measure with the bad set (T, m, z)."""
+        """The per-n value of the measure with the bad set (T, m, z); z false implies m = k − 1
+        (segment notes)."""
         arb = self.flint.arb
-        k = self.k
         with self.flint.ctx.workprec(self.B._wp(n)):
             if self.measure == "hockey-stick":
                 f = self.fwd(T, n)
-                if z:
-                    bw = self.bm(m, n)
-                elif m >= k:
-                    bw = self.bm(m, n) - self.bm(k - 1, n)
-                else:
-                    bw = arb(0)
-                return f.max(bw)
+                return f.max(self.bm(m, n)) if z else f
             if z and m >= T - 1:  # every output is bad: P- and Q-masses are exactly 1
                 return arb(1)
             out = arb(0)
@@ -419,42 +367,49 @@ class _SegmentScan:
                 mass = self.S(T, nn)
                 if z:
                     mass = mass + self.F(m, nn)
-                elif m >= k:
-                    mass = mass + self.F(m, nn) - self.F(k - 1, nn)
                 out = out.max(mass)
             return out
 
-    def segment_upper(self, a: int, b: int, T: int, m: int, z: bool) -> tuple[Any, list[int], bool]:
-        """(an upper bound ball on the segment's values, the candidate n worth evaluating,
-        whether the candidates are the maximisers (then the bound is not needed))."""
-        k = self.k
+    def candidates(self, a: int, b: int, T: int, m: int, z: bool) -> list[int]:
+        """The group sizes of the segment [a, b] (T, m, z constant) among which the value is
+        largest (segment notes): the hockey-stick's forward maximiser N_{T−1} + 1 and, with z,
+        the backward one (least n with γ'n > m), each clamped to [a, b]; the pointwise ends."""
         if self.measure == "hockey-stick":
-            nf = min(max(self.th.last_below(T - 1) + 1 if T >= 2 else 1, a), b)
-            cands = [nf]
-            up = self.fwd(T, nf)
+            out = [min(max(self.th.last_below(T - 1) + 1, a), b)]
             if z:
-                nb = min(max(self.least_n_bwd_bad(m, 1) if m >= 1 else a, a), b)
-                cands.append(nb)
-                up = up.max(self.bm(m, nb))
-                return up, cands, True
-            if m >= k:
-                nb = min(max(self.least_n_bwd_bad(m, 1), a), b)
-                cands.append(nb)
-                low = self.bm(k - 1, a).min(self.bm(k - 1, b))
-                up = up.max(self.bm(m, nb) - low)
-                return up, cands, False
-            return up, cands, True
-        # pointwise
-        if z or m < k:
-            ends = [a, b]
-            return None, ends, True
-        with self.flint.ctx.workprec(self.B._wp(b)):
-            ups = []
-            for x, y in ((a, b), (a - 1, b - 1)):
-                Wa = self.F(T - 1, x) - self.F(m, x)
-                Wb = self.F(T - 1, y) - self.F(m, y)
-                ups.append(1 - self.F(k - 1, y) - Wa.min(Wb))
-            return ups[0].max(ups[1]), [a, b], False
+                out.append(min(max(self.least_n_bwd_bad(m, 1), a), b))
+            return out
+        return [a, b]
+
+
+    def stop_note(self, N: int, best: Fraction, kl: Fraction, kl_below: Any) -> str:
+        """Why no group size n ≥ N has a value above ``best`` (> 0), or "" when no rule proves it:
+        the value 1 is the largest possible; the hockey-stick δ(n) ≤ TV(Bin(n), Bin(n−1)) =
+        β·max_j f(j; n−1), non-increasing in n; the forward bad set has P-mass
+        ≤ exp(−n·KL(γ‖β)) (Chernoff–Hoeffding, κ = ``kl`` ≤ KL(γ‖β)); outside the regime the
+        backward one adds ≤ exp(−(N−1)·KL(c_N‖β)) with c_N ≥ max(k, γ'n)/(n−1) for n ≥ N
+        (``kl_below(c, β)`` ≤ KL(c‖β), c < β), hence the ln 2."""
+        if best >= 1:
+            return f"stopped at n = {N}: the value 1 (the largest possible) is attained"
+        beta = self.beta
+        with self.flint.ctx.workprec(self.prec):
+            if self.measure == "hockey-stick":
+                mode = min(N * beta.numerator // beta.denominator, N - 1)  # a mode of Bin(N−1, β)
+                if arb_to_fractions(self.b * self.B.pmf(mode, N - 1))[1] <= best:
+                    return (f"stopped at n = {N}: for every n' ≥ {N}, δ ≤ TV(Bin(n'), Bin(n'−1)) = "
+                            "β·max pmf of Bin(n'−1), non-increasing in n', is below the best value")
+            need = (-arb_fraction(best).log() + (self.flint.arb(2).log() if self.backward else 0)).upper()
+            if not N * arb_fraction(kl) >= need:
+                return ""
+            if not self.backward:
+                return (f"stopped at n = {N}: for every n' ≥ {N} the Chernoff–Hoeffding bound "
+                        "exp(−n'·KL(γ‖β)) is below the best value found")
+            gp_hi = 1 - (1 - beta) * Fraction(int(self.E.lo), 1 << self.E.s)  # ≥ γ' > 0
+            c_N = max(Fraction(self.k), gp_hi * N) / (N - 1)
+            if c_N < beta and (N - 1) * arb_fraction(kl_below(c_N, beta)) >= need:
+                return (f"stopped at n = {N}: for every n' ≥ {N}, exp(−n'·KL(γ‖β)) + "
+                        "exp(−(N−1)·KL(c_N‖β)) (Chernoff–Hoeffding, both tails) is below the best value")
+        return ""
 
 
 def sdgs_by_segments(
@@ -476,12 +431,8 @@ def sdgs_by_segments(
     ``details['argmax_n']`` is the group size with the largest certified lower end (balls do
     not decide exact ties between group sizes; the exact walk of ``scan`` reports the smallest
     maximiser)."""
-    flint = _flint()
-    arb = flint.arb
     over_estimate: CertificationError | None = None
     if est_n_stop is not None:  # work estimate before starting (segments ≈ (γ + γ')·range)
-        import math
-
         bf, ef = float(beta), min(eps_float(eps), 700.0)
         g = bf + gamma_minus_beta_float(bf, ef)
         gp = max(1 - (1 - bf) * math.exp(ef), 0.0) if backward else 0.0
@@ -501,93 +452,43 @@ def sdgs_by_segments(
     n_z: int | None = None
     if backward:  # z decided exactly, ties not bad (_SegmentScan.z)
         n_z = least_integer(sc.z, lo=k, limit=_SEARCH_LIMIT, what="segment scan: n where the suppressed outcome turns bad")
-    kl_ball = arb_fraction(kl)
-    ln2 = arb(2).log()
-    best_lo = arb(0)
+    best_lo = Fraction(0)  # the largest certified lower end so far, at group size best_n
     best_n = k
-    uppers: list[Any] = []
+    hi = Fraction(0)  # the largest upper end so far
     visited = 0
     a = k
-    stop_note = ""
     while True:
+        visited += 1
+        if visited > budget:
+            raise over_estimate or CertificationError(
+                f"sdgs ({measure}): work limit reached (SEGMENT_BUDGET = {budget} segments) near "
+                f"group size n ≈ {a:.3g}: beta = {float(beta):.4g} and epsilon = {eps_float(eps):.4g} "
+                "make the worst group size huge and the stopping bounds slow"
+            )
         T = sc.fwd_T(a)
         m = sc.bwd_m(a)
-        z = bool(n_z is not None and a >= n_z)
-        # segment end: next change of T, of m, or of z
-        b = sc.th.last_below(T)  # the run of T ends at N_T (T = k while γn < k)
-        if backward:
+        z = n_z is not None and a >= n_z
+        # segment end: the next change of T (the run of T ends at N_T), of m, or of z
+        b = sc.th.last_below(T)
+        if n_z is not None:
             b = min(b, sc.least_n_bwd_bad(m + 1, a) - 1)
-            if n_z is not None and a < n_z:
+            if a < n_z:
                 b = min(b, n_z - 1)
-        b = max(b, a)
-        # branch and bound on [a, b]
-        pieces = [(a, b)]
-        while pieces:
-            x, y = pieces.pop()
-            visited += 1
-            if visited > budget and over_estimate is not None:
-                raise over_estimate
-            if visited > budget:
-                raise CertificationError(
-                    f"sdgs ({measure}): work limit reached (SEGMENT_BUDGET = {budget} segments) near "
-                    f"group size n ≈ {x:.3g}: beta = {float(beta):.4g} and epsilon = {eps_float(eps):.4g} "
-                    "make the worst group size huge and the stopping bounds slow"
-                )
-            if y - x <= 1:
-                cands, up, exact = sorted({x, y}), None, True
-            else:
-                up, cands, exact = sc.segment_upper(x, y, T, m, z)
-            for c in cands:
-                v = sc.value(c, T, m, z)
-                with flint.ctx.workprec(2 * prec):
-                    vl = v.lower()
-                if vl > best_lo:
-                    best_lo, best_n = vl, c
-                uppers.append(v)
-            if exact or (up is not None and up.upper() <= best_lo):
-                continue
-            mid = (x + y) // 2
-            pieces.extend([(x, mid), (mid + 1, y)])
-        # stopping rules, valid for every n ≥ N = b + 1
-        N = b + 1
-        if measure == "pointwise" and best_lo >= 1:
-            stop_note = f"stopped at n = {N}: the value 1 (the largest possible) is attained"
+        for c in sc.candidates(a, b, T, m, z):
+            lo_c, hi_c = arb_to_fractions(sc.value(c, T, m, z))
+            if lo_c > best_lo:
+                best_lo, best_n = lo_c, c
+            hi = max(hi, hi_c)
+        a = b + 1
+        stop_note = sc.stop_note(a, best_lo, kl, kl_below) if best_lo > 0 else ""
+        if stop_note:
             break
-        if best_lo > 0:
-            with flint.ctx.workprec(prec):
-                ell = -(best_lo.log())
-                if measure == "hockey-stick":
-                    mode = int(min((N * beta.numerator) // beta.denominator, N - 1))
-                    tv = sc.b * sc.B.pmf(mode, N - 1)
-                    if tv.upper() <= best_lo:
-                        stop_note = (f"stopped at n = {N}: for every n' ≥ {N}, δ ≤ TV(Bin(n'), Bin(n'−1)) = "
-                                     "β·max pmf of Bin(n'−1), non-increasing in n', is below the best value")
-                        break
-                need = ell + (ln2 if backward else 0)
-                if N * kl_ball >= need.upper():
-                    if not backward:
-                        stop_note = (f"stopped at n = {N}: for every n' ≥ {N} the Chernoff–Hoeffding bound "
-                                     "exp(−n'·KL(γ‖β)) is below the best value found")
-                        break
-                    gp_hi = 1 - (1 - beta) * Fraction(int(E.lo), 1 << E.s)
-                    c_N = max(Fraction(k), max(gp_hi, Fraction(0)) * N) / (N - 1)
-                    if c_N < beta and (N - 1) * arb_fraction(kl_below(c_N, beta)) >= need.upper():
-                        stop_note = (f"stopped at n = {N}: for every n' ≥ {N}, exp(−n'·KL(γ‖β)) + "
-                                     "exp(−(N−1)·KL(c_N‖β)) (Chernoff–Hoeffding, both tails) is below the best value")
-                        break
-        a = N
-    lo_f, _ = arb_to_fractions(best_lo) if best_lo > 0 else (Fraction(0), Fraction(0))
-    hi_f = lo_f
-    for u in uppers:
-        if u.upper() >= best_lo:
-            hi_f = max(hi_f, arb_to_fractions(u)[1])
-    hi_f = min(hi_f, Fraction(1))  # a divergence of probability laws (either measure) is ≤ 1
     return Certified(
-        lower=max(lo_f, Fraction(0)),
-        upper=max(hi_f, lo_f, Fraction(0)),
+        lower=best_lo,
+        upper=max(min(hi, Fraction(1)), best_lo),  # a divergence of probability laws is ≤ 1
         how=(
-            "segments of constant bad set (closed-form maximiser or end point per segment, "
-            f"branch and bound otherwise; proofs in worstcase/long_range.py); ball arithmetic "
+            "segments of constant bad set (closed-form maximiser or end points per segment; "
+            f"proofs in worstcase/long_range.py); ball arithmetic "
             f"(python-flint arb, {prec}-bit working precision); {visited} segments; {stop_note}"
         ),
         details={"argmax_n": best_n, "segments": visited, "n_start": k},

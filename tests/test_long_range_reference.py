@@ -1,0 +1,330 @@
+"""The long-range worst-case scans (worstcase/long_range.py) against brute force from the definitions.
+
+One recoding group of n copies of a record t under sampled strongly-safe k-anonymization (CP
+Def. 3: each record kept with probability β; the group's count j is published when j ≥ k, else
+the group is suppressed, "⊥"), D (n copies) versus D_{−t} (n − 1 copies): its δ per group size n
+is computed here with exact Fractions (the laws) and mpmath at 60 digits (e^ε), for the
+hockey-stick and the pointwise definition.  The scans' pieces must enclose it:
+
+* the per-n value of the segment scan with its bad set (T_n, m_n, z_n), for every n of a range,
+  inside and outside CP Thm 5's regime — in particular where the suppressed outcome is *not* bad
+  at n = k (ε ≥ −ln(1−β^k)) while the published backward set is non-empty (m_n ≥ k), the
+  branch-and-bound case;
+* each segment's bound (≥ the brute maximum over the segment) and its candidates (attaining it
+  when they are said to be the maximisers);
+* the whole scan: its value is the brute maximum over a long range of n (and its argmax a
+  maximiser);
+* the runs of equal threshold (CP Thm 5's d): N_J = ⌈J/γ⌉ − 1 up to J = 10^30, the number of
+  runs the documented Chernoff stopping rule allows, and the refusals (κ ≤ 0, run budget).
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from math import comb
+
+import mpmath
+import pytest
+
+from dps_verify.core.errors import CertificationError, ParameterError
+from dps_verify.core.params import in_paper_regime
+from dps_verify.worstcase import long_range, sdgs
+from dps_verify.worstcase.ball_binomial import arb_to_fractions
+from dps_verify.worstcase.long_range import Thresholds, _SegmentScan, d_by_runs
+
+F = Fraction
+SUPPRESSED = "⊥"
+DPS = 60
+
+
+def _mp(x: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+@functools.cache
+def _law(size: int, k: int, beta: Fraction) -> dict:
+    law: dict = {}
+    for j in range(size + 1):
+        out = j if j >= k else SUPPRESSED
+        law[out] = law.get(out, F(0)) + comb(size, j) * beta**j * (1 - beta) ** (size - j)
+    return law
+
+
+@functools.cache
+def brute_delta(n: int, k: int, beta: Fraction, eps: Fraction, measure: str) -> mpmath.mpf:
+    """δ of the pair (n copies, n − 1 copies) from the definitions: hockey-stick (CP Def 2, both
+    directions) or pointwise (the P- or Q-mass of the outputs whose ratio exceeds e^ε either
+    way, strictly)."""
+    P, Q = _law(n, k, beta), _law(n - 1, k, beta)
+    outs = set(P) | set(Q)
+    with mpmath.workdps(DPS):
+        x = mpmath.exp(_mp(eps))
+        p = {o: _mp(P.get(o, F(0))) for o in outs}
+        q = {o: _mp(Q.get(o, F(0))) for o in outs}
+        if measure == "hockey-stick":
+            fwd = mpmath.fsum(max(mpmath.mpf(0), p[o] - x * q[o]) for o in outs)
+            bwd = mpmath.fsum(max(mpmath.mpf(0), q[o] - x * p[o]) for o in outs)
+            return max(fwd, bwd)
+        bad = [o for o in outs if p[o] > x * q[o] or q[o] > x * p[o]]
+        return max(mpmath.fsum(p[o] for o in bad), mpmath.fsum(q[o] for o in bad))
+
+
+def _encloses(ball, x: mpmath.mpf) -> bool:
+    lo, hi = arb_to_fractions(ball)
+    with mpmath.workdps(DPS):
+        slack = mpmath.mpf(10) ** -40
+        return _mp(lo) - slack <= x <= _mp(hi) + slack
+
+
+def _scan(k: int, beta: Fraction, eps: Fraction, measure: str) -> _SegmentScan:
+    return _SegmentScan(k, beta, eps, measure, sdgs._Exp(eps), not in_paper_regime(beta, eps), 96)
+
+
+# (k, β, ε): outside the regime with the suppressed outcome not bad at n = k and bad later (the
+# first three), outside with ⊥ bad from n = k, and inside the regime
+CASES = [
+    (3, F(1, 2), F(2, 5)),
+    (4, F(1, 2), F(1, 2)),
+    (5, F(3, 10), F(1, 4)),
+    (2, F(1, 2), F(1, 5)),
+    (3, F(1, 10), F(1, 20)),
+    (4, F(1, 3), F(3, 2)),
+]
+MEASURES = ["hockey-stick", "pointwise"]
+
+
+def test_the_cases_reach_both_states_of_the_suppressed_outcome():
+    for k, beta, eps in CASES[:3]:
+        sc = _scan(k, beta, eps, "hockey-stick")
+        assert not in_paper_regime(beta, eps) and not sc.z(k)
+        assert sc.z(k + 40)
+    assert _scan(*CASES[3], "hockey-stick").z(CASES[3][0])
+    assert not _scan(*CASES[4], "hockey-stick").z(CASES[4][0])
+    assert in_paper_regime(CASES[5][1], CASES[5][2])
+
+
+@pytest.mark.parametrize("k, beta, eps", [CASES[0], CASES[2], (2, F(9, 10), F(1, 2)), (6, F(1, 5), F(1, 10))])
+def test_a_published_backward_count_forces_the_suppressed_outcome_bad(k, beta, eps):
+    """The segment notes' lemma m_n ≥ k ⇒ z_n (which leaves every segment a closed-form
+    maximiser), checked from the definitions with Fractions and mpmath over n = k .. k + 60."""
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        for n in range(k, k + 61):
+            law_n, law_m = _law(n, k, beta), _law(n - 1, k, beta)
+            published_bad = any(_mp(law_m.get(j, F(0))) > e * _mp(law_n[j]) for j in range(k, n + 1))
+            if published_bad:
+                assert _mp(law_m[SUPPRESSED]) > e * _mp(law_n[SUPPRESSED]), n
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("k, beta, eps", CASES)
+def test_per_group_size_value_with_its_bad_set_encloses_the_brute_force(k, beta, eps, measure):
+    """For n = k .. k + 45: the exact thresholds T_n (least j ≥ k with j > γn), m_n (largest
+    j < γ'n, at least k − 1) and z_n against mpmath, and the value with that bad set enclosing
+    the brute-force δ."""
+    sc = _scan(k, beta, eps, measure)
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        gamma = 1 - (1 - _mp(beta)) / e
+        gamma_b = 1 - (1 - _mp(beta)) * e
+    for n in range(k, k + 46):
+        T, m, z = sc.fwd_T(n), sc.bwd_m(n), sc.z(n)
+        with mpmath.workdps(DPS):
+            assert T == max(k, int(mpmath.floor(gamma * n)) + 1), n
+            if sc.backward:
+                M = int(mpmath.ceil(gamma_b * n)) - 1 if gamma_b > 0 else -1
+                assert m == max(M, k - 1), n
+                F_prev = _mp(sum((v for o, v in _law(n - 1, k, beta).items() if o == SUPPRESSED), F(0)))
+                F_now = _mp(sum((v for o, v in _law(n, k, beta).items() if o == SUPPRESSED), F(0)))
+                assert z == (F_prev > e * F_now), n
+            else:
+                assert (m, z) == (k - 1, False)
+        assert _encloses(sc.value(n, T, m, z), brute_delta(n, k, beta, eps, measure)), n
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("k, beta, eps", CASES)
+def test_segment_candidates_attain_the_brute_maximum_of_every_sub_segment(k, beta, eps, measure):
+    """Every interval [a, b] on which T, m and z are constant: the best candidate's brute value
+    is the brute maximum over [a, b]."""
+    sc = _scan(k, beta, eps, measure)
+    n_hi = k + 40
+    key = {n: (sc.fwd_T(n), sc.bwd_m(n), sc.z(n)) for n in range(k, n_hi + 1)}
+    brute = {n: brute_delta(n, k, beta, eps, measure) for n in key}
+    tested = 0
+    for a in range(k, n_hi):
+        for b in range(a, n_hi + 1):
+            if key[b] != key[a]:
+                break
+            cands = sc.candidates(a, b, *key[a])
+            assert all(a <= c <= b for c in cands)
+            top = max(brute[n] for n in range(a, b + 1))
+            assert abs(max(brute[c] for c in cands) - top) <= mpmath.mpf(10) ** -40, (a, b)
+            tested += b > a
+    assert tested > 0
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("k, beta, eps", CASES)
+def test_segment_scan_equals_the_brute_maximum_over_group_sizes(k, beta, eps, measure):
+    """The whole scan's enclosure contains max_n δ(n) (brute force over n ≤ 2·argmax + 30, the
+    rest being below it by the scan's own stopping rule) and its argmax attains it; it is tight
+    and agrees with the exact integer walk of sdgs.scan."""
+    c = sdgs.scan_segments_for_test(k, beta, eps, measure)
+    n_star = c.details["argmax_n"]
+    top = max(brute_delta(n, k, beta, eps, measure) for n in range(k, 2 * n_star + 31))
+    with mpmath.workdps(DPS):
+        assert _mp(c.lower) - mpmath.mpf(10) ** -40 <= top <= _mp(c.upper) + mpmath.mpf(10) ** -40
+        assert abs(brute_delta(n_star, k, beta, eps, measure) - top) <= mpmath.mpf(10) ** -40
+    assert c.relative_width() < 2.0**-60
+    walk = sdgs.scan(k, beta, eps, measure=measure, budget=10**9, long_range=False)
+    assert c.lower <= walk.upper and walk.lower <= c.upper
+
+
+def _tv(N: int, beta: Fraction) -> Fraction:
+    """TV(Bin(N, β), Bin(N−1, β)) = ½ Σ_j |f(j; N) − f(j; N−1)|, exact."""
+    f = [comb(N, j) * beta**j * (1 - beta) ** (N - j) for j in range(N + 1)]
+    g = [comb(N - 1, j) * beta**j * (1 - beta) ** (N - 1 - j) for j in range(N)] + [F(0)]
+    return sum((abs(x - y) for x, y in zip(f, g)), F(0)) / 2
+
+
+def _ref_stop_threshold(sc: _SegmentScan, N: int, kl: Fraction) -> mpmath.mpf:
+    """The least best value at which one of the documented stopping rules fires at N."""
+    k, beta = sc.k, sc.beta
+    with mpmath.workdps(DPS):
+        th = [mpmath.mpf(1)]
+        if sc.measure == "hockey-stick":
+            th.append(_mp(_tv(N, beta)))
+        two = 2 if sc.backward else 1
+        if not sc.backward:
+            th.append(mpmath.exp(-N * _mp(kl)))
+        else:
+            gp = 1 - (1 - _mp(beta)) * mpmath.exp(_mp(sc.eps))
+            c = max(mpmath.mpf(k), gp * N) / (N - 1)
+            if c < _mp(beta):
+                c_q = max(F(k), sdgs_gp_hi(sc) * N) / (N - 1)
+                th.append(two * max(mpmath.exp(-N * _mp(kl)), mpmath.exp(-(N - 1) * _mp(sdgs.kl_lower_below(c_q, beta)))))
+        return min(th)
+
+
+def sdgs_gp_hi(sc: _SegmentScan) -> Fraction:
+    return 1 - (1 - sc.beta) * Fraction(int(sc.E.lo), 1 << sc.E.s)
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("k, beta, eps", CASES + [(2, F(9, 10), F(1, 2)), (3, F(1, 2), F(3))])
+def test_stopping_rules_fire_exactly_at_their_documented_thresholds(k, beta, eps, measure):
+    """For N = k + 1 .. k + 60 the scan's stop decision at a best value 10^−9 above (below) the
+    least threshold of its rules (value 1; hockey-stick TV(Bin(N), Bin(N−1)) from the definition;
+    Chernoff exp(−Nκ), or outside the regime 2·max(exp(−Nκ), exp(−(N−1)·KL(c_N‖β)))) fires (does
+    not fire)."""
+    sc = _scan(k, beta, eps, measure)
+    kl = sdgs.kl_lower(beta, eps)
+    notes = set()
+    for N in range(k + 1, k + 61):
+        t = _ref_stop_threshold(sc, N, kl)
+        with mpmath.workdps(DPS):
+            above = F(mpmath.nstr(t * (1 + mpmath.mpf(10) ** -9), 40))
+            below = F(mpmath.nstr(t * (1 - mpmath.mpf(10) ** -9), 40))
+        if above <= 1:
+            note = sc.stop_note(N, above, kl, sdgs.kl_lower_below)
+            assert note, N
+            notes.update(w for w in ("value 1", "TV(", "both tails", "Chernoff–Hoeffding bound") if w in note)
+        assert sc.stop_note(N, below, kl, sdgs.kl_lower_below) == "", N
+        assert "value 1" in sc.stop_note(N, F(1), kl, sdgs.kl_lower_below)
+        assert "value 1" not in sc.stop_note(N, 1 - F(1, 10**30), kl, sdgs.kl_lower_below)
+    RULES_SEEN.update(notes)
+
+
+RULES_SEEN: set = set()
+
+
+def test_every_stopping_rule_was_met_at_its_threshold():
+    """(runs after the test above) the TV, forward Chernoff and two-tail rules each fired in
+    some case below the value 1."""
+    if len(RULES_SEEN) == 0:
+        pytest.skip("run with the stopping-rule test")
+    assert len(RULES_SEEN) == 3, RULES_SEEN
+
+
+def test_segment_scan_refuses_past_its_segment_budget():
+    k, beta, eps = CASES[0]
+    c = sdgs.scan_segments_for_test(k, beta, eps, "pointwise")
+    used = c.details["segments"]
+    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), True, sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
+    assert long_range.sdgs_by_segments(*args, budget=used).lower == c.lower
+    with pytest.raises(CertificationError, match="SEGMENT_BUDGET"):
+        long_range.sdgs_by_segments(*args, budget=used - 1)
+
+
+# --- runs of equal threshold (CP Thm 5's d) ------------------------------------------------
+
+
+def _ref_last_below(J: int, beta: Fraction, eps: Fraction) -> int:
+    """⌈J/γ⌉ − 1 with γ = 1 − (1−β)e^−ε at 120 digits."""
+    with mpmath.workdps(120):
+        g = 1 - (1 - _mp(beta)) * mpmath.exp(-_mp(eps))
+        return int(mpmath.ceil(J / g)) - 1
+
+
+@pytest.mark.parametrize("beta, eps", [(F(1, 3), F(1, 2)), (F(1, 10), F(3, 2)), (F(1, 10**6), F(1, 10**5)),
+                                       (F(1, 2), F(40))])
+def test_run_ends_are_the_last_group_size_below_each_threshold(beta, eps):
+    th = Thresholds(beta, eps, sdgs._Exp(eps))
+    for J in [1, 2, 3, 17, 1000, 10**6 + 3, 10**15 + 7, 10**30 + 11]:
+        assert th.last_below(J) == _ref_last_below(J, beta, eps), J
+
+
+def _ref_runs(k: int, beta: Fraction, eps: Fraction, kl: Fraction) -> tuple[Fraction, int]:
+    """(d, number of runs) by the documented rule: U(J) = Pr[Bin(N_J, β) ≥ J] for J = k, k+1, …
+    (exact integers), stopping after the first J with (N_J + 1)·κ ≥ −ln(max U so far)."""
+    p, q = beta.numerator, beta.denominator
+    best, J = F(0), k
+    while True:
+        N = _ref_last_below(J, beta, eps)
+        U = F(sum(comb(N, j) * p**j * (q - p) ** (N - j) for j in range(J, N + 1)), q**N)
+        best = max(best, U)
+        with mpmath.workdps(DPS):
+            if (N + 1) * _mp(kl) >= -mpmath.log(_mp(best)):
+                return best, J - k + 1
+        J += 1
+
+
+@pytest.mark.parametrize("k, beta, extra", [(1, F(1, 3), F(1, 10)), (5, F(1, 10), F(1, 4)), (12, F(1, 2), F(1, 2)),
+                                            (30, F(1, 5), F(2))])
+def test_runs_give_d_and_stop_at_the_first_run_the_chernoff_rule_allows(k, beta, extra):
+    eps = sdgs.neg_log_upper(1 - beta) + extra
+    kl = sdgs.kl_lower(beta, eps)
+    d, runs = _ref_runs(k, beta, eps, kl)
+    c = d_by_runs(k, beta, eps, sdgs._Exp(eps), kl)
+    assert c.lower <= d <= c.upper and c.relative_width() < 2.0**-60
+    assert c.details["runs"] == runs
+    assert c.details["n_start"] == _ref_last_below(k, beta, eps)
+
+
+def test_runs_refuse_a_chernoff_exponent_that_is_not_positive():
+    beta, eps = F(1, 3), F(1)
+    for kl in (F(0), F(-1, 10)):
+        with pytest.raises(ParameterError):
+            d_by_runs(3, beta, eps, sdgs._Exp(eps), kl)
+
+
+def test_run_budget_holds_when_the_float_estimate_is_wrong(monkeypatch):
+    """The float work estimate only refuses early; a lying estimate (1 run) must not let the scan
+    go past the run budget."""
+    k, beta, eps = 12, F(1, 2), sdgs.neg_log_upper(F(1, 2)) + F(1, 2)
+    kl = sdgs.kl_lower(beta, eps)
+    runs = _ref_runs(k, beta, eps, kl)[1]
+    assert runs > 3
+    monkeypatch.setattr(long_range, "_estimate_runs", lambda *a: 1.0)
+    assert d_by_runs(k, beta, eps, sdgs._Exp(eps), kl, budget=runs).details["runs"] == runs
+    with pytest.raises(CertificationError, match="RUN_BUDGET"):
+        d_by_runs(k, beta, eps, sdgs._Exp(eps), kl, budget=runs - 1)
+
+
+def test_run_budget_error_far_from_the_edge_names_k():
+    beta = F(1, 10)
+    eps = F(3)  # edge -ln(0.9) ≈ 0.105: far
+    with pytest.raises(CertificationError, match=r"k = 100000 makes the best value tiny"):
+        d_by_runs(10**5, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps), budget=1)
