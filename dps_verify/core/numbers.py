@@ -363,10 +363,22 @@ def exp_interval(eps: Fraction, prec: int = BASE_PREC) -> tuple[Fraction, Fracti
     if isinstance(eps, ExactLog):  # e^(a + ln r) = e^a·r: exact when a == 0
         lo, hi = exp_interval(eps.a, prec)
         return lo * eps.r, hi * eps.r
-    with iv_precision(prec):
-        e = mpmath.iv.exp(iv_from_fraction(eps))
-        lo, hi = iv_lower(e), iv_upper(e)
-    return lo, hi
+    # Arb (python-flint) encloses exp rigorously; mpmath's iv.exp does not always round its
+    # ends outward (at 128 bits it returns the point 1 + 2^-100 for e^(2^-100)).
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        e = flint.arb(flint.fmpq(int(eps.numerator), int(eps.denominator))).exp()
+        (lo_m, lo_e), (hi_m, hi_e) = e.lower().man_exp(), e.upper().man_exp()
+    finally:
+        flint.ctx.prec = old
+    return _dyadic(int(lo_m), int(lo_e)), _dyadic(int(hi_m), int(hi_e))
+
+
+def _dyadic(man: int, exp: int) -> Fraction:
+    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
 
 
 def exp_compare(eps: Fraction, r: Fraction) -> int:
@@ -387,7 +399,8 @@ def exp_compare(eps: Fraction, r: Fraction) -> int:
     if eps >= (1 << 20):
         from dps_verify.core.errors import CertificationError
 
-        raise CertificationError(f"cannot compare e^epsilon with {float(r):.3g}: epsilon = {float(eps):.3g} too large")
+        raise CertificationError(f"cannot compare e^epsilon with {format_up(r, 3)}: epsilon = "
+                                 f"{format_up(eps, 3)} too large")
     prec = BASE_PREC
     while prec <= MAX_PREC:
         lo, hi = exp_interval(eps, prec)
@@ -398,7 +411,8 @@ def exp_compare(eps: Fraction, r: Fraction) -> int:
         prec *= 2
     from dps_verify.core.errors import CertificationError
 
-    raise CertificationError(f"cannot separate e^{eps} from {r} within {MAX_PREC} bits (precision limit)")
+    raise CertificationError(f"cannot separate e^{format_up(eps, 20)} from {format_up(r, 20)} within "
+                             f"{MAX_PREC} bits (precision limit)")
 
 
 def exp_affine_enclosure(A: Fraction, B: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:

@@ -1,0 +1,253 @@
+"""core/numbers.py on the paths that the arithmetic tests reach rarely, each against a reference
+computed here from the definition (``Fraction``, or ``mpmath`` at 120 digits): the refusals of
+bad inputs, exact-log arithmetic with offsets on both sides, the interval helpers at their
+edges (unbounded or point intervals, a precision limit), and the printing of certified values
+(rounded up or down, negative, zero, exact-log)."""
+
+from __future__ import annotations
+
+import math
+import pickle
+from decimal import Decimal
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from dps_verify.core.errors import CertificationError, ParameterError
+from dps_verify.core.numbers import (
+    EXP_INTERVAL_MAX_EPS,
+    Certified,
+    ExactLog,
+    exact_log,
+    exp_affine_enclosure,
+    exp_compare,
+    exp_interval,
+    format_down,
+    format_up,
+    iv_adaptive,
+    iv_lower,
+    iv_relative_width,
+    iv_upper,
+    log_upper_mpf,
+    to_fraction,
+)
+
+
+def _mp(x: ExactLog | Fraction) -> mpmath.mpf:
+    """a + ln r (or a rational) at 120 digits, from the definition."""
+    with mpmath.workdps(120):
+        if isinstance(x, ExactLog):
+            return (mpmath.mpf(x.a.numerator) / x.a.denominator
+                    + mpmath.log(mpmath.mpf(x.r.numerator) / x.r.denominator))
+        return mpmath.mpf(x.numerator) / x.denominator
+
+
+# ------------------------------------------------------------------------------ to_fraction
+
+
+@pytest.mark.parametrize("bad", [True, False, float("inf"), float("nan"), Decimal("Infinity"),
+                                 Decimal("NaN"), mpmath.mpf("inf"), mpmath.mpf("nan"), "nan",
+                                 "-inf", "Infinity", "1/0", "one", [1], None])
+def test_to_fraction_refuses_booleans_non_finite_values_and_non_numbers(bad):
+    with pytest.raises(ParameterError):
+        to_fraction(bad)
+
+
+def test_to_fraction_reads_each_kind_of_number_exactly():
+    assert to_fraction(np.float32(0.5)) == Fraction(1, 2)
+    assert to_fraction(np.float32(0.1)) == Fraction(repr(float(np.float32(0.1))))
+    assert to_fraction(np.int64(-7)) == Fraction(-7)
+    assert to_fraction(Decimal("0.125")) == Fraction(1, 8)
+    assert to_fraction(mpmath.mpf(3) / 8) == Fraction(3, 8)
+    assert to_fraction(mpmath.mpf(2) ** 70) == Fraction(2**70)
+    assert to_fraction(" 3/7 ") == Fraction(3, 7)
+    assert to_fraction(0.1) == Fraction(1, 10)
+
+
+# ------------------------------------------------------------------------------- ExactLog
+
+
+@pytest.mark.parametrize("r", [Fraction(1), Fraction(0), Fraction(-2)])
+def test_exact_log_refuses_r_one_and_non_positive_r(r):
+    with pytest.raises(ParameterError):
+        ExactLog(r)
+
+
+def test_exact_log_is_immutable_and_pickles_to_an_equal_value():
+    x = ExactLog(Fraction(11), Fraction(1, 3))
+    with pytest.raises(AttributeError):
+        x.r = Fraction(2)
+    assert pickle.loads(pickle.dumps(x)) == x
+    assert +x is x
+
+
+@pytest.mark.parametrize("x, y", [
+    (ExactLog(Fraction(2), Fraction(1, 2)), ExactLog(Fraction(3), Fraction(1, 3))),
+    (ExactLog(Fraction(2), Fraction(-1, 2)), ExactLog(Fraction(1, 5), Fraction(3))),
+    (ExactLog(Fraction(7, 3)), ExactLog(Fraction(3, 7), Fraction(5, 4))),  # logs cancel
+])
+def test_exact_log_sums_and_differences_with_offsets_equal_the_reference(x, y):
+    with mpmath.workdps(120):
+        for got, want in ((x + y, _mp(x) + _mp(y)), (x - y, _mp(x) - _mp(y)),
+                          (y - x, _mp(y) - _mp(x))):
+            assert abs(_mp(got) - want) < mpmath.mpf(10) ** -100
+        for c in (Fraction(1, 3), 2, Fraction(-5, 2)):
+            fc = _mp(Fraction(c))
+            for got, want in ((x + c, _mp(x) + fc), (c + x, _mp(x) + fc), (x - c, _mp(x) - fc),
+                              (c - x, fc - _mp(x))):
+                assert abs(_mp(got) - want) < mpmath.mpf(10) ** -100
+
+
+def test_exact_logs_with_the_same_log_compare_by_their_offsets():
+    lo, hi = ExactLog(Fraction(2)), ExactLog(Fraction(2), Fraction(1))
+    assert lo < hi and lo <= hi and hi > lo and hi >= lo
+    assert not (hi < lo) and not (hi <= lo) and not (lo > hi) and not (lo >= hi)
+    assert lo <= ExactLog(Fraction(2)) and lo >= ExactLog(Fraction(2))
+    assert not (lo < ExactLog(Fraction(2))) and not (lo > ExactLog(Fraction(2)))
+
+
+def test_exact_log_refuses_comparison_and_arithmetic_with_floats():
+    x = ExactLog(Fraction(3))
+    assert (x == "ln(3)") is False and (x != "ln(3)") is True
+    for op in (lambda: x < 1.5, lambda: x >= 0.5, lambda: x + 1.5, lambda: 1.5 + x,
+               lambda: x - 1.5, lambda: 1.5 - x, lambda: x < True):
+        with pytest.raises(TypeError):
+            op()
+
+
+# ------------------------------------------------------------------------ interval helpers
+
+
+def test_interval_ends_that_are_unbounded_are_refused():
+    v = mpmath.iv.mpf(["-inf", "1"])
+    with pytest.raises(CertificationError):
+        iv_lower(v)
+    assert iv_upper(v) == 1
+    assert iv_relative_width(v) is None
+
+
+@pytest.mark.parametrize("lo, hi, want", [
+    (0, 0, Fraction(0)), (-1, 2, None), (0, 1, None), (-2, -1, Fraction(1)),
+    (Fraction(3, 4), 1, Fraction(1, 3)),
+])
+def test_relative_width_of_an_interval(lo, hi, want):
+    v = mpmath.iv.mpf([mpmath.mpf(Fraction(lo).numerator) / Fraction(lo).denominator,
+                       mpmath.mpf(Fraction(hi).numerator) / Fraction(hi).denominator])
+    assert iv_relative_width(v) == want
+
+
+def test_iv_adaptive_reaches_the_asked_relative_accuracy_and_refuses_past_its_limit():
+    # (1 + x) - 1 at x = 1/(3·2^200) cancels about 200 bits: 128 and 256 bits are too few
+    x = Fraction(1, 3 * 2**200)
+    v = iv_adaptive(lambda: (1 + mpmath.iv.mpf(1) / (3 * 2**200)) - 1, rel_bits=64)
+    assert iv_lower(v) <= x <= iv_upper(v)
+    assert 0 < iv_relative_width(v) <= Fraction(1, 2**64)
+    point = iv_adaptive(lambda: mpmath.iv.mpf(0))  # a point interval at 0 is exact
+    assert iv_lower(point) == iv_upper(point) == 0
+    with pytest.raises(CertificationError, match="MAX_PREC"):
+        iv_adaptive(lambda: mpmath.iv.mpf([-1, 1]), max_prec=512)
+    with pytest.raises(CertificationError, match="512"):
+        iv_adaptive(lambda: mpmath.iv.mpf([1, 2]), max_prec=512)
+    with pytest.raises(CertificationError, match="within 16384 bits"):  # the default limit
+        iv_adaptive(lambda: mpmath.iv.mpf([1, 2]))
+
+
+def test_exp_interval_refuses_an_epsilon_too_large_for_exact_rationals():
+    with pytest.raises(CertificationError, match="too large"):
+        exp_interval(Fraction(EXP_INTERVAL_MAX_EPS + 1))
+    with pytest.raises(CertificationError, match="too large"):
+        exp_interval(Fraction(-EXP_INTERVAL_MAX_EPS - 1))
+
+
+def test_exp_compare_decides_huge_epsilon_by_powers_of_two_and_refuses_what_it_cannot_decide():
+    assert exp_compare(Fraction(1), Fraction(2)) == 1  # e > 2 without the shortcut (floor 1 < 2 bits)
+    assert exp_compare(Fraction(3), Fraction(15)) == 1  # shortcut: 15 < 2^4, e^3 > 2^3 ... decided
+    assert exp_compare(Fraction(3), Fraction(21)) == -1  # e^3 = 20.09
+    assert exp_compare(Fraction(10**6), Fraction(2**1000)) == 1
+    with pytest.raises(CertificationError, match="too large"):
+        exp_compare(Fraction(2**20), Fraction(2 ** (2**20 + 64)))
+    # a rational inside every enclosure of e up to MAX_PREC cannot be separated from e: refused
+    with mpmath.workprec(40000):
+        e = to_fraction(+mpmath.e)
+    with pytest.raises(CertificationError, match="precision limit"):
+        exp_compare(Fraction(1), e)
+
+
+def test_exp_affine_enclosure_refines_a_cancelling_difference_to_60_bits():
+    with mpmath.workprec(400):
+        e_near = to_fraction(+mpmath.e) + Fraction(1, 2**300)  # A - e·1 is 2^-300: cancels 300 bits
+        lo, hi = exp_affine_enclosure(e_near, Fraction(1), Fraction(1))
+        ref = mpmath.mpf(e_near.numerator) / e_near.denominator - mpmath.e
+    ref_q = to_fraction(ref)
+    assert lo <= ref_q * (1 + Fraction(1, 2**80)) and hi >= ref_q * (1 - Fraction(1, 2**80))
+    assert 0 < hi - lo <= abs(hi) / 2**60
+    assert exp_affine_enclosure(Fraction(1, 3), Fraction(0), Fraction(5)) == (Fraction(1, 3),) * 2
+    assert exp_affine_enclosure(Fraction(1, 3), Fraction(1, 4), 0) == (Fraction(1, 12),) * 2
+
+
+def test_log_upper_is_zero_at_one_and_an_upper_bound_above():
+    assert log_upper_mpf(Fraction(1)) == 0
+    for x in (Fraction(3), Fraction(11, 10), Fraction(10**30)):
+        got = log_upper_mpf(x)
+        with mpmath.workprec(300):
+            ref = mpmath.log(mpmath.mpf(x.numerator) / x.denominator)
+            assert ref <= got <= ref * (1 + mpmath.mpf(2) ** -50)  # rounded up to 53 bits
+
+
+# ----------------------------------------------------------------------- printing, Certified
+
+
+def test_formatting_rounds_up_or_down_at_both_signs_and_prints_zero_and_exact_logs():
+    third = Fraction(1, 3)
+    assert format_up(third, 3) == "3.34e-01" and format_down(third, 3) == "3.33e-01"
+    assert format_up(-third, 3) == "-3.33e-01" and format_down(-third, 3) == "-3.34e-01"
+    assert format_up(Fraction(0)) == "0" and format_down(Fraction(0)) == "0"
+    assert format_up(Fraction(2, 3), 1) == "7e-01" and format_down(Fraction(2, 3), 1) == "6e-01"
+    assert format_up(Fraction(9999, 1000), 3) == "1.00e+01"  # carry into the next decade
+    x = exact_log(Fraction(11))
+    assert format_up(x) == format_down(x) == "ln(11)"
+
+
+def test_certified_refuses_a_reversed_enclosure_and_reports_its_width_and_digits():
+    with pytest.raises(ValueError):
+        Certified(Fraction(2), Fraction(1), "reversed")
+    exact = Certified(Fraction(1, 3), Fraction(1, 3), "exact")
+    assert exact.exact and exact.relative_width() == 0.0 and exact.digits() == 10**6
+    assert str(exact) == "3.333333333333334e-01 (exact)"
+    c = Certified(Fraction(99, 100), Fraction(1), "interval")
+    assert not c.exact
+    assert c.relative_width() == pytest.approx(0.01, rel=1e-15)
+    assert c.digits() == math.floor(-math.log10(0.01))
+    assert str(c) == "[9.900000000000000e-01, 1.000000000000000e+00] (interval)"
+    assert "lower=9.9000000000000000e-01" in repr(c) and "upper=1.0000000000000000e+00" in repr(c)
+    wide = Certified(Fraction(-1), Fraction(1), "wide")
+    assert wide.relative_width() == 2.0 and wide.digits() == 0
+    zero = Certified(Fraction(-1), Fraction(0), "up to zero")
+    assert zero.relative_width() == 0.0
+    assert c.safe >= 1 and c.value == mpmath.mpf("0.995")
+
+
+@pytest.mark.parametrize("k", [1, 30, 60, 64, 100, 200])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_exp_interval_encloses_e_to_a_tiny_epsilon(k, sign):
+    """mpmath's iv.exp returns the point 1 + 2^-100 for e^(2^-100) at 128 bits (its ends are
+    not rounded outward there); the enclosure of e^ε must hold it strictly inside."""
+    x = Fraction(sign, 2**k)
+    lo, hi = exp_interval(x)
+    with mpmath.workprec(1200):
+        ref = mpmath.exp(mpmath.mpf(sign) / 2**k)
+        assert mpmath.mpf(lo.numerator) / lo.denominator < ref < mpmath.mpf(hi.numerator) / hi.denominator
+    assert hi - lo <= hi / 2**120
+    # the exact comparison with a rational just above the first-order value 1 + x
+    assert exp_compare(x, 1 + x) == 1
+    assert exp_compare(x, 1 + x + x * x) == -1
+    assert exp_compare(x, 1 + x + x * x / 2 + Fraction(1, 2**(4 * k + 8))) == sign
+
+
+def test_exp_interval_limit_is_two_to_the_twenty():
+    """The documented size limit: e^(2^20) is enclosed (about 1.5 million bits), beyond it refused."""
+    assert EXP_INTERVAL_MAX_EPS == 2**20
+    lo, hi = exp_interval(Fraction(2**20))
+    assert 1 < lo < hi and hi.numerator.bit_length() > 1_500_000
