@@ -292,3 +292,42 @@ def test_float_screen_tracks_the_exact_delta_and_is_folded_at_large_times():
         for bins in R.SCREEN_BINS:
             s = R.screen_delta(n, k, 0.25, float(eps), times, bins)
             assert float(c.lower) * 0.99 <= s <= float(c.upper) * 1.01, (n, times, bins, s)
+
+
+EDGES = [
+    (1, Fraction(1, 1000), 0, 1),  # k = 1, T = 1, ε = 0 (δ = total variation), β → 0
+    (2, Fraction(1, 2), 0, 1),
+    (3, Fraction(1, 4), 0, 2),  # ε = 0, several releases
+    (3, Fraction(1, 4), "ln(4/3)", 2),  # ε exactly at the regime edge −ln(1 − β)
+    (3, Fraction(1, 4), Fraction(2876, 10000), 2),  # just below the edge (ln 4/3 = 0.28768…)
+    (3, Fraction(1, 4), Fraction(2877, 10000), 2),  # just above it
+    (1, Fraction(1, 2), "ln(2)", 3),  # k = 1 at the edge
+    (3, Fraction(99, 100), 1, 2),  # β → 1
+]
+
+
+@pytest.mark.parametrize("k,beta,eps,times", EDGES)
+def test_sup_over_all_n_at_the_edges_against_brute_force(k, beta, eps, times):
+    """Edges (T = 1, k = 1, ε = 0, ε on both sides of and at −ln(1 − β), β near 0 and 1): the
+    all-sizes enclosure holds every exactly composed size up to past the tail start, one of them
+    reaches its lower end, and it meets its width."""
+    r = releases_delta(k, beta, eps, times)
+    assert r.covers_all_n and r.tail_from is not None
+    vals = [_exact_thr(n, k, beta, eps, times) for n in range(k, r.tail_from + 8)]
+    assert max(v.lower for v in vals) <= r.delta.upper
+    assert any(v.upper >= r.delta.lower for v in vals)
+    assert r.delta.upper <= r.delta.lower * Fraction(101, 100)
+
+
+def test_k_one_at_the_edge_is_the_closed_form():
+    """k = 1, β = 1/2, one record against none: the size-1 group is published with probability
+    1/2 and never under the neighbour, so δ_T = 1 − (1/2)^T at every ε, the worst size."""
+    r = releases_delta(1, Fraction(1, 2), "ln(2)", 3)
+    assert r.delta.lower == r.delta.upper == Fraction(7, 8) and r.argmax_n == 1
+
+
+def test_beta_one_is_refused_with_the_condition():
+    from dps_verify.core.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="0 < beta < 1"):
+        releases_delta(3, 1, 1, 2)
