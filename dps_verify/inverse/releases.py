@@ -57,7 +57,8 @@ bound over (J + 1)-subsets of releases; proof in that module).
    the bound at the A actually used, whatever it is.  The search stops at ``n_limit`` (then the
    tail bound at ``n_limit + 1`` is used as it is and may set the upper end).
 3. Every n in (k, A) is screened in floats (:func:`screen_delta`: one FFT power per direction
-   on a mean-preserving grid; never used as a bound), and the screen's argmax is enclosed
+   on a mean-preserving grid, folded onto the float Chernoff window of the T-fold loss; never
+   used as a bound), and the screen's argmax is enclosed
    (``rtol``); the target becomes max(largest enclosed upper end, (1 + ``rtol``)·largest
    enclosed lower end) and the tail start is searched again (it can only move down).
 4. Every other n in (k, A), in decreasing screen order, gets a *certified upper bound* below
@@ -85,6 +86,16 @@ first, a fine one if it is still the largest; exact enclosures count once and no
 budget ``max_enclosures`` (discretised fine ones; coarse ones up to ``COARSE_PER_FINE``× as
 many).  Bounds at or below ``ATOL`` = 1e-30 are not refined (the tail start may be taken where
 the tail bound is ≤ 1e-30), so when δ itself is that small the upper end may be up to 1e-30.
+
+**Pruning sizes by dominance, considered and not used.**  If the privacy profile of size m's
+pair (hockey-stick δ at every ε ∈ ℝ, equivalently its trade-off function) dominated size n's,
+every T-fold composition of n would be dominated by that of m (composition preserves the order
+of trade-off functions: Dong, Roth & Su, *Gaussian differential privacy*, JRSS B 2022), and n
+could be skipped.  For these thresholded binomial pairs no size dominates another (checked in
+floats at the breakpoints for k = 5, β = 1/10, n ∈ [5, 64]; as ε → ∞ the profile tends to the
+mass β^n at infinite loss, so only a smaller size could dominate, and none did), so it would
+prune nothing;
+each size costs one coarse split-grid upper bound instead (about 5 ms at T = 1000).
 
 With ``n_max`` given, only n ∈ [k, n_max] is enclosed (each size exactly as above) and the result
 is the worst case *over that range only* (``covers_all_n`` False).
