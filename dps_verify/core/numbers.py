@@ -350,8 +350,6 @@ def exp_interval(eps: Fraction, prec: int = BASE_PREC) -> tuple[Fraction, Fracti
     Refuses |ε| > :data:`EXP_INTERVAL_MAX_EPS` with a
     :class:`~dps_verify.core.errors.CertificationError` (exit 5) instead of building an
     integer of ~1.44·|ε| bits."""
-    if eps == 0:
-        return Fraction(1), Fraction(1)
     if abs(eps) > EXP_INTERVAL_MAX_EPS:
         from dps_verify.core.errors import CertificationError
 
@@ -423,9 +421,7 @@ def exp_affine_enclosure(A: Fraction, B: Fraction, eps: Fraction) -> tuple[Fract
     ``eps == 0``.  This is the one place the engine evaluates "mass minus e^ε times mass".
     """
     A, B = Fraction(A), Fraction(B)
-    if B == 0 or eps == 0:
-        return A - B, A - B
-    prec = BASE_PREC
+    prec = BASE_PREC  # exact at once when B == 0 or eps == 0 (then e^eps encloses as [1, 1])
     while True:
         lo_e, hi_e = exp_interval(eps, prec)
         lo, hi = A - hi_e * B, A - lo_e * B
