@@ -251,3 +251,11 @@ def test_exp_interval_limit_is_two_to_the_twenty():
     assert EXP_INTERVAL_MAX_EPS == 2**20
     lo, hi = exp_interval(Fraction(2**20))
     assert 1 < lo < hi and hi.numerator.bit_length() > 1_500_000
+
+
+def test_exp_affine_enclosure_refines_up_to_its_16384_bit_limit():
+    """A − e^ε·B cancelling 10000 bits: 8192 bits of e^ε are not enough, 16384 are."""
+    with mpmath.workprec(10100):
+        e_near = to_fraction(+mpmath.e) + Fraction(1, 2**10000)
+    lo, hi = exp_affine_enclosure(e_near, Fraction(1), Fraction(1))
+    assert 0 < lo <= hi and hi - lo <= hi / 2**60

@@ -42,6 +42,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_long_range_ties.py",
         "properties/test_sdgs_reference.py",
         "tests/test_worstcase_extreme_parameters.py",
+        "tests/test_sdgs_capped_reference.py",
     ),
     "dps_verify/worstcase/long_range.py": (
         "tests/test_long_range_reference.py",

@@ -1,0 +1,98 @@
+"""The capped scan of worstcase/sdgs.py (``scan(..., max_n=N)``): the later group sizes are
+bounded by the proven tail of the stopping rule, and the enclosure must hold the uncapped worst
+case.  The tail is checked against its definition computed here with mpmath at 50 digits:
+exp(−N·KL(γ‖β)) forward, plus exp(−(N−1)·KL(c_N‖β)) backward with c_N = max(k, γ'N)/(N−1)
+(γ = 1 − (1−β)e^−ε, γ' = 1 − (1−β)e^ε), and at ε = 0 the total-variation bound β·max_j f(j; N−1)
+(module docstring of sdgs.scan; CP Thm 5's setting)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import mpmath
+import pytest
+
+from dps_verify.worstcase.sdgs import scan
+
+
+def _kl(g, b):
+    return g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+
+
+def _mp(x: Fraction):
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+@pytest.mark.parametrize("k, beta, eps, measure, cap, n_start", [
+    (3, Fraction(1, 5), Fraction(1), "hockey-stick", 6, 4),
+    (3, Fraction(1, 5), Fraction(1), "pointwise", 3, 4),  # capped before the start n_m
+    (2, Fraction(1, 10), Fraction(1, 2), "hockey-stick", 6, 4),
+])
+def test_capped_scan_in_the_paper_regime_is_bounded_by_the_forward_chernoff_tail(
+        k, beta, eps, measure, cap, n_start):
+    full = scan(k, beta, eps, measure=measure)
+    capped = scan(k, beta, eps, measure=measure, max_n=cap)
+    assert capped.lower <= full.lower <= full.upper <= capped.upper
+    N = max(cap, n_start) + 1
+    with mpmath.workdps(50):
+        b = _mp(beta)
+        g = 1 - (1 - b) * mpmath.exp(-_mp(eps))
+        tail = mpmath.exp(-N * _kl(g, b))
+        up = _mp(capped.upper)
+        assert tail <= up <= tail * (1 + mpmath.mpf(2) ** -40)
+
+
+@pytest.mark.parametrize("cap", [200, 400])
+def test_capped_scan_outside_the_regime_adds_the_backward_chernoff_tail(cap):
+    k, beta, eps = 3, Fraction(1, 2), Fraction(1, 10)  # eps < -ln(1 - beta): backward bad set
+    full = scan(k, beta, eps, measure="hockey-stick")
+    capped = scan(k, beta, eps, measure="hockey-stick", max_n=cap)
+    assert capped.lower == full.lower and capped.upper >= full.upper
+    N = cap + 1
+    with mpmath.workdps(50):
+        b, e = _mp(beta), _mp(eps)
+        g, gp = 1 - (1 - b) * mpmath.exp(-e), 1 - (1 - b) * mpmath.exp(e)
+        c = max(k, gp * N) / (N - 1)
+        tail = mpmath.exp(-N * _kl(g, b)) + mpmath.exp(-(N - 1) * _kl(c, b))
+        up = _mp(capped.upper)
+        assert tail <= up <= tail * (1 + mpmath.mpf(2) ** -40)
+
+
+def test_capped_scan_outside_the_regime_is_one_while_the_backward_rule_cannot_apply():
+    capped = scan(3, Fraction(1, 2), Fraction(1, 10), measure="hockey-stick", max_n=50)
+    assert capped.upper == 1  # c_N >= beta: no backward bound yet, the value 1 is the bound
+    assert capped.lower == scan(3, Fraction(1, 2), Fraction(1, 10), measure="hockey-stick").lower
+
+
+@pytest.mark.parametrize("cap", [4, 9, 13])
+def test_capped_scan_at_epsilon_zero_is_bounded_by_the_total_variation_tail(cap):
+    k, beta = 3, Fraction(1, 5)
+    full = scan(k, beta, Fraction(0), measure="hockey-stick")
+    capped = scan(k, beta, Fraction(0), measure="hockey-stick", max_n=cap)
+    tv = beta * max(comb(cap, j) * beta**j * (1 - beta) ** (cap - j) for j in range(cap + 1))
+    assert capped.lower <= full.lower <= full.upper <= capped.upper
+    assert capped.upper == max(tv, capped.lower)
+    pointwise = scan(k, beta, Fraction(0), measure="pointwise", max_n=cap)
+    assert pointwise.lower == pointwise.upper == 1  # the pointwise value is 1 from n = k on
+
+
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+def test_infinite_epsilon_gives_beta_to_the_k_exactly(definition):
+    from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+    for eps in (float("inf"), "inf", " +Infinity"):
+        c = sdgs_delta_certified(4, Fraction(1, 3), eps, definition)
+        assert c.lower == c.upper == Fraction(1, 81) and c.details["argmax_n"] == 4
+
+
+def test_infinite_epsilon_refuses_the_edge_beta_and_an_unknown_definition():
+    from dps_verify.core.errors import ParameterError
+    from dps_verify.worstcase.sdgs import sdgs_delta_certified
+
+    with pytest.raises(ParameterError, match="edge"):
+        sdgs_delta_certified(4, "edge", "inf")
+    with pytest.raises(ParameterError, match="definition"):
+        sdgs_delta_certified(4, Fraction(1, 3), "inf", "pointwize")
+    with pytest.raises(ParameterError, match="definition"):
+        sdgs_delta_certified(4, Fraction(1, 3), 1, "pointwize")
