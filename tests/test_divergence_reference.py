@@ -52,3 +52,41 @@ def test_measures_of_product_laws_differing_in_two_groups_cancel_the_shared_ones
     # delta_exceeds on both sides of the value
     assert delta_exceeds(P, Q, eps, ref.lower - Fraction(1, 10**9))
     assert not delta_exceeds(P, Q, eps, ref.upper + Fraction(1, 10**9))
+
+
+@pytest.mark.parametrize("d", [Fraction(0), Fraction(1, 64), Fraction(1, 30), Fraction(1, 10), Fraction(1, 5)])
+def test_epsilon_of_product_laws_differing_in_one_group_equals_the_expanded_one(d):
+    """The segments path (one differing group): finite ε, and ∞ when the mass at infinite loss
+    exceeds δ, as for the expanded laws of that group."""
+    small = [r for r in DATA if _group(r) in (0, 1)]
+    P = dps_verify.distribution(ANON, DATA, BETA)
+    Q = dps_verify.distribution(ANON, DATA[1:], BETA)  # record 0 removed: group 0 differs
+    Pr = dict(dps_verify.distribution(ANON, small, BETA).expand())
+    Qr = dict(dps_verify.distribution(ANON, small[1:], BETA).expand())
+    assert epsilon(P, Q, d) == epsilon(Pr, Qr, d)
+    assert epsilon(Q, P, d) == epsilon(Qr, Pr, d)
+
+
+def test_epsilon_walks_the_likelihood_ratios_down_to_one():
+    """least x = e^ε with Σ max(0, P − xQ) ≤ δ, against the brute force over the ratios."""
+    from dps_verify.measures.divergence import least_exp_for_delta
+
+    segs = [(Fraction(3), Fraction(3, 10), Fraction(1, 10)), (Fraction(3, 2), Fraction(3, 10),
+                                                              Fraction(1, 5))]
+
+    def delta_at(x):  # hockey-stick mass of the segments at e^ε = x, from the definition
+        return sum(max(Fraction(0), a - x * b) for _, a, b in segs)
+
+    for d in (Fraction(0), Fraction(1, 20), Fraction(1, 10), Fraction(1, 5), Fraction(2, 5)):
+        x = least_exp_for_delta(segs, Fraction(0), d)
+        assert x >= 1 and delta_at(x) <= d
+        assert x == 1 or delta_at(x - Fraction(1, 10**9)) > d  # least
+    assert least_exp_for_delta(segs, Fraction(1, 10), Fraction(1, 20)) is None
+
+
+def test_measure_refuses_an_unknown_definition():
+    from dps_verify.core.errors import ParameterError
+    from dps_verify.measures.divergence import measure
+
+    with pytest.raises(ParameterError, match="definition"):
+        measure({0: 1}, {0: 1}, 1, "pointwize")
