@@ -125,7 +125,8 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
                 remainder = Fraction(0)
                 break
             remainder = remainder_bound(T, j, q)
-            if remainder <= Fraction(rtol) / 4 * max(lo_sum, floor) and remainder > 0 and max(lo_sum, floor) > 0:
+            # j < T and q > 0 here, so the remainder is > 0 and this needs a positive lower end
+            if remainder <= Fraction(rtol) / 4 * max(lo_sum, floor):
                 break
             if len(cur) * len(rest) > MAX_PRODUCTS:
                 break
