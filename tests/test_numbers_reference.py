@@ -259,3 +259,11 @@ def test_exp_affine_enclosure_refines_up_to_its_16384_bit_limit():
         e_near = to_fraction(+mpmath.e) + Fraction(1, 2**10000)
     lo, hi = exp_affine_enclosure(e_near, Fraction(1), Fraction(1))
     assert 0 < lo <= hi and hi - lo <= hi / 2**60
+
+
+def test_exp_affine_enclosure_without_q_mass_needs_no_e_to_the_epsilon():
+    """B = 0: A − e^ε·0 = A exactly, even for an ε too large to enclose e^ε."""
+    huge = Fraction(10**30)
+    assert exp_affine_enclosure(Fraction(1, 3), Fraction(0), huge) == (Fraction(1, 3),) * 2
+    with pytest.raises(CertificationError):
+        exp_affine_enclosure(Fraction(1, 3), Fraction(1, 4), huge)

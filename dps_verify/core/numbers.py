@@ -421,7 +421,9 @@ def exp_affine_enclosure(A: Fraction, B: Fraction, eps: Fraction) -> tuple[Fract
     ``eps == 0``.  This is the one place the engine evaluates "mass minus e^ε times mass".
     """
     A, B = Fraction(A), Fraction(B)
-    prec = BASE_PREC  # exact at once when B == 0 or eps == 0 (then e^eps encloses as [1, 1])
+    if B == 0:  # exact without e^eps (which a huge eps could not enclose)
+        return A, A
+    prec = BASE_PREC  # exact at once when eps == 0 (Arb encloses e^0 as [1, 1])
     while True:
         lo_e, hi_e = exp_interval(eps, prec)
         lo, hi = A - hi_e * B, A - lo_e * B
