@@ -34,6 +34,7 @@ import shlex
 import sys
 import time
 import tomllib
+from dataclasses import asdict
 from pathlib import Path
 
 from benchmarks.mutation.coverage_map import (
@@ -240,6 +241,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="run the chosen mutants with the whole selection and with the per-line "
                         "selection, one after the other in this process; print mutants/min of "
                         "each and whether the outcomes agree (writes no report)")
+    p.add_argument("--no-escalate", action="store_true",
+                   help="do not re-run the survivors of their line's tests against the module's "
+                        "whole selection (cheaper; a survivor then counts as one even if another "
+                        "test of the selection would kill it)")
+    p.add_argument("--rescore", action="store_true",
+                   help="rewrite the report sections of the chosen modules from their last "
+                        "campaign's saved outcomes (benchmarks/mutation/outcomes/) with the "
+                        "current judgements; runs nothing")
     p.add_argument("--no-baseline", action="store_true",
                    help="skip the check that each selection passes on the unmutated code (only "
                         "when it was just run green: a red selection would 'kill' every mutant)")
@@ -253,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         chosen = {m: ([x for x in ms if any(t in f"{x.describe()} ({x.operator})"
                                              for t in args.match)], total, src)
                   for m, (ms, total, src) in chosen.items()}
+    if args.rescore:
+        return rescore(args, modules)
     if args.list:
         for ms, _, _ in chosen.values():
             for x in ms:
@@ -299,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     again = [(o.mutant, chosen[o.mutant.module][2], tests_for[o.mutant.module],
               _limit(args, maps[o.mutant.module].seconds))  # type: ignore[union-attr]
              for o in outcomes if o.how == "survived" and maps.get(o.mutant.module) is not None
-             and not args.module_selection and o.tests != len(tests_for[o.mutant.module])]
+             and not args.module_selection and not args.no_escalate
+             and o.tests != len(tests_for[o.mutant.module])]
     if again:
         print(f"{len(again)} survivor(s) of their line's tests: the module's whole selection",
               flush=True)
@@ -317,9 +329,57 @@ def main(argv: list[str] | None = None) -> int:
                   + ", ".join(f"{o.mutant.key} ({o.how})" for o in s["survivors"]))
         return 0
     rate = 60 * len(outcomes) / seconds if seconds else 0.0
-    sections = {m: module_section(m, s, chosen[m][1], args.sample, args.seed, command, seconds,
-                                  args.workers, base[m], judged, rate)
-                for m, s in per.items()}
+    campaign = {"command": command, "sample": args.sample, "seed": args.seed, "seconds": seconds,
+                "workers": args.workers, "rate": rate}
+    OUTCOMES.mkdir(exist_ok=True)
+    for m in per:
+        save_outcomes(m, {**campaign, "mutants": chosen[m][1], "baseline": base[m]},
+                      [o for o in outcomes if o.mutant.module == m])
+    return write_report(args, per, judged, {m: {**campaign, "mutants": chosen[m][1],
+                                                 "baseline": base[m]} for m in per})
+
+
+#: the outcomes of the last campaign of each module (``--rescore`` reads them)
+OUTCOMES = HERE / "outcomes"
+
+
+def save_outcomes(module: str, campaign: dict, outcomes: list[Outcome]) -> None:
+    rows = [{**asdict(o.mutant), "killed": o.killed, "how": o.how, "seconds": round(o.seconds, 2),
+             "tests": o.tests} for o in outcomes]
+    path = OUTCOMES / f"{module.replace('/', '.')}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"campaign": campaign, "outcomes": rows}, indent=1) + "\n",
+                   encoding="utf-8")
+    tmp.replace(path)
+
+
+def rescore(args: argparse.Namespace, modules: list[str]) -> int:
+    """Rewrite the report sections of ``modules`` from their saved outcomes with the current
+    judgements (no mutant is run: a kill still needs a new campaign)."""
+    judged = load_judgements()
+    outcomes: list[Outcome] = []
+    campaigns = {}
+    for m in modules:
+        path = OUTCOMES / f"{m.replace('/', '.')}.json"
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        campaigns[m] = data["campaign"]
+        fields = set(Mutant.__dataclass_fields__)
+        outcomes += [Outcome(Mutant(**{k: v for k, v in row.items() if k in fields}),
+                             row["killed"], row["how"], row["seconds"], row["tests"])
+                     for row in data["outcomes"]]
+    if not campaigns:
+        print("no saved outcomes for these modules", file=sys.stderr)
+        return 2
+    return write_report(args, score(outcomes, judged), judged, campaigns)
+
+
+def write_report(args: argparse.Namespace, per: dict[str, dict], judged: dict[str, dict[str, str]],
+                 campaigns: dict[str, dict]) -> int:
+    sections = {m: module_section(m, s, c["mutants"], c["sample"], c["seed"], c["command"],
+                                  c["seconds"], c["workers"], c["baseline"], judged, c["rate"])
+                for m, s in per.items() for c in [campaigns[m]]}
     old = args.report.read_text(encoding="utf-8") if args.report.exists() else ""
     text = merge_report(old, sections)
     tmp = args.report.with_suffix(".tmp")
@@ -327,9 +387,9 @@ def main(argv: list[str] | None = None) -> int:
     tmp.replace(args.report)
     for m in sorted(sections):
         print(sections[m])
-    print(f"wall time {seconds:.0f} s; report: {args.report}")
+    print(f"report: {args.report}")
     bad = [m for m, s in per.items()
-           if (s["score"] if s["sampled"] >= chosen[m][1] else s["lower"]) < args.target]
+           if (s["score"] if s["sampled"] >= campaigns[m]["mutants"] else s["lower"]) < args.target]
     worry = [o for s in per.values() for o in s["survivors"]
              if judged.get(o.mutant.key, {}).get("kind") in (None, "dangerous")]
     return 1 if bad or worry else 0
