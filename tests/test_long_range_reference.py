@@ -328,3 +328,51 @@ def test_run_budget_error_far_from_the_edge_names_k():
     eps = F(3)  # edge -ln(0.9) ≈ 0.105: far
     with pytest.raises(CertificationError, match=r"k = 100000 makes the best value tiny"):
         d_by_runs(10**5, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps), budget=1)
+
+
+# --- the documented limits, at their values ------------------------------------------------
+
+
+def test_searches_reach_group_sizes_up_to_2_to_the_400_and_refuse_beyond():
+    """Run ends are searched up to n = 2^400 (_SEARCH_LIMIT): N_J just below it is found, a
+    run ending past it is refused with the search limit named."""
+    beta, eps = F(1, 2), F(1)
+    th = Thresholds(beta, eps, sdgs._Exp(eps))
+    J = (1 << 399) + (1 << 390)  # N_J ≈ 0.79·2^399·2 ≈ 0.96·2^400 < 2^400
+    assert th.last_below(J) == _ref_last_below(J, beta, eps) < 1 << 400
+    with pytest.raises(CertificationError, match=f"> limit {1 << 400}$"):
+        th.last_below(1 << 400)
+
+
+def test_default_run_budget_is_40000_runs_an_estimate_of_exactly_that_is_accepted(monkeypatch):
+    k, beta, eps = 5, F(1, 10), sdgs.neg_log_upper(F(9, 10)) + F(1, 4)
+    kl = sdgs.kl_lower(beta, eps)
+    monkeypatch.setattr(long_range, "_estimate_runs", lambda *a: 40_000.0)
+    assert d_by_runs(k, beta, eps, sdgs._Exp(eps), kl).details["runs"] == _ref_runs(k, beta, eps, kl)[1]
+    monkeypatch.setattr(long_range, "_estimate_runs", lambda *a: 40_000.5)
+    with pytest.raises(CertificationError, match=r"RUN_BUDGET = 40000 threshold runs, estimated 4(\.0+)?e\+04\)"):
+        d_by_runs(k, beta, eps, sdgs._Exp(eps), kl)
+
+
+def test_default_segment_budget_is_20000_segments_then_a_probe_of_300(monkeypatch):
+    """An estimate past SEGMENT_BUDGET = 20000 names it; the scan then probes 300 segments: a scan
+    that ends within them still answers, the 301st segment is refused with the estimate."""
+    k, beta, eps = CASES[0]
+    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), True, sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
+    c = long_range.sdgs_by_segments(*args, est_n_stop=10.0**9)  # over the budget, ends early
+    assert c.details["segments"] < 300
+    visits = []
+    real = long_range._SegmentScan.candidates
+    monkeypatch.setattr(long_range._SegmentScan, "stop_note", lambda *a: "")  # never stops
+    monkeypatch.setattr(long_range._SegmentScan, "candidates",
+                        lambda self, *a: visits.append(a) or real(self, *a))
+    with pytest.raises(CertificationError, match=r"SEGMENT_BUDGET = 20000 segments, estimated 9\.\d+e\+08"):
+        long_range.sdgs_by_segments(*args, est_n_stop=10.0**9)
+    assert len(visits) == 300
+
+
+def test_exact_tie_check_is_limited_to_k_2000():
+    k, beta, eps = 2001, F(1, 2), F(1, 2)
+    sc = long_range._SegmentScan(k, beta, eps, "pointwise", sdgs._Exp(eps), True, 96)
+    with pytest.raises(CertificationError, match="exact check is limited to k ≤ 2000 "):
+        sc.z_exact(k + 1)

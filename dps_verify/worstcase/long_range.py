@@ -51,8 +51,6 @@ from dps_verify.worstcase.gamma_gap import eps_float, gamma_minus_beta_ball, gam
 _SEARCH_LIMIT = 1 << 400
 #: Most threshold runs one evaluation of d may visit (about 50–100 µs each).
 RUN_BUDGET = 40_000
-#: Relative bits wanted for the maximum (single-value APIs need 1e-15 ≈ 50 bits).
-WANT_BITS = 64
 
 
 def _flint() -> Any:
@@ -150,7 +148,7 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
         J += 1
         N = th.last_below(J)
     # every ball is tight to about 2^−prec relative (BallBinomial's precision contract), so the
-    # enclosure below is tight to WANT_BITS without raising the precision
+    # enclosure below is tight to about 90 bits (single-value APIs need 1e-15 ≈ 50)
     lo, hi = _enclosure(values)
     best_J = max(values, key=lambda JJ: values[JJ][1].mid())
     return Certified(
