@@ -163,5 +163,6 @@ def test_sparse_path_is_promising_up_to_an_expected_twentieth_of_a_rare_release(
     pld = _pld({F(1): F(99, 100), F(2): F(1, 100)})
     assert S.sparse_promising(pld, 5)  # q·T = 1/20 exactly
     assert not S.sparse_promising(pld, 6)
+    assert not S.sparse_promising(_pld({F(1): F(983, 1000), F(2): F(17, 1000)}), 3)  # 0.051 > 1/20
     assert not S.sparse_promising(_pld({}, F(1)), 1)
     assert S.sparse_promising(_pld({F(3): F(1)}), 10**9)

@@ -258,3 +258,17 @@ def test_the_tail_sums_of_one_object_take_at_most_total_terms(monkeypatch):
     B.upper_tail(T, n)
     with pytest.raises(CertificationError, match="TOTAL_TERMS"):
         B.upper_tail(T, n)
+
+
+def test_the_lifetime_limit_is_500000_terms():
+    """An object that has summed 500000 − 10 terms may still sum the 10 of Pr[Bin(40, 1/3) ≥ 30]
+    at 4000 bits; with one more already summed the sum is refused, naming the limit."""
+    n, T = 40, 30
+    B = BallBinomial(BETA, 4000)
+    B.terms = 500_000 - (n - T)
+    lo, hi = arb_to_fractions(B.upper_tail(T, n))
+    assert lo <= _exact_tail(n, T, BETA) <= hi and B.terms == 500_000
+    B = BallBinomial(BETA, 4000)
+    B.terms = 500_000 - (n - T) + 1
+    with pytest.raises(CertificationError, match="TOTAL_TERMS = 500000 terms"):
+        B.upper_tail(T, n)
