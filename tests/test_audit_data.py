@@ -122,8 +122,17 @@ def _run(pipeline, backend, seed=3, **kw):
                       first_look=24, max_trials=48, **kw)
 
 
-def test_statistical_audit_finds_a_person_with_a_unique_age() -> None:
-    rep = _run(publish_ages, SerialBackend())
+@pytest.fixture(scope="module")
+def ages_serial(tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    """The serial statistical audit of ``publish_ages`` (seed 3), run once for the module (about
+    12 s of CPU): its report, and the checkpoint file it wrote.  Read by the FAIL test, compared
+    with the Dask runs, and resumed by the checkpoint test."""
+    ck = tmp_path_factory.mktemp("ages") / "ck.json"
+    return _run(publish_ages, SerialBackend(), checkpoint=ck), ck
+
+
+def test_statistical_audit_finds_a_person_with_a_unique_age(ages_serial: tuple) -> None:
+    rep = ages_serial[0]
     assert rep.verdict == "FAIL", rep.summary()
     w = rep.witness
     ages = [r[0] for r in ROWS.records]
@@ -141,7 +150,7 @@ def test_statistical_audit_of_a_constant_release_is_inconclusive() -> None:
     assert rep.verdict == "INCONCLUSIVE"
 
 
-def test_same_seed_same_verdict_and_witness_on_1_and_2_dask_workers() -> None:
+def test_same_seed_same_verdict_and_witness_on_1_and_2_dask_workers(ages_serial: tuple) -> None:
     from dask.distributed import Client, LocalCluster
 
     out = []
@@ -152,14 +161,13 @@ def test_same_seed_same_verdict_and_witness_on_1_and_2_dask_workers() -> None:
             rep = _run(publish_ages, be)
             be.close()
             out.append((rep.verdict, rep.witness, rep.this_table["counts"], rep.this_table["event"]))
-    serial = _run(publish_ages, SerialBackend())
+    serial = ages_serial[0]
     assert out[0] == out[1] == (serial.verdict, serial.witness, serial.this_table["counts"],
                                 serial.this_table["event"])
 
 
-def test_checkpoint_resumes_and_refuses_a_foreign_file(tmp_path: Path) -> None:
-    ck = tmp_path / "ck.json"
-    first = _run(publish_ages, SerialBackend(), checkpoint=ck)
+def test_checkpoint_resumes_and_refuses_a_foreign_file(tmp_path: Path, ages_serial: tuple) -> None:
+    first, ck = ages_serial
     again = _run(publish_ages, SerialBackend(), checkpoint=ck)
     assert again.this_table.get("resumed_tasks", 0) > 0 and again.witness == first.witness
     other = _run(publish_ages, SerialBackend(), seed=4, checkpoint=ck)  # new fingerprint
