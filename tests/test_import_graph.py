@@ -12,6 +12,7 @@ cycles of design; they are skipped.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -72,16 +73,29 @@ def _imports(tree: ast.AST, module: str, is_package: bool, known: set[str]) -> s
     return out
 
 
-def import_graph() -> dict[str, set[str]]:
-    """module -> modules of the package it imports (skipping a package's own descendants)."""
+@cache
+def parsed(path: Path) -> ast.AST:
+    """The syntax tree of one source file, parsed once per test session (read-only: callers
+    walk it, never change it); shared with :mod:`tests.test_layers`."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _graph_once() -> tuple[tuple[str, frozenset[str]], ...]:
     mods = _modules()
     known = set(mods)
-    graph = {}
+    graph = []
     for name, path in mods.items():
-        edges = _imports(ast.parse(path.read_text(encoding="utf-8")), name,
-                         path.name == "__init__.py", known)
-        graph[name] = {m for m in edges if not m.startswith(name + ".")}
-    return graph
+        edges = _imports(parsed(path), name, path.name == "__init__.py", known)
+        graph.append((name, frozenset(m for m in edges if not m.startswith(name + "."))))
+    return tuple(graph)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> modules of the package it imports (skipping a package's own descendants).
+    Built once per session; each call returns a fresh copy (the negative controls plant edges
+    in it)."""
+    return {name: set(edges) for name, edges in _graph_once()}
 
 
 def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:

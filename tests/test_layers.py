@@ -21,7 +21,7 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
-from test_import_graph import PACKAGE, ROOT, _imports, _modules, import_graph
+from test_import_graph import PACKAGE, ROOT, _imports, _modules, import_graph, parsed
 
 #: Floors, lowest first.  Packages on one floor may not import each other.
 FLOORS: tuple[tuple[str, ...], ...] = (
@@ -124,8 +124,7 @@ def facade_imports(module: str, tree: ast.AST, known: set[str]) -> list[str]:
 
 
 def _package_trees() -> dict[str, ast.AST]:
-    return {name: ast.parse(path.read_text(encoding="utf-8"))
-            for name, path in _modules().items()}
+    return {name: parsed(path) for name, path in _modules().items()}
 
 
 def test_every_package_has_a_floor():

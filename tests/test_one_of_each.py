@@ -23,6 +23,7 @@ import math
 import textwrap
 from collections import Counter
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -101,9 +102,10 @@ def _is_n_m(node: ast.AST) -> bool:
             and isinstance(arg.left.left, ast.Name) and arg.left.left.id == "k")
 
 
-def scan(root: Path, prefix: str = "") -> list[tuple[str, str, str, int]]:
+@cache
+def scan(root: Path, prefix: str = "") -> tuple[tuple[str, str, str, int], ...]:
     """Every site of a listed idea under ``root``: (kind, ``prefix`` + path, enclosing function,
-    line)."""
+    line).  Scanned once per root and session (the package is read by two tests)."""
     found: list[tuple[str, str, str, int]] = []
     for path in sorted(root.rglob("*.py")):
         rel = prefix + path.relative_to(root).as_posix()
@@ -127,7 +129,7 @@ def scan(root: Path, prefix: str = "") -> list[tuple[str, str, str, int]]:
                 visit(child, inner)
 
         visit(tree, "<module>")
-    return found
+    return tuple(found)
 
 
 def copies(root: Path, prefix: str = "") -> list[str]:
