@@ -283,3 +283,24 @@ def test_a_pipeline_that_raises_or_exits_is_an_audited_code_error_never_a_verdic
     for pipeline in (boom, leave):
         with pytest.raises(AuditedCodeError, match="the pipeline raised"):
             _run(pipeline, SerialBackend())
+
+
+def test_a_pipeline_that_calls_os_exit_in_a_dask_worker_process_is_an_audited_code_error(tmp_path: Path) -> None:
+    """In worker processes the pipeline runs inside audited_code too: os._exit is trapped (no
+    dead worker, no verdict), and the error reaches the caller as the audited code's fault."""
+    from dps_verify.core.errors import AuditedCodeError
+
+    src = tmp_path / "leaver.py"
+    src.write_text("import os\n\ndef release(table):\n    os._exit(3)\n")
+    ref = ("file", f"{src}:release")
+    from dps_verify.audit.data import _resolve
+
+    be = DaskBackend(1)
+    try:
+        with pytest.raises(AuditedCodeError, match="os._exit"):
+            audit_data(_resolve(ref), data=ROWS, beta=Fraction(1, 2), epsilon=1, delta=1e-6,
+                       question="this", backend=be, targets=1, screen_trials=1,
+                       pipeline_ref=ref)
+        assert len(be.client.scheduler_info()["workers"]) == 1  # the worker did not die
+    finally:
+        be.close()

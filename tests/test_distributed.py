@@ -36,6 +36,11 @@ def _minmax(s: tuple) -> tuple:
     return (min(s), max(s)) if s else ()
 
 
+def _gate_at_four(s: tuple) -> tuple:
+    """Publishes the sample only when it holds four records or more (leaks at size 4)."""
+    return tuple(sorted(s)) if len(s) >= 4 else ()
+
+
 def test_exact_search_chunks_as_dask_tasks_agree_with_the_serial_run() -> None:
     from dask.distributed import Client, LocalCluster
 
@@ -57,3 +62,48 @@ def test_checkpoint_keeps_results_for_its_fingerprint_only(tmp_path: Path) -> No
     assert Checkpoint(f, "run-a").get("task:0") == {"n": 3}
     assert Checkpoint(f, "run-b").get("task:0") is None
     assert Checkpoint(None, "x").get("task:0") is None
+
+
+def test_process_executor_runs_search_chunks_as_dask_tasks_with_the_serial_result(monkeypatch) -> None:
+    """The exact search's parallel executor (verdict.executor.ProcessExecutor, chosen above
+    PARALLEL_THRESHOLD) on a LocalCluster of worker processes: with the search cut into many
+    chunks, 1 and 2 workers give the serial witness, pairs and sizes, and the chunks really
+    ran as Dask tasks on 2 worker processes."""
+    from dps_verify.verdict import exact_search
+    from dps_verify.verdict.exact_search import exhaustive_search
+    from dps_verify.verdict.executor import (
+        PARALLEL_THRESHOLD,
+        ProcessExecutor,
+        SerialExecutor,
+        choose_executor,
+    )
+
+    assert isinstance(choose_executor(PARALLEL_THRESHOLD - 1), SerialExecutor)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert isinstance(choose_executor(PARALLEL_THRESHOLD), ProcessExecutor)
+
+    monkeypatch.setattr(exact_search, "CHUNK_TERMS", 64)  # many chunks: several tasks per size
+    mapped: list[int] = []
+    real_map = DaskBackend.map
+
+    def counting_map(self, fn, items, progress=None):
+        mapped.append(len(items))
+        return real_map(self, fn, items, progress)
+
+    monkeypatch.setattr(DaskBackend, "map", counting_map)
+    kw = {"beta": Fraction(1, 2), "epsilon": 1, "delta": Fraction(1, 100), "max_size": 6}
+    serial = exhaustive_search(_gate_at_four, list(range(5)), executor=SerialExecutor(), **kw)
+    assert serial.sizes == [1, 2, 3, 4]  # the witness needs four records: several sizes searched
+    got = []
+    for workers in (1, 2):
+        ex = ProcessExecutor(workers)
+        try:
+            res = exhaustive_search(_gate_at_four, list(range(5)), executor=ex, **kw)
+            if workers == 2:
+                assert isinstance(ex._backend, DaskBackend) and ex._backend.workers == 2
+        finally:
+            ex.close()
+        got.append((res.witness, res.pairs, res.sizes, res.exact_checks))
+    assert serial.witness is not None
+    assert got[0] == got[1] == (serial.witness, serial.pairs, serial.sizes, serial.exact_checks)
+    assert mapped and max(mapped) > 1  # chunks went to the Dask workers

@@ -29,6 +29,18 @@ from dps_verify.core.errors import ParameterError
 PARALLEL_SECONDS = 10.0
 
 
+#: Settings of a LocalCluster this backend starts.  A task whose worker dies is not retried
+#: on the other workers (only the audited code can kill a worker, and it would kill them one
+#: after another).  The workers' statistical profiler (a stack sample every 10 ms) is off and
+#: the system monitor samples every 2 s: on pandas-heavy pipelines the profiler alone cost
+#: about a quarter of each run's CPU time (benchmarks/bench_real_audit.py).
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.scheduler.allowed-failures": 0,
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.interval": "2s",
+}
+
+
 def task_seeds(seed: int | None, n: int) -> list[np.random.SeedSequence]:
     """``n`` independent child seed sequences of ``SeedSequence(seed)`` (fresh entropy when
     ``seed`` is None; the chosen entropy is kept in each child's ``entropy``)."""
@@ -89,9 +101,7 @@ class DaskBackend:
             # workers' own logs stay quiet: a failing task is reported once, by the caller
             import dask
 
-            # a task whose worker dies is not retried on the other workers: only the audited
-            # code can kill a worker, and it would kill them one after another
-            with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                              dashboard_address=":0",
                                              silence_logs=logging.CRITICAL)
@@ -170,6 +180,7 @@ def choose_backend(
 
 
 __all__ = [
+    "LOCAL_CLUSTER_CONFIG",
     "PARALLEL_SECONDS",
     "Backend",
     "DaskBackend",
