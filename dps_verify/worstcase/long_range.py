@@ -63,9 +63,7 @@ def gamma_ball(beta: Fraction, eps: Fraction, prec: int) -> Any:
     """A ball around γ = β + (1−β)(1 − e^{−ε}) (no cancellation for tiny β, ε)."""
     flint = _flint()
     with flint.ctx.workprec(prec):
-        b = arb_fraction(beta)
-        e = arb_epsilon(min(eps, Fraction(1 << 20)))  # γ − 1 < 2^−10^6 beyond: same ball
-        return b + gamma_minus_beta_ball(arb_fraction(1 - beta), e)
+        return arb_fraction(beta) + gamma_minus_beta_ball(arb_fraction(1 - beta), arb_epsilon(eps))
 
 
 class Thresholds:
@@ -74,27 +72,20 @@ class Thresholds:
     def __init__(self, beta: Fraction, eps: Fraction, E: Any) -> None:
         self.beta, self.eps, self.E = beta, eps, E
         self.q, self.r = beta.denominator, beta.denominator - beta.numerator
-        # bits of 1/γ ≤ bits of 1/β + 1
-        self.inv_bits = self.q.bit_length() - beta.numerator.bit_length() + 2
 
     def below(self, n: int, J: int) -> bool:
         """γn < J, decided exactly: n ≤ J, or (n − J)·q·e^ε < n·(q − p)."""
         return n <= J or self.E.less((n - J) * self.q, n * self.r)
 
-    _inv: tuple[int, Any] = (0, None)
-
     def last_below(self, J: int) -> int:
-        """N_J: the ball J/γ gives a start n₀ = ⌈its lower end⌉ − 1 < J/γ (so γn₀ < J); the exact
-        test then finds the least n > n₀ with γn ≥ J (:func:`least_integer`, certified: the
-        answer's predecessor is checked too), and N_J is the one before it."""
-        flint = _flint()
-        prec = J.bit_length() + self.inv_bits + 40
-        if self._inv[0] < prec:  # 1/γ, cached at a precision good for J up to 2^(prec − …)
-            prec += 32
-            with flint.ctx.workprec(prec):
-                self._inv = (prec, 1 / gamma_ball(self.beta, self.eps, prec))
-        with flint.ctx.workprec(self._inv[0]):
-            lo, _ = arb_to_fractions(J * self._inv[1])
+        """N_J: a ball of J/γ at as many bits as (J + 1)·q² has (γ ≥ β ≥ 1/q, so the ball of γ
+        keeps away from 0 and the lower end is within a unit or so of J/γ) gives a start
+        n₀ = ⌈lower end⌉ − 1 < J/γ (γn₀ < J); the exact test then finds the least n > n₀ with
+        γn ≥ J (:func:`least_integer`, certified: the answer's predecessor is checked too), and
+        N_J is the one before it.  The ball only places the start: any start gives this N_J."""
+        prec = ((J + 1) * self.q * self.q).bit_length()
+        with _flint().ctx.workprec(prec):
+            lo, _ = arb_to_fractions(J / gamma_ball(self.beta, self.eps, prec))
         start = math.ceil(lo) - 1
         return least_integer(lambda n: not self.below(n, J), lo=start + 1, limit=_SEARCH_LIMIT, what="run end") - 1
 
