@@ -264,11 +264,13 @@ def test_mondrian_anonypy_example_fails_on_the_extract() -> None:
     table = load_table(EXTRACT, ["age", "native-country"])
     rep = audit_data(rel, data=table, beta=Fraction(1, 2), epsilon=1, delta=1e-6,
                      question="this", backend=SerialBackend(), targets=1, screen_trials=2,
-                     first_look=16, max_trials=32)
+                     max_trials=64)
     assert rep.verdict == "FAIL", rep.summary()
     country = rep.witness["record"]["native-country"]
     assert [r[1] for r in table.records].count(country) == 1
     assert country in rep.witness["event"] and rep.witness["hits_without"] == 0
+    # the first planned look (the smallest design that can refute the claim) was enough
+    assert len(rep.this_table["looks"]) == 1 and rep.this_table["pipeline_runs"] <= 30
 
 
 def test_a_pipeline_that_raises_or_exits_is_an_audited_code_error_never_a_verdict() -> None:

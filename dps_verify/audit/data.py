@@ -687,25 +687,27 @@ def _statistical_this_table(
                "seconds": round(time.perf_counter() - t0, 3)}
         return res, None
     counts = {"with": [0, 0], "without": [0, 0]}  # hits, runs
-    done_tasks = {"with": 0, "without": 0}
+    planned = {"with": 0, "without": 0}  # runs handed out so far (tasks of <= TRIALS_PER_TASK)
+    task_count = {"with": 0, "without": 0}
     verdict, bound, used = "INCONCLUSIVE", Fraction(0), 0
     for li, (n_a, n_b) in enumerate(looks):
         want = {side_a: n_a, side_b: n_b}
         items, idx = [], []
         for kind in ("without", "with"):
             parent = root[1] if kind == "without" else root[2]
-            need = math.ceil(want[kind] / TRIALS_PER_TASK)
-            for i in range(done_tasks[kind], need):
+            while planned[kind] < want[kind]:
+                i, n = task_count[kind], min(TRIALS_PER_TASK, want[kind] - planned[kind])
+                task_count[kind] += 1
+                planned[kind] += n
                 key = f"confirm:{t}:{repr(event)}:{kind}:{i}"
                 got = checkpoint.get(key)
-                if got is not None:
+                if got is not None and got.get("n") == n:
                     counts[kind][0] += got["hits"]
                     counts[kind][1] += got["n"]
                     continue
                 items.append(({**base, "target": t, "event": ev_json, "kind": kind,
-                               "n": TRIALS_PER_TASK, "seed": _child_seed(parent, i)}, records))
+                               "n": n, "seed": _child_seed(parent, i)}, records))
                 idx.append(key)
-            done_tasks[kind] = need
         if items:
             out = backend.map(confirmation_task, items,
                               progress=progress(f"confirming (look {li + 1} of {len(looks)})"))
