@@ -68,3 +68,40 @@ def test_search_at_beta_one_finds_the_smallest_pair_whose_outputs_differ(definit
     assert w is not None and w.implied_delta == 1
     assert len(w.dataset) == 2 and _brute_delta(anon, w.dataset, w.neighbour) == 1
     assert res.sizes == [1, 2]
+
+
+# ------------------------------------------------------------- work estimates (budgets)
+# A search refuses or shrinks past its budget from these estimates, so each is checked against
+# the enumeration it stands for, counted by brute force over the count vectors.
+
+def _vectors(m: int, n: int):
+    import itertools
+
+    return [c for c in itertools.product(range(n + 1), repeat=m) if sum(c) == n]
+
+
+def _subsamples(c) -> int:
+    import math
+
+    return math.prod(v + 1 for v in c)
+
+
+@pytest.mark.parametrize("m, n", [(1, 1), (1, 5), (2, 1), (2, 4), (3, 3), (4, 2), (3, 6)])
+def test_work_estimates_count_the_enumeration_they_budget(m, n):
+
+    from dps_verify.verdict.exact_search import _parent_terms, count_datasets, estimate_work
+
+    assert count_datasets(m, n) == sum(len(_vectors(m, s)) for s in range(1, n + 1))
+    # level by parents: every dataset E of <= n - 1 records enumerates its sub-samples once,
+    # for m + 1 laws (E and the m datasets E + x)
+    parents = (m + 1) * sum(_subsamples(c) for s in range(n) for c in _vectors(m, s))
+    assert estimate_work(m, n, parents=True) == parents
+    # per dataset: pairs (sub-sample, rest) of every dataset up to n, times min(n, m) + 1
+    pairs = sum(_subsamples(c) for s in range(n + 1) for c in _vectors(m, s))
+    assert estimate_work(m, n) == (min(n, m) + 1) * pairs
+    assert estimate_work(m, n) >= sum(_subsamples(c) * (1 + sum(1 for v in c if v))
+                                      for s in range(1, n + 1) for c in _vectors(m, s))
+    if n >= 2:  # average sub-samples of a dataset of n - 1 records, times m + 1 lookups
+        level = _vectors(m, n - 1)
+        avg = (m + 1) * sum(_subsamples(c) for c in level) // len(level)
+        assert _parent_terms(m, n) == max(1, avg)
