@@ -376,3 +376,17 @@ def test_exact_tie_check_is_limited_to_k_2000():
     sc = long_range._SegmentScan(k, beta, eps, "pointwise", sdgs._Exp(eps), True, 96)
     with pytest.raises(CertificationError, match="exact check is limited to k ≤ 2000 "):
         sc.z_exact(k + 1)
+
+
+def test_run_budget_error_blames_the_edge_within_half_its_distance():
+    """ε with |ε − edge| < edge/2 (edge = −ln(1−β)) is named as close to the edge; at exactly
+    edge/2 away (ε = edge/2, exact in floats: the message's own arithmetic, not a regime claim)
+    and beyond, k is named."""
+    from dps_verify.core.params import neg_log1m_float
+
+    beta = F(1, 10)
+    edge = neg_log1m_float(beta)
+    for eps, blamed in ((F(0.5 * edge), "k = 1000"), (F(1.4 * edge), "close to the edge"),
+                        (F(3), "k = 1000")):
+        with pytest.raises(CertificationError, match=blamed):
+            d_by_runs(1000, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps), budget=1)

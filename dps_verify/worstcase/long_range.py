@@ -142,9 +142,9 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
     # enclosure below is tight to about 90 bits (single-value APIs need 1e-15 ≈ 50)
     lo, hi = _enclosure(values)
     best_J = max(values, key=lambda JJ: values[JJ][1].mid())
-    return Certified(
-        lower=max(lo, Fraction(0)),
-        upper=max(hi, lo, Fraction(0)),
+    return Certified(  # lo > 0: tight balls of positive probabilities; hi ≥ lo: max of upper ends
+        lower=lo,
+        upper=hi,
         how=(
             "runs of equal threshold: d = max over J ≥ k of Pr[Bin(N_J, β) ≥ J], N_J decided "
             f"exactly; tails in ball arithmetic (python-flint arb, ≥ {prec} bits, geometric "
@@ -161,9 +161,9 @@ def _enclosure(values: dict) -> tuple[Fraction, Fraction]:
 
 
 def _runs_error(k: int, beta: Fraction, eps: Fraction, kl: Fraction, est: float, budget: int) -> CertificationError:
-    edge = neg_log1m_float(beta) if beta < 1 else math.inf
+    edge = neg_log1m_float(beta)  # > 0 (0 < β < 1), and ε > 0
     e = eps_float(eps)
-    if e > 0 and edge > 0 and abs(e - edge) < 0.5 * edge:
+    if abs(e - edge) < 0.5 * edge:
         why = (
             f"epsilon = {e:.6g} is close to the edge -ln(1-beta) = {edge:.6g}, so the Chernoff "
             f"exponent KL(γ‖β) ≈ {float(kl):.3g} is small"
