@@ -105,3 +105,44 @@ def test_work_estimates_count_the_enumeration_they_budget(m, n):
         level = _vectors(m, n - 1)
         avg = (m + 1) * sum(_subsamples(c) for c in level) // len(level)
         assert _parent_terms(m, n) == max(1, avg)
+
+
+@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
+def test_exhaustive_search_cuts_to_the_largest_size_its_budget_covers(relation):
+    """A budget of exactly the estimate for size 3 searches sizes 1..3; one term less, 1..2
+    (domain of 3 values: the replace-one estimate is the same, times max(1, (m - 1) // 2) = 1)."""
+    import warnings
+
+    from dps_verify.verdict.exact_search import estimate_work, exhaustive_search
+
+    anon = StronglySafeKAnonymizer(_decade, 2)
+    domain = [3, 17, 25]
+    budget = estimate_work(3, 3, parents=True)
+    for work_budget, sizes in ((budget, [1, 2, 3]), (budget - 1, [1, 2])):
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            res = exhaustive_search(anon, domain, Claim(Fraction(1, 2), 1, 1), max_size=5,
+                                    work_budget=work_budget, executor="serial", relation=relation)
+        assert res.sizes == sizes and res.max_size == sizes[-1] and res.requested_size == 5
+        assert any("raise work_budget" in note for note in res.notes)
+
+
+def test_exhaustive_search_replace_one_budget_scales_with_the_replacements():
+    """m = 5 values: a replace-one pair set is (m - 1) // 2 = 2 times the add-remove work."""
+    import warnings
+
+    from dps_verify.verdict.exact_search import estimate_work, exhaustive_search
+
+    anon = StronglySafeKAnonymizer(_decade, 2)
+    domain = [3, 17, 25, 31, 44]
+    budget = estimate_work(5, 2, parents=True)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        add = exhaustive_search(anon, domain, Claim(Fraction(1, 2), 1, 1), max_size=3,
+                                work_budget=budget, executor="serial")
+        rep = exhaustive_search(anon, domain, Claim(Fraction(1, 2), 1, 1), max_size=3,
+                                work_budget=2 * budget, executor="serial", relation="replace-one")
+        rep_short = exhaustive_search(anon, domain, Claim(Fraction(1, 2), 1, 1), max_size=3,
+                                      work_budget=2 * budget - 1, executor="serial",
+                                      relation="replace-one")
+    assert add.sizes == [1, 2] == rep.sizes and rep_short.sizes == [1]
