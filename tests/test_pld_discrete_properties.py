@@ -348,3 +348,25 @@ def test_exact_log_epsilon_is_enclosed_not_approximated():
         pld = PrivacyLossDistribution.from_pair(a, b)
         enc = D.enclose_delta(pld, eps, 12, exact_budget=0, max_bins=1 << 14)
         assert _contains(enc, multinomial_delta(pld, eps, 12))
+
+
+def test_lower_only_chain_and_a_settled_upper_end_still_enclose():
+    """``lower_only`` composes the rounded-down chain alone (upper end 1); once the split upper
+    end has converged the refinement keeps it and refines the lower end alone (here from the
+    grid 2^-14 to 2^-16, past the 6-halving jump cap): the result still contains the exact δ
+    (multinomial reference) and says where its upper end comes from."""
+    from dps_verify.inverse.releases import group_pair
+
+    p, q = group_pair(8, 3, Fraction(1, 4))
+    pld = PrivacyLossDistribution.from_pair(p, q)
+    eps, times = Fraction(1, 2), 10
+    ref = multinomial_delta(pld, eps, times)
+    low = D.discretised_delta(pld, eps, times, -9, lower_only=True)
+    assert low.upper == 1 and low.lower <= ref[1]
+    enc = D.enclose_delta(pld, eps, times, rtol=1e-6, exact_budget=0)
+    assert _contains(enc, ref)
+    assert enc.details["upper_h_exp"] > enc.details["h_exp"]
+    assert "upper end from the split chain on the grid" in enc.how
+    assert enc.upper - enc.lower < Fraction(1, 10**4)
+    with pytest.raises(ValueError):
+        D.discretised_delta(pld, eps, times, -3, upper_only=True, lower_only=True)

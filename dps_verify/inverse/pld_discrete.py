@@ -464,9 +464,13 @@ def _final(vec: _Vec, times: int, anchor_loss: mpmath.mpf, eps: Fraction, h: flo
         # larger shift => smaller weights; upper side uses the smallest shift
         e_shift = float(mpmath.mpf(shift.a)) if upper else float(mpmath.mpf(shift.b))
     e_shift = _round_down(e_shift) if upper else _round_up(e_shift)
-    w = _weights(len(vec.data), vec.offset, h, e_shift)
+    # f vanishes at every grid loss ≤ ε: entries before j0 (x_j ≥ h > 0, far from any
+    # rounding) have weight 0 and are left out of the sums
+    j0 = min(len(vec.data), max(0, math.floor(e_shift / h) - vec.offset - 1))
+    data = vec.data[j0:]
+    w = _weights(len(data), vec.offset + j0, h, e_shift)
     n = len(w)
-    s = float(np.sum(vec.data * w))  # (np.dot goes through BLAS threads: 100× slower here)
+    s = float(np.sum(data * w))  # (np.dot goes through BLAS threads: 100× slower here)
     wn = _norm2_upper(w) * (1 + WEIGHT_MARGIN)
     slack = 1.01 * (n + 2) * U + 2 * WEIGHT_MARGIN
     if upper:
@@ -514,13 +518,17 @@ def discretised_delta(
     tail_mass: float = DEFAULT_TAIL_MASS,
     max_bins: int = DEFAULT_MAX_BINS,
     upper_only: bool = False,
+    lower_only: bool = False,
 ) -> Certified:
     """Enclosure of δ_T(ε) (one direction) from a grid of step h = 2^h_exp (see module doc).
 
-    ``upper_only``: compose only the pessimistic chain (half the work); the lower end is then
-    the infinite-loss part 1 − (1 − p∞)^T alone (still a lower bound, f ≥ 0)."""
+    ``upper_only``: compose only the pessimistic (split) chain (half the work); the lower end is
+    then the infinite-loss part 1 − (1 − p∞)^T alone (still a lower bound, f ≥ 0).
+    ``lower_only``: compose only the rounded-down chain; the upper end is then 1 (f ≤ 1)."""
     eps = epsilon_param(epsilon)
     times = _times_param(times)
+    if upper_only and lower_only:
+        raise ParameterError("discretised_delta: upper_only and lower_only exclude each other")
     h = 2.0**h_exp
     inf_lo, inf_hi = _inf_mass(pld.infinity_mass, times)
     if not pld.ratios:
@@ -528,24 +536,25 @@ def discretised_delta(
     r0, idx = _indices(pld, h_exp)
     with iv_precision(128):
         anchor = mpmath.iv.log(mpmath.iv.mpf(r0.numerator) / r0.denominator)
+    probs = list(pld.ratios.values())
+    ups, downs = [idx[r][1] for r in pld.ratios], [idx[r][0] for r in pld.ratios]
+    up: _Vec | None = None
+    lo: _Vec | None = None
+    bins = 0
     try:
-        chains = []
-        probs = list(pld.ratios.values())
-        ups, downs = [idx[r][1] for r in pld.ratios], [idx[r][0] for r in pld.ratios]
-        split = _split_base(pld, r0, idx, h_exp)
-        chains.append(_power(split, times, _Tails(ups, probs, h, idx_low=downs), tail_mass, max_bins))
+        if not lower_only:
+            split = _split_base(pld, r0, idx, h_exp)
+            up, bins = _power(split, times, _Tails(ups, probs, h, idx_low=downs), tail_mass, max_bins)
         if not upper_only:
             low = _base_vector(pld, idx, 0)
-            chains.append(_power(low, times, _Tails(downs, probs, h), tail_mass, max_bins))
-        (up, bins), lo = (chains[0], None) if upper_only else (chains[0], chains[1][0])
-        if not upper_only:
-            bins = max(bins, chains[1][1])
+            lo, kept = _power(low, times, _Tails(downs, probs, h), tail_mass, max_bins)
+            bins = max(bins, kept)
     except _TooBig:
         raise CertificationError(
             f"discretised PLD for times = {times} at grid step h = 2^{h_exp} needs more than "
             f"max_bins = {max_bins} bins; lower times or use a coarser grid (larger h_exp)"
         ) from None
-    upper = min(1.0, _round_up(inf_hi + _final(up, times, anchor, eps, h, True)))
+    upper = 1.0 if up is None else min(1.0, _round_up(inf_hi + _final(up, times, anchor, eps, h, True)))
     if lo is None:
         lower = min(upper, inf_lo)
     else:
@@ -561,6 +570,8 @@ def discretised_delta(
     )
     if lo is None:
         how = how.replace("discretised PLD enclosure:", "discretised PLD upper bound (pessimistic chain only):")
+    if up is None:
+        how = how.replace("discretised PLD enclosure:", "discretised PLD lower bound (rounded-down chain only):")
     return Certified(Fraction(lower), Fraction(upper), how, {"h_exp": h_exp, "times": times,
                                                             "bins": bins})
 
@@ -665,6 +676,7 @@ def enclose_deltas(
     # both ends outward with upper <= (1 + rtol)·lower put it (that width was about twice the
     # lower end's error, and the refinement's jumps overshoot), and the upper end closer
     grid_rtol = rtol / 3
+    settled: set[int] = set()  # directions whose upper end has converged: refine the lower only
     while True:
         done = [c for c in results if c is not None]
         lo = max(c.lower for c in done)
@@ -707,7 +719,8 @@ def enclose_deltas(
             new = None
             for step in sorted({jump, 1}, reverse=True):
                 try:
-                    new = _discrete(plds[i], eps, times, h_exps[i] - step, tails[i], max_bins)
+                    new = _discrete(plds[i], eps, times, h_exps[i] - step, tails[i], max_bins,
+                                    lower_only=i in settled)
                     h_exps[i] -= step
                     break
                 except CertificationError:  # over the work budget: try one halving, then stop
@@ -715,6 +728,17 @@ def enclose_deltas(
             if new is None:  # even the next grid is over the budget: keep the coarser one
                 final.add(i)
                 continue
+            if i in settled:  # the upper end stays the coarser grid's (both ends hold)
+                hi = min(new.upper, old.upper)
+                how = new.how.rsplit("; width", 1)[0].replace(
+                    "discretised PLD lower bound (rounded-down chain only):",
+                    f"discretised PLD enclosure (upper end from the split chain on the grid "
+                    f"2^{old.details.get('upper_h_exp', old.details.get('h_exp'))}):")
+                new = Certified(new.lower, hi, f"{how}; width {float(hi - new.lower):.3g}",
+                                dict(new.details, upper_h_exp=old.details.get(
+                                    "upper_h_exp", old.details.get("h_exp"))))
+            elif _upper_settled(old, new, step, lo * Fraction(grid_rtol)):
+                settled.add(i)
             # Stop refining a direction whose width no longer shrinks (e.g. a single finite
             # atom, or a width made of tail and float terms only): otherwise h would run down
             # to the float underflow.  The narrower of the two enclosures is kept; both hold.
@@ -906,9 +930,19 @@ def _intersect(c: Certified, other: Certified | None) -> Certified:
     return Certified(lo, hi, best.how, dict(best.details))
 
 
+def _upper_settled(old: Certified, new: Certified, halvings: int, room: Fraction) -> bool:
+    """Whether the split chain's upper end has converged: its error is of second order in h,
+    so after ``halvings`` halvings it is about |old − new|/(4^halvings − 1); settled when that
+    is below a tenth of ``room`` (the width allowed).  A heuristic for where to spend work: the
+    upper end kept is a certified bound either way."""
+    change = abs(old.upper - new.upper)
+    return change <= room / 10 * (4**halvings - 1)
+
+
 def _discrete(pld: PLD, eps: Fraction, times: int, h_exp: int, tail: float,
-              max_bins: int) -> Certified:
-    c = discretised_delta(pld, eps, times, h_exp, tail_mass=tail, max_bins=max_bins)
+              max_bins: int, lower_only: bool = False) -> Certified:
+    c = discretised_delta(pld, eps, times, h_exp, tail_mass=tail, max_bins=max_bins,
+                          lower_only=lower_only)
     return Certified(c.lower, c.upper, c.how, dict(c.details, mode="discretised"))
 
 

@@ -519,8 +519,8 @@ def screen_delta(n: int, k: int, beta: float, e: float, times: int, bins: int = 
 
 
 def _pair_plds(n: int, k: int, b: Fraction) -> list[PrivacyLossDistribution]:
-    p, q = group_pair(n, k, b)
-    return [PrivacyLossDistribution.from_pair(p, q), PrivacyLossDistribution.from_pair(q, p)]
+    p, q = group_pair(n, k, b)  # exact Fraction laws of the engine
+    return [PrivacyLossDistribution.from_exact_laws(p, q), PrivacyLossDistribution.from_exact_laws(q, p)]
 
 
 def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_limit: int,

@@ -49,7 +49,13 @@ class PrivacyLossDistribution:
         from dps_verify.measures.divergence import _exact_law
 
         p, q = cancel_common_groups(p, q)  # two product laws: the same PLD as their differing groups
-        P, Q = _exact_law(p), _exact_law(q)
+        return cls.from_exact_laws(_exact_law(p), _exact_law(q))
+
+    @classmethod
+    def from_exact_laws(cls, P: Mapping[Hashable, Fraction], Q: Mapping[Hashable, Fraction]) -> PrivacyLossDistribution:
+        """The PLD of two laws already given as exact, valid ``Fraction`` probabilities (the
+        engine's own laws, e.g. ``inverse.releases.group_pair``): no conversion, validation or
+        group cancellation (:meth:`from_pair` does those first)."""
         ratios: dict[Fraction, Fraction] = {}
         inf = Fraction(0)
         for y, pv in P.items():
