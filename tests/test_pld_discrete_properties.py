@@ -258,6 +258,7 @@ def test_fft_power_error_bound_holds_against_long_double_reference(seed):
                             + np.sum(got.data[len(ref):].astype(np.longdouble) ** 2)))
         assert err <= got.err2
         assert err <= got.err2 / 5  # the bound is not tight to the last bit
+        assert got.err2 <= 1e-11  # nor loose by orders of magnitude (errors here ≈ 1e-17)
 
 
 def test_fft_power_window_charges_the_aliased_tails():
@@ -370,3 +371,25 @@ def test_lower_only_chain_and_a_settled_upper_end_still_enclose():
     assert enc.upper - enc.lower < Fraction(1, 10**4)
     with pytest.raises(ValueError):
         D.discretised_delta(pld, eps, times, -3, upper_only=True, lower_only=True)
+
+
+def test_negative_control_folded_mass_not_taken_off_the_lower_end_is_rejected(monkeypatch):
+    """The folded window adds the mass outside it to entries inside (lemma (b)); a lower end
+    that does not subtract that mass can exceed the exact δ, and the containment check must
+    see it (coarse grids, large tail budgets so that much mass is folded)."""
+    import dataclasses
+
+    for (p, q), times, eps in CONTROL_CASES:  # the real code passes the same checks
+        for tail in (0.2, 0.05):
+            assert _check_grid(p, q, eps, times, -6, tail) == []
+    real = D._final
+
+    def lower_keeps_folded_mass(vec, times, anchor, eps, h, upper):
+        return real(vec if upper else dataclasses.replace(vec, extra=0.0), times, anchor, eps, h, upper)
+
+    monkeypatch.setattr(D, "_final", lower_keeps_folded_mass)
+    found = []
+    for (p, q), times, eps in CONTROL_CASES:
+        for tail in (0.2, 0.05):
+            found += _check_grid(p, q, eps, times, -6, tail)
+    assert found
