@@ -3,6 +3,7 @@ width floor, ε = 0 — each checked against an exact T-fold reference written f
 definitions (CP Def. 2, CP §2.7)."""
 
 from fractions import Fraction
+from functools import cache
 from math import comb
 
 import pytest
@@ -43,6 +44,7 @@ def _hs(p: dict, q: dict, x: Fraction, times: int) -> Fraction:
                Fraction(0))
 
 
+@cache  # the grid-floor tests read the same exact values (n = 362: seconds each)
 def exact_delta(n: int, k: int, beta: Fraction, x: Fraction, times: int) -> Fraction:
     if n < max(k, 1):
         return Fraction(0)
