@@ -550,7 +550,7 @@ def _sup_steps() -> list[Step]:
                      "Pascal's rule and f(m + 1; m) = 0: f(m+1; m+1) = beta f(m; m) > 0.",
                      fmm(m + 1), [fmm(m), pascal_pmf(m + 1, m + 1), support(m + 1, m), b > 0],
                      local=[fmm(m)], over=(m,))
-    out += [base, step, induction("f(m; m) > 0 for every m >= 0", "Induction on m: f(m; m) = "
+    out += [base, step] + [induction("f(m; m) > 0 for every m >= 0", "Induction on m: f(m; m) = "
                                   "beta^m > 0.", fmm, m, 0, base, step, over=(m,))]
     out.append(prove_sym(
         "d's n_m term > 0",
@@ -586,7 +586,7 @@ def _sup_steps() -> list[Step]:
                      "terms (the sup's first half).", below_d(o + 1),
                      [below_d(o), MX_DEFS[1], sup_d(m).xreplace({m: nmi + o})],
                      local=[below_d(o)], over=(o,))
-    out += [base, step, induction("finite max <= d for every o", "Induction on o.", below_d, o,
+    out += [base, step] + [induction("finite max <= d for every o", "Induction on o.", below_d, o,
                                   0, base, step, over=(o,))]
     every = term_at(o) <= MX(Lr + 1)
     top_all = TOP_ALL

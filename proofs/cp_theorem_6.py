@@ -28,7 +28,7 @@ from dps_verify.paper.kernel.core import (
     timed,
     z3_all,
 )
-from dps_verify.paper.kernel.statement import Statement
+from dps_verify.paper.kernel.statement import Evidence, Statement, Witness, refute
 
 from . import engine_checks
 
@@ -126,16 +126,55 @@ GIVEN = (
 
 
 #: CP Thm 6 as printed, under CP Def 3 (the whole of A, A_m included, runs on the sample), for
-#: one event O: S = Pr[A^beta(D) in O], T = Pr[A^beta(D_-t) in O], e^eps = E1 E2 with
-#: E1 = e^eps1 and E2 = e^(eps - eps1), d = d(k, beta, eps - eps1).  Refuted by an exact instance.
+#: one event O: S = Pr[A^beta(D) in O], T = Pr[A^beta(D_-t) in O].  Its variables: beta, k, the
+#: eps1 of A_m (E1 = e^eps1) and R_Am, A_m's worst probability ratio over all neighbouring
+#: datasets (A_m is eps1-DP: R_Am <= E1), eps' = eps - eps1 in CP Thm 5's regime (E2 = e^eps'),
+#: e^eps = E1 E2, and d = CP Thm 5's d(k, beta, eps').  Refuted by an exact instance (WITNESS).
+b6, E6, R_am = sp.symbols("beta E R_Am", real=True)
+k6 = sp.Symbol("k", integer=True)
+d_cp5 = sp.Function("d_CP5")  # CP Thm 5's d(k, beta, eps') at E2 = e^eps'
 STATEMENT = Statement(
     "CP Thm 6, §3.4 and App. A.3",
     "eps1-safe k-anonymization (an eps1-DP choice of recoding, then strongly-safe "
     "k-anonymization) after Bernoulli(beta) sampling is (beta, eps, d(k, beta, eps - eps1))-DPS "
     "for eps >= eps1 - ln(1 - beta).",
     reading="CP Def 3: the recoding choice A_m runs on the sample, as the rest of A does",
-    hypotheses=(E1 >= 1, E2 >= 1, d >= 0, S >= 0, T >= 0),
-    conclusion=S <= E1 * E2 * T + d)
+    hypotheses=(b6 > 0, b6 < 1, k6 >= 1, E1 >= 1, R_am <= E1, E2 * (1 - b6) >= 1, S >= 0,
+                T >= 0),
+    definitions=(sp.Eq(E6, E1 * E2), sp.Eq(d, d_cp5(k6, b6, E2))),
+    conclusion=S <= E6 * T + d)
+
+
+def _witness_values() -> dict[sp.Symbol, Evidence]:
+    """The exact counterexample's values, every constant read from :mod:`cp6_witness`."""
+    w = cp6_witness
+    s_, t_, how = w.event_masses()
+    ratio, rhow, complete = w.am_worst_ratio()
+    dval, dhow = w.d_bound()
+    return {b6: Evidence(w.BETA, "cp6_witness.BETA"), k6: Evidence(w.K, "cp6_witness.K"),
+            E6: Evidence(w.E_EPS, f"e^eps, eps = {w.EPS} (cp6_witness.EPS)"),
+            E1: Evidence(w.E_EPS1, f"e^eps1, eps1 = {w.EPS1} (cp6_witness.EPS1)"),
+            E2: Evidence(w.E_EPS / w.E_EPS1, "e^(eps - eps1) from cp6_witness.EPS, EPS1"),
+            R_am: Evidence(ratio, rhow, complete),
+            d: Evidence(dval, f"cp6_witness.d_bound: {dhow}"),
+            S: Evidence(s_, how), T: Evidence(t_, how)}
+
+
+def _d_exact(k_: object, beta: object, e2: object) -> Fraction:
+    """d(k, beta, ln e2) by the engine's certified d_certified (exact for rational e2)."""
+    from dps_verify.worstcase.closed_forms import d_certified
+
+    c = d_certified(int(str(k_)), Fraction(str(beta)), f"ln({e2})")
+    if c.lower != c.upper:
+        raise ArithmeticError(f"d not exact: [{c.lower}, {c.upper}]")
+    return Fraction(c.upper)
+
+
+#: the counterexample the kernel checks against STATEMENT (dps_verify.paper.kernel.statement).
+WITNESS = Witness(
+    "D = {t, a, a, a, a, a}, beta = 1/2, k = 5, e^eps1 = 3, e^eps = 12; A_m picks recoding g1 "
+    "with probability (3/4) 3^-dist on the sample (cp6_witness)", _witness_values,
+    {"d_CP5": _d_exact})
 
 
 def _factorisation() -> tuple[Verdict, dict[str, str] | None, str]:
@@ -279,9 +318,41 @@ def steps() -> list[Step]:
     ]
 
 
+def _bad_witness_values(what: str) -> dict[sp.Symbol, Evidence]:
+    """WITNESS's values with one part wrong: ``dp`` -- A_m's choice a factor 9 apart (not
+    ln 3-DP); ``d`` -- d computed at eps instead of eps - eps1 (a wrong constant)."""
+    vals = _witness_values()
+    if what == "dp":
+        ratio, rhow, complete = cp6_witness.am_worst_ratio(base=9)
+        vals[R_am] = Evidence(ratio, rhow, complete)
+    else:
+        from dps_verify.worstcase.closed_forms import d_certified
+
+        e2 = cp6_witness.E_EPS / cp6_witness.E_EPS1
+        vals[d] = Evidence(d_certified(cp6_witness.K - 1, cp6_witness.BETA, f"ln({e2})").upper,
+                           "d at k - 1 (wrong constant)")
+    return vals
+
+
+def _kernel_witness_check(what: str) -> tuple[Verdict, dict[str, str] | None, str]:
+    ref = refute(STATEMENT, Witness(f"WITNESS with a wrong {what}",
+                                    lambda: _bad_witness_values(what), WITNESS.interpret))
+    return ref.verdict, None, "; ".join(ref.problems) or "the kernel accepted the witness"
+
+
 def negative_controls() -> list[Step]:
     ref = Verdict.REFUTED
     return [
+        timed("control: kernel's witness check, A_m not ln 3-DP",
+              "The statement's witness with A_m's choice probabilities a factor 9 apart: the "
+              "kernel must find the hypothesis R_Am <= E1 false (ERROR), never REFUTED.",
+              "kernel witness check (statement.refute)", lambda: _kernel_witness_check("dp"),
+              expected=Verdict.ERROR),
+        timed("control: kernel's witness check, d at k - 1",
+              "The statement's witness with d computed at k - 1: the kernel must find "
+              "d's definition d = d_CP5(k, beta, e^(eps - eps1)) false (ERROR).",
+              "kernel witness check (statement.refute)", lambda: _kernel_witness_check("d"),
+              expected=Verdict.ERROR),
         timed("control: the witness with A_m run on the unsampled D",
               "The same instance under the appendix's model (A_m chooses once, on D): the "
               "bound holds there, so the witness must not refute it.",

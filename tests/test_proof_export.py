@@ -53,7 +53,7 @@ def test_recheck_script_one_line_per_file_and_catches_a_wrong_answer(tmp_path, c
 def test_prove_trust_prints_the_computed_trust_base(capsys):
     assert cli.main(["prove", "tr-theorem-6", "--trust"]) == 0
     out = capsys.readouterr().out
-    assert "trust base: 6 steps in the chain" in out
+    assert "trust base: 7 steps in the chain" in out
     assert "[lemma]" in out and "multiplicative Chernoff bound (cited)" in out
     assert "taken on trust beyond the statement: " in out
     assert cli.main(["prove", "tr-theorem-6", "--json"]) == 0

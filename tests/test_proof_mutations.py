@@ -202,7 +202,29 @@ MUTANTS = [
            "HYPS = [p >= 0, p <= 1, E >= 1,", "HYPS = [p >= 0, p <= sp.Rational(1, 2), E >= 1,"),
     Mutant("narrowed hypothesis: CP Prop 4 k >= 2", P + "cp_proposition_4.py",
            'copies of g(t) in D", k >= 1, n > k)', 'copies of g(t) in D", k >= 2, n > k)',
-           also=(("sp.Ne(n, n - 1)), [k >= 1, n > k]),", "sp.Ne(n, n - 1)), [k >= 2, n > k]),"),)),
+           also=(("[k >= 1, n > k, *[f.xreplace({c: n}) for f in PUB_DEF],",
+                  "[k >= 2, n > k, *[f.xreplace({c: n}) for f in PUB_DEF],"),)),
+    Mutant("weakened conclusion: CP Prop 4 event bound without delta", P + "cp_proposition_4.py",
+           "                  BROKEN, [EVENT_DEF[0], sp.Eq(P0, 0), *REGION]),",
+           "                  P1 > E * P0, [EVENT_DEF[0], sp.Eq(P0, 0), *REGION]),"),
+    Mutant("narrowed hypothesis: CP Thm 5 k >= 2", P + "cp_theorem_5.py",
+           "K_RANGE = sp.Ge(kk, 1, evaluate=False)", "K_RANGE = sp.Ge(kk, 2, evaluate=False)"),
+    Mutant("narrowed hypothesis: TR Thm 6 E(1 - beta) >= 2", P + "tr_theorem_6.py",
+           "HYP = [b_ > 0, b_ < 1, E_ * (1 - b_) >= 1]", "HYP = [b_ > 0, b_ < 1, E_ * (1 - b_) >= 2]"),
+    # --- refutations decided by the kernel from the statement's witness
+    Mutant("refutation: TR Thm 2 witness misses a hypothesis (A_i not ln 3-DP)",
+           P + "tr_theorem_2.py", "FLIP = 1 / (1 + E)  #", "FLIP = 1 / (2 + E)  #"),
+    Mutant("refutation: TR Thm 2 witness with a wrong constant (e^eps for e^eps_i)",
+           P + "tr_theorem_2.py", "    claimed = 1 + BETA * (E - 1)  # TR Cor 4",
+           "    claimed = E  # TR Cor 4"),
+    Mutant("refutation: CP Thm 6 witness with a wrong constant (e^eps for e^eps')",
+           P + "cp_theorem_6.py", "E2: Evidence(w.E_EPS / w.E_EPS1,", "E2: Evidence(w.E_EPS,"),
+    Mutant("witness hypotheses unchecked", K + "statement.py",
+           "        if truth is not True:\n            out.problems.append(f\"the witness",
+           "        if False:\n            out.problems.append(f\"the witness"),
+    Mutant("refutation without a witness accepted", K + "runner.py",
+           "        if witness is None:\n            dec.problems.append(",
+           "        if witness is None:\n            (lambda *_: None)("),
     Mutant("narrowed hypothesis: TR Thm 3 beta2/beta1 < 1/2", P + "tr_theorem_3.py",
            "DOM = [b > 0, b < 1, E >= 1, r >= 1 / E, r <= E]",
            "DOM = [b > 0, b < sp.Rational(1, 2), E >= 1, r >= 1 / E, r <= E]"),
@@ -222,7 +244,7 @@ MUTANTS = [
            "TERM_AT_NM = sp.Implies(sp.And(g_ * nm_ < k_),"),
     # --- one mutant per kernel guard (caught by tr-theorem-3's kernel controls)
     Mutant("cvc5 answer copied from z3", K + "smt.py",
-           'q.answers = {"z3": z, "cvc5": cvc5_check(q.smtlib(), cvc5_ms)}',
+           'q.answers = {"z3": z, "cvc5": cvc5_check(q.smtlib(), cvc5_rlimit)}',
            'q.answers = {"z3": z, "cvc5": z}'),
     Mutant("derived-vs-given check disabled", K + "core.py",
            "    derived = derived or a in s.derived", "    derived = False"),
@@ -257,7 +279,8 @@ THEOREM = {
     "cp_theorem_2.py": "cp-theorem-2", "cp_theorem_3.py": "cp-theorem-3",
     "cp_proposition_4.py": "cp-proposition-4", "cp_theorem_5.py": "cp-theorem-5",
     "cp_theorem_6.py": "cp-theorem-6", "tr_definition_2.py": "tr-definition-2",
-    "tr_theorem_3.py": "tr-theorem-3", "tr_theorem_5.py": "tr-theorem-5",
+    "tr_theorem_2.py": "tr-theorem-2", "tr_theorem_3.py": "tr-theorem-3",
+    "tr_theorem_5.py": "tr-theorem-5",
     "tr_theorem_6.py": "tr-theorem-6", "cp6_witness.py": "cp-theorem-6",
     # the kernel's guards: tr-theorem-3 runs one negative control per guard (kernel.selftest)
     "statement.py": "tr-theorem-3", "lemmas.py": "tr-theorem-3", "selftest.py": "tr-theorem-3",
@@ -286,12 +309,13 @@ def theorem_of(mutant: Mutant) -> str:
     return OVERRIDE.get(mutant.name, THEOREM[mutant.path.rsplit("/", 1)[1]])
 
 
-def _z3_on_text(text: str, timeout_ms: int = 5_000) -> str:
-    """Second opinion without cvc5: z3 on the exported SMT-LIB 2 text."""
+def _z3_on_text(text: str, rlimit: int = 5_000_000) -> str:
+    """Second opinion without cvc5: z3 on the exported SMT-LIB 2 text (its own resource
+    limit, ``rlimit`` as cvc5's would be)."""
     import z3
 
     s = z3.Solver()
-    s.set("timeout", timeout_ms)
+    s.set("rlimit", rlimit)
     s.from_string(text)
     return str(s.check())
 
@@ -328,7 +352,9 @@ def _child(mutant: Mutant | None, theorem_id: str, both: bool) -> list:
     r = sys.modules["dps_verify.paper.kernel.runner"].run_module(
         theorem_id, sys.modules[f"dps_verify_proofs.{mod_name}"])
     bad = [s.name for s in r.steps + r.negative_controls if not s.ok]
-    return [r.verdict == r.expected and not bad, f"{r.verdict.value}; unexpected: {bad}"]
+    problems = list(r.decision.problems) if r.decision is not None else []
+    return [r.verdict == r.expected and not bad,
+            f"{r.verdict.value}; unexpected: {bad}; statement problems: {problems}"]
 
 
 def run_forked(mutant: Mutant | None, theorem_id: str, both: bool = BOTH_SOLVERS) -> tuple[bool, str]:
@@ -394,12 +420,36 @@ def test_unmutated_checks_pass(theorem_id: str):
 SLOW_THEOREMS = frozenset({"cp-theorem-1", "cp-theorem-3", "cp-theorem-5", "tr-theorem-6"})
 
 
+#: Mutants that must be caught by the kernel's statement gate itself (the message it must
+#: give), not by a changed fingerprint or a step's verdict: the statements' hypotheses are
+#: written out, so a narrowed given is an extra hypothesis; a refutation's witness is checked
+#: against the statement.
+KERNEL_MESSAGE = {
+    "narrowed hypothesis: CP Thm 2 kernel values <= 1/2": "which is not a hypothesis",
+    "narrowed hypothesis: CP Thm 3 coin weight p <= 1/2": "which is not a hypothesis",
+    "narrowed hypothesis: CP Prop 4 k >= 2": "which is not a hypothesis",
+    "narrowed hypothesis: TR Thm 3 beta2/beta1 < 1/2": "which is not a hypothesis",
+    "narrowed hypothesis: CP Thm 5 k >= 2": "which is not a hypothesis",
+    "narrowed hypothesis: TR Thm 6 E(1 - beta) >= 2": "which is not a hypothesis",
+    "weakened conclusion: CP Prop 4 event bound without delta": "no PROVED step concludes",
+    "refutation: TR Thm 2 witness misses a hypothesis (A_i not ln 3-DP)":
+        "the witness misses the hypothesis r1 <= E1",
+    "refutation: TR Thm 2 witness with a wrong constant (e^eps for e^eps_i)": "refutes nothing",
+    "refutation: CP Thm 6 witness with a wrong constant (e^eps for e^eps')":
+        "the witness misses the definition Eq(E, E1*Eprime)",
+}
+#: new mutants of quick theorems that run only in the deep profile (the default run keeps one
+#: of each kind).
+DEEP_ONLY = frozenset({"refutation: TR Thm 2 witness with a wrong constant (e^eps for e^eps_i)",
+                       "refutation: CP Thm 6 witness with a wrong constant (e^eps for e^eps')"})
+
+
 def _mutant_params() -> list:
     seen: set[str] = set()
     out = []
     for m in MUTANTS:
         t = theorem_of(m)
-        deep = (t in SLOW_THEOREMS and t in seen) or t in DEEP_THEOREMS
+        deep = (t in SLOW_THEOREMS and t in seen) or m.name in DEEP_ONLY or t in DEEP_THEOREMS
         seen.add(t)
         out.append(pytest.param(m, id=m.name, marks=pytest.mark.deep) if deep else pytest.param(m, id=m.name))
     return out
@@ -411,6 +461,8 @@ def test_mutant_caught(mutant: Mutant):
     ok, detail = run_forked(mutant, theorem_of(mutant))
     assert "StaleMutant" not in detail, detail
     assert not ok, f"mutant survived: {mutant.name} ({detail})"
+    if mutant.name in KERNEL_MESSAGE:
+        assert KERNEL_MESSAGE[mutant.name] in detail, f"not caught by the kernel: {detail}"
 
 
 def test_every_mutant_targets_a_proof_module():
@@ -426,5 +478,6 @@ def test_every_kind_of_mutant_is_listed():
                  "side channel", "false lemma", "cvc5 answer copied", "derived-vs-given",
                  "induction base unchecked", "certificate tie", "domain check",
                  "chaining check disabled", "statement identity", "extra hypothesis",
-                 "fingerprint", "spot check", "statement gate"):
+                 "fingerprint", "spot check", "statement gate", "refutation:",
+                 "witness hypotheses unchecked", "refutation without a witness"):
         assert kind in names, kind

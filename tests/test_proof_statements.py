@@ -13,7 +13,7 @@ import sympy as sp
 from dps_verify.paper.kernel import THEOREMS
 from dps_verify.paper.kernel.core import Verdict, check_chain, given, prove_sym
 from dps_verify.paper.kernel.reviewed import FINGERPRINTS
-from dps_verify.paper.kernel.statement import Statement, decide
+from dps_verify.paper.kernel.statement import Evidence, Statement, Witness, decide, refute
 
 x, y = sp.symbols("x y", real=True)
 F = sp.Function("F")
@@ -118,3 +118,57 @@ def test_every_theorem_declares_its_reviewed_statement():
             f"{tid}: statement fingerprint {st.fingerprint} is not the reviewed "
             f"{FINGERPRINTS.get(tid)}")
     assert set(FINGERPRINTS) <= set(THEOREMS)
+
+
+# ---------------------------------------------------------------- refutations by a witness
+G = sp.Function("G")
+FALSE_CLAIM = Statement("toy", "G(x) <= x when x >= 1", hypotheses=(x >= 1, y >= 0),
+                        conclusion=G(x) <= x + y)
+
+
+def _witness(vals, interpret=None):
+    return Witness("toy", lambda: vals, interpret or {"G": lambda v: 3 * v})
+
+
+def test_a_witness_meeting_every_hypothesis_refutes():
+    ref = refute(FALSE_CLAIM, _witness({x: Evidence(2, "given"), y: Evidence(1, "given")}))
+    assert ref.verdict is Verdict.REFUTED and not ref.problems
+    assert [c["at the witness"] for c in ref.checks] == ["true", "true", "FALSE"]
+
+
+def test_a_witness_missing_a_hypothesis_is_an_error():
+    ref = refute(FALSE_CLAIM, _witness({x: Evidence(2, "given"), y: Evidence(-1, "given")}))
+    assert ref.verdict is Verdict.ERROR
+    assert any("misses the hypothesis y >= 0" in p for p in ref.problems)
+
+
+def test_a_witness_where_the_conclusion_holds_is_an_error():
+    ref = refute(FALSE_CLAIM, _witness({x: Evidence(2, "given"), y: Evidence(9, "given")}))
+    assert ref.verdict is Verdict.ERROR and "refutes nothing" in ref.problems[-1]
+
+
+def test_an_incomplete_or_missing_value_is_an_error():
+    ref = refute(FALSE_CLAIM, _witness({x: Evidence(2, "scan only", complete=False),
+                                        y: Evidence(1, "given")}))
+    assert ref.verdict is Verdict.ERROR and "not established" in ref.problems[0]
+    ref = refute(FALSE_CLAIM, _witness({x: Evidence(2, "given")}))
+    assert ref.verdict is Verdict.ERROR and "no value for y" in ref.problems[0]
+
+
+def test_an_implementation_that_raises_decides_nothing():
+    def boom(v):
+        raise ValueError("no")
+
+    ref = refute(FALSE_CLAIM, _witness({x: Evidence(2, "given"), y: Evidence(1, "given")},
+                                       {"G": boom}))
+    assert ref.verdict is Verdict.ERROR and "undecided" in ref.problems[-1]
+
+
+def test_refuted_theorems_are_decided_by_their_witness():
+    from dps_verify.paper.kernel import run
+
+    for tid in ("cp-theorem-6", "tr-theorem-2"):
+        r = run(tid)
+        assert r.verdict is Verdict.REFUTED and r.ok, tid
+        assert r.decision.refutation.verdict is Verdict.REFUTED, tid
+        assert "refutation" in r.to_dict(), tid

@@ -129,12 +129,31 @@ def test_sympy_no_force_sqrt_control():
     assert good.verdict == Verdict.PROVED and good.certificate
 
 
-def test_z3_timeout_is_open_never_proved():
-    # A hard nonlinear integer query with a 1 ms budget must come back OPEN (never PROVED).
+def test_z3_limit_is_open_never_proved():
+    # A hard nonlinear integer query with a tiny budget must come back OPEN (never PROVED):
+    # a 1 ms wall-clock guard, and a resource limit of 100 units (deterministic).
     a, b, c = z3.Ints("a b c")
     hard = z3.Not(z3.And(a > 0, b > 0, c > 0, a ** 3 + b ** 3 == c ** 3))
     verdict, model, _ = z3_prove(hard, [a < 10 ** 6], timeout_ms=1)
     assert verdict in (Verdict.OPEN, Verdict.REFUTED) and verdict != Verdict.PROVED
+    verdict, model, _ = z3_prove(hard, [a < 10 ** 6], rlimit=100)
+    assert verdict is Verdict.OPEN
+
+
+def test_solver_limits_are_resource_limits():
+    """The limits that decide OPEN are counts of solver work (z3 rlimit, cvc5 rlimit-per), so
+    a loaded machine cannot turn a step OPEN; an exhausted cvc5 limit is unknown, never unsat."""
+    from dps_verify.paper.kernel import smt
+
+    assert smt.Z3_RLIMIT > 0 and smt.CVC5_RLIMIT > 0 and smt.CVC5_BOUNDED_RLIMIT > 0
+    x = z3.Real("x")
+    easy = smt.to_smtlib([x * x < 0])
+    assert smt.cvc5_check(easy) == "unsat"
+    hard = "\n".join(["(set-logic QF_NIA)", "(declare-fun a () Int)", "(declare-fun b () Int)",
+                      "(declare-fun c () Int)", "(assert (> a 0))", "(assert (> b 0))",
+                      "(assert (> c 0))", "(assert (= (+ (* a a a) (* b b b)) (* c c c)))",
+                      "(check-sat)"])
+    assert smt.cvc5_check(hard, rlimit=50) == "unknown"
 
 
 def test_sympy_helper_and_aggregate():
@@ -174,7 +193,7 @@ def test_cli_runs_theorem(capsys):
 def test_smt2_export_rechecked_by_both_solvers(theorems, tmp_path, capsys):
     """Exported files parse in z3 and cvc5 and both give the recorded answer (claim steps:
     exactly; finite instances / controls: cvc5 may say unknown within its limit)."""
-    from dps_verify.paper.kernel.smt import CVC5_BOUNDED_MS, cvc5_check
+    from dps_verify.paper.kernel.smt import CVC5_BOUNDED_RLIMIT, CVC5_RLIMIT, cvc5_check
 
     out = tmp_path / "smt"
     (tmp_path / "smt").mkdir()
@@ -194,7 +213,7 @@ def test_smt2_export_rechecked_by_both_solvers(theorems, tmp_path, capsys):
         s.set("timeout", 10_000)
         s.from_string(text)
         got_z3 = str(s.check())
-        got_cvc5 = cvc5_check(text, CVC5_BOUNDED_MS if "instance" in f.name else 10_000)
+        got_cvc5 = cvc5_check(text, CVC5_BOUNDED_RLIMIT if "instance" in f.name else CVC5_RLIMIT)
         if expected == "unknown":
             continue
         assert got_z3 == expected, f
@@ -237,7 +256,9 @@ def test_table_shows_what_is_trusted(results):
     rows = {line.split(" | ")[0].strip("| "): line for line in
             proof_table(results[i] for i in IDS).splitlines()[2:]}
     assert "lemma: multiplicative Chernoff bound (cited)" in rows["tr-theorem-6"]
-    assert "lemma: CP Thm 5 for each recoding" in rows["cp-theorem-6"]
+    # a refuted theorem shows the kernel's check of its witness against the statement
+    assert "(refuted: witness checked by the kernel, REFUTED)" in rows["cp-theorem-6"]
+    assert "conclusion FALSE" in rows["tr-theorem-2"]
     # the sampling law summing to 1 is a lemma (binomial theorem), shown as trusted
     assert "trusted: lemma: sampling law sums to 1 (binomial theorem) |" in rows["cp-theorem-1"]
     assert "trusted: nothing beyond the statement |" in rows["cp-theorem-2"]

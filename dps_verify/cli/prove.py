@@ -125,6 +125,14 @@ def _print_statement(r: Any) -> None:
         if dec.final:
             names = ", ".join(f"'{s.name}'" for s in dec.final)
             print(f"      concluded by: {names}")
+        ref = getattr(dec, "refutation", None)
+        if ref is not None:
+            print(f"      witness (checked by the kernel against the statement): "
+                  f"{ref.verdict.value}")
+            for name, val in ref.values.items():
+                print(f"         {name} = {val}")
+            for c in ref.checks:
+                print(f"         [{c['kind']}] {c['formula']}: {c['at the witness']}")
         for p in dec.problems:
             print(f"      ERROR: {p}")
 

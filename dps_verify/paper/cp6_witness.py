@@ -169,3 +169,52 @@ def full_data_family(on_sample: bool = False) -> tuple[bool, list[str]]:
         ok &= got.upper <= bound.lower
         rows.append(f"e^eps={e_eps}, centre {centre}: delta {got.upper} vs d {bound.upper}")
     return ok, rows
+
+
+def am_worst_ratio(base: Fraction | int = E_EPS1, pick=choice) -> tuple[Fraction, str, bool]:
+    """A_m's worst probability ratio over neighbouring datasets, both choices and both
+    directions (CP Def 6 with e^eps1 = the ratio): exact over every pair of count states with
+    #a, #b <= ``SCAN`` (A_m reads only (#a, #b)); ``complete`` when an argument covers the rest
+    -- for :func:`choice` at base ``E_EPS1``, dist moves by exactly 1 between neighbours and the
+    ratios of p and p/base (0 < p <= 3/4) are at most base (proved for every dist in
+    proofs.cp-theorem-6); no other rule has such an argument."""
+    def pr(a: int, b: int) -> Fraction:
+        return pick(("a",) * a + ("b",) * b, base)
+
+    worst = Fraction(1)
+    for a in range(SCAN + 1):
+        for b in range(SCAN + 1):
+            for a2, b2 in ((a + 1, b), (a, b + 1)):
+                for x, y in ((pr(a, b), pr(a2, b2)), (pr(a2, b2), pr(a, b))):
+                    worst = max(worst, x / y, (1 - x) / (1 - y))
+    complete = pick is choice and base == E_EPS1
+    how = (f"exact over every neighbouring pair of count states with #a, #b <= {SCAN + 1}, both "
+           "choices, both directions" + ("; beyond: dist moves by exactly 1 between neighbours "
+                                         f"and p, p/{E_EPS1} (0 < p <= 3/4) are within "
+                                         f"{E_EPS1} (proved for every dist in proofs."
+                                         "cp-theorem-6)" if complete else
+                                         "; no argument covers larger datasets for this rule"))
+    return worst, how, complete
+
+
+def event_masses(base: Fraction | int = E_EPS1, on_sample: bool = True, pick=choice
+                 ) -> tuple[Fraction, Fraction, str]:
+    """Pr[A^beta(D) in O] and Pr[A^beta(D_-t) in O] for O = {outputs with P_D > e^eps P_D-t}
+    (the event attaining the hockey-stick divergence, CP Def 2), from the engine's exact
+    laws."""
+    from dps_verify.engine.distribution import distribution, randomized
+
+    def law(ds: tuple) -> dict:
+        if on_sample:
+            anonymizer = randomized(lambda s: apply_mixed(len(s), pick(s, base)))
+        else:
+            p1 = pick(ds, base)
+            anonymizer = randomized(lambda s: apply_mixed(len(s), p1))
+        return distribution(anonymizer, ds, BETA).exact
+
+    p, q = law(DATASET), law(DATASET[1:])
+    event = [o for o in p if p[o] > E_EPS * q.get(o, Fraction(0))]
+    s = sum((p[o] for o in event), Fraction(0))
+    t = sum((q.get(o, Fraction(0)) for o in event), Fraction(0))
+    return s, t, (f"exact engine laws (engine.distribution, beta = {BETA}), event O = the "
+                  f"{len(event)} outputs with P_D > {E_EPS} P_D-t")

@@ -36,7 +36,7 @@ from sympy.core.function import AppliedUndef
 
 from dps_verify.core.types import ProofVerdict
 from dps_verify.paper.kernel import smt
-from dps_verify.paper.kernel.smt import Z3_TIMEOUT_MS, Query
+from dps_verify.paper.kernel.smt import HANG_GUARD_MS, Z3_RLIMIT, Query
 
 #: Outcome of one step or of a whole theorem (PROVED, CHECKED-BOUNDED, REFUTED, OPEN, and ERROR
 #: for a vacuous step or a solver disagreement): the proof vocabulary of
@@ -233,6 +233,8 @@ class ProofResult:
             out["statement"] = out["statement"] and {**out["statement"],
                                                      "reviewed": self.decision.reviewed}
             out["statement_problems"] = list(self.decision.problems)
+            if getattr(self.decision, "refutation", None) is not None:
+                out["refutation"] = self.decision.refutation.to_dict()
             out["trust_base"] = self.decision.trust() if self.decision.final else None
         return out
 
@@ -283,8 +285,8 @@ def smt_step(
     note: str = "",
     role: str = "claim",
     bound: str = "",
-    cvc5_ms: int = smt.CVC5_TIMEOUT_MS,
-    z3_ms: int = Z3_TIMEOUT_MS,
+    cvc5_rlimit: int = smt.CVC5_RLIMIT,
+    z3_rlimit: int = Z3_RLIMIT,
 ) -> Step:
     """Discharge every query (vacuity, z3, cvc5) and turn the answers into one verdict.
 
@@ -293,8 +295,8 @@ def smt_step(
     same query but may answer unknown); a vacuous hypothesis set or a solver disagreement is an
     ERROR; a re-checked z3 model is REFUTED; anything else is OPEN."""
     if bound:
-        cvc5_ms = min(cvc5_ms, smt.CVC5_BOUNDED_MS)
-    qs = [smt.discharge(q, cvc5_ms=cvc5_ms, z3_ms=z3_ms) for q in queries]
+        cvc5_rlimit = min(cvc5_rlimit, smt.CVC5_BOUNDED_RLIMIT)
+    qs = [smt.discharge(q, cvc5_rlimit=cvc5_rlimit, z3_rlimit=z3_rlimit) for q in queries]
     secs = sum(q.seconds for q in qs)
     kinds = [smt.verdict_of(q) for q in qs]
     model = None
@@ -341,12 +343,13 @@ def smt_step(
 def z3_prove(
     claim: z3.BoolRef,
     assumptions: Sequence[z3.BoolRef] = (),
-    timeout_ms: int = Z3_TIMEOUT_MS,
+    timeout_ms: int = HANG_GUARD_MS,
+    rlimit: int = Z3_RLIMIT,
 ) -> tuple[Verdict, dict[str, str] | None, float]:
     """z3 alone on ``And(assumptions) => claim`` (a screen; steps use :func:`smt_step`):
-    PROVED on unsat, REFUTED with a re-checked model, OPEN on unknown/timeout."""
+    PROVED on unsat, REFUTED with a re-checked model, OPEN on unknown (a limit reached)."""
     t0 = time.perf_counter()
-    ans, model = smt.z3_check([*assumptions, z3.Not(claim)], timeout_ms)
+    ans, model = smt.z3_check([*assumptions, z3.Not(claim)], rlimit, timeout_ms)
     secs = time.perf_counter() - t0
     if ans == smt.UNSAT:
         return Verdict.PROVED, None, secs
@@ -496,11 +499,12 @@ def z3_all(
     note: str = "",
     role: str = "claim",
     bound: str = "",
-    cvc5_ms: int = smt.CVC5_TIMEOUT_MS,
+    cvc5_rlimit: int = smt.CVC5_RLIMIT,
 ) -> Step:
     """One step made of several obligations ``(claim, hypotheses)`` (e.g. one per event O)."""
     return smt_step(name, statement, [Query(list(h), c) for c, h in queries], expr=expr,
-                    expected=expected, note=note, role=role, bound=bound, cvc5_ms=cvc5_ms)
+                    expected=expected, note=note, role=role, bound=bound,
+                    cvc5_rlimit=cvc5_rlimit)
 
 
 def z3_step(
@@ -514,11 +518,12 @@ def z3_step(
     note: str = "",
     role: str = "claim",
     bound: str = "",
-    cvc5_ms: int = smt.CVC5_TIMEOUT_MS,
+    cvc5_rlimit: int = smt.CVC5_RLIMIT,
 ) -> Step:
     """Step with one obligation stated directly in z3."""
     return smt_step(name, statement, [Query(list(assumptions), claim)], expr=expr,
-                    expected=expected, note=note, role=role, bound=bound, cvc5_ms=cvc5_ms)
+                    expected=expected, note=note, role=role, bound=bound,
+                    cvc5_rlimit=cvc5_rlimit)
 
 
 # -------------------------------------------------------------------------- sympy

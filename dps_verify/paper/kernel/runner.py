@@ -29,6 +29,14 @@ def run_module(theorem_id: str, module: Any) -> ProofResult:
     stmt = getattr(module, "STATEMENT", None)
     dec = statement.decide(stmt, steps, reviewed.FINGERPRINTS.get(theorem_id),
                            prove=verdict is Verdict.PROVED)
+    if verdict is Verdict.REFUTED and stmt is not None:  # REFUTED only by a checked witness
+        witness = getattr(module, "WITNESS", None)
+        if witness is None:
+            dec.problems.append("a REFUTED verdict needs a WITNESS of the statement, checked "
+                                "by the kernel against its hypotheses")
+        else:
+            dec.refutation = statement.refute(stmt, witness)
+            dec.problems += dec.refutation.problems
     if dec.problems:  # PROVED only for the statement itself, reviewed (see .statement)
         verdict = Verdict.ERROR
     return ProofResult(

@@ -4,7 +4,8 @@ Each control builds a tiny proof that one guard must reject -- a solver that lie
 assumption taken from a given, an induction whose base proves something else, a certificate
 that decided another formula, a pole hidden by cancellation, a chain whose last step concludes
 less than the statement, an extra hypothesis, an unreviewed statement, a lemma failing its spot
-check -- and records ERROR (or OPEN) when the guard rejects it, PROVED when it let it through.
+check, a refutation whose witness misses a hypothesis or that has no witness -- and records
+ERROR (or OPEN) when the guard rejects it, PROVED when it let it through.
 Every control is expected to be rejected, so disabling a guard changes a recorded verdict; the
 mutation test (tests/test_proof_mutations.py) applies one mutant per guard and requires that.
 """
@@ -177,6 +178,36 @@ def _run_module_gate() -> tuple[bool, str]:
     return r.verdict is core.Verdict.ERROR, f"{r.verdict.value}"
 
 
+def _witness_missing_hypothesis() -> tuple[bool, str]:
+    from dps_verify.paper.kernel.statement import Evidence, Witness, refute
+
+    # 'x^2 >= x whenever x >= 1' at x = 1/2: the conclusion fails, but the hypothesis too
+    stmt = _toy_statement(_x ** 2 >= _x)
+    ref = refute(stmt, Witness("x = 1/2", lambda: {_x: Evidence(sp.Rational(1, 2), "toy")}))
+    return ref.verdict.value == "ERROR", "; ".join(ref.problems) or "refuted by a bad witness"
+
+
+def _refuted_without_witness() -> tuple[bool, str]:
+    from types import SimpleNamespace
+
+    from dps_verify.paper.kernel import core, reviewed, runner
+
+    facts = core.given("hypothesis", "x >= 1", _x >= 1)
+    stmt = _toy_statement(_x >= 2)
+    key = "kernel-control-refuted"  # reviewed for the duration of the control, so that only
+    reviewed.FINGERPRINTS[key] = stmt.fingerprint  # the missing witness can make it an ERROR
+    module = SimpleNamespace(
+        CLAIM="toy", REFERENCE="kernel control", EXPECTED=core.Verdict.REFUTED, GIVEN=facts,
+        STATEMENT=stmt, steps=lambda: [core.prove_sym("x >= 2", "", _x >= 2, [_x >= 1],
+                                                      expected=core.Verdict.REFUTED)],
+        negative_controls=lambda: [])
+    try:
+        r = runner.run_module(key, module)
+    finally:
+        reviewed.FINGERPRINTS.pop(key, None)
+    return r.verdict is core.Verdict.ERROR, f"{r.verdict.value}: {r.decision.problems}"
+
+
 def kernel_controls() -> list[Any]:
     """One negative control per kernel guard (all expected ERROR: the guard rejects)."""
     return [
@@ -205,6 +236,13 @@ def kernel_controls() -> list[Any]:
                  "The statement's fingerprint is not the recorded one.", _unreviewed),
         _control("kernel control: trusted lemma failing its spot check",
                  "x^2 >= x taken as a lemma; false at x = 1/2.", _false_lemma),
+        _control("kernel control: witness missing a hypothesis",
+                 "x = 1/2 falsifies x^2 >= x but misses the hypothesis x >= 1: the "
+                 "kernel's witness check must report an ERROR, never REFUTED.",
+                 _witness_missing_hypothesis),
+        _control("kernel control: REFUTED needs a witness of the statement",
+                 "A theorem whose step refutes x >= 2 but that declares no WITNESS is an "
+                 "ERROR.", _refuted_without_witness),
         _control("kernel control: theorem verdict gated by its statement",
                  "A theorem whose every step is PROVED but whose chain misses its statement "
                  "(and whose statement was never reviewed) is an ERROR.", _run_module_gate),

@@ -6,8 +6,8 @@ One obligation is a :class:`Query`: hypotheses ``A`` and a claim ``C`` (z3 expre
 * **vacuity** -- z3 must find a model of ``A`` (checked by evaluating ``A`` in it); an
   unsatisfiable hypothesis set makes every claim "provable", so it is an error, never PROVED;
 * **z3** on the in-memory formula ``A and not C``;
-* **cvc5** on the SMT-LIB 2 text of the same formula (:func:`to_smtlib`), with a per-query time
-  limit.  A PROVED claim needs both ``unsat``; ``sat`` from one solver and ``unsat`` from the
+* **cvc5** on the SMT-LIB 2 text of the same formula (:func:`to_smtlib`), with a per-query
+  resource limit (deterministic: see :data:`Z3_RLIMIT`).  A PROVED claim needs both ``unsat``; ``sat`` from one solver and ``unsat`` from the
   other is a loud failure (:data:`DISAGREE`).
 
 The SMT-LIB printer is ours (z3's own prints a unary ``(+ x)`` and leaves primed symbols
@@ -23,16 +23,21 @@ from dataclasses import dataclass, field
 
 import z3
 
-#: Per-query limits in milliseconds (an exhausted limit is ``unknown``, never ``unsat``).  They
-#: are wall-clock limits, so they are generous: on an idle machine every general obligation is
-#: answered in well under a second, but on a shared, loaded one cvc5 needed more than 5 s for
-#: some of CP Thm 5's (an ``unknown`` there turns a proof OPEN).  A limit is only waited out
-#: when a solver cannot answer, which in ``prove all`` happens on finite instances only (their
-#: own, short limit below).
-Z3_TIMEOUT_MS = 30_000
-CVC5_TIMEOUT_MS = 30_000
+#: Per-query limits are deterministic resource limits (z3's ``rlimit``, cvc5's ``rlimit-per``:
+#: counts of solver work, the same on an idle and on a loaded machine), so a verdict never
+#: depends on the load.  Margins: over every query of ``dps-verify prove all`` the largest z3
+#: use is about 3.3e5 units and the largest cvc5 use about 1.3e5 (cvc5 answers ``unknown``
+#: on some finite instances after at most ~9e3 units, by incompleteness, not by its limit);
+#: the limits are 60x and 37x those, 15x for the finite instances.  An exhausted limit is
+#: ``unknown`` (OPEN), never ``unsat``.
+Z3_RLIMIT = 20_000_000
+CVC5_RLIMIT = 5_000_000
 #: cvc5's limit on finite-instance (CHECKED-BOUNDED) queries and finite controls.
-CVC5_BOUNDED_MS = 1_000
+CVC5_BOUNDED_RLIMIT = 200_000
+#: A wall-clock guard against a solver that stops counting its work (cvc5's documentation
+#: notes subroutines that spend no resource units); far above any query's time, so it is never
+#: what decides a verdict of ``prove all``.
+HANG_GUARD_MS = 600_000
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 #: Marker for two solvers contradicting each other on one query.
@@ -178,8 +183,10 @@ def _pure_real(formulas: Sequence[z3.ExprRef]) -> bool:
     return True
 
 
-def _z3_solver(formulas: Sequence[z3.BoolRef], timeout_ms: int) -> z3.Solver:
+def _z3_solver(formulas: Sequence[z3.BoolRef], rlimit: int,
+               timeout_ms: int = HANG_GUARD_MS) -> z3.Solver:
     s = z3.SolverFor("QF_NRA") if _pure_real(formulas) else z3.Solver()
+    s.set("rlimit", rlimit)  # relative to the context's count at this check
     s.set("timeout", timeout_ms)
     s.add(*formulas)
     return s
@@ -201,11 +208,12 @@ def model_dict(model: z3.ModelRef) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def z3_check(formulas: Sequence[z3.BoolRef], timeout_ms: int = Z3_TIMEOUT_MS
-             ) -> tuple[str, dict[str, str] | None]:
-    """z3's answer on ``And(formulas)``; a ``sat`` model is re-checked by evaluating every
-    formula in it (model completion) -- an unconfirmed model is reported ``unknown``."""
-    s = _z3_solver(formulas, timeout_ms)
+def z3_check(formulas: Sequence[z3.BoolRef], rlimit: int = Z3_RLIMIT,
+             timeout_ms: int = HANG_GUARD_MS) -> tuple[str, dict[str, str] | None]:
+    """z3's answer on ``And(formulas)`` within ``rlimit`` units of work; a ``sat`` model is
+    re-checked by evaluating every formula in it (model completion) -- an unconfirmed model is
+    reported ``unknown``."""
+    s = _z3_solver(formulas, rlimit, timeout_ms)
     res = s.check()
     if res == z3.unsat:
         return UNSAT, None
@@ -217,12 +225,15 @@ def z3_check(formulas: Sequence[z3.BoolRef], timeout_ms: int = Z3_TIMEOUT_MS
     return UNKNOWN, None
 
 
-def cvc5_check(text: str, timeout_ms: int = CVC5_TIMEOUT_MS) -> str:
-    """cvc5's answer on an SMT-LIB 2 script (parsed by cvc5's own parser)."""
+def cvc5_check(text: str, rlimit: int = CVC5_RLIMIT) -> str:
+    """cvc5's answer on an SMT-LIB 2 script (parsed by cvc5's own parser) within ``rlimit``
+    units of work per check (``rlimit-per``; the wall-clock guard ``tlimit-per`` only against
+    a hang)."""
     import cvc5
 
     solver = cvc5.Solver()
-    solver.setOption("tlimit-per", str(timeout_ms))
+    solver.setOption("rlimit-per", str(rlimit))
+    solver.setOption("tlimit-per", str(HANG_GUARD_MS))
     sm = cvc5.SymbolManager(solver)
     parser = cvc5.InputParser(solver, sm)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
@@ -237,15 +248,15 @@ def cvc5_check(text: str, timeout_ms: int = CVC5_TIMEOUT_MS) -> str:
     return answer
 
 
-def discharge(q: Query, *, cvc5_ms: int = CVC5_TIMEOUT_MS, z3_ms: int = Z3_TIMEOUT_MS) -> Query:
+def discharge(q: Query, *, cvc5_rlimit: int = CVC5_RLIMIT, z3_rlimit: int = Z3_RLIMIT) -> Query:
     """Run the vacuity check, z3 and cvc5 on ``q`` (answers recorded on ``q``)."""
     t0 = time.perf_counter()
-    vac, _ = z3_check(q.hypotheses, z3_ms)
+    vac, _ = z3_check(q.hypotheses, z3_rlimit)
     q.vacuity = {"z3": vac}
     if vac == SAT:
-        z, model = z3_check(q.main_formula(), z3_ms)
+        z, model = z3_check(q.main_formula(), z3_rlimit)
         q.model = model
-        q.answers = {"z3": z, "cvc5": cvc5_check(q.smtlib(), cvc5_ms)}
+        q.answers = {"z3": z, "cvc5": cvc5_check(q.smtlib(), cvc5_rlimit)}
     q.seconds = time.perf_counter() - t0
     return q
 

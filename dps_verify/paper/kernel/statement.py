@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -149,6 +150,8 @@ class Decision:
     facts: list[Fact] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     reviewed: bool = False
+    #: for a REFUTED theorem: the kernel's check of its witness against the statement
+    refutation: Any = None
 
     def trust(self) -> dict[str, Any]:
         return trust_base(self)
@@ -312,3 +315,109 @@ def summary(dec: Decision) -> str:
         counts[f.kind] = counts.get(f.kind, 0) + 1
     parts = [f"{n} {k}" for k, n in sorted(counts.items())]
     return (f"{len(dec.steps)} steps; " + ", ".join(parts)) if dec.final else "-"
+
+
+# ------------------------------------------------------------------------- refutations
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One value of a witness: exact (an int, a Fraction or a sympy number), ``how`` the
+    project's certified code computed it, and whether it is established over everything the
+    statement quantifies over (a worst case over all datasets: proved, or exhaustive up to a
+    stated size plus an argument); ``complete=False`` makes the refutation an ERROR."""
+
+    value: Any
+    how: str
+    complete: bool = True
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A counterexample to a :class:`Statement`: ``values()`` gives an :class:`Evidence` for
+    every variable of the statement's hypotheses, definitions and conclusion (computed when the
+    kernel asks, each constant read from the one place the witness sets it), and ``interpret``
+    the certified implementations of the statement's opaque functions (by name).  The kernel
+    (:func:`refute`) checks each hypothesis and definition at these values and the conclusion's
+    failure there."""
+
+    description: str
+    values: Any  # Callable[[], Mapping[sp.Symbol, Evidence]]
+    interpret: Any = None  # Mapping[str, Callable[..., Any]] | None
+
+
+@dataclass
+class Refutation:
+    """The kernel's decision on a witness: REFUTED only when every hypothesis and definition
+    holds at it and the conclusion fails there; anything else is an ERROR (``problems``)."""
+
+    verdict: Any
+    problems: list[str] = field(default_factory=list)
+    checks: list[dict[str, str]] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.verdict.value, "problems": list(self.problems),
+                "checks": list(self.checks), "values": dict(self.values)}
+
+
+def _shown(truth: bool | None) -> str:
+    return "undecided" if truth is None else ("true" if truth else "FALSE")
+
+
+def refute(statement: Statement, witness: Witness) -> Refutation:
+    """Whether ``witness`` refutes ``statement``: every variable has a value established over
+    all it quantifies over, every hypothesis and definition is true at the values (opaque
+    functions evaluated by the witness's certified implementations), and the conclusion is
+    false there.  Exact decisions only (sympy on exact numbers); an undecided formula is an
+    ERROR, never a refutation."""
+    from dps_verify.paper.kernel.lemmas import _truth, evaluate
+
+    out = Refutation(Verdict.ERROR)
+    try:
+        values = dict(witness.values())
+    except Exception as exc:  # noqa: BLE001 - a crashing witness refutes nothing
+        out.problems.append(f"the witness's values raised {type(exc).__name__}: {exc}")
+        return out
+    interp = dict(witness.interpret or {})
+    point = {}
+    for sym, ev in values.items():
+        v = ev.value
+        point[sym] = sp.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) \
+            else sp.sympify(v)
+        out.values[str(sym)] = f"{sp.sstr(point[sym])} ({ev.how})"
+        if not ev.complete:
+            out.problems.append(f"the value of {sym} ({ev.how}) is not established over all it "
+                                "quantifies over")
+    formulas = [("hypothesis", h) for h in statement.hypotheses] + \
+        [("definition", h) for h in statement.definitions]
+    needed = set().union(*[sp.sympify(f).free_symbols for _, f in formulas],
+                         sp.sympify(statement.conclusion).free_symbols)
+    missing = sorted(str(s) for s in needed if s not in point)
+    if missing:
+        out.problems.append("the witness gives no value for " + ", ".join(missing))
+        return out
+
+    def decide_at(f: Any) -> bool | None:
+        try:
+            return _truth(evaluate(f, point, interp))
+        except Exception:  # noqa: BLE001 - an implementation that raises decides nothing
+            return None
+
+    for kind, f in formulas:
+        truth = decide_at(f)
+        out.checks.append({"kind": kind, "formula": sp.sstr(f),
+                           "at the witness": _shown(truth)})
+        if truth is not True:
+            out.problems.append(f"the witness {'misses' if truth is False else 'cannot decide'} "
+                                f"the {kind} {sp.sstr(f)}")
+    truth = decide_at(statement.conclusion)
+    out.checks.append({"kind": "conclusion", "formula": sp.sstr(statement.conclusion),
+                       "at the witness": _shown(truth)})
+    if truth is True:
+        out.problems.append("the conclusion holds at the witness: it refutes nothing")
+    elif truth is None:
+        out.problems.append("the conclusion is undecided at the witness")
+    if not out.problems:
+        out.verdict = Verdict.REFUTED
+    return out

@@ -68,6 +68,15 @@ def _trust_cell(r: ProofResult) -> str:
     from dps_verify.paper.kernel.statement import summary
 
     dec = r.decision
+    ref = getattr(dec, "refutation", None)
+    if ref is not None:
+        kinds = [c["kind"] for c in ref.checks]
+        held = sum(1 for c in ref.checks if c["kind"] != "conclusion"
+                   and c["at the witness"] == "true")
+        concl = next((c["at the witness"] for c in ref.checks if c["kind"] == "conclusion"), "?")
+        return (f"(refuted: witness checked by the kernel, {ref.verdict.value}) "
+                f"{held}/{len(kinds) - 1} hypotheses and definitions true at it, conclusion "
+                f"{concl}; {len(ref.values)} values, each with how it was computed (--json)")
     if dec is None or not dec.final:
         return f"(not proved) {trusted(r.given)}"
     tb = dec.trust()
