@@ -140,7 +140,10 @@ def test_per_group_size_value_with_its_bad_set_encloses_the_brute_force(k, beta,
                 assert z == (F_prev > e * F_now), n
             else:
                 assert (m, z) == (k - 1, False)
-        assert _encloses(sc.value(n, T, m, z), brute_delta(n, k, beta, eps, measure)), n
+        v, exact = sc.value(n, T, m, z), brute_delta(n, k, beta, eps, measure)
+        assert _encloses(v, exact), n
+        if exact == 1:  # every output bad: the value is exactly 1
+            assert arb_to_fractions(v) == (1, 1), n
 
 
 @pytest.mark.parametrize("measure", MEASURES)
@@ -178,6 +181,7 @@ def test_segment_scan_equals_the_brute_maximum_over_group_sizes(k, beta, eps, me
         assert _mp(c.lower) - mpmath.mpf(10) ** -40 <= top <= _mp(c.upper) + mpmath.mpf(10) ** -40
         assert abs(brute_delta(n_star, k, beta, eps, measure) - top) <= mpmath.mpf(10) ** -40
     assert c.relative_width() < 2.0**-60
+    assert "(python-flint arb, 96-bit working precision)" in c.how
     walk = sdgs.scan(k, beta, eps, measure=measure, budget=10**9, long_range=False)
     assert c.lower <= walk.upper and walk.lower <= c.upper
 
@@ -301,6 +305,7 @@ def test_runs_give_d_and_stop_at_the_first_run_the_chernoff_rule_allows(k, beta,
     assert c.lower <= d <= c.upper and c.relative_width() < 2.0**-60
     assert c.details["runs"] == runs
     assert c.details["n_start"] == _ref_last_below(k, beta, eps)
+    assert "(python-flint arb, ≥ 96 bits," in c.how  # the precision it certifies with
 
 
 def test_runs_refuse_a_chernoff_exponent_that_is_not_positive():
@@ -390,3 +395,61 @@ def test_run_budget_error_blames_the_edge_within_half_its_distance():
                         (F(3), "k = 1000")):
         with pytest.raises(CertificationError, match=blamed):
             d_by_runs(1000, beta, eps, sdgs._Exp(eps), sdgs.kl_lower(beta, eps), budget=1)
+
+
+def _ref_cdf(m: int, n: int, beta: Fraction) -> Fraction:
+    p, q = beta.numerator, beta.denominator
+    return F(sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in range(min(m, n) + 1)), q**n)
+
+
+def test_suppressed_outcome_for_k_past_the_exact_limit_is_decided_by_balls():
+    """k = 2001 (past the exact tie check's limit): z_n on both sides of its switch n = 4461
+    (β = 1/2, ε = 1/10) is decided in ball arithmetic, matching the definition
+    F(k−1; n−1) > e^ε F(k−1; n) (exact integers, e^ε at 60 digits)."""
+    k, beta, eps = 2001, F(1, 2), F(1, 10)
+    sc = _scan(k, beta, eps, "hockey-stick")
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        for n in (4460, 4461):
+            want = _mp(_ref_cdf(k - 1, n - 1, beta)) > e * _mp(_ref_cdf(k - 1, n, beta))
+            assert sc.z(n) == want == (n == 4461)
+
+
+def test_chernoff_rule_fires_when_n_kappa_equals_the_bound_exactly():
+    """Forward rule: it fires when N·κ ≥ the upper end of −ln(best) (at the scan's precision),
+    equality included, and not for κ one unit of 2^−200 less."""
+    import flint
+
+    k, beta, eps = CASES[5]
+    sc = _scan(k, beta, eps, "pointwise")
+    best, N = F(1, 10**6), 32  # N·κ exact in balls: κ = need/32 is dyadic
+    with flint.ctx.workprec(96):
+        need = arb_to_fractions((-long_range.arb_fraction(best).log()).upper())[1]
+    assert sc.stop_note(N, best, need / N, sdgs.kl_lower_below)
+    assert sc.stop_note(N, best, need / N - F(1, 1 << 200), sdgs.kl_lower_below) == ""
+
+
+def _keys(sc: _SegmentScan, n: int, beta: Fraction, eps: Fraction) -> tuple:
+    k = sc.k
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        gamma = 1 - (1 - _mp(beta)) / e
+        T = max(k, int(mpmath.floor(gamma * n)) + 1)
+        if not sc.backward:
+            return T, k - 1, False
+        gamma_b = 1 - (1 - _mp(beta)) * e
+        M = int(mpmath.ceil(gamma_b * n)) - 1 if gamma_b > 0 else -1
+        z = _mp(_ref_cdf(k - 1, n - 1, beta)) > e * _mp(_ref_cdf(k - 1, n, beta))
+        return T, max(M, k - 1), z
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("k, beta, eps", CASES)
+def test_segments_are_the_maximal_runs_of_a_constant_bad_set(k, beta, eps, measure):
+    """The scan visits one segment per maximal run of constant (T_n, m_n, z_n) from n = k up to
+    the group size where it stopped (thresholds and z from the definitions)."""
+    c = sdgs.scan_segments_for_test(k, beta, eps, measure)
+    stop = int(c.how.split("stopped at n = ")[1].split(":")[0])
+    sc = _scan(k, beta, eps, measure)
+    keys = [_keys(sc, n, beta, eps) for n in range(k, stop)]
+    assert c.details["segments"] == 1 + sum(a != b for a, b in zip(keys, keys[1:]))

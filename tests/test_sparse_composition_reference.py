@@ -166,3 +166,34 @@ def test_sparse_path_is_promising_up_to_an_expected_twentieth_of_a_rare_release(
     assert not S.sparse_promising(_pld({F(1): F(983, 1000), F(2): F(17, 1000)}), 3)  # 0.051 > 1/20
     assert not S.sparse_promising(_pld({}, F(1)), 1)
     assert S.sparse_promising(_pld({F(3): F(1)}), 10**9)
+
+
+def test_ball_precision_is_stated():
+    c = S.sparse_delta(DOMINATED, F(1, 4), 3, rtol=0.0)
+    assert "ball arithmetic (128 bits)" in c.how
+
+
+def test_a_tiny_mass_at_infinite_loss_keeps_a_nonnegative_enclosure():
+    pld = _pld({F(1): F(1) - F(1, 10**40)}, F(1, 10**40))
+    c = S.sparse_delta(pld, F(1, 2), 3)
+    assert 0 <= c.lower <= 1 - (1 - F(1, 10**40)) ** 3 <= c.upper
+
+
+def test_the_stop_includes_a_remainder_equal_to_its_threshold():
+    """The rule is 'remainder ≤ rtol/4 · max(lower sum, floor)': with the floor chosen so that
+    the remainder after j = 1 equals the threshold exactly, the sum stops there (2 terms)."""
+    pld, times, rtol = DOMINATED, 12, 0.01
+    floor = 4 * S.remainder_bound(times, 1, F(4, 100)) / F(rtol)
+    assert floor > 1 / 10 and S.remainder_bound(times, 0, F(4, 100)) > F(rtol) / 4 * floor
+    assert S.sparse_delta(pld, F(0), times, rtol=rtol, floor=floor).details["terms"] == 2
+    assert S.sparse_delta(pld, F(0), times, rtol=rtol, floor=floor * (1 - F(1, 10**9))).details["terms"] == 3
+
+
+def test_the_default_atom_limit_is_20000():
+    """R with exactly 20000 atoms may be composed once (R^{*1} has 20000 atoms: 2 terms); with
+    20001 the sum stops at j = 0 (1 term)."""
+    for atoms, terms in ((20_000, 2), (20_001, 1)):
+        rare = {F(i + 2): F(1, 10 * atoms) for i in range(atoms)}
+        pld = PrivacyLossDistribution({F(1): F(9, 10), **rare})
+        # ε = 30 > every loss: each atom's term is skipped after one ball test (fast)
+        assert S.sparse_delta(pld, F(30), 1, rtol=0.0).details["terms"] == terms

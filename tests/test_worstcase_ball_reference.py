@@ -247,6 +247,9 @@ def test_the_tail_sums_of_one_object_take_at_most_total_terms(monkeypatch):
     B = BallBinomial(BETA, 4000)
     lo, hi = arb_to_fractions(B.upper_tail(T, n))
     assert lo <= exact <= hi and B.terms == n - T
+    B = BallBinomial(BETA, 4000)  # the lower tail Pr[X ≤ 10] walks down to 0: 10 terms
+    lo, hi = arb_to_fractions(B.lower_cdf(10, n))
+    assert lo <= 1 - _exact_tail(n, 11, BETA) <= hi and B.terms == 10
     monkeypatch.setattr(bb, "TOTAL_TERMS", n - T)
     lo, hi = arb_to_fractions(BallBinomial(BETA, 4000).upper_tail(T, n))
     assert lo <= exact <= hi
@@ -272,3 +275,52 @@ def test_the_lifetime_limit_is_500000_terms():
     B.terms = 500_000 - (n - T) + 1
     with pytest.raises(CertificationError, match="TOTAL_TERMS = 500000 terms"):
         B.upper_tail(T, n)
+
+
+def _ref_terms(n: int, T: int, beta: Fraction, prec: int, upper: bool) -> int:
+    """Terms the documented rule sums (exact rationals) for Pr[X ≥ T] (upper) or Pr[X ≤ T]:
+    trivial thresholds take none; otherwise the side whose first ratio is < 1 (upper: ρ_T =
+    (n−T)β/((T+1)(1−β)), lower: τ_m = m(1−β)/((n−m+1)β)), else the complement's; from t = S =
+    f(start) it adds t·r while the remainder bound t·r/(1 − r) exceeds S·2^−prec, up to the end."""
+    odds = beta / (1 - beta)
+    if upper:
+        if T <= 0 or T > n:
+            return 0
+        if (n - T) * odds / (T + 1) >= 1:
+            return _ref_terms(n, T - 1, beta, prec, upper=False)
+        j, end, step = T, n, 1
+    else:
+        if T < 0 or T >= n:
+            return 0
+        if T / ((n - T + 1) * odds) >= 1:
+            return _ref_terms(n, T + 1, beta, prec, upper=True)
+        j, end, step = T, 0, -1
+    t = Fraction(math.comb(n, j)) * beta**j * (1 - beta) ** (n - j)
+    S, count = t, 0
+    while j != end:
+        r = (n - j) * odds / (j + 1) if upper else j / ((n - j + 1) * odds)
+        if t * r / (1 - r) <= S / 2**prec:
+            return count
+        count += 1
+        t *= r
+        S += t
+        j += step
+    return count
+
+
+@pytest.mark.parametrize("beta, n, thresholds", [
+    (Fraction(1, 3), 32, [10, 11, 9, 12]),   # ρ_10 = 1 and τ_11 = 1 exactly: the complement is summed
+    (Fraction(1, 2), 21, [10, 11, 9]),       # ρ_10 = 1 exactly
+    (Fraction(1, 3), 300, [40, 90, 99, 100, 101, 110, 200, 290]),
+    (Fraction(9, 10), 200, [150, 179, 180, 181, 195]),
+])
+def test_tails_take_exactly_the_terms_the_remainder_rule_needs(beta, n, thresholds):
+    """The side summed (first ratio < 1, the complement at a ratio of exactly 1) and the stop
+    (first remainder bound t·r/(1−r) ≤ 2^−prec of the sum) as documented: the work counter
+    equals the exact-rational count, for both tails."""
+    prec = 60
+    for T in thresholds:
+        for upper in (True, False):
+            B = BallBinomial(beta, prec)
+            (B.upper_tail if upper else B.lower_cdf)(T, n)
+            assert B.terms == _ref_terms(n, T, beta, prec, upper), (T, upper)

@@ -65,12 +65,12 @@ def arb_to_fractions(x: Any) -> tuple[Fraction, Fraction]:
     if not x.is_finite():
         raise CertificationError("ball arithmetic lost all accuracy (non-finite enclosure)")
 
-    def dyadic(v: Any) -> Fraction:
-        man, exp = v.man_exp()
-        return int(man) * Fraction(2) ** int(exp)
-
-    mid, rad = dyadic(x.mid()), dyadic(x.rad())
-    return mid - rad, mid + rad
+    (mm, me), (rm, re) = x.mid().man_exp(), x.rad().man_exp()  # mid = mm·2^me, rad = rm·2^re
+    mm, me, rm, re = int(mm), int(me), int(rm), int(re)
+    e = min(me, re)
+    m, r = mm << (me - e), rm << (re - e)  # mid ∓ rad = (m ∓ r)·2^e
+    shift, den = max(e, 0), 1 << max(-e, 0)
+    return Fraction((m - r) << shift, den), Fraction((m + r) << shift, den)
 
 
 class BallBinomial:
@@ -124,11 +124,10 @@ class BallBinomial:
         total, t, j = t0, t0, start
         tiny = arb(2) ** -self.prec
         while j != stop:
-            r = ratio(j)
-            if r < 1:  # every later ratio is ≤ r: the rest is ≤ t·r/(1 − r)
-                rem = t * r / (1 - r)
-                if rem.upper() <= total.lower() * tiny:
-                    return total + arb(0, rem.upper())
+            r = ratio(j)  # < 1 (the tails start on the side where it is), and every later one ≤ r
+            rem = t * r / (1 - r)  # so the rest of the sum is ≤ t·r/(1 − r)
+            if rem.upper() <= total.lower() * tiny:
+                return total + arb(0, rem.upper())
             self.terms += 1
             if self.terms > TOTAL_TERMS:
                 raise CertificationError(
@@ -141,8 +140,10 @@ class BallBinomial:
             j += step
         return total
 
-    def upper_tail(self, T: int, n: int, flip: bool = True) -> Any:
-        """A ball around Pr[Bin(n, β) ≥ T]."""
+    def upper_tail(self, T: int, n: int) -> Any:
+        """A ball around Pr[Bin(n, β) ≥ T]: summed upwards from T when the first ratio ρ_T < 1,
+        else 1 − Pr[X ≤ T − 1] (whose first ratio is then < 1: ρ_T ≥ 1 gives
+        τ_{T−1} ≤ (T−1)(n−T)/((n−T+2)(T+1)) < 1)."""
         arb = self.flint.arb
         if T <= 0:
             return arb(1)
@@ -151,12 +152,14 @@ class BallBinomial:
         with self.flint.ctx.workprec(self._wp(n)):
             odds = self._odds()
             rho = (n - T) * odds / (T + 1)
-            if flip and not rho < 1:
-                return 1 - self.lower_cdf(T - 1, n, flip=False)
+            if not rho < 1:
+                return 1 - self.lower_cdf(T - 1, n)
             return self._sum(self.pmf(T, n), lambda j: (n - j) * odds / (j + 1), T, 1, n)
 
-    def lower_cdf(self, m: int, n: int, flip: bool = True) -> Any:
-        """A ball around Pr[Bin(n, β) ≤ m]."""
+    def lower_cdf(self, m: int, n: int) -> Any:
+        """A ball around Pr[Bin(n, β) ≤ m]: summed downwards from m when the first ratio τ_m < 1,
+        else 1 − Pr[X ≥ m + 1] (whose first ratio is then < 1: τ_m ≥ 1 gives
+        ρ_{m+1} ≤ m/(m + 2) < 1)."""
         arb = self.flint.arb
         if m < 0:
             return arb(0)
@@ -165,6 +168,6 @@ class BallBinomial:
         with self.flint.ctx.workprec(self._wp(n)):
             odds = self._odds()
             tau = m / ((n - m + 1) * odds)
-            if flip and not tau < 1:
-                return 1 - self.upper_tail(m + 1, n, flip=False)
+            if not tau < 1:
+                return 1 - self.upper_tail(m + 1, n)
             return self._sum(self.pmf(m, n), lambda j: j / ((n - j + 1) * odds), m, -1, 0)

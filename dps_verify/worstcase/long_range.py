@@ -293,9 +293,9 @@ class _SegmentScan:
         """Suppressed outcome bad backward: F(k−1; n−1) > e^ε F(k−1; n), strictly (a tie is not
         bad: it adds 0 to the hockey-stick sum and is no pointwise violation).  Decided in ball
         arithmetic, at up to 16 times the working precision; a ball that still straddles 0 (an
-        exact tie, e.g. ε = ln x with x the ratio itself) goes to :meth:`z_exact`."""
-        if not self.backward:
-            return False
+        exact tie, e.g. ε = ln x with x the ratio itself) goes to :meth:`z_exact`.  Never true in
+        CP Thm 5's regime (F(k−1; n−1) ≤ F(k−1; n)/(1−β) ≤ e^ε F(k−1; n)); the scan asks only
+        outside it."""
         k = self.k
         v = self._c(("z", n), lambda: self.b * self.B.pmf(k - 1, n - 1) - self.em1 * self.F(k - 1, n))
         p = self.prec
@@ -331,13 +331,13 @@ class _SegmentScan:
             )
         p, q, r = self.beta.numerator, self.q, self.r
 
-        def A(size: int) -> int:  # Horner: acc_i = Σ_{j ≤ i} C(size, j) p^j r^{i−j}
+        def A(size: int) -> int:  # Horner: acc_i = Σ_{j ≤ i} C(size, j) p^j r^{i−j} (size ≥ k − 1)
             acc = c = pp = 1
-            for i in range(min(k - 1, size)):
+            for i in range(k - 1):
                 c = c * (size - i) // (i + 1)
                 pp *= p
                 acc = acc * r + c * pp
-            return acc * r ** max(k - 1 - size, 0)
+            return acc
 
         return bool(self.E.less(r * A(n), q * A(n - 1)))
 
