@@ -111,20 +111,27 @@ def _heavy_in_session(tmp_path: Path, *args: str) -> dict:
     return json.loads(out.read_text())
 
 
-def test_a_pytest_session_with_the_plugin_loads_nothing_heavy(tmp_path):
+@pytest.fixture(scope="module")
+def heavy_without_plugin(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The baseline of both session checks: a session with the plugin switched off (one
+    pytest subprocess, shared)."""
+    return _heavy_in_session(tmp_path_factory.mktemp("without-plugin"), "-p", "no:dps_verify")
+
+
+def test_a_pytest_session_with_the_plugin_loads_nothing_heavy(tmp_path, heavy_without_plugin):
     """The heavy modules in a session with the plugin are among those of a session without it
     (other installed plugins may load some; this one adds none)."""
     with_plugin = _heavy_in_session(tmp_path)
-    without = _heavy_in_session(tmp_path, "-p", "no:dps_verify")
+    without = heavy_without_plugin
     assert with_plugin["plugin"] and not without["plugin"]
     assert set(with_plugin["heavy"]) <= set(without["heavy"])
 
 
-def test_a_pytest_session_with_dps_profile_loads_hypothesis(tmp_path):
+def test_a_pytest_session_with_dps_profile_loads_hypothesis(tmp_path, heavy_without_plugin):
     """Negative control of the session check: asking for a profile does load Hypothesis, and the
     comparison above sees it."""
     with_profile = _heavy_in_session(tmp_path, "--dps-profile", "ci")
-    without = _heavy_in_session(tmp_path, "-p", "no:dps_verify")
+    without = heavy_without_plugin
     assert "hypothesis" in set(with_profile["heavy"]) - set(without["heavy"])
 
 
