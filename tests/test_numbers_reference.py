@@ -267,3 +267,28 @@ def test_exp_affine_enclosure_without_q_mass_needs_no_e_to_the_epsilon():
     assert exp_affine_enclosure(Fraction(1, 3), Fraction(0), huge) == (Fraction(1, 3),) * 2
     with pytest.raises(CertificationError):
         exp_affine_enclosure(Fraction(1, 3), Fraction(1, 4), huge)
+
+
+def test_exp_compare_refines_up_to_max_prec_itself():
+    """A rational 2^-30000 away from e: 16384 bits of e cannot separate it, MAX_PREC = 32768
+    bits can, so the sign is decided (not refused)."""
+    with mpmath.workprec(30100):
+        e = to_fraction(+mpmath.e)
+    assert exp_compare(Fraction(1), e + Fraction(1, 2**30000)) == -1
+    assert exp_compare(Fraction(1), e - Fraction(1, 2**30000)) == 1
+
+
+def test_exp_dyadic_represents_a_huge_epsilon_by_its_documented_lower_bound():
+    """ε ≥ 4096 (EXP_HUGE): only lo = 2^5900 ≤ e^ε is returned (hi None = +∞); below it an
+    integer enclosure."""
+    from dps_verify.core.numbers import EXP_HUGE, EXP_HUGE_BITS, exp_dyadic
+
+    assert EXP_HUGE == 4096 and EXP_HUGE_BITS == 5900
+    assert exp_dyadic(Fraction(4096)) == (1 << 5900, None, 0)
+    assert exp_dyadic(Fraction(10**9)) == (1 << 5900, None, 0)
+    lo, hi, s = exp_dyadic(Fraction(4095))
+    assert hi is not None and lo < hi
+    with mpmath.workprec(6200):
+        ref = mpmath.exp(4095)
+        assert mpmath.mpf(lo) / 2**s <= ref <= mpmath.mpf(hi) / 2**s
+    assert 4096 * math.log2(math.e) > 5909  # e^4096 > 2^5909 > 2^5900: the bound holds

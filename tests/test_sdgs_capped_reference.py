@@ -96,3 +96,39 @@ def test_infinite_epsilon_refuses_the_edge_beta_and_an_unknown_definition():
         sdgs_delta_certified(4, Fraction(1, 3), "inf", "pointwize")
     with pytest.raises(ParameterError, match="definition"):
         sdgs_delta_certified(4, Fraction(1, 3), 1, "pointwize")
+
+
+def _n_min_reference(k: int, beta: Fraction, r: Fraction | None = None,
+                     eps: Fraction | None = None) -> int:
+    """Least n with γ(n+1) ≥ k, i.e. (n+1−k)·e^ε ≥ (n+1)(1−β) (CP App. A.2), by a linear walk,
+    with e^ε = r exactly or e^eps at 60 digits."""
+    n = 0
+    with mpmath.workdps(60):
+        e = r if r is not None else mpmath.exp(_mp(eps))
+        one_minus = 1 - beta if r is not None else 1 - _mp(beta)
+        while n + 1 - k <= 0 or (n + 1 - k) * e < (n + 1) * one_minus:
+            n += 1
+    return n
+
+
+@pytest.mark.parametrize("k, beta, r", [
+    (21, Fraction(1, 2), Fraction(5, 3)),  # k/γ − 1 an exact integer: the float guess is one high
+    (9, Fraction(1, 2), Fraction(7, 5)),
+    (5, Fraction(1, 3), Fraction(3, 2)),
+])
+def test_n_min_at_an_exact_tie_is_the_least_group_size(k, beta, r):
+    from dps_verify.core.numbers import exact_log
+    from dps_verify.worstcase.sdgs import n_min
+
+    assert n_min(k, beta, exact_log(r)) == _n_min_reference(k, beta, r=r)
+
+
+@pytest.mark.parametrize("k, beta, eps", [
+    (3, Fraction(1, 2), Fraction(50)),  # γ rounds to 1.0: the float guess k − 1 is one low
+    (1, Fraction(1, 3), Fraction(40)),
+    (4, Fraction(1, 10), Fraction(1)),
+])
+def test_n_min_corrects_a_float_guess_from_below(k, beta, eps):
+    from dps_verify.worstcase.sdgs import n_min
+
+    assert n_min(k, beta, eps) == _n_min_reference(k, beta, eps=eps)
