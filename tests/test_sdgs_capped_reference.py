@@ -132,3 +132,32 @@ def test_n_min_corrects_a_float_guess_from_below(k, beta, eps):
     from dps_verify.worstcase.sdgs import n_min
 
     assert n_min(k, beta, eps) == _n_min_reference(k, beta, eps=eps)
+
+
+def test_dyadic_enclosure_of_e_to_the_epsilon_refines_and_decides_exactly():
+    """sdgs._Exp: lo/2^s ≤ e^ε ≤ hi/2^s at every refinement (checked at 6000 digits), refining
+    stops at 2^14 bits or for a huge ε (no upper end); less(X, Y) = [e^ε·X < Y] exactly."""
+    from dps_verify.worstcase.sdgs import _Exp
+
+    E = _Exp(Fraction(1, 3))
+    widths = []
+    with mpmath.workdps(6000):
+        ref = mpmath.exp(mpmath.mpf(1) / 3)
+        while True:
+            assert mpmath.mpf(E.lo) / 2**E.s <= ref <= mpmath.mpf(E.hi) / 2**E.s
+            widths.append(Fraction(int(E.hi - E.lo), 2**E.s))
+            if not E.refine():
+                break
+        assert E.prec >= 2**14 and len(widths) >= 8
+        assert all(b < a for a, b in zip(widths, widths[1:]))
+        # exact decisions, including a Y whose side the first enclosure cannot tell
+        X = 3**40
+        Y = int(mpmath.floor(ref * X))
+        assert _Exp(Fraction(1, 3)).less(X, Y + 1) and not _Exp(Fraction(1, 3)).less(X, Y)
+        near = int(mpmath.floor(ref * 2**400))
+        assert not _Exp(Fraction(1, 3)).less(2**400, near)
+        assert _Exp(Fraction(1, 3)).less(2**400, near + 1)
+    assert E.less(0, 1) and not E.less(0, 0) and not E.less(0, -3) and not E.less(5, 0)
+    huge = _Exp(Fraction(5000))
+    assert huge.hi is None and not huge.refine()
+    assert not huge.less(1, 2**5000) and huge.less(0, 1)
