@@ -1,4 +1,5 @@
-"""Shared by both test folders (tests/ and properties/): the ``deep`` marker.
+"""Shared by both test folders (tests/ and properties/): the ``deep`` marker, and the
+``deep_profile`` fixture (a test's full-size case under the deep profile, a smaller one by default).
 
 Tests marked ``deep`` (slow exhaustive cases) run only under the deep profile
 (``HYPOTHESIS_PROFILE=deep`` or ``--dps-profile deep``); the default ``ci`` run skips them and
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import os
 from typing import Any
+
+import pytest
 
 
 class _DeepProfileOnly:
@@ -43,3 +46,16 @@ def register_deep_marker(config: Any) -> None:
 
 def pytest_configure(config: Any) -> None:
     register_deep_marker(config)
+
+
+def running_deep(config: Any) -> bool:
+    """Whether this session runs the deep profile (``deep`` tests not skipped)."""
+    plugin = config.pluginmanager.get_plugin("dps-deep-only")
+    return bool(plugin is not None and plugin.deep)
+
+
+@pytest.fixture(scope="session")
+def deep_profile(request: Any) -> bool:
+    """True under the deep profile: a test that runs a smaller case by default (both sides of
+    each boundary kept) then runs its full-size case."""
+    return running_deep(request.config)

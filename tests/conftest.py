@@ -88,7 +88,7 @@ def proof_results() -> Any:
 
 
 #: Test modules that run the claims registry in-process (its theorem claims read the proofs).
-_CLAIM_MODULES = frozenset({"test_claims", "test_cmd_paper", "test_reliability_render"})
+_CLAIM_MODULES = frozenset({"test_claims", "test_cmd_paper"})
 
 
 @pytest.fixture(autouse=True, scope="module")
