@@ -14,11 +14,14 @@ of the data's domain (the product of the values each QI column takes in the data
   n records costs δ(L_n, L_{n−1}) and adding one costs δ(L_{n+1}, L_n), so the whole table needs
   one measure per distinct group size; every row gets its own δ (the histogram of rows at risk).
 - Any other pipeline is audited statistically (:mod:`dps_verify.audit.statistical`): for target
-  rows likely to be worst (unique or extreme QI values), the pipeline runs on the same sample
-  with and without the target (coupling); a distinguishing event is chosen on screening runs and
-  measured on fresh runs; a Clopper–Pearson lower bound on δ at confidence 1 − α refutes the
-  claim (FAIL) or the run is INCONCLUSIVE with the smallest δ it could have detected.  Trials are
-  tasks of :mod:`dps_verify.distributed` (serial or Dask), each with its own child of one seed.
+  rows likely to be worst (unique or extreme QI values), screening runs the pipeline on the same
+  sample with and without each target and picks a distinguishing event; fresh, independent runs
+  with and without the chosen target then feed one exact test
+  (:mod:`dps_verify.audit.two_binomials`) of δ ≥ a·p_with − b·p_without (β entering
+  analytically) at looks planned from the claim; a rejection refutes the claim at confidence
+  1 − α (FAIL), else the run is INCONCLUSIVE with the smallest δ it could have detected.  Runs
+  are tasks of :mod:`dps_verify.distributed` (serial or Dask), each with its own child of one
+  seed.
 
 *Every table* — the recognised closed form when the pipeline is the paper's mechanism (the exact
 worst case ``sdgs_delta`` of strongly-safe k-anonymization over all datasets, CP Thm 5 / CP App.

@@ -313,14 +313,18 @@ def choose_targets(records: list[tuple], qi: tuple[str, ...], how_many: int = 4)
     if n == 0:
         return []
     counts = [Counter(r[c] for r in records) for c in range(len(qi))]
-    info = [sum(-math.log(counts[c][r[c]] / n) for c in range(len(qi))) for r in records]
+    # per distinct value, not per row (a table of 32,561 rows has a few hundred values)
+    surprise = [{v: -math.log(k / n) for v, k in cnt.items()} for cnt in counts]
+    info = [sum(surprise[c][r[c]] for c in range(len(qi))) for r in records]
     special: set[int] = set()
     for c in range(len(qi)):
         vals = [r[c] for r in records]
-        nums = [(float(v), i) for i, v in enumerate(vals) if _is_number(v)]
-        if len(nums) == len(vals):
-            special.add(min(nums)[1])
-            special.add(max(nums, key=lambda t: (t[0], -t[1]))[1])
+        if all(_is_number(v) for v in counts[c]):
+            as_float = {v: float(v) for v in counts[c]}
+            lo = min(as_float, key=lambda v: as_float[v])
+            hi = max(as_float, key=lambda v: as_float[v])
+            special.add(vals.index(lo))  # first row holding the smallest value
+            special.add(vals.index(hi))  # first row holding the largest value
         rarest = min(counts[c].items(), key=lambda kv: (kv[1], repr(kv[0])))[0]
         special.add(vals.index(rarest))
     order = sorted(range(n), key=lambda i: (i not in special, -info[i], i))
