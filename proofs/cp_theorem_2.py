@@ -120,6 +120,10 @@ STATEMENT = Statement(
     conclusion=Pq <= E * Ppq + d)
 
 
+#: the finite cross-check's output-space sizes (its name and bound are printed from these).
+INSTANCE_SIZES = (2, 2)
+
+
 def steps() -> list[Step]:
     out = [prove_sym(
         "termwise lemma",
@@ -148,11 +152,12 @@ def steps() -> list[Step]:
         "Equality sum p q = E sum p' q + delta is possible (q = indicator of S1), so the "
         "proved conclusion is exactly CP Def 2, not a weaker one.",
         sp.Eq(Pq, TARGET), FINAL_HYPS + [d > 0, E > 1]))
+    m1, m2 = INSTANCE_SIZES
     out.append(z3_all(
-        "kernel instance, |Range(A1)| = 2, |Range(A2)| = 2",
+        f"kernel instance, |Range(A1)| = {m1}, |Range(A2)| = {m2}",
         "The whole statement over explicit symbolic kernels (every event O): a finite "
         "instance, a cross-check of the general steps above.",
-        _instance(2, 2), bound="|Range(A1)| = |Range(A2)| = 2", role="remark",
+        _instance(m1, m2), bound=f"|Range(A1)| = {m1}, |Range(A2)| = {m2}", role="remark",
         expected=Verdict.BOUNDED))
     return out
 

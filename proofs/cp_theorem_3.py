@@ -59,6 +59,10 @@ STATEMENT = Statement(
     conclusion=p * a + (1 - p) * c <= E * (p * a2 + (1 - p) * c2) + d)
 
 
+#: the finite instances' output-space size (their names and bounds are printed from it).
+INSTANCE_SIZE = 2
+
+
 def steps() -> list[Step]:
     return [
         prove_sym("per-event mixture bound",
@@ -71,9 +75,10 @@ def steps() -> list[Step]:
                    "Equality is possible with 0 < p < 1, E > 1, delta > 0: the conclusion is "
                    "exactly CP Def 2 with the same (eps, delta).",
                    sp.Eq(MIX, TARGET), HYPS + [p > 0, p < 1, E > 1, d > 0]),
-        z3_all("mixture instance, |Range| = 2",
-               "Both directions, every subset O of a size-2 output space (cross-check).",
-               _instance(2), bound="|Range| = 2", role="remark", expected=Verdict.BOUNDED),
+        z3_all(f"mixture instance, |Range| = {INSTANCE_SIZE}",
+               f"Both directions, every subset O of a size-{INSTANCE_SIZE} output space "
+               "(cross-check).", _instance(INSTANCE_SIZE), bound=f"|Range| = {INSTANCE_SIZE}",
+               role="remark", expected=Verdict.BOUNDED),
     ]
 
 
@@ -82,7 +87,8 @@ def negative_controls() -> list[Step]:
         x <= 1 for x in (a, a2, c, c2)]
     return [
         z3_all("control: coin depends on the data", "Weight p on D but p' on D'.",
-               _instance(2, same_weight=False), expected=Verdict.REFUTED, bound="|Range| = 2"),
+               _instance(INSTANCE_SIZE, same_weight=False), expected=Verdict.REFUTED,
+               bound=f"|Range| = {INSTANCE_SIZE}"),
         prove_sym("control: delta dropped", "p a + (1-p) c <= E(p a' + (1-p) c').",
                   p * a + (1 - p) * c <= E * (p * a2 + (1 - p) * c2),
                   DOM + [a <= E * a2 + d, c <= E * c2 + d],

@@ -248,9 +248,11 @@ def steps() -> list[Step]:
                   derived=[summed2(G_)]),
         timed("numeric: the witness family with A_m on the unsampled D",
               "Exact hockey-stick delta of the CP Def 3 witness's mechanism, A_m moved to the "
-              "unsampled D, is at most the certified d(k, beta, eps - eps1) on six members.",
+              "unsampled D, is at most the certified d(k, beta, eps - eps1) on "
+              f"{len(cp6_witness.FAMILY)} members.",
               "exact law (Fraction), certified d", _family, expected=Verdict.BOUNDED,
-              role="remark", bound="the six members of cp6_witness.FAMILY"),
+              role="remark", bound=f"the {len(cp6_witness.FAMILY)} members of "
+              "cp6_witness.FAMILY"),
     ]
 
 

@@ -167,11 +167,15 @@ def steps() -> list[Step]:
     return out
 
 
+#: the control's output-space size (its text and bound are printed from it).
+CONTROL_SIZE = 2
+
+
 def negative_controls() -> list[Step]:
     return [z3_all("control: hockey-stick => pointwise (z3)",
-                   "The wrong direction, asked of z3 for |Range| = 2.",
-                   _queries(2, swap_strict=True), expected=Verdict.REFUTED,
-                   bound="|Range| = 2"),
+                   f"The wrong direction, asked of z3 for |Range| = {CONTROL_SIZE}.",
+                   _queries(CONTROL_SIZE, swap_strict=True), expected=Verdict.REFUTED,
+                   bound=f"|Range| = {CONTROL_SIZE}"),
             prove_sym("control: delta dropped", "p(O) <= E q(O) from the same steps.",
                       cp_def2(E, 0), HYPS, expected=Verdict.REFUTED),
             exists_sym("control: pin of a weakened conclusion (2 delta)",

@@ -457,3 +457,28 @@ def test_cross_check_remarks_state_the_range_they_ran(monkeypatch):
     monkeypatch.setattr(t6, "GRID_N_EXTRA", 2)
     verdict, _, note = t6._grid()
     assert verdict is Verdict.BOUNDED and "1 <= k <= 1" in note and "n_m..n_m+1" in note
+
+
+def test_remark_ranges_are_computed_from_the_code(results, monkeypatch):
+    """A finite cross-check states the range the code runs, never a fixed text: each remark's
+    bound is built from the constants its check uses (changing one changes the text)."""
+    from dps_verify_proofs import cp_theorem_2 as cp2
+    from dps_verify_proofs import cp_theorem_3 as cp3
+    from dps_verify_proofs import cp_theorem_5 as cp5
+    from dps_verify_proofs import tr_theorem_6 as tr6
+
+    from dps_verify.paper import cp6_witness
+
+    def bounds(tid):
+        return [s.bound for s in results[tid].steps if s.role == "remark" and s.bound]
+
+    m1, m2 = cp2.INSTANCE_SIZES
+    assert bounds("cp-theorem-2") == [f"|Range(A1)| = {m1}, |Range(A2)| = {m2}"]
+    assert bounds("cp-theorem-3") == [f"|Range| = {cp3.INSTANCE_SIZE}"]
+    assert bounds("cp-theorem-5") == [cp5.range_check_range(), cp5.cross_check_range()]
+    assert tr6.grid_range() in bounds("tr-theorem-6")
+    assert bounds("cp-theorem-6-full-data") == [
+        f"the {len(cp6_witness.FAMILY)} members of cp6_witness.FAMILY"]
+    monkeypatch.setattr(cp5, "CROSS_N_MAX", 7)
+    monkeypatch.setattr(tr6, "GRID_K_MAX", 3)
+    assert "1 <= n <= 7" in cp5.cross_check_range() and "1 <= k <= 3" in tr6.grid_range()
