@@ -306,3 +306,21 @@ def test_a_pipeline_that_calls_os_exit_in_a_dask_worker_process_is_an_audited_co
         assert len(be.client.scheduler_info()["workers"]) == 1  # the worker did not die
     finally:
         be.close()
+
+
+def test_each_task_seeds_the_global_generators_a_pipeline_may_use_and_restores_them() -> None:
+    """A pipeline that draws from `random` without saying so gets one stream per task (runs stay
+    independent across tasks, and reproducible); the caller's generator state is untouched."""
+    import random
+
+    from dps_verify.audit.data import _guarded
+    from dps_verify.distributed import task_seeds
+
+    def draw(item: tuple) -> float:
+        return random.random()
+
+    before = random.getstate()
+    a, b = task_seeds(7, 2)
+    first, second = _guarded(draw, ({"seed": a}, None)), _guarded(draw, ({"seed": b}, None))
+    assert first != second and _guarded(draw, ({"seed": a}, None)) == first
+    assert random.getstate() == before

@@ -278,11 +278,25 @@ def _guarded(task: Callable[[Any], Any], item: Any) -> Any:
     """Run a task where the audited code runs (a Dask worker or this process) inside
     :func:`dps_verify.engine.calls.audited_code`: ``os._exit``, ``sys.exit`` or any other escape
     of the pipeline becomes :class:`AuditedCodeError` (what it prints is dropped), never a dead
-    worker or a count.  The error crosses back to the caller as a plain message."""
+    worker or a count.  The error crosses back to the caller as a plain message.  The global
+    random generators (``random``, numpy's legacy one) are seeded from the task's seed (their
+    states are restored when the outermost guard ends)."""
+    import random
+
+    import numpy as np
+
     from dps_verify.engine.calls import audited_code
 
+    seed = item[0].get("seed")
     try:
         with audited_code():
+            if seed is not None:
+                # the global generators a pipeline may draw from without saying so get a stream
+                # of their own per task (a child of the task's seed, apart from the sampling
+                # stream): runs stay independent across tasks, and reproducible
+                code_seed = int(_child_seed(seed, 2**31 - 1).generate_state(1)[0])
+                random.seed(code_seed)
+                np.random.seed(code_seed)
             return task(item)
     except AuditedCodeError as exc:
         raise AuditedCodeError(str(exc)) from None
