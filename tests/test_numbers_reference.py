@@ -292,3 +292,32 @@ def test_exp_dyadic_represents_a_huge_epsilon_by_its_documented_lower_bound():
         ref = mpmath.exp(4095)
         assert mpmath.mpf(lo) / 2**s <= ref <= mpmath.mpf(hi) / 2**s
     assert 4096 * math.log2(math.e) > 5909  # e^4096 > 2^5909 > 2^5900: the bound holds
+
+
+def test_exp_compare_decides_a_rational_equal_to_an_end_of_the_enclosure():
+    """e^ε (ε ≠ 0 rational) is irrational: r equal to the upper end of its enclosure at the
+    precision limit is still above e^ε, and equal to the lower end below it."""
+    from dps_verify.core.numbers import MAX_PREC
+
+    lo, hi = exp_interval(Fraction(1, 3), MAX_PREC)
+    assert exp_compare(Fraction(1, 3), hi) == -1
+    assert exp_compare(Fraction(1, 3), lo) == 1
+    assert exp_compare(Fraction(-2**21), Fraction(0)) == 1  # e^ε > 0 = r, however small e^ε
+    assert exp_compare(Fraction(-2**21), Fraction(-1)) == 1
+
+
+def test_exact_log_is_never_false():
+    """a + ln r (r ≠ 1) is never 0, so an exact-log ε is truthy (callers test ``if eps``)."""
+    assert bool(exact_log(Fraction(11))) is True
+    assert bool(ExactLog(Fraction(1, 2), Fraction(1))) is True
+
+
+def test_exp_affine_enclosure_stops_refining_once_the_value_is_certainly_not_positive():
+    """A = the 128-bit lower end of e^ε: A − e^ε ≤ 0 is certain at once, so the 128-bit
+    enclosure is returned (no refinement to 60 significant bits of a value only compared with 0)."""
+    lo_e, _ = exp_interval(Fraction(1, 3))
+    lo, hi = exp_affine_enclosure(lo_e, Fraction(1), Fraction(1, 3))
+    assert hi == 0 and lo < 0 and hi - lo > Fraction(1, 2**140)
+    with mpmath.workdps(80):
+        ref = _mp(lo_e) - mpmath.exp(mpmath.mpf(1) / 3)
+        assert _mp(lo) <= ref <= 0

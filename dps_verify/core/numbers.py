@@ -402,9 +402,10 @@ def exp_compare(eps: Fraction, r: Fraction) -> int:
     prec = BASE_PREC
     while prec <= MAX_PREC:
         lo, hi = exp_interval(eps, prec)
-        if lo > r:
+        # e^eps is irrational here (rational eps != 0), so an end equal to r decides too
+        if lo >= r:
             return 1
-        if hi < r:
+        if hi <= r:
             return -1
         prec *= 2
     from dps_verify.core.errors import CertificationError
