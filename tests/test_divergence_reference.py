@@ -90,3 +90,32 @@ def test_measure_refuses_an_unknown_definition():
 
     with pytest.raises(ParameterError, match="definition"):
         measure({0: 1}, {0: 1}, 1, "pointwize")
+
+
+def test_float32_probabilities_get_the_float_tolerance_and_exact_ones_none():
+    """Two float32 values whose exact sum is 1 + 2e-17 (binary rounding): accepted as a law given
+    in floating point (tolerance 1e-12), refused when the same numbers are given exactly."""
+    import numpy as np
+
+    from dps_verify.core.errors import ParameterError
+    from dps_verify.core.numbers import to_fraction
+
+    a = np.float32(0.13436425)
+    b = np.float32(1 - float(a))
+    exact = to_fraction(a) + to_fraction(b)
+    assert 1 < exact <= 1 + Fraction(1, 10**12)
+    assert delta_certified({0: a, 1: b}, {0: a, 1: b}, 0).upper == 0
+    with pytest.raises(ParameterError, match="sum to at most 1"):
+        delta_certified({0: to_fraction(a), 1: to_fraction(b)}, {0: Fraction(1)}, 0)
+    with pytest.raises(ParameterError, match="sum to at most 1"):  # numpy integers are exact
+        delta_certified({0: np.int64(1), 1: np.int64(1)}, {0: Fraction(1)}, 0)
+
+
+def test_delta_at_epsilon_zero_is_the_total_variation_distance():
+    """ε = 0: hockey-stick δ = Σ max(0, P − Q) (the exact shortcut of e^0 = 1 ≥ r for r ≤ 1)."""
+    P = {0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}
+    Q = {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+    tv = sum(max(Fraction(0), P[y] - Q[y]) for y in P)
+    c = delta_certified(P, Q, 0)
+    assert c.lower == c.upper == tv
+    assert delta_exceeds(P, Q, 0, tv - Fraction(1, 10**12)) and not delta_exceeds(P, Q, 0, tv)

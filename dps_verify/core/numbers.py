@@ -571,9 +571,8 @@ def _decimal_exponent(x: Fraction) -> int:
 
 
 def log_upper_mpf(x: Fraction) -> mpmath.mpf:
-    """ln(x) for a rational x ≥ 1, as an ``mpf`` rounded up (0 exactly when x == 1)."""
-    if x == 1:
-        return mpmath.mpf(0)
+    """ln(x) for a rational x ≥ 1, as an ``mpf`` rounded up (0 exactly when x == 1: the interval
+    logarithm of the point 1 is the point 0)."""
     with iv_precision(BASE_PREC):
         return iv_upper_mpf(mpmath.iv.log(iv_from_fraction(x)))
 

@@ -95,8 +95,9 @@ def _exact_law(p: Mapping[Hashable, Any], name: str = "distribution") -> dict[Ha
 def _exp_below(eps: Fraction, r: Fraction) -> bool:
     """Whether e^ε < r, decided exactly.  Cheap exact shortcuts come first so that a huge ε
     (say 1e30) never reaches the interval evaluation of e^ε: e^ε ≥ 1 + ε, and r < 2^b with
-    b = bitlen(num) − bitlen(den) + 1, so ε ≥ 0.7·b > ln 2·b already gives e^ε > r."""
-    if eps > 0 and (r <= 1 + eps or eps >= Fraction(7, 10) * max(1, _log2_ceiling(r))):
+    b = bitlen(num) − bitlen(den) + 1, so ε ≥ 0.7·b > ln 2·b already gives e^ε > r (both hold at
+    ε = 0 too)."""
+    if r <= 1 + eps or eps >= Fraction(7, 10) * max(1, _log2_ceiling(r)):
         return False
     return exp_compare(eps, r) < 0
 
