@@ -119,3 +119,14 @@ def test_delta_at_epsilon_zero_is_the_total_variation_distance():
     c = delta_certified(P, Q, 0)
     assert c.lower == c.upper == tv
     assert delta_exceeds(P, Q, 0, tv - Fraction(1, 10**12)) and not delta_exceeds(P, Q, 0, tv)
+
+
+def test_a_huge_likelihood_ratio_below_e_to_a_huge_epsilon_is_decided_without_enclosing_it():
+    """ε = 1050000 and a ratio r = 2^1499999 (b = 1500000 bits, ε = 0.7·b exactly): e^ε > 2^ε·1.44
+    > r, which the bit-length bound decides at once; e^ε itself is too large to enclose
+    (|ε| > 2^20), so a weaker shortcut would refuse instead of answering."""
+    tiny = Fraction(1, 2**1499999)
+    P, Q = {0: Fraction(1)}, {0: tiny, 1: 1 - tiny}
+    c = delta_certified(P, Q, 1050000)
+    assert c.lower == c.upper == 1 - tiny  # only output 1 (P = 0 there) is bad, from Q's side
+    assert not delta_exceeds(P, Q, 1050000, 1 - tiny) and delta_exceeds(P, Q, 1050000, 1 - 2 * tiny)
