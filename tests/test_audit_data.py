@@ -117,9 +117,9 @@ ROWS = load_table(EXTRACT, ["age", "sex"])
 
 
 def _run(pipeline, backend, seed=3, **kw):
+    kw = {"first_look": 24, "max_trials": 48, **kw}
     return audit_data(pipeline, data=ROWS, beta=Fraction(1, 2), epsilon=1, delta=1e-6,
-                      question="this", backend=backend, seed=seed, targets=2, screen_trials=4,
-                      first_look=24, max_trials=48, **kw)
+                      question="this", backend=backend, seed=seed, targets=2, screen_trials=4, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -324,3 +324,27 @@ def test_each_task_seeds_the_global_generators_a_pipeline_may_use_and_restores_t
     first, second = _guarded(draw, ({"seed": a}, None)), _guarded(draw, ({"seed": b}, None))
     assert first != second and _guarded(draw, ({"seed": a}, None)) == first
     assert random.getstate() == before
+
+
+def test_looks_are_planned_from_the_claim_and_spend_at_most_alpha() -> None:
+    from dps_verify.audit import two_binomials as tb
+    from dps_verify.audit.data import _look_plan
+
+    b = Fraction(1, 10)
+    e = Fraction(2718281828459046, 10**15) + Fraction(1, 10**15)
+    a_, b_ = b, e - 1 + b
+    looks, levels, too_big = _look_plan(a_, b_, Fraction(1, 10**6), 0.05, 1024, None)
+    assert too_big is None and sum(levels) <= 0.05 and levels[0] >= 0.037
+    n_a, n_b = looks[0]
+    assert tb.rejects(n_a, n_a, 0, n_b, a_, b_, Fraction(1, 10**6), levels[0])  # a perfect first look refutes
+    assert not tb.rejects(n_a, n_a, 0, n_b - 1, a_, b_, Fraction(1, 10**6), levels[0])  # and is the smallest
+    assert all(sum(later) == 2 * sum(prev) for prev, later in zip(looks, looks[1:]))
+    assert sum(looks[-1]) <= 1024
+
+
+def test_a_claim_too_small_for_the_run_budget_is_inconclusive_without_confirmation_runs() -> None:
+    rep = _run(publish_ages, SerialBackend(), first_look=None, max_trials=8)
+    q = rep.this_table
+    assert rep.verdict == "INCONCLUSIVE" and q["summary"].startswith("not run")
+    assert q["pipeline_runs"] == q["screening"]["pipeline_runs"]
+    assert q["detectable_delta"] is None and "cannot refute any delta" in q["summary"]

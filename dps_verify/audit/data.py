@@ -61,6 +61,9 @@ DEFAULT_MAX_TRIALS = 1024
 TRIALS_PER_TASK = 4
 #: Planned "without" runs per "with" run of a confirmation (n_B/n_A of the plan).
 RUN_RATIO = 6
+#: Share of α the first look spends (the rest is split evenly over the later looks): an audit
+#: that refutes usually does so at its first look, sized for it.
+FIRST_LOOK_SHARE = Fraction(3, 4)
 
 
 # ------------------------------------------------------------------------------ the table
@@ -586,10 +589,15 @@ class _Progress:
         return show
 
 
+def _first_level(alpha: float) -> float:
+    """The first look's level, FIRST_LOOK_SHARE·α rounded down."""
+    return math.nextafter(alpha * float(FIRST_LOOK_SHARE), 0)
+
+
 def _look_plan(a: Fraction, bb: Fraction, d: Fraction, alpha: float, max_trials: int,
                first_look: int | None) -> tuple[list[tuple[int, int]], list[float], tuple[int, int] | None]:
     """Confirmation looks, fixed before any confirmation run: run counts (n_A, n_B) per look and
-    the level each look spends (α/2 on the first, the other half split evenly over the rest;
+    the level each look spends (3α/4 on the first, the rest split evenly over the others;
     Bonferroni over looks, so stopping at the first look that rejects is valid).  The first look
     is the smallest design whose perfect outcome refutes the claim (or ``first_look`` runs); each
     next look doubles it, up to ``max_trials`` runs.  Returns ([], [], design at max_trials) when
@@ -600,10 +608,11 @@ def _look_plan(a: Fraction, bb: Fraction, d: Fraction, alpha: float, max_trials:
         n_a = max(4, -(-total // (RUN_RATIO + 1)))
         return n_a, max(1, total - n_a)
 
+    first_level = _first_level(alpha)
     if first_look is not None:
         first = split(first_look)
     else:
-        got = smallest_design(a, bb, d, alpha / 2, ratio=RUN_RATIO, cap=max_trials)
+        got = smallest_design(a, bb, d, first_level, ratio=RUN_RATIO, cap=max_trials)
         if got is None:
             return [], [], split(max_trials)
         first = got
@@ -612,7 +621,9 @@ def _look_plan(a: Fraction, bb: Fraction, d: Fraction, alpha: float, max_trials:
         looks.append((looks[-1][0] * 2, looks[-1][1] * 2))
     if sum(looks[-1]) < max_trials and first_look is not None:
         looks.append(split(max_trials))
-    levels = [alpha] if len(looks) == 1 else [alpha / 2] + [alpha / 2 / (len(looks) - 1)] * (len(looks) - 1)
+    # rounded down: the levels never add up to more than alpha
+    rest = math.nextafter((alpha - first_level) / (len(looks) - 1), 0) if len(looks) > 1 else 0.0
+    levels = [alpha] if len(looks) == 1 else [first_level] + [rest] * (len(looks) - 1)
     return looks, levels, None
 
 
@@ -693,14 +704,16 @@ def _statistical_this_table(
     desc = st.describe_event(event)
     ev_json = [event[0], list(event[1]), *event[2:]]
     if too_big is not None:
-        floor = lower_confidence_delta(too_big[0], too_big[0], 0, too_big[1], a_coef, b_coef, alpha / 2)
+        floor = lower_confidence_delta(too_big[0], too_big[0], 0, too_big[1], a_coef, b_coef,
+                                       _first_level(alpha))
         res = {"verdict": "INCONCLUSIVE", "method": method, "screening": screening,
                "target": {"row": t, "record": rec}, "event": desc, "event_spec": ev_json,
-               "direction": direction, "detectable_delta": float(floor),
+               "direction": direction, "detectable_delta": _detectable(floor),
                "pipeline_runs": screen_runs,
                "summary": (f"not run: even {max_trials} confirmation runs (--trials) could not "
-                           f"refute delta = {float(d):.3g}; they detect delta above about "
-                           f"{float(floor):.3g} at best"),
+                           f"refute delta = {float(d):.3g}; "
+                           + (f"they refute delta below about {_float_down(floor):.3g} at best"
+                              if floor > 0 else "they cannot refute any delta")),
                "seconds": round(time.perf_counter() - t0, 3)}
         return res, None
     counts = {"with": [0, 0], "without": [0, 0]}  # hits, runs
@@ -765,7 +778,7 @@ def _statistical_this_table(
         "p_without": {"estimate": h0 / max(n0, 1), "ci": list(ci0)},
         "e_eps_upper": e_eps,
         "delta_lower_bound": bound_f,
-        "detectable_delta": _float_down(floor),
+        "detectable_delta": _detectable(floor),
         "pipeline_runs": screen_runs + nw + n0,
         "seconds": round(time.perf_counter() - t0, 3),
     }
@@ -774,8 +787,9 @@ def _statistical_this_table(
                           f"{desc})")
     else:
         res["summary"] = (f"no refutation at confidence {1 - alpha:.0%}; best bound {bound_f:.3g}; "
-                          f"this run could only detect delta above about {_float_down(floor):.3g} "
-                          "for its event")
+                          + (f"this run could refute only a claimed delta below about "
+                             f"{_float_down(floor):.3g} for its event" if floor > 0 else
+                             "this many runs cannot refute any delta for its event"))
     witness = None
     if verdict == "FAIL":
         pw = f"{hw}/{nw} runs with the row, {h0}/{n0} runs without it"
@@ -789,6 +803,11 @@ def _statistical_this_table(
                      "CP Def. 2, exact test, e^eps rounded up)"),
         }
     return res, witness
+
+
+def _detectable(floor: Fraction) -> float | None:
+    """The largest δ a perfect outcome of the runs refutes (None: not even δ = 0)."""
+    return _float_down(floor) if floor > 0 else None
 
 
 def _float_down(v: Fraction) -> float:
@@ -928,7 +947,7 @@ def audit_data(
             fp = hashlib.sha256(repr((repr(ref) if not isinstance(ref, tuple) else ref,
                                       table.fingerprint(), str(b), str(eps), str(d), seed, alpha,
                                       targets, screen_trials, max_trials, first_look,
-                                      TRIALS_PER_TASK, RUN_RATIO, "exact joint test")
+                                      TRIALS_PER_TASK, RUN_RATIO, str(FIRST_LOOK_SHARE), "exact joint test")
                                      ).encode()).hexdigest()[:16]
             ck = Checkpoint(checkpoint, fp)
             est = (screen_trials * (1 + targets) + max_trials) * 0.05
