@@ -81,3 +81,18 @@ def test_float_screen_with_an_exact_tie_at_the_edge_sends_the_pair_to_exact_arit
     for pointwise in (False, True):
         st, _, _ = _decide(P, Q, 2.0, 0.0, pointwise)
         assert st[0] == 2
+
+
+@pytest.mark.parametrize("missing", [0, 2, 9])
+def test_a_sub_sample_missing_from_the_table_is_refused_not_looked_up_wrongly(missing):
+    """The screen looks each sub-sample up by its key; one absent from the sorted table (below,
+    among or above the present keys) is a RuntimeError naming it, never a neighbouring row."""
+    keys = np.array([k for k in (0, 2, 5, 9) if k != missing], dtype=np.int64)
+    tab = {"pow": np.array([1], dtype=np.int64), "keys_sorted": keys,
+           "rows_sorted": np.arange(len(keys), dtype=np.int64)}
+    present = screen._keys_to_rows(tab, keys.reshape(-1, 1))
+    assert present.tolist() == list(range(len(keys)))
+    with pytest.raises(RuntimeError, match="missing"):
+        screen._keys_to_rows(tab, np.array([[missing]], dtype=np.int64))
+    with pytest.raises(RuntimeError, match="missing"):
+        screen._keys_to_rows(tab, np.array([[12]], dtype=np.int64))  # above every key
