@@ -96,3 +96,37 @@ def test_a_sub_sample_missing_from_the_table_is_refused_not_looked_up_wrongly(mi
         screen._keys_to_rows(tab, np.array([[missing]], dtype=np.int64))
     with pytest.raises(RuntimeError, match="missing"):
         screen._keys_to_rows(tab, np.array([[12]], dtype=np.int64))  # above every key
+
+
+def test_float_screen_of_a_randomized_anonymizer_matches_the_exact_laws():
+    """A randomized anonymizer with three outputs of different probabilities per sample (each
+    output probability must be read from its own slot): the exhaustive search's screened worst δ
+    and its verdicts on both sides of the exact worst δ, computed from the engine's exact laws
+    (CP Def. 2) over every pair of size ≤ 3."""
+    import itertools
+
+    import dps_verify
+    from dps_verify.core.types import Claim
+    from dps_verify.engine.randomized import randomized
+    from dps_verify.measures.divergence import delta_certified
+    from dps_verify.verdict.exact_search import exhaustive_search
+
+    def noisy(s):
+        c = sum(1 for r in s if r == 1)
+        return {c: Fraction(1, 2), c + 1: Fraction(1, 3), c + 2: Fraction(1, 6)}
+
+    A = randomized(noisy)
+    beta, eps = Fraction(1, 2), Fraction(1, 2)
+    worst = Fraction(0)
+    for n in range(1, 4):
+        for D in itertools.combinations_with_replacement([0, 1], n):
+            for i in range(n):
+                P = dps_verify.distribution(A, list(D), beta).exact
+                Q = dps_verify.distribution(A, list(D[:i] + D[i + 1:]), beta).exact
+                worst = max(worst, delta_certified(P, Q, eps).upper)
+    held = exhaustive_search(A, [0, 1], Claim(beta, eps, worst), max_size=3, executor="serial")
+    assert held.witness is None and held.worst is not None
+    assert abs(held.worst["delta_screened"] - float(worst)) <= 1e-12
+    broken = exhaustive_search(A, [0, 1], Claim(beta, eps, worst * Fraction(999, 1000)),
+                               max_size=3, executor="serial")
+    assert broken.witness is not None and broken.witness.implied_delta > worst * Fraction(999, 1000)
