@@ -453,3 +453,74 @@ def test_segments_are_the_maximal_runs_of_a_constant_bad_set(k, beta, eps, measu
     sc = _scan(k, beta, eps, measure)
     keys = [_keys(sc, n, beta, eps) for n in range(k, stop)]
     assert c.details["segments"] == 1 + sum(a != b for a, b in zip(keys, keys[1:]))
+
+
+@pytest.mark.parametrize("k, beta, eps", [(2, F(7, 10), F(1, 20)), (1, F(9, 10), F(1, 10)), (2, F(1, 10), F(1, 100))])
+def test_per_group_size_value_where_the_backward_direction_dominates(k, beta, eps):
+    """Outside the regime with a small ε the backward hockey-stick sum (the suppressed outcome
+    and the low counts, z true) exceeds the forward one at some n: the value with its bad set
+    still encloses the brute-force δ there."""
+    sc = _scan(k, beta, eps, "hockey-stick")
+    dominated = 0
+    for n in range(k, k + 20):
+        T, m, z = sc.fwd_T(n), sc.bwd_m(n), sc.z(n)
+        assert _encloses(sc.value(n, T, m, z), brute_delta(n, k, beta, eps, "hockey-stick")), n
+        dominated += z and arb_to_fractions(sc.bm(m, n))[0] > arb_to_fractions(sc.fwd(T, n))[1]
+    assert dominated
+
+
+@pytest.mark.parametrize("k, beta, eps", [c for c in CASES if c[1] != F(1, 2)] + [(3, F(1, 3), F(1, 10)), (2, F(1, 5), F(2))])
+def test_tv_rule_alone_fires_at_the_total_variation_of_consecutive_binomials(k, beta, eps):
+    """The hockey-stick's TV rule by itself: its note appears for a best value 10^−9 above
+    TV(Bin(N, β), Bin(N−1, β)) (from the definition) and not 10^−9 below, N = k + 1 .. k + 40."""
+    sc = _scan(k, beta, eps, "hockey-stick")
+    kl = sdgs.kl_lower(beta, eps)
+    for N in range(k + 1, k + 41):
+        tv = _tv(N, beta)
+        assert "TV(" in sc.stop_note(N, tv * (1 + F(1, 10**9)), kl, sdgs.kl_lower_below), N
+        assert "TV(" not in sc.stop_note(N, tv * (1 - F(1, 10**9)), kl, sdgs.kl_lower_below), N
+
+
+def test_two_tail_rule_alone_fires_at_its_backward_bound():
+    """Outside the regime, where the backward Chernoff term exp(−(N−1)·KL(c_N‖β)) is the larger
+    one (c_N = max(k, γ'N)/(N−1) from the exact γ'), the two-tail note appears 10^−9 above
+    2·exp(−(N−1)·KL(c_N‖β)) and not 10^−9 below."""
+    checked = 0
+    for k, beta, eps in [CASES[0], CASES[2], (2, F(1, 3), F(1, 10)), (3, F(1, 10), F(1, 20)), (1, F(1, 2), F(1, 10))]:
+        sc = _scan(k, beta, eps, "pointwise")
+        kl = sdgs.kl_lower(beta, eps)
+        with mpmath.workdps(DPS):
+            gp = 1 - (1 - _mp(beta)) * mpmath.exp(_mp(eps))
+        for N in range(k + 2, k + 120):
+            with mpmath.workdps(DPS):
+                c = max(mpmath.mpf(k), gp * N) / (N - 1)
+                if c >= _mp(beta):
+                    continue
+                c_q = F(mpmath.nstr(c, 50))
+                kl_c = sdgs.kl_lower_below(c_q, beta)
+                back = 2 * mpmath.exp(-(N - 1) * _mp(kl_c))
+                if back <= 2 * mpmath.exp(-N * _mp(kl)) * (1 + mpmath.mpf(10) ** -6) or back >= 1:
+                    continue
+                above = F(mpmath.nstr(back * (1 + mpmath.mpf(10) ** -9), 40))
+                below = F(mpmath.nstr(back * (1 - mpmath.mpf(10) ** -9), 40))
+            assert "both tails" in sc.stop_note(N, above, kl, sdgs.kl_lower_below), (k, N)
+            assert sc.stop_note(N, below, kl, sdgs.kl_lower_below) == "", (k, N)
+            checked += 1
+    assert checked
+
+
+def test_tv_rule_compares_the_upper_end_of_its_ball():
+    """A best value between the ends of the TV ball does not fire the rule (only a value at or
+    above the upper end does: the bound must hold for the true TV)."""
+    import flint
+
+    k, beta, eps = 3, F(1, 3), F(1, 10)
+    sc = _scan(k, beta, eps, "hockey-stick")
+    kl = sdgs.kl_lower(beta, eps)
+    for N in (8, 9, 20):
+        mode = N * beta.numerator // beta.denominator
+        with flint.ctx.workprec(96):
+            lo, hi = arb_to_fractions(sc.b * sc.B.pmf(mode, N - 1))
+        assert lo < hi
+        assert "TV(" in sc.stop_note(N, hi, kl, sdgs.kl_lower_below)
+        assert "TV(" not in sc.stop_note(N, (lo + hi) / 2, kl, sdgs.kl_lower_below)
