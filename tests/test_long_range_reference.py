@@ -524,3 +524,24 @@ def test_tv_rule_compares_the_upper_end_of_its_ball():
         assert lo < hi
         assert "TV(" in sc.stop_note(N, hi, kl, sdgs.kl_lower_below)
         assert "TV(" not in sc.stop_note(N, (lo + hi) / 2, kl, sdgs.kl_lower_below)
+
+
+def test_two_tail_rule_asks_for_the_rate_at_a_point_covering_the_backward_bad_set():
+    """For n ≥ N the backward bad counts are below γ'n, so the rule's rate point c_N (passed to
+    ``kl_below``) must be at least max(k, γ'N)/(N − 1) with the exact γ' = 1 − (1−β)e^ε."""
+    k, beta, eps = 1, F(1, 2), F(1, 10)
+    sc = _scan(k, beta, eps, "pointwise")
+    kl = sdgs.kl_lower(beta, eps)
+    asked: list = []
+
+    def spy(c, b):
+        asked.append(c)
+        return sdgs.kl_lower_below(c, b)
+
+    with mpmath.workdps(DPS):
+        gp = 1 - (1 - _mp(beta)) * mpmath.exp(_mp(eps))
+        for N in (200, 400, 1000):  # N·κ ≥ −ln(best) + ln 2: the rule gets that far
+            asked.clear()
+            sc.stop_note(N, F(999, 1000), kl, spy)
+            assert asked and gp * N > k
+            assert _mp(asked[0]) >= max(mpmath.mpf(k), gp * N) / (N - 1) > _mp(F(k, N - 1))
