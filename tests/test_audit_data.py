@@ -143,6 +143,12 @@ def test_statistical_audit_finds_a_person_with_a_unique_age(ages_serial: tuple) 
 
     page = render_html(rep)  # the two event frequencies with their intervals, against e^eps
     assert "Distinguishing event" in page and "e^eps x p0" in page
+    # the frequentist meaning of FAIL (the test's level), never a posterior "the true delta
+    # exceeds the claim with probability 1 - alpha"
+    assert "would be returned with probability at most 0.05" in page
+    doc = (Path(__file__).parent.parent / "docs" / "audit.md").read_text()
+    assert "if the claim\nwere true, a FAIL would be returned with probability at most α" in doc
+    assert "with probability ≥ 1 − α (`--alpha`" not in doc
 
 
 def test_statistical_audit_of_a_constant_release_is_inconclusive() -> None:

@@ -58,7 +58,9 @@ def _event_section(q: dict) -> str:
         + _bar_chart(rows)
         + f"<p>{html.escape(q.get('test', ''))}</p>"
         + f"<p>Lower bound on delta: <b>{q['delta_lower_bound']:.4g}</b> at confidence "
-          f"{q['confidence']:.0%}; largest claimed delta these runs could refute with their "
+          f"{q['confidence']:.0%} (a lower confidence bound: were the claim true, a FAIL "
+          f"would be returned with probability at most {1 - q['confidence']:.3g}, the test's "
+          f"level); largest claimed delta these runs could refute with their "
           f"event: {_detectable_text(q['detectable_delta'])}.</p>"
     )
 

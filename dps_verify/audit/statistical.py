@@ -4,12 +4,15 @@ For a candidate pair (D, D') the sampled mechanism is run ``n_select`` times on 
 empirical hockey-stick event E = {y : p̂(y) > e^ε q̂(y)} (the better of the two directions) is
 selected.  The most promising events are then re-measured on fresh, independent runs, so the
 selection cannot bias the confirmation.  One-sided Clopper–Pearson bounds at level α/(2m)
-(Bonferroni over the m confirmed events and both probabilities) give, with probability ≥ 1 − α
-over all confirmations together,
+(Bonferroni over the m confirmed events and both probabilities) give a lower confidence bound
+at level 1 − α: the random bound P_lower − e^ε Q_upper falls below the fixed true value
 
-    Pr[A(D) ∈ E] − e^ε Pr[A(D') ∈ E] ≥ P_lower − e^ε Q_upper,
+    Pr[A(D) ∈ E] − e^ε Pr[A(D') ∈ E] ≥ P_lower − e^ε Q_upper
 
-and a witness is reported only if that lower bound exceeds the claimed δ.  A statistical audit
+in at least a fraction 1 − α of all confirmations together, and a witness (FAIL) is reported
+only if that lower bound exceeds the claimed δ.  So if the claim were true, FAIL would be
+returned with probability at most α (the test's level); it is not a probability that the true δ
+exceeds the claim.  A statistical audit
 can refute a claim but never prove it, so without a witness it returns INCONCLUSIVE.
 
 The engine itself (sampling runs, event selection, confirmation, Clopper–Pearson, e^ε rounded
