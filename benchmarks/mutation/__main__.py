@@ -113,7 +113,8 @@ def score(outcomes: list[Outcome], judged: dict[str, dict[str, str]]) -> dict[st
 
 # -- the report: one section per module, kept across runs of other modules ------------------------
 
-_SECTION = re.compile(r"<!-- module (\S+) (\{.*?\}) -->\n(.*?)<!-- end module -->\n", re.S)
+_SECTION = re.compile(r"^<!-- module (\S+) (\{[^\n]*\}) -->\n(.*?)^<!-- end module -->\n",
+                      re.S | re.M)
 
 _HEAD = """# Mutation report: the certified core
 
