@@ -3,7 +3,8 @@ independent releases (CP §2.7's fresh-sample releases).
 
 The exact PLD (:mod:`dps_verify.measures.pld`) keeps every composed loss; its support grows like
 C(T + m − 1, m − 1) for m distinct losses and T releases.  Here the losses are put on a grid
-instead, in two ways, and both are composed by FFT:
+instead, in two ways, and both are composed by FFT (default) or by direct convolution
+(``fft=False``):
 
 - **pessimistic** (for the upper bound): every finite atom of loss ℓ is *split* between its two
   neighbours on the lattice a + hℤ (h a power of two, the anchor a the loss of the heaviest
@@ -60,7 +61,17 @@ loss +∞) and E[f(S)] ≥ Σ_W y f ≥ Σ_W (y + a)f − m.  So m is added to t
 subtracted from the lower one (``_Vec.extra``).  The window is placed where the float Chernoff
 estimate says the mass is; that is a heuristic only, m is bounded rigorously wherever W lies.
 
-*(c) Float error of the FFT power.*  Let x̂ be the float one-release vector and x the ideal one,
+*(c) Float error of the FFT power — an ASSUMED error model, not a proof.*  Higham's Thm 24.2
+(below) is proved for the radix-2 Cooley–Tukey complex FFT with twiddles accurate to μ_tw.
+scipy's pocketfft ``rfft``/``irfft`` runs real-input radix-4/radix-2 passes with its own twiddle
+generation; no published bound for that code is used here.  The code *assumes* that its error
+obeys Higham's first-order bound with twice the charge (μ = (2ℓ + 4)η), and
+``tests/test_pld_discrete_properties.py`` checks the charged bound against a long-double
+reference on a few random cases (observed errors lie far below the charge).  That is evidence, not
+a proof, so every ``how`` of an FFT-composed enclosure names the assumption
+(:data:`FFT_ASSUMPTION`); everything else — (a), (a'), (b), the complex power, (d) — is proved,
+and ``fft=False`` replaces this step by (c'), which is proved too.  The derivation under the
+assumption: let x̂ be the float one-release vector and x the ideal one,
 ‖x̂ − x‖₂ ≤ err, ‖x‖₁, ‖x̂‖₁ ≤ s₁ and ‖x̂‖₂ ≤ s₂ (``norm1``/``norm2``: float sums with γ_n
 margins plus √n·err).  The computed transform ẑ of x̂ (length N = 2^ℓ, zero padded) satisfies
 ‖ẑ − Fx̂‖₂ ≤ μ‖Fx̂‖₂ = μ√N‖x̂‖₂ (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd
@@ -83,6 +94,17 @@ checks the charged bound against a long-double reference convolution.  Clipping 
 outputs to 0 never increases the error (the ideal entries are ≥ 0); flushing entries below
 1e-290 to 0 adds ≤ √N·1e-290.
 
+*(c') Float error of direct convolution (``fft=False``, proved).*  For stored float vectors
+â, b̂ ≥ 0 with ‖â − a‖₂ ≤ e_a, ‖b̂ − b‖₂ ≤ e_b:  â∗b̂ − a∗b = (â − a)∗b̂ + a∗(b̂ − b), and Young's
+inequality ‖f∗g‖₂ ≤ ‖f‖₂‖g‖₁ gives ‖â∗b̂ − a∗b‖₂ ≤ e_a‖b̂‖₁ + ‖a‖₁e_b.  Each computed entry of
+``numpy.convolve`` is a float sum of at most m = min(len) float products, in whatever order
+(BLAS dot kernels use several accumulators; any summation tree of m terms has depth ≤ m − 1), so
+it errs by at most γ_m·(â∗b̂)_k plus m·2⁻¹⁰⁷⁴ for products that underflow (Higham §3.1; all
+terms are ≥ 0); in 2-norm that is ≤ γ_m‖â‖₂‖b̂‖₁ + √n·m·2⁻¹⁰⁷⁴ (Young again), with
+γ_m ≤ 1.01(m + 1)u.  The T-fold law is built by binary exponentiation of such products, over
+the whole support (no window, so lemma (b) charges nothing); flushing works as in (c).  Cost:
+O(L²) per product for L = T·(n − 1) + 1 bins, against O(L log L) for the FFT power.
+
 *(d) The final sum.*  Σ_j c_j f(x_j) with f evaluated in floats: x_j = e_shift − (offset + j)h is
 one rounded subtraction of exact values (sign exact, relative error ≤ u), and ``expm1`` is within
 a few ulp, so every weight is within relative 2⁻⁴⁰ of f at the rounded shift; the shift itself is
@@ -91,7 +113,8 @@ The float sum of n non-negative products is within (n + 2)·1.01u relative, and 
 contributes ≤ ‖e‖₂‖w‖₂ (Cauchy–Schwarz).
 
 The result is a :class:`~dps_verify.core.numbers.Certified` whose ``how`` states the grid step,
-the number of releases and the width.  :func:`enclose_delta` picks the exact PLD when its
+the number of releases, how the T-fold law was composed (naming the FFT error-model assumption
+when the FFT was used) and the width.  :func:`enclose_delta` picks the exact PLD when its
 composed support is small, the sparse enclosure (:mod:`dps_verify.inverse.pld_sparse`) when one
 atom dominates and that is tight, and otherwise refines the grid until ``upper ≤ (1 + rtol/3)·lower``
 (so that the first-order lower end is at least as tight as outward rounding of both ends with
@@ -120,8 +143,14 @@ PLD = Any
 
 U = 2.0**-53
 CMUL = 8 * U  # ≥ the relative error of one complex float multiplication (√2·γ₂ ≈ 2.8u)
-ETA = 8 * U  # ≥ Higham's η = μ + γ₄(√2 + μ) ≈ 6.7u for twiddles accurate to μ ≤ u (pocketfft)
+ETA = 8 * U  # ≥ Higham's η = μ + γ₄(√2 + μ) ≈ 6.7u for twiddles accurate to μ ≤ u (radix 2;
+#              for pocketfft an assumed model, lemma (c))
 WEIGHT_MARGIN = 2.0**-40
+#: what the FFT power's float-error term rests on, named in every ``how`` that uses it
+FFT_ASSUMPTION = (
+    "FFT rounding error bounded by an ASSUMED error model of scipy's pocketfft (Higham's radix-2 "
+    "bound, Thm 24.2, doubled; checked against long double, not proved); grid rounding, tail "
+    "and infinite-loss mass and the final sum are proved (fft=False: no assumption)")
 #: cost (ratio products, see :func:`exact_compose_cost`) up to which the exact PLD is used
 EXACT_COST_BUDGET = 20_000
 #: cost up to which the exact PLD is still used when the target lies below DISCRETE_FLOOR (the
@@ -133,6 +162,9 @@ EXACT_FALLBACK_BUDGET = 5 * EXACT_COST_BUDGET
 DISCRETE_FLOOR = Fraction(1, 10**12)
 #: default cap on the length of one discretised vector (the work budget)
 DEFAULT_MAX_BINS = 1 << 20
+#: most multiply-adds the direct convolutions of ``fft=False`` may take for one chain (about
+#: 1e8 per second here: a few seconds)
+DIRECT_CONVOLVE_BUDGET = 3 * 10**8
 DEFAULT_TAIL_MASS = 1e-16
 #: finest grid step 2^MIN_H_EXP that :func:`enclose_deltas` refines to
 MIN_H_EXP = -60
@@ -378,12 +410,16 @@ def _window(base: _Vec, times: int, tails: _Tails, tau: float) -> tuple[int, int
     return lo, size, kept
 
 
-def _power(base: _Vec, times: int, tails: _Tails, tau: float, max_bins: int) -> tuple[_Vec, int]:
+def _power(base: _Vec, times: int, tails: _Tails, tau: float, max_bins: int,
+           fft: bool = True) -> tuple[_Vec, int]:
     """The T-fold self-convolution of ``base`` on the window of :func:`_window`, by one FFT
     power (module doc, (b) and (c)); also the kept bins.  Raises :class:`_TooBig` before any
-    transform when the Chernoff range is longer than ``max_bins``."""
+    transform when the Chernoff range is longer than ``max_bins``.  ``fft=False``: the whole
+    T-fold law by direct convolutions instead (:func:`_direct_power`, lemma (c')), no window."""
     if times == 1:
         return base, len(base.data)
+    if not fft:
+        return _direct_power(base, times, max_bins)
     lo, size, kept = _window(base, times, tails, tau)
     if kept > max_bins:
         raise _TooBig
@@ -406,6 +442,63 @@ def _power(base: _Vec, times: int, tails: _Tails, tau: float, max_bins: int) -> 
     return _Vec(data, lo, _round_up(err * (1 + 8 * U)), misplaced), kept
 
 
+def _direct_power(base: _Vec, times: int, max_bins: int) -> tuple[_Vec, int]:
+    """The whole T-fold self-convolution of ``base`` (no window, no folded mass) by binary
+    exponentiation with :func:`numpy.convolve`, with the proved error bound of lemma (c');
+    O(L²) work per product for L = T·(n − 1) + 1 bins (the FFT power's is O(L log L)).
+    Raises :class:`_TooBig` when L exceeds ``max_bins`` or the products' multiply-adds exceed
+    :data:`DIRECT_CONVOLVE_BUDGET`."""
+    full = times * (len(base.data) - 1) + 1
+    if full > max_bins or direct_convolve_cost(len(base.data), times) > DIRECT_CONVOLVE_BUDGET:
+        raise _TooBig
+    result: _Vec | None = None
+    sq = base
+    t = times
+    while t:
+        if t & 1:
+            result = sq if result is None else _convolve(result, sq)
+        t >>= 1
+        if t:
+            sq = _convolve(sq, sq)
+    assert result is not None
+    return result, full
+
+
+def direct_convolve_cost(n: int, times: int) -> int:
+    """Multiply-adds of :func:`_direct_power` for a base of ``n`` bins (Σ len_a·len_b)."""
+    cost, acc, sq, t = 0, 0, n, times
+    while t:
+        if t & 1:
+            if acc:
+                cost += acc * sq
+            acc = sq if not acc else acc + sq - 1
+        t >>= 1
+        if t:
+            cost += sq * sq
+            sq = 2 * sq - 1
+    return cost
+
+
+def _convolve(a: _Vec, b: _Vec) -> _Vec:
+    """a ∗ b by :func:`numpy.convolve` with a proved 2-norm error bound (module doc, (c'))."""
+    data = np.convolve(a.data, b.data)
+    n = len(data)
+    m = min(len(a.data), len(b.data))  # terms per output entry (at most)
+    a1 = a.norm1()
+    # ‖â‖₂‖b̂‖₁ ≥ ‖â ∗ b̂‖₂ (Young): â, b̂ are the stored float vectors (their own norms, err 0)
+    ahat2 = _norm2_upper(a.data)
+    bhat1 = _round_up(float(np.sum(b.data)) * (1 + 1.01 * len(b.data) * U))
+    rounding = 1.01 * (m + 1) * U * ahat2 * bhat1 + math.sqrt(n) * m * 2.0**-1074
+    err = a.err2 * bhat1 + a1 * b.err2 + rounding
+    np.maximum(data, 0.0, out=data)
+    small = data < 1e-290  # flush: subnormals make numpy crawl (≤ 1e-290 per entry)
+    data[small] = 0.0
+    err += math.sqrt(n) * 1e-290
+    # no window: nothing is folded in (the base vectors carry extra = 0)
+    assert a.extra == 0 and b.extra == 0
+    return _Vec(data, a.offset + b.offset, _round_up(err * (1 + 8 * U)), 0.0)
+
+
 def _complex_power(z: np.ndarray, times: int) -> np.ndarray:
     """z^T entrywise by binary exponentiation (complex multiplications only; lemma (c))."""
     result: np.ndarray | None = None
@@ -425,7 +518,9 @@ def _power_error(s1: float, s2: float, err2: float, size: int, times: int) -> fl
     1-norm ≤ ``s1``, 2-norm ≤ ``s2`` and error ≤ ``err2`` (module doc, lemma (c)); float
     evaluation, each step within a few ulps, covered by the final factor (1 + 2^-20)."""
     ell = math.log2(size)
-    mu = (2 * ell + 4) * ETA  # one transform (Higham Thm 24.2, twice the first-order term)
+    # one transform: Higham Thm 24.2 (radix 2) with twice the first-order term, ASSUMED to hold
+    # for pocketfft's real radix-4/2 passes (lemma (c): checked against long double, not proved)
+    mu = (2 * ell + 4) * ETA
     e = mu * s2 + err2  # ‖ẑ − z‖₂ / √N
     r = s1 + math.sqrt(size) * e  # ≥ every |ẑ_j| and |z_j|
     grow = math.expm1(2 * times * math.log1p(CMUL))  # (1 + ε)^(2T) − 1
@@ -519,8 +614,15 @@ def discretised_delta(
     max_bins: int = DEFAULT_MAX_BINS,
     upper_only: bool = False,
     lower_only: bool = False,
+    fft: bool = True,
 ) -> Certified:
     """Enclosure of δ_T(ε) (one direction) from a grid of step h = 2^h_exp (see module doc).
+
+    ``fft=True`` (default): the T-fold law by one FFT power, whose float-error term rests on an
+    *assumed* error model of scipy's pocketfft (lemma (c): Higham's radix-2 bound doubled,
+    checked against long double, not proved).  ``fft=False``: by direct convolutions
+    (:func:`numpy.convolve`) with a proved error bound (lemma (c')) and no window, O(L²) work
+    for L = T·(n − 1) + 1 bins instead of O(L log L) (``max_bins`` caps L).
 
     ``upper_only``: compose only the pessimistic (split) chain (half the work); the lower end is
     then the infinite-loss part 1 − (1 − p∞)^T alone (still a lower bound, f ≥ 0).
@@ -544,28 +646,36 @@ def discretised_delta(
     try:
         if not lower_only:
             split = _split_base(pld, r0, idx, h_exp)
-            up, bins = _power(split, times, _Tails(ups, probs, h, idx_low=downs), tail_mass, max_bins)
+            up, bins = _power(split, times, _Tails(ups, probs, h, idx_low=downs), tail_mass, max_bins,
+                              fft)
         if not upper_only:
             low = _base_vector(pld, idx, 0)
-            lo, kept = _power(low, times, _Tails(downs, probs, h), tail_mass, max_bins)
+            lo, kept = _power(low, times, _Tails(downs, probs, h), tail_mass, max_bins, fft)
             bins = max(bins, kept)
     except _TooBig:
+        budget = "" if fft else f" or {DIRECT_CONVOLVE_BUDGET:.1e} multiply-adds (fft=False)"
         raise CertificationError(
             f"discretised PLD for times = {times} at grid step h = 2^{h_exp} needs more than "
-            f"max_bins = {max_bins} bins; lower times or use a coarser grid (larger h_exp)"
+            f"max_bins = {max_bins} bins{budget}; lower times or use a coarser grid (larger h_exp)"
         ) from None
     upper = 1.0 if up is None else min(1.0, _round_up(inf_hi + _final(up, times, anchor, eps, h, True)))
     if lo is None:
         lower = min(upper, inf_lo)
     else:
         lower = min(upper, max(0.0, _round_down(inf_lo + _final(lo, times, anchor, eps, h, False))))
+    if times == 1:
+        composed = "a single release (no composition, proved float error bounds)"
+    elif fft:
+        composed = (
+            f"composed by one FFT power on a window whose outside mass (Chernoff, "
+            f"{tail_mass:.1g} per side) is charged to both ends; {FFT_ASSUMPTION}")
+    else:
+        composed = ("composed by direct convolutions (numpy.convolve, no window) with proved "
+                    "float error bounds (gamma_m per entry, Young's inequality)")
     how = (
         f"discretised PLD enclosure: {times} releases, losses on a grid of step 2^{h_exp} "
         f"anchored at the heaviest atom (upper end: each atom split between its two grid "
-        f"neighbours keeping its P and Q mass; lower end: losses rounded down), composed by one "
-        f"FFT power with float error "
-        f"bounds (Higham Thm 24.2) on a window whose outside mass (Chernoff, {tail_mass:.1g} "
-        f"per side) is charged to both ends; "
+        f"neighbours keeping its P and Q mass; lower end: losses rounded down), {composed}; "
         f"width {upper - lower:.3g}"
     )
     if lo is None:
@@ -573,7 +683,7 @@ def discretised_delta(
     if up is None:
         how = how.replace("discretised PLD enclosure:", "discretised PLD lower bound (rounded-down chain only):")
     return Certified(Fraction(lower), Fraction(upper), how, {"h_exp": h_exp, "times": times,
-                                                            "bins": bins})
+                                                            "bins": bins, "fft": fft})
 
 
 def _times_param(times: int) -> int:
@@ -617,6 +727,7 @@ def enclose_deltas(
     max_bins: int = DEFAULT_MAX_BINS,
     exact_budget: int = EXACT_COST_BUDGET,
     fallback_budget: int = EXACT_FALLBACK_BUDGET,
+    fft: bool = True,
 ) -> list[Certified]:
     """Enclosures of δ_T(ε) for several directions whose *maximum* is wanted.
 
@@ -629,7 +740,8 @@ def enclose_deltas(
     ``max_bins``.  When the target (1 + rtol)·lower is below :data:`DISCRETE_FLOOR` a
     discretised direction over it is made exact instead, if its cost is at most
     ``fallback_budget``.  :class:`CertificationError` (naming ``times``) if the coarsest grid
-    already does.
+    already does.  ``fft``: see :func:`discretised_delta` (False: direct convolution, proved
+    float bounds, O(L²) per grid).
     """
     times = _times_param(times)
     eps = epsilon_param(epsilon)
@@ -661,14 +773,16 @@ def enclose_deltas(
         # coarsest grid: about 256 bins across one release's losses
         h_exps[i] = math.floor(math.log2(max(_loss_span(pld), 1e-3) / 256))
         try:
-            results[i] = _discrete(pld, eps, times, h_exps[i], tails[i], max_bins)
+            results[i] = _discrete(pld, eps, times, h_exps[i], tails[i], max_bins, fft=fft)
         except CertificationError:
             if old_c is not None:  # the sparse enclosure stands (valid, if wide)
                 results[i] = old_c
                 continue
             raise CertificationError(
                 f"times = {times} releases: even the coarsest grid (h = 2^{h_exps[i]}) needs "
-                f"more than max_bins = {max_bins} bins (the work budget); lower times"
+                f"more than max_bins = {max_bins} bins"
+                + ("" if fft else f" or {DIRECT_CONVOLVE_BUDGET:.1e} multiply-adds (fft=False)")
+                + " (the work budget); lower times"
             ) from None
     final: set[int] = set()
     # the grid's upper end is of second order in h (split chain) and its lower end of first
@@ -720,7 +834,7 @@ def enclose_deltas(
             for step in sorted({jump, 1}, reverse=True):
                 try:
                     new = _discrete(plds[i], eps, times, h_exps[i] - step, tails[i], max_bins,
-                                    lower_only=i in settled)
+                                    lower_only=i in settled, fft=fft)
                     h_exps[i] -= step
                     break
                 except CertificationError:  # over the work budget: try one halving, then stop
@@ -759,6 +873,7 @@ def upper_below(
     max_bins: int = DEFAULT_MAX_BINS,
     exact_budget: int = EXACT_COST_BUDGET,
     fallback_budget: int = EXACT_FALLBACK_BUDGET,
+    fft: bool = True,
 ) -> Certified:
     """A certified upper bound on max over ``plds`` of δ_T(ε), worked on only until it is
     ≤ ``target`` (the lower end is whatever came for free).  Each direction: exact when very
@@ -773,7 +888,7 @@ def upper_below(
     worked for a similar law, per direction (the first grid tried is one step coarser; the result
     holds whatever the hint).  Without a hint the first grid is about 256·√T bins across one
     release's losses.  ``details['h_exps']``: the grid that served each direction (None if
-    none)."""
+    none).  ``fft``: see :func:`discretised_delta`."""
     from dps_verify.inverse.pld_sparse import sparse_delta, sparse_promising
 
     times = _times_param(times)
@@ -818,7 +933,7 @@ def upper_below(
         while True:
             try:
                 c = discretised_delta(pld, eps, times, h, tail_mass=tail, max_bins=max_bins,
-                                      upper_only=True)
+                                      upper_only=True, fft=fft)
             except CertificationError:  # over the bin budget: coarser, unless a grid already worked
                 if best is None and h < coarsest:
                     h += 1
@@ -940,9 +1055,9 @@ def _upper_settled(old: Certified, new: Certified, halvings: int, room: Fraction
 
 
 def _discrete(pld: PLD, eps: Fraction, times: int, h_exp: int, tail: float,
-              max_bins: int, lower_only: bool = False) -> Certified:
+              max_bins: int, lower_only: bool = False, fft: bool = True) -> Certified:
     c = discretised_delta(pld, eps, times, h_exp, tail_mass=tail, max_bins=max_bins,
-                          lower_only=lower_only)
+                          lower_only=lower_only, fft=fft)
     return Certified(c.lower, c.upper, c.how, dict(c.details, mode="discretised"))
 
 

@@ -104,7 +104,7 @@ is the worst case *over that range only* (``covers_all_n`` False).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -116,7 +116,12 @@ from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import beta_param, epsilon_param, k_param
 from dps_verify.core.search import least_integer
 from dps_verify.engine.protocol import thresholded_count_law
-from dps_verify.inverse.pld_discrete import _complex_power, _times_param, upper_below
+from dps_verify.inverse.pld_discrete import (
+    FFT_ASSUMPTION,
+    _complex_power,
+    _times_param,
+    upper_below,
+)
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
 
 #: screened values of λ for the cheap bound (the certified bound uses the best one)
@@ -343,7 +348,7 @@ def thresholded_bound(n: int, k: int, beta: Fraction, eps: Number, times: int) -
 
 def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: int | None = None,
                    rtol: float = 0.01, max_enclosures: int = 6, n_limit: int = 1024,
-                   method: str = "screen") -> ReleasesResult:
+                   method: str = "screen", fft: bool = True) -> ReleasesResult:
     """Enclosure of the worst δ at ε of ``times`` fresh-sample releases over group sizes.
 
     Without ``n_max``: the sup over **all** n (see the module doc for the proof that the finite
@@ -351,15 +356,19 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     size enclosed.  ``rtol`` is passed to the enclosures of the worst sizes; ``n_limit`` caps the
     search for the tail start.  ``method="screen"`` (default) is the float-screened algorithm of
     the module doc; ``method="scan"`` the previous one (every size above the running bound
-    enclosed coarse then fine, ``max_enclosures`` fine ones at most), kept for comparison."""
+    enclosed coarse then fine, ``max_enclosures`` fine ones at most), kept for comparison.
+    ``fft=False``: every discretised enclosure composes by direct convolution with proved float
+    bounds instead of the FFT power, whose error term rests on an assumed error model of
+    pocketfft (:func:`~dps_verify.inverse.pld_discrete.discretised_delta`); O(L²) instead of
+    O(L log L) per grid, so for small T and coarse tolerances only."""
     k = k_param(k)
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     times = _times_param(times)
     if n_max is not None:
-        return _finite_scan(k, b, eps, times, n_max, rtol)
+        return _name_fft_model(_finite_scan(k, b, eps, times, n_max, rtol, fft), fft)
     if method == "screen":
-        return _screened(k, b, eps, times, rtol, n_limit, max_enclosures)
+        return _name_fft_model(_screened(k, b, eps, times, rtol, n_limit, max_enclosures, fft), fft)
     if method != "scan":
         raise ParameterError(f"method must be 'screen' or 'scan', got {method!r}")
 
@@ -368,7 +377,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     bound: dict[int, Fraction] = {}  # best upper bound known for δ_T(n)
 
     def enclose(n: int, tol: float) -> Certified:
-        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=tol)
+        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=tol, fft=fft)
         bound[n] = min(bound.get(n, c.upper), c.upper)
         return c
 
@@ -431,11 +440,22 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     if missed:
         how += "; " + missed
     cert = Certified(lower, upper, how, {"argmax_n": argmax, "mode": mode})
-    return ReleasesResult(cert, argmax, (k, tail_from - 1), mode, True, tail_from, tail,
+    return _name_fft_model(ReleasesResult(cert, argmax, (k, tail_from - 1), mode, True, tail_from, tail,
                           tuple(sorted(encs)), source,
                           {"cheap_bounds": len(bound) - len(encs), "untruncated_bounds": len(untr),
                            "fine_enclosures": sorted(fine), "coarse_enclosures": sorted(coarse)},
-                          missed)
+                          missed), fft)
+
+
+def _name_fft_model(res: ReleasesResult, fft: bool) -> ReleasesResult:
+    """The result with its ``how`` naming the FFT error-model assumption whenever a grid bound
+    may have been composed by FFT (``fft`` and not all exact), so that the text of the size
+    shown never hides an assumption another size's bound rests on."""
+    how = res.delta.how
+    if not fft or res.mode == "exact" or FFT_ASSUMPTION in how:
+        return res
+    how += "; where a grid bound was composed by FFT: " + FFT_ASSUMPTION
+    return replace(res, delta=Certified(res.delta.lower, res.delta.upper, how, res.delta.details))
 
 
 # ---- the float screen and the screened algorithm -------------------------------------------
@@ -524,11 +544,12 @@ def _pair_plds(n: int, k: int, b: Fraction) -> list[PrivacyLossDistribution]:
 
 
 def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_limit: int,
-              max_enclosures: int) -> ReleasesResult:
+              max_enclosures: int, fft: bool = True) -> ReleasesResult:
     """The default algorithm (module doc, "The screened algorithm")."""
     bf, e = float(b), float(_arb_eps(eps).mid())
     coarse_bins, fine_bins = SCREEN_BINS
-    encl: dict[int, Certified] = {k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol)}
+    encl: dict[int, Certified] = {
+        k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol, fft=fft)}
     bound: dict[int, Certified] = {}  # certified per-size upper bounds (not full enclosures)
     untr = _UntruncatedBounds(b, eps, times)
     screen: dict[int, float] = {}
@@ -570,7 +591,8 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         # below SCREEN_NOISE the FFT screen is float noise: leave those sizes to step 2
         if screen[n_star] <= max(float(encl[k].lower), SCREEN_NOISE):
             break
-        encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol)
+        encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol,
+                                            fft=fft)
     # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first.
     #    The tail bound is part of the upper end anyway: bounding a size below it gains nothing
     #    (it is above the target only when no tail start was found up to n_limit)
@@ -590,7 +612,8 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         if n not in fine_screened and screen[n] * 1.03 >= float(target):
             screen[n] = screen_delta(n, k, bf, e, times, fine_bins)
             fine_screened.add(n)
-        c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint)
+        c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint,
+                        fft=fft)
         h_hint = c.details.get("h_exps", h_hint)
         if c.upper <= target:
             bound[n] = c
@@ -600,7 +623,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             target = max(goal(), untr(tail_from))
             continue
         if len(encl) < 1 + 2 * max_enclosures:  # the screen missed a worst size: enclose it
-            c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol)
+            c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol, fft=fft)
             encl[n] = c
             target = max(goal(), untr(tail_from))
         else:  # budget spent: keep the best certified bound (raises the upper end)
@@ -683,12 +706,13 @@ def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:
         return None
 
 
-def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rtol: float) -> ReleasesResult:
+def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rtol: float,
+                 fft: bool = True) -> ReleasesResult:
     best: tuple[Certified, int] | None = None
     lower = Fraction(0)
     modes = set()
     for n in range(k, max(n_max, k) + 1):
-        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol)
+        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol, fft=fft)
         modes.add(c.details.get("mode"))
         lower = max(lower, c.lower)
         if best is None or c.upper > best[0].upper:
