@@ -161,10 +161,10 @@ class BallBinomial:
         else 1 − Pr[X ≥ m + 1] (whose first ratio is then < 1: τ_m ≥ 1 gives
         ρ_{m+1} ≤ m/(m + 2) < 1)."""
         arb = self.flint.arb
-        if m < 0:
-            return arb(0)
         if m >= n:
             return arb(1)
+        # m < 0 needs no case of its own: τ_m < 0 < 1 and the first term pmf(m, n) is the exact
+        # ball 0, so the sum returns exactly 0
         with self.flint.ctx.workprec(self._wp(n)):
             odds = self._odds()
             tau = m / ((n - m + 1) * odds)
