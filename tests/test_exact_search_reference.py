@@ -146,3 +146,24 @@ def test_exhaustive_search_replace_one_budget_scales_with_the_replacements():
                                       work_budget=2 * budget - 1, executor="serial",
                                       relation="replace-one")
     assert add.sizes == [1, 2] == rep.sizes and rep_short.sizes == [1]
+
+
+def test_undecided_pairs_without_a_witness_are_a_certification_error():
+    """A search that found no violation but left pairs undecided is no PASS: raise_undecided
+    refuses it, naming the count and an example; with a witness (or nothing undecided) it is
+    silent."""
+    from dataclasses import replace
+
+    from dps_verify.core.errors import CertificationError
+    from dps_verify.verdict.exact_search import raise_undecided
+    from dps_verify.verdict.witness import Witness
+
+    res = shape_search(StronglySafeKAnonymizer(_decade, 2), [3, 17, 25], Claim(0.5, 1, 1),
+                       max_records=3, executor="serial")
+    raise_undecided(res)  # nothing undecided: silent
+    w = Witness(dataset=(3, 17), neighbour=(3,), event=(), p_event=Fraction(1, 2),
+                q_event=Fraction(1, 4), epsilon=Fraction(1), implied_delta=Fraction(0))
+    pending = replace(res, undecided=[w, w])
+    with pytest.raises(CertificationError, match=r"2 pair\(s\).*D = \[3, 17\]"):
+        raise_undecided(pending)
+    raise_undecided(replace(pending, witness=w))  # a violation was found: that is the verdict

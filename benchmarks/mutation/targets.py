@@ -44,6 +44,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "properties/test_sdgs_reference.py",
         "tests/test_worstcase_extreme_parameters.py",
         "tests/test_sdgs_capped_reference.py",
+        "tests/test_sdgs_thresholds_reference.py",
     ),
     "dps_verify/worstcase/long_range.py": (
         "tests/test_long_range_reference.py",
