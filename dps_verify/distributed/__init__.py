@@ -5,8 +5,10 @@ from dps_verify.distributed.backend import (
     DaskBackend,
     SerialBackend,
     choose_backend,
+    task_deadline,
     task_seeds,
 )
 from dps_verify.distributed.checkpoint import Checkpoint
 
-__all__ = ["Backend", "Checkpoint", "DaskBackend", "SerialBackend", "choose_backend", "task_seeds"]
+__all__ = ["Backend", "Checkpoint", "DaskBackend", "SerialBackend", "choose_backend", "task_deadline",
+           "task_seeds"]

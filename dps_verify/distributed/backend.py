@@ -12,12 +12,23 @@ of workers, nor on which worker ran which task.
 :class:`DaskBackend` starts a :class:`distributed.LocalCluster` with one single-threaded worker
 process per core (stopped by :meth:`close`) unless it is given an existing ``client`` or a
 scheduler ``address``, which it leaves running.
+
+Hung tasks: the audited code may never return.  :class:`DaskBackend` gives every task a
+deadline (``task_timeout`` seconds; by default :func:`task_deadline` of the run's estimate,
+overridable by the parameter or the environment variable ``DPS_VERIFY_TASK_TIMEOUT``).  Tasks
+start only when a worker is free, i.e. at the start or when another task finishes, so when no
+task has finished for ``task_timeout`` seconds every running task has run at least that long:
+the map stops and raises :class:`~dps_verify.core.errors.AuditedCodeError` (the audit's exit
+code for audited-code failures, never a verdict).  On a LocalCluster started here the worker
+processes are killed (the hung task cannot be interrupted otherwise); on an external cluster
+the futures are cancelled, and the message says that its workers may still be busy.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -39,6 +50,32 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.system-monitor.interval": "2s",
 }
+
+
+#: least per-task deadline of :func:`task_deadline` (seconds): starting workers and shipping
+#: the table take seconds on a loaded machine
+MIN_TASK_TIMEOUT = 120.0
+#: a task may take this many times the estimate of the *whole* run before it counts as hung
+TASK_TIMEOUT_FACTOR = 20.0
+#: environment variable overriding the per-task deadline (seconds)
+TASK_TIMEOUT_ENV = "DPS_VERIFY_TASK_TIMEOUT"
+
+
+def task_deadline(estimated_seconds: float, override: float | None = None) -> float:
+    """Per-task deadline in seconds: ``override`` if given, else ``$DPS_VERIFY_TASK_TIMEOUT``,
+    else max(:data:`MIN_TASK_TIMEOUT`, :data:`TASK_TIMEOUT_FACTOR` × the run's whole estimate)
+    — a single task taking many times the whole run's estimate is taken as hung."""
+    if override is None and os.environ.get(TASK_TIMEOUT_ENV):
+        raw = os.environ[TASK_TIMEOUT_ENV]
+        try:
+            override = float(raw)
+        except ValueError:
+            raise ParameterError(f"{TASK_TIMEOUT_ENV} must be a number of seconds, got {raw!r}") from None
+    if override is not None:
+        if not override > 0:
+            raise ParameterError(f"task_timeout must be > 0 seconds, got {override!r}")
+        return float(override)
+    return max(MIN_TASK_TIMEOUT, TASK_TIMEOUT_FACTOR * max(0.0, estimated_seconds))
 
 
 def task_seeds(seed: int | None, n: int) -> list[np.random.SeedSequence]:
@@ -87,9 +124,12 @@ class DaskBackend:
     name = "dask"
 
     def __init__(self, workers: int | None = None, *, address: str | None = None,
-                 client: Any = None):
+                 client: Any = None, task_timeout: float | None = None,
+                 estimated_seconds: float = 0.0):
         from dask.distributed import Client, LocalCluster
 
+        #: seconds without any finished task after which the running ones count as hung
+        self.task_timeout = task_deadline(estimated_seconds, task_timeout)
         self._cluster: Any = None
         self._own_client = client is None
         if client is not None:
@@ -117,7 +157,7 @@ class DaskBackend:
 
     def map(self, fn: Callable[[Any], Any], items: Sequence[Any],
             progress: Callable[[int, int], None] | None = None) -> list:
-        from dask.distributed import as_completed
+        from dask.distributed import wait
         from distributed.scheduler import KilledWorker
 
         from dps_verify.core.errors import AuditedCodeError
@@ -126,24 +166,59 @@ class DaskBackend:
         index = {f.key: i for i, f in enumerate(futures)}
         out: list[Any] = [None] * len(futures)
         done = 0
+        pending = set(futures)
         try:
-            for fut in as_completed(futures):
+            while pending:
                 try:
-                    out[index[fut.key]] = fut.result()  # re-raises a task's exception here
-                except KilledWorker:
-                    # a worker process died in the task (a crash, a kill, memory): the only
-                    # code in a task that can do so is the audited code (never a verdict)
-                    raise AuditedCodeError(
-                        f"a Dask worker process died while running task {index[fut.key]} "
-                        f"({getattr(fn, '__name__', fn)}): the audited code crashed or was killed "
-                        "(out of memory?)") from None
-                done += 1
-                if progress is not None:
-                    progress(done, len(futures))
+                    finished, pending = wait(pending, timeout=self.task_timeout,
+                                             return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    raise AuditedCodeError(self._hung(fn, len(pending))) from None
+                for fut in finished:
+                    try:
+                        out[index[fut.key]] = fut.result()  # re-raises a task's exception here
+                    except KilledWorker:
+                        # a worker process died in the task (a crash, a kill, memory): the only
+                        # code in a task that can do so is the audited code (never a verdict)
+                        raise AuditedCodeError(
+                            f"a Dask worker process died while running task {index[fut.key]} "
+                            f"({getattr(fn, '__name__', fn)}): the audited code crashed or was killed "
+                            "(out of memory?)") from None
+                    done += 1
+                    if progress is not None:
+                        progress(done, len(futures))
         finally:
-            for f in futures:
-                f.cancel()
+            if self.client.status == "running":  # (closed here after killing hung workers)
+                for f in futures:
+                    f.cancel()
         return out
+
+    def _hung(self, fn: Callable[[Any], Any], running: int) -> str:
+        """Stop the hung tasks (kill our workers; cancel on an external cluster): the message."""
+        what = (f"no task of {getattr(fn, '__name__', fn)} finished within the per-task deadline "
+                f"of {self.task_timeout:g} s ({running} not finished): the audited code hangs "
+                f"(or is far slower than estimated; set {TASK_TIMEOUT_ENV} to allow longer)")
+        if self._cluster is None:
+            return what + ("; the tasks were cancelled, but the workers of the external Dask "
+                           "cluster may still be busy running them")
+        self._kill_local_workers()
+        return what + "; the local Dask worker processes were killed"
+
+    def _kill_local_workers(self) -> None:
+        """SIGKILL the worker processes of the LocalCluster started here (a task hung in a
+        worker thread cannot be interrupted), then close the cluster."""
+        pids = []
+        for nanny in list(getattr(self._cluster, "workers", {}).values()):
+            proc = getattr(getattr(nanny, "process", None), "process", None)
+            pid = getattr(proc, "pid", None)
+            if pid:
+                pids.append(pid)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.close()
 
     def close(self) -> None:
         if self._own_client:
@@ -160,22 +235,26 @@ def choose_backend(
     workers: int | None = None,
     address: str | None = None,
     client: Any = None,
+    task_timeout: float | None = None,
 ) -> Backend:
     """``requested`` if it is a backend; ``"serial"``/``"dask"``; else Dask when a ``client`` or
     scheduler ``address`` is given, or ``workers`` > 1 is asked for, or the estimated work is
-    over :data:`PARALLEL_SECONDS` on a machine with several cores; serial otherwise."""
+    over :data:`PARALLEL_SECONDS` on a machine with several cores; serial otherwise.  A Dask
+    backend's per-task deadline is :func:`task_deadline` (``estimated_seconds``,
+    ``task_timeout``)."""
     if requested is not None and not isinstance(requested, str):
         return requested
     if requested not in (None, "serial", "dask"):
         raise ParameterError(f"backend must be 'serial', 'dask' or a Backend, got {requested!r}")
     if requested == "serial":
         return SerialBackend()
+    kw: dict[str, Any] = {"task_timeout": task_timeout, "estimated_seconds": estimated_seconds}
     if client is not None or address is not None:
-        return DaskBackend(workers, address=address, client=client)
+        return DaskBackend(workers, address=address, client=client, **kw)
     if requested == "dask" or (workers or 0) > 1:
-        return DaskBackend(workers)
+        return DaskBackend(workers, **kw)
     if estimated_seconds > PARALLEL_SECONDS and (os.cpu_count() or 1) > 1 and workers != 1:
-        return DaskBackend(workers)
+        return DaskBackend(workers, **kw)
     return SerialBackend()
 
 
@@ -186,5 +265,6 @@ __all__ = [
     "DaskBackend",
     "SerialBackend",
     "choose_backend",
+    "task_deadline",
     "task_seeds",
 ]
