@@ -70,3 +70,47 @@ def test_a_hung_task_on_an_external_cluster_is_cancelled_and_reported_as_such() 
             be.map(time.sleep, [3])  # 6 deadlines long; the cluster is left to finish it
         be.close()
         assert client.status == "running"  # not ours to stop
+
+
+def test_the_deadline_is_the_runs_estimate_shared_over_the_tasks_of_a_map(monkeypatch) -> None:
+    from dask.distributed import Client, LocalCluster
+
+    monkeypatch.delenv(TASK_TIMEOUT_ENV, raising=False)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        be = DaskBackend(client=client, estimated_seconds=100_000.0)
+        assert be.map(abs, [-1, -2, -3, -4]) == [1, 2, 3, 4]
+        assert be.task_timeout == TASK_TIMEOUT_FACTOR * 100_000.0 / 4
+
+
+HANGING_PIPELINE = '''
+import multiprocessing
+import time
+
+
+def release(table):
+    """Hangs in a Dask worker process (in the main process it answers, so that the audit's
+    own set-up calls return): the audit must stop it, not wait."""
+    if multiprocessing.current_process().name != "MainProcess":
+        time.sleep(10**6)
+    return len(table)
+'''
+
+
+def test_cli_audit_of_a_pipeline_that_hangs_in_its_workers_exits_4_without_a_verdict(tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "hang.py").write_text(HANGING_PIPELINE)
+    (tmp_path / "t.csv").write_text("a,b\n" + "".join(f"{i % 3},{i}\n" for i in range(12)))
+    cmd = [sys.executable, "-m", "dps_verify", "audit", f"{tmp_path / 'hang.py'}:release",
+           "--data", str(tmp_path / "t.csv"), "--qi", "a", "--beta", "0.5", "--epsilon", "1",
+           "--delta", "1e-3", "--question", "this", "--workers", "2"]
+    env = dict(os.environ, **{TASK_TIMEOUT_ENV: "2"})
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "per-task deadline" in r.stderr + r.stdout
+    assert "worker processes were killed" in r.stderr
+    assert not any(v in r.stdout + r.stderr for v in ("PASS", "FAIL", "INCONCLUSIVE"))

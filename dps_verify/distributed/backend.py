@@ -63,8 +63,9 @@ TASK_TIMEOUT_ENV = "DPS_VERIFY_TASK_TIMEOUT"
 
 def task_deadline(estimated_seconds: float, override: float | None = None) -> float:
     """Per-task deadline in seconds: ``override`` if given, else ``$DPS_VERIFY_TASK_TIMEOUT``,
-    else max(:data:`MIN_TASK_TIMEOUT`, :data:`TASK_TIMEOUT_FACTOR` × the run's whole estimate)
-    — a single task taking many times the whole run's estimate is taken as hung."""
+    else max(:data:`MIN_TASK_TIMEOUT`, :data:`TASK_TIMEOUT_FACTOR` × ``estimated_seconds``, an
+    upper estimate of one task: :class:`DaskBackend` passes the run's whole estimate over the
+    number of tasks of the map) — a task taking 20 times its estimate is taken as hung."""
     if override is None and os.environ.get(TASK_TIMEOUT_ENV):
         raw = os.environ[TASK_TIMEOUT_ENV]
         try:
@@ -128,8 +129,10 @@ class DaskBackend:
                  estimated_seconds: float = 0.0):
         from dask.distributed import Client, LocalCluster
 
-        #: seconds without any finished task after which the running ones count as hung
-        self.task_timeout = task_deadline(estimated_seconds, task_timeout)
+        #: seconds without any finished task after which the running ones count as hung (set
+        #: per map: the run's estimate shared over the map's tasks, unless overridden)
+        self.task_timeout = task_deadline(estimated_seconds, task_timeout)  # refuses bad values
+        self._estimate, self._override = estimated_seconds, task_timeout
         self._cluster: Any = None
         self._own_client = client is None
         if client is not None:
@@ -162,6 +165,8 @@ class DaskBackend:
 
         from dps_verify.core.errors import AuditedCodeError
 
+        # a task of this map is estimated at most the run's whole estimate over its task count
+        self.task_timeout = task_deadline(self._estimate / max(1, len(items)), self._override)
         futures = [self.client.submit(fn, x, pure=False) for x in items]
         index = {f.key: i for i, f in enumerate(futures)}
         out: list[Any] = [None] * len(futures)
