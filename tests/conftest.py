@@ -9,11 +9,8 @@ SymPy, z3 and cvc5 have freed it.  So, for the whole session (tests/ and propert
 * glibc's ``malloc`` is told to serve blocks of 1 MiB and more straight from the system
   (``mallopt(M_MMAP_THRESHOLD)``; by default the threshold climbs to 32 MiB after the first large
   free, after which freed numpy/FFT buffers stay in the heap), and
-* after each test module SymPy's expression cache is cleared and the freed heap pages are
-  handed back (``malloc_trim(0)``); a full garbage collection first (about 0.3 s of CPU on the
-  session's heap, 30 s over the ~100 modules if done after every one) only once the resident
-  size has grown by :data:`_COLLECT_AFTER_GROWTH_MB` since the last one (Python's own
-  generational collector runs in between as usual).
+* after each test module the garbage is collected, SymPy's expression cache is cleared and the
+  freed heap pages are handed back (``malloc_trim(0)``).
 
 Neither changes a result.  ``DPS_TEST_KEEP_MEMORY=1`` switches both off (to measure them);
 on a C library other than glibc they are skipped.
@@ -36,14 +33,6 @@ from dps_verify.testing.plugin import load_default_profile
 load_default_profile()
 
 _M_MMAP_THRESHOLD = -3  # glibc <malloc.h>
-#: a full gc.collect() between modules once the resident size grew by this much since the last
-_COLLECT_AFTER_GROWTH_MB = 32
-
-
-def _resident_mb() -> float:
-    """Resident set size of this process (Linux ``/proc/self/statm``), in MiB."""
-    with open("/proc/self/statm", encoding="ascii") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def _glibc() -> Any:
@@ -64,20 +53,15 @@ class _ReleaseMemoryBetweenModules:
     def __init__(self, libc: Any):
         self.libc = libc
         libc.mallopt(_M_MMAP_THRESHOLD, 1 << 20)
-        self.collected_at = 0.0  # resident MiB after the last full collection
 
     def pytest_runtest_teardown(self, item: Any, nextitem: Any) -> None:
         if nextitem is not None and nextitem.path == item.path:
             return
+        gc.collect()
         cache = sys.modules.get("sympy.core.cache")
         if cache is not None:
             cache.clear_cache()
-        if _resident_mb() - self.collected_at >= _COLLECT_AFTER_GROWTH_MB:
-            gc.collect()
-            self.libc.malloc_trim(0)
-            self.collected_at = _resident_mb()
-        else:
-            self.libc.malloc_trim(0)
+        self.libc.malloc_trim(0)
 
 
 @pytest.fixture(scope="session")
