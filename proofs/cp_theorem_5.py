@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy as sp
 
+from dps_verify.paper.kernel.consistency import Model
 from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
@@ -528,6 +529,43 @@ def _interpret_sd(pt: Any) -> dict[str, Any]:
                                Fraction(0)))
     return {**base, "SD": sd}
 
+
+def _sup_model(k_: int, beta: Fraction, e_: Fraction) -> Any:
+    """The intended model of the givens about d at (k, beta, E = e^eps): gamma, n_m, k/gamma
+    exact; the terms SD(n + 1; n) exact binomial sums; L from :func:`finite_range` (interval
+    enclosures, rounded up); d = MX(L + 1) the max of the terms at n_m .. n_m + L; M(y) the
+    offset of a term attaining it (so term(M(y)) = d > y for every y < d); ell = -ln(term(n_m))
+    in closed form.  Index variables at offsets 0 .. min(L, 6) and L .. L + 2, group sizes
+    n_m - 1 and n_m + those offsets, y at d, just below d, 0 and -1 (both sides of y < d)."""
+    def build() -> tuple[dict, dict, dict]:
+        gam = (e_ - 1 + beta) / e_
+        n_m, L_ = finite_range(k_, beta, e_)
+        pt = {b: sp.Rational(beta.numerator, beta.denominator), g: sp.nsimplify(gam),
+              E: sp.Rational(e_.numerator, e_.denominator), kk: k_, nmi: n_m, Lr: L_,
+              kg: sp.Rational(k_) / sp.nsimplify(gam), jr: 0, nr: 1}
+        interp = _interpret_sd(pt)
+        terms = [interp["SD"](n_m + o_ + 1, n_m + o_) for o_ in range(L_ + 1)]
+        top = max(terms)
+        arg = terms.index(top)
+
+        def mx(o_: Any) -> Any:
+            return max(terms[:int(o_)], default=sp.Integer(0)) if int(o_) <= L_ + 1 else \
+                max([top, *(interp["SD"](n_m + j_ + 1, n_m + j_) for j_ in range(int(o_)))])
+
+        pt.update({d: top, ell: -sp.log(terms[0])})
+        interp = {**interp, "MX": mx, "M": lambda y_: sp.Integer(arg)}
+        offs = sorted({*range(min(L_, 6) + 1), L_, L_ + 1, L_ + 2})  # both ends of the range
+        inst = {o: offs, m: [n_m - 1, *(n_m + o_ for o_ in offs)],
+                y: [top, top - sp.Rational(1, 10**6), 0, -1], J: range(3), nn: range(1, 3)}
+        return pt, interp, inst
+    return build
+
+
+#: the concrete models of the givens checked by the kernel (see kernel.consistency): two
+#: parameter points, at the regime edge E(1 - beta) = 1 and inside it.
+MODELS = (Model("k = 3, beta = 1/2, E = 2 (E(1 - beta) = 1)",
+                _sup_model(3, Fraction(1, 2), Fraction(2))),
+          Model("k = 5, beta = 1/4, E = 3/2", _sup_model(5, Fraction(1, 4), Fraction(3, 2))))
 
 _half, _tf = sp.Rational(1, 2), sp.Rational(3, 5)
 #: the range lemmas' instances: the event comparison at a few sizes; e^x increasing on both

@@ -16,6 +16,7 @@ import mpmath as mp
 import sympy as sp
 
 from dps_verify.core.params import in_paper_regime
+from dps_verify.paper.kernel.consistency import Model
 from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
@@ -354,6 +355,38 @@ GIVEN = (given("hypothesis", "TR Thm 6: 0 < beta < 1 and eps >= eps0 >= -ln(1 - 
          + given("definition", "(ii) the least upper bound: below any y < d the n_m term or the "
                  "term at some integer size M(y) >= n_m + 1 exceeds y (M a Skolem function)",
                  SUP_LEAST, over=(y_,)))
+
+
+def _sup_model(k: int, beta: Fraction, e: Fraction) -> Any:
+    """The intended model of the givens at (k, beta, E = e^eps): gamma exact, n_m = ceil(k/gamma)
+    - 1, c = phi(gamma, beta) in closed form, the terms exact binomial sums, d their max over
+    n_m .. n_m + L (L from CP Thm 5's finite_range: past it no term exceeds the n_m term) and
+    M(y) the size attaining it (n_m + 1 when n_m does).  Index variables: group sizes n_m ..
+    n_m + min(L, 6) and n_m + L .. n_m + L + 2, y at d, just below d, 0 and -1."""
+    def build() -> tuple[dict, dict, dict]:
+        from .cp_theorem_5 import finite_range
+
+        gam = (e - 1 + beta) / e
+        n_m, L_ = finite_range(k, beta, e)
+        pt: dict[Any, Any] = {b_: sp.Rational(beta.numerator, beta.denominator),
+                              g_: sp.Rational(gam.numerator, gam.denominator),
+                              E_: sp.Rational(e.numerator, e.denominator), k_: k, nm_: n_m}
+        pt[c_] = PHI_DEF.rhs.xreplace(pt)
+        interp = _interpret(pt)
+        sizes = sorted({*range(n_m, n_m + min(L_, 6) + 1), *range(n_m + L_, n_m + L_ + 3)})
+        terms = {n: interp["term"](n) for n in range(n_m, n_m + L_ + 1)}
+        top = max(terms.values())
+        arg = max(n_m + 1, min(n for n, v in terms.items() if v == top))
+        pt[d_] = top
+        return pt, {**interp, "M": lambda y: sp.Integer(arg)}, \
+            {n_: sizes, y_: [top, top - sp.Rational(1, 10**6), 0, -1]}
+    return build
+
+
+#: the concrete models of the givens checked by the kernel (see kernel.consistency).
+MODELS = (Model("k = 3, beta = 1/2, E = 2 (E(1 - beta) = 1)", _sup_model(3, Fraction(1, 2),
+                                                                          Fraction(2))),
+          Model("k = 5, beta = 1/4, E = 3/2", _sup_model(5, Fraction(1, 4), Fraction(3, 2))))
 
 
 #: TR Thm 6 as proved: d <= the displayed bound, from every term of d's sup <= the bound and

@@ -268,6 +268,15 @@ MUTANTS = [
            "    dec.reviewed = reviewed == statement.fingerprint", "    dec.reviewed = True"),
     Mutant("lemma spot check skipped", K + "statement.py",
            "                dec.problems += lemma_problems(f)", "                pass"),
+    # --- the givens' model check (kernel.consistency): a definition no model satisfies
+    Mutant("consistency check of the givens disabled", K + "runner.py",
+           "    dec.problems += dec.consistency.problems", "    pass"),
+    Mutant("givens contradicted: CP Thm 5 least upper bound stated for y <= d",
+           P + "cp_theorem_5.py", "LUB_LEAST = sp.Implies(y < d, term_at(Mw(y)) > y)",
+           "LUB_LEAST = sp.Implies(y <= d, term_at(Mw(y)) > y)"),
+    Mutant("givens contradicted: TR Thm 6 least upper bound stated for y <= d",
+           P + "tr_theorem_6.py", "SUP_LEAST = sp.Implies(y_ < d_, sp.Or(",
+           "SUP_LEAST = sp.Implies(y_ <= d_, sp.Or("),
     Mutant("statement gate ignored by run_module", K + "runner.py",
            "    if dec.problems:  # PROVED only for the statement itself",
            "    if False:  # PROVED only for the statement itself"),
@@ -296,12 +305,14 @@ OVERRIDE: dict[str, str] = {
     "certificate tie disabled (sympy)": "tr-theorem-3",
     "domain check disabled": "tr-theorem-3",
     "statement gate ignored by run_module": "tr-theorem-3",
+    "consistency check of the givens disabled": "tr-theorem-3",
 }
 
 #: cvc5 in the mutants only in the deep run (see the module docstring).
 BOTH_SOLVERS = os.environ.get("HYPOTHESIS_PROFILE", "") in ("deep", "dps-deep")
 #: the proof modules re-executed in each child, in import order (then the theorem's module).
-SHARED = ("smt", "finite", "core", "lemmas", "statement", "selftest", "reviewed", "runner")
+SHARED = ("smt", "finite", "core", "lemmas", "consistency", "statement", "selftest", "reviewed",
+          "runner")
 TIMEOUT_S = 300
 
 
@@ -432,6 +443,11 @@ KERNEL_MESSAGE = {
     "narrowed hypothesis: CP Thm 5 k >= 2": "which is not a hypothesis",
     "narrowed hypothesis: TR Thm 6 E(1 - beta) >= 2": "which is not a hypothesis",
     "weakened conclusion: CP Prop 4 event bound without delta": "no PROVED step concludes",
+    # caught by the givens' model check, not by the (also changed) statement fingerprint
+    "givens contradicted: CP Thm 5 least upper bound stated for y <= d":
+        "is FALSE in model 1",
+    "givens contradicted: TR Thm 6 least upper bound stated for y <= d":
+        "is FALSE in model 1",
     "refutation: TR Thm 2 witness misses a hypothesis (A_i not ln 3-DP)":
         "the witness misses the hypothesis r1 <= E1",
     "refutation: TR Thm 2 witness with a wrong constant (e^eps for e^eps_i)": "refutes nothing",
@@ -479,5 +495,6 @@ def test_every_kind_of_mutant_is_listed():
                  "induction base unchecked", "certificate tie", "domain check",
                  "chaining check disabled", "statement identity", "extra hypothesis",
                  "fingerprint", "spot check", "statement gate", "refutation:",
-                 "witness hypotheses unchecked", "refutation without a witness"):
+                 "witness hypotheses unchecked", "refutation without a witness",
+                 "consistency check of the givens disabled", "givens contradicted"):
         assert kind in names, kind

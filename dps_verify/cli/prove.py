@@ -133,6 +133,9 @@ def _print_statement(r: Any) -> None:
                 print(f"         {name} = {val}")
             for c in ref.checks:
                 print(f"         [{c['kind']}] {c['formula']}: {c['at the witness']}")
+        cons = getattr(dec, "consistency", None)
+        if cons is not None:
+            print(f"      consistency of the givens (kernel): {cons.line}")
         for p in dec.problems:
             print(f"      ERROR: {p}")
 
@@ -154,6 +157,7 @@ def _print_trust(r: Any) -> None:
         for f in facts:
             label = f" ({f['label']})" if "label" in f else ""
             print(f"      {f['formula']}{label}")
+    print(f"   givens model-checked: {tb['consistency']}")
     print(f"   taken on trust beyond the statement: {'; '.join(tb['trusted']) or 'nothing'}")
     print()
 

@@ -235,6 +235,8 @@ class ProofResult:
             out["statement_problems"] = list(self.decision.problems)
             if getattr(self.decision, "refutation", None) is not None:
                 out["refutation"] = self.decision.refutation.to_dict()
+            if getattr(self.decision, "consistency", None) is not None:
+                out["consistency"] = self.decision.consistency.to_dict()
             out["trust_base"] = self.decision.trust() if self.decision.final else None
         return out
 

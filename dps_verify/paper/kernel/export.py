@@ -76,6 +76,8 @@ def chain_text(result: ProofResult, smt_files: dict[int, list[str]] | None = Non
             pos = {id(s): i for i, s in enumerate(result.steps, 1)}
             lines.append("concluded by: " + "; ".join(
                 f"step {pos.get(id(s), '?')} ({s.name})" for s in dec.final))
+        if getattr(dec, "consistency", None) is not None:
+            lines.append(f"givens model-checked: {dec.consistency.line}")
         lines += [f"problem: {p}" for p in dec.problems]
     lines += ["", "## steps"]
     for i, s in enumerate(result.steps, 1):

@@ -1,4 +1,5 @@
-"""Running one theorem module: the chain check, the aggregate verdict, then the statement gate.
+"""Running one theorem module: the chain check, the aggregate verdict, then the statement gate
+and the consistency check of the givens (:mod:`.consistency`).
 
 :func:`run_module` is the one place a theorem's verdict is decided: the steps' chain is checked
 (:func:`~dps_verify.paper.kernel.core.check_chain`), the verdicts aggregated, and a PROVED
@@ -13,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from dps_verify.paper.kernel import reviewed, statement
+from dps_verify.paper.kernel import consistency, reviewed, statement
 from dps_verify.paper.kernel.core import ProofResult, Verdict, aggregate, check_chain
 
 
@@ -29,6 +30,9 @@ def run_module(theorem_id: str, module: Any) -> ProofResult:
     stmt = getattr(module, "STATEMENT", None)
     dec = statement.decide(stmt, steps, reviewed.FINGERPRINTS.get(theorem_id),
                            prove=verdict is Verdict.PROVED)
+    # the givens must have a model: contradictory definitions would prove anything
+    dec.consistency = consistency.check(facts, getattr(module, "MODELS", ()))
+    dec.problems += dec.consistency.problems
     if verdict is Verdict.REFUTED and stmt is not None:  # REFUTED only by a checked witness
         witness = getattr(module, "WITNESS", None)
         if witness is None:

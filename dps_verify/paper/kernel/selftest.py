@@ -4,7 +4,8 @@ Each control builds a tiny proof that one guard must reject -- a solver that lie
 assumption taken from a given, an induction whose base proves something else, a certificate
 that decided another formula, a pole hidden by cancellation, a chain whose last step concludes
 less than the statement, an extra hypothesis, an unreviewed statement, a lemma failing its spot
-check, a refutation whose witness misses a hypothesis or that has no witness -- and records
+check, a refutation whose witness misses a hypothesis or that has no witness, definitions no
+model satisfies -- and records
 ERROR (or OPEN) when the guard rejects it, PROVED when it let it through.
 Every control is expected to be rejected, so disabling a guard changes a recorded verdict; the
 mutation test (tests/test_proof_mutations.py) applies one mutant per guard and requires that.
@@ -208,6 +209,41 @@ def _refuted_without_witness() -> tuple[bool, str]:
     return r.verdict is core.Verdict.ERROR, f"{r.verdict.value}: {r.decision.problems}"
 
 
+def _contradictory_definitions() -> tuple[bool, str]:
+    from types import SimpleNamespace
+
+    from dps_verify.paper.kernel import core, reviewed, runner
+    from dps_verify.paper.kernel.consistency import Model
+    from dps_verify.paper.kernel.statement import Statement
+
+    # d the sup of t(n) = 1/(n + 1), n >= 0, with its 'least' half stated for y <= d: at
+    # y = d it asks for a term above d, against the upper-bound half
+    t, m = sp.Function("t"), sp.Function("M", integer=True, nonnegative=True)
+    upper = _x >= t(_k)
+    least = sp.Implies(_y <= _x, t(m(_y)) > _y)
+    facts = (core.given("hypothesis", "x >= 1/2", _x >= sp.Rational(1, 2))
+             + core.given("definition", "x = sup of t: an upper bound", upper, over=(_k,))
+             + core.given("definition", "x = sup of t: the least (stated with y <= x)", least,
+                          over=(_y,)))
+    stmt = Statement("kernel control", "toy", (_x >= sp.Rational(1, 2),), _x >= 0,
+                     definitions=(upper, least))
+    key = "kernel-control-contradictory"  # reviewed for the duration of the control, so that
+    reviewed.FINGERPRINTS[key] = stmt.fingerprint  # only the model check can make it an ERROR
+    model = Model("x = 1, t(n) = 1/(n + 1), M(y) = 0", lambda: (
+        {_x: 1}, {"t": lambda n: sp.Rational(1, int(n) + 1), "M": lambda y: sp.Integer(0)},
+        {_k: [0, 1, 5], _y: [1, sp.Rational(1, 2), 0]}))
+    module = SimpleNamespace(
+        CLAIM="toy", REFERENCE="kernel control", EXPECTED=core.Verdict.PROVED, GIVEN=facts,
+        STATEMENT=stmt, MODELS=(model,),
+        steps=lambda: [core.prove_sym("x >= 0", "", _x >= 0, [_x >= sp.Rational(1, 2)])],
+        negative_controls=lambda: [])
+    try:
+        r = runner.run_module(key, module)
+    finally:
+        reviewed.FINGERPRINTS.pop(key, None)
+    return r.verdict is core.Verdict.ERROR, f"{r.verdict.value}: {r.decision.problems}"
+
+
 def kernel_controls() -> list[Any]:
     """One negative control per kernel guard (all expected ERROR: the guard rejects)."""
     return [
@@ -243,6 +279,10 @@ def kernel_controls() -> list[Any]:
         _control("kernel control: REFUTED needs a witness of the statement",
                  "A theorem whose step refutes x >= 2 but that declares no WITNESS is an "
                  "ERROR.", _refuted_without_witness),
+        _control("kernel control: contradictory definitions (no model)",
+                 "x defined as the sup of 1/(n + 1) with its least-upper-bound half stated for "
+                 "y <= x (so at y = x some term exceeds x): the givens' model check must make "
+                 "the theorem an ERROR.", _contradictory_definitions),
         _control("kernel control: theorem verdict gated by its statement",
                  "A theorem whose every step is PROVED but whose chain misses its statement "
                  "(and whose statement was never reviewed) is an ERROR.", _run_module_gate),

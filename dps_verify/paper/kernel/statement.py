@@ -152,6 +152,8 @@ class Decision:
     reviewed: bool = False
     #: for a REFUTED theorem: the kernel's check of its witness against the statement
     refutation: Any = None
+    #: the givens checked on the theorem's concrete models (see :mod:`.consistency`)
+    consistency: Any = None
 
     def trust(self) -> dict[str, Any]:
         return trust_base(self)
@@ -304,7 +306,9 @@ def trust_base(dec: Decision) -> dict[str, Any]:
         key = ("z3 + cvc5" if s.solvers is not None else
                "sympy certificate" if s.method == "sympy" else s.method or "unspecified")
         methods[key] = methods.get(key, 0) + 1
+    cons = dec.consistency
     return {"steps": len(dec.steps), "methods": methods, "facts": kinds,
+            "consistency": cons.line if cons is not None else "not checked",
             "trusted": sorted({f"{f.kind}: {f.short}" for f in dec.facts if f.trusted})}
 
 
