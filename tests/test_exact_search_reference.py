@@ -167,3 +167,22 @@ def test_undecided_pairs_without_a_witness_are_a_certification_error():
     with pytest.raises(CertificationError, match=r"2 pair\(s\).*D = \[3, 17\]"):
         raise_undecided(pending)
     raise_undecided(replace(pending, witness=w))  # a violation was found: that is the verdict
+
+
+def test_exhaustive_search_reports_a_worst_pair_whose_exact_delta_is_the_screened_one():
+    """The level-by-parents screen's worst pair (dataset, dataset − target): its exact δ from the
+    engine's laws (CP Def. 2) equals the screened float δ."""
+    import dps_verify
+    from dps_verify.measures.divergence import delta_certified
+    from dps_verify.verdict.exact_search import exhaustive_search
+
+    anon = StronglySafeKAnonymizer(_decade, 2)
+    beta = Fraction(1, 2)
+    res = exhaustive_search(anon, [3, 17, 25], Claim(beta, 1, 1), max_size=4, executor="serial")
+    worst = res.worst
+    assert worst is not None and worst["target"] in worst["dataset"]
+    rest = list(worst["dataset"])
+    rest.remove(worst["target"])
+    P = dps_verify.distribution(anon, list(worst["dataset"]), beta).exact
+    Q = dps_verify.distribution(anon, rest, beta).exact
+    assert abs(float(delta_certified(P, Q, 1).upper) - worst["delta_screened"]) <= 1e-12
