@@ -215,6 +215,13 @@ def plan(chosen: dict[str, tuple[list[Mutant], int, str]], maps: dict[str, LineM
     return jobs, uncovered
 
 
+def ran_whole_selection(o: Outcome, tests_for: dict[str, tuple[str, ...]]) -> bool:
+    """Whether a survivor already ran its module's whole selection (then re-running it there
+    cannot kill it).  Compares the arguments themselves: a line covered by as many node ids as
+    the selection has arguments is still only a part of it."""
+    return o.selection == tuple(tests_for[o.mutant.module])
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.mutation", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -312,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
               _limit(args, maps[o.mutant.module].seconds))  # type: ignore[union-attr]
              for o in outcomes if o.how == "survived" and maps.get(o.mutant.module) is not None
              and not args.module_selection and not args.no_escalate
-             and o.tests != len(tests_for[o.mutant.module])]
+             and not ran_whole_selection(o, tests_for)]
     if again:
         print(f"{len(again)} survivor(s) of their line's tests: the module's whole selection",
               flush=True)

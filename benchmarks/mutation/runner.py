@@ -34,6 +34,7 @@ class Outcome:
     how: str  # "failed", "timeout", "crashed", "survived", "not covered", "error: ..."
     seconds: float
     tests: int = 0  # pytest arguments run (node ids, or the module's selection)
+    selection: tuple[str, ...] = ()  # the arguments themselves (was this the whole selection?)
 
 
 def _copy(root: Path) -> Path:
@@ -110,7 +111,7 @@ def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...], float]], 
     previous = signal.signal(signal.SIGTERM, _terminate)
     made = [_copy(root) for _ in range(max(1, min(workers, len(todo))))]
     free = list(made)
-    running: dict[int, tuple[Path, Mutant, str, float, float, int]] = {}
+    running: dict[int, tuple[Path, Mutant, str, float, float, tuple[str, ...]]] = {}
     out: list[Outcome] = []
     try:
         while todo or running:
@@ -118,7 +119,7 @@ def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...], float]], 
                 mutant, source, tests, limit = todo.pop(0)
                 copy = free.pop()
                 pid = _fork_one(copy, mutant, source, tests)
-                running[pid] = (copy, mutant, source, time.perf_counter(), limit, len(tests))
+                running[pid] = (copy, mutant, source, time.perf_counter(), limit, tuple(tests))
             pid, status = os.waitpid(-1, os.WNOHANG)
             now = time.perf_counter()
             finished: list[tuple[int, str, bool]] = []
@@ -138,10 +139,10 @@ def run(root: Path, jobs: Iterable[tuple[Mutant, str, tuple[str, ...], float]], 
                     os.waitpid(p, 0)
                     finished.append((p, "timeout", True))
             for p, how, killed in finished:
-                copy, mutant, source, t0, _, ntests = running.pop(p)
+                copy, mutant, source, t0, _, ran = running.pop(p)
                 (copy / mutant.module).write_text(source, encoding="utf-8")
                 free.append(copy)
-                o = Outcome(mutant, killed, how, now - t0, ntests)
+                o = Outcome(mutant, killed, how, now - t0, len(ran), ran)
                 out.append(o)
                 if progress is not None:
                     progress(o)

@@ -65,6 +65,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_discrete.py",
         "tests/test_pld_discrete_properties.py",
         "tests/test_pld_sparse.py",
+        "tests/test_pld_discrete_rigorous.py",
     ),
     "dps_verify/inverse/pld_sparse.py": (
         "tests/test_sparse_composition_reference.py",
