@@ -28,7 +28,7 @@ from dps_verify.paper.kernel.core import (
     timed,
     z3_all,
 )
-from dps_verify.paper.kernel.statement import Evidence, Statement, Witness, refute
+from dps_verify.paper.kernel.statement import Counterexample, Evidence, Statement, refute
 
 from . import engine_checks
 
@@ -171,7 +171,7 @@ def _d_exact(k_: object, beta: object, e2: object) -> Fraction:
 
 
 #: the counterexample the kernel checks against STATEMENT (dps_verify.paper.kernel.statement).
-WITNESS = Witness(
+WITNESS = Counterexample(
     "D = {t, a, a, a, a, a}, beta = 1/2, k = 5, e^eps1 = 3, e^eps = 12; A_m picks recoding g1 "
     "with probability (3/4) 3^-dist on the sample (cp6_witness)", _witness_values,
     {"d_CP5": _d_exact})
@@ -335,7 +335,7 @@ def _bad_witness_values(what: str) -> dict[sp.Symbol, Evidence]:
 
 
 def _kernel_witness_check(what: str) -> tuple[Verdict, dict[str, str] | None, str]:
-    ref = refute(STATEMENT, Witness(f"WITNESS with a wrong {what}",
+    ref = refute(STATEMENT, Counterexample(f"WITNESS with a wrong {what}",
                                     lambda: _bad_witness_values(what), WITNESS.interpret))
     return ref.verdict, None, "; ".join(ref.problems) or "the kernel accepted the witness"
 

@@ -17,7 +17,7 @@ import mpmath as mp
 import sympy as sp
 
 from dps_verify.paper.kernel.core import Step, Verdict, timed
-from dps_verify.paper.kernel.statement import Evidence, Statement, Witness
+from dps_verify.paper.kernel.statement import Counterexample, Evidence, Statement
 
 CLAIM = "(A1; A2) is (beta, eps1 + eps2, delta1 + delta2)-UDP when A1, A2 are (on one sample)."
 REFERENCE = "TR Thm 2, §5 (withdrawn by CP §2.2, §2.6)"
@@ -127,7 +127,7 @@ def _witness_values() -> dict[sp.Symbol, Evidence]:
 
 
 #: the counterexample the kernel checks against STATEMENT (dps_verify.paper.kernel.statement).
-WITNESS = Witness(
+WITNESS = Counterexample(
     "A_i = randomized response on 't in the sample' with flip probability 1/(1 + e^eps), "
     "e^eps = 3, beta = 1/2, D = {t, a}, D_-t = {a}, output (1, 1)", _witness_values)
 

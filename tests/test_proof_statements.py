@@ -13,7 +13,7 @@ import sympy as sp
 from dps_verify.paper.kernel import THEOREMS
 from dps_verify.paper.kernel.core import Verdict, check_chain, given, prove_sym
 from dps_verify.paper.kernel.reviewed import FINGERPRINTS
-from dps_verify.paper.kernel.statement import Evidence, Statement, Witness, decide, refute
+from dps_verify.paper.kernel.statement import Counterexample, Evidence, Statement, decide, refute
 
 x, y = sp.symbols("x y", real=True)
 F = sp.Function("F")
@@ -127,7 +127,7 @@ FALSE_CLAIM = Statement("toy", "G(x) <= x when x >= 1", hypotheses=(x >= 1, y >=
 
 
 def _witness(vals, interpret=None):
-    return Witness("toy", lambda: vals, interpret or {"G": lambda v: 3 * v})
+    return Counterexample("toy", lambda: vals, interpret or {"G": lambda v: 3 * v})
 
 
 def test_a_witness_meeting_every_hypothesis_refutes():

@@ -180,11 +180,11 @@ def _run_module_gate() -> tuple[bool, str]:
 
 
 def _witness_missing_hypothesis() -> tuple[bool, str]:
-    from dps_verify.paper.kernel.statement import Evidence, Witness, refute
+    from dps_verify.paper.kernel.statement import Counterexample, Evidence, refute
 
     # 'x^2 >= x whenever x >= 1' at x = 1/2: the conclusion fails, but the hypothesis too
     stmt = _toy_statement(_x ** 2 >= _x)
-    ref = refute(stmt, Witness("x = 1/2", lambda: {_x: Evidence(sp.Rational(1, 2), "toy")}))
+    ref = refute(stmt, Counterexample("x = 1/2", lambda: {_x: Evidence(sp.Rational(1, 2), "toy")}))
     return ref.verdict.value == "ERROR", "; ".join(ref.problems) or "refuted by a bad witness"
 
 

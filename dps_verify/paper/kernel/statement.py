@@ -337,7 +337,7 @@ class Evidence:
 
 
 @dataclass(frozen=True)
-class Witness:
+class Counterexample:
     """A counterexample to a :class:`Statement`: ``values()`` gives an :class:`Evidence` for
     every variable of the statement's hypotheses, definitions and conclusion (computed when the
     kernel asks, each constant read from the one place the witness sets it), and ``interpret``
@@ -369,7 +369,7 @@ def _shown(truth: bool | None) -> str:
     return "undecided" if truth is None else ("true" if truth else "FALSE")
 
 
-def refute(statement: Statement, witness: Witness) -> Refutation:
+def refute(statement: Statement, witness: Counterexample) -> Refutation:
     """Whether ``witness`` refutes ``statement``: every variable has a value established over
     all it quantifies over, every hypothesis and definition is true at the values (opaque
     functions evaluated by the witness's certified implementations), and the conclusion is
