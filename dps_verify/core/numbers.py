@@ -338,6 +338,48 @@ def iv_upper_mpf(x: Any) -> mpmath.mpf:
     return fraction_to_mpf(iv_upper(x), "u")
 
 
+def iv_exp(x: Any) -> Any:
+    """An ``mpmath.iv`` interval certainly enclosing e^t for every t in ``x`` (an ``iv``
+    interval, or anything ``mpmath.iv`` converts, such as an ``mpf``), at the current ``iv.prec``.
+
+    Use this instead of ``mpmath.iv.exp``, which does not always round its ends outward: at 53
+    bits it returns the point 1 + 2^-22 for e^(2^-22), a "enclosure" that misses the true value
+    (e^t is irrational for rational t != 0), so a bound built on it can be off by an ulp in the
+    unsafe direction.  Here each end goes through python-flint's Arb (rigorous ball arithmetic)
+    at ``iv.prec + 10`` bits; since exp is increasing the result is [lower end of Arb's
+    e^lo rounded down, upper end of Arb's e^hi rounded up] at ``iv.prec`` bits.  An end Arb cannot
+    bound (e^t overflowing its exponent range) becomes 0 below or +inf above; a NaN end gives
+    the NaN interval, which :func:`iv_lower` / :func:`iv_upper` refuse."""
+    import flint
+
+    prec = mpmath.iv.prec
+    lo_raw, hi_raw = mpmath.iv.convert(x)._mpi_
+    if libmp.fnan in (lo_raw, hi_raw):
+        return mpmath.iv.make_mpf((libmp.fnan, libmp.fnan))
+
+    def end(v: Any, upper: bool) -> Any:
+        if v == libmp.fninf:
+            return libmp.fzero
+        if v == libmp.finf:
+            return libmp.finf
+        sign, man, exp, _ = v
+        old = flint.ctx.prec
+        flint.ctx.prec = prec + 10
+        try:
+            ball = flint.arb((-int(man) if sign else int(man), int(exp))).exp()
+            bound = ball.upper() if upper else ball.lower()
+            if not bound.is_finite():
+                return libmp.finf if upper else libmp.fzero
+            m, e = bound.man_exp()
+        finally:
+            flint.ctx.prec = old
+        if not upper and m <= 0:  # e^t > 0: Arb's lower end may be 0 (or below) for t << 0
+            return libmp.fzero
+        return libmp.from_man_exp(int(m), int(e), prec, "c" if upper else "f")
+
+    return mpmath.iv.make_mpf((end(lo_raw, False), end(hi_raw, True)))
+
+
 #: Largest |ε| whose e^ε :func:`exp_interval` encloses by rationals: e^ε has about 1.44·|ε|
 #: bits, so beyond this the two ends would take megabytes (and e^1e30 cannot be built at all).
 EXP_INTERVAL_MAX_EPS = 1 << 20

@@ -11,6 +11,7 @@ from dps_verify.core.numbers import (
     Number,
     fraction_to_mpf,
     iv_adaptive,
+    iv_exp,
     iv_from_fraction,
     iv_upper_mpf,
 )
@@ -42,7 +43,7 @@ def amplify(
 
     def f() -> Any:
         iv = mpmath.iv
-        return iv.log(1 + iv_from_fraction(r) * (iv.exp(iv_from_fraction(e1)) - 1))
+        return iv.log(1 + iv_from_fraction(r) * (iv_exp(iv_from_fraction(e1)) - 1))
 
     # precision raised until 64 bits of ε₂ are certain (ln(1+x), e^ε − 1 cancel for tiny inputs)
     try:

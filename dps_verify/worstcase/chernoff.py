@@ -11,6 +11,7 @@ from mpmath import libmp
 from dps_verify.core.numbers import (
     Number,
     iv_adaptive,
+    iv_exp,
     iv_from_fraction,
     iv_upper_mpf,
 )
@@ -55,7 +56,7 @@ def chernoff_delta(k: Number, beta: Number, epsilon: Number) -> mpmath.mpf:
         bb = iv_from_fraction(b)
         gm = gamma_minus_beta_iv(b, eps)
         g = bb + gm
-        return iv.exp(-kk * (iv.log(g / bb) - gm / g))
+        return iv_exp(-kk * (iv.log(g / bb) - gm / g))
 
     # precision raised until 64 bits are certain (1 − e^−ε cancels for tiny ε).
     return iv_upper_mpf(iv_adaptive(f))

@@ -14,9 +14,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-import mpmath
-
-from dps_verify.core.numbers import iv_from_fraction
+from dps_verify.core.numbers import iv_exp, iv_from_fraction
 
 #: Floats of ε for the screens are taken at min(ε, this): e^−ε is already 0 in floats there,
 #: and ε up to any size (1e400 parses exactly) must not overflow a float conversion.
@@ -40,7 +38,7 @@ def gamma_minus_beta_ball(one_minus_beta: Any, eps_ball: Any) -> Any:
 
 def gamma_minus_beta_iv(beta: Fraction, eps: Any) -> Any:
     """γ − β as an mpmath.iv interval (the fallback when no ball is available)."""
-    return iv_from_fraction(1 - beta) * (1 - mpmath.iv.exp(-iv_from_fraction(eps)))
+    return iv_from_fraction(1 - beta) * (1 - iv_exp(-iv_from_fraction(eps)))
 
 
 def gamma_minus_beta_float(b: float, e: float) -> float:

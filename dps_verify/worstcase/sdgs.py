@@ -54,6 +54,7 @@ from dps_verify.core.numbers import (
     exp_dyadic,
     fraction_to_mpf,
     iv_adaptive,
+    iv_exp,
     iv_from_fraction,
     iv_lower,
     iv_precision,
@@ -1130,13 +1131,13 @@ def _tail_bound(
         return Fraction(1)
     total = Fraction(0)
     with iv_precision(BASE_PREC):
-        total += iv_upper(mpmath.iv.exp(-iv_from_fraction(kl * N)))
+        total += iv_upper(iv_exp(-iv_from_fraction(kl * N)))
         if backward:
             c = max(Fraction(k), max(gp_hi or Fraction(0), Fraction(0)) * N) / (N - 1)
             if c >= beta:
                 return Fraction(1)
             klb = kl_lower_below(c, beta)
-            total += iv_upper(mpmath.iv.exp(-iv_from_fraction(klb * (N - 1))))
+            total += iv_upper(iv_exp(-iv_from_fraction(klb * (N - 1))))
     return min(total, Fraction(1))
 
 
@@ -1229,9 +1230,9 @@ def _generic_tail_bound(
     with iv_precision(BASE_PREC):
         iv = mpmath.iv
         b = iv_from_fraction(beta)
-        e = iv.exp(iv_from_fraction(eps))
+        e = iv_exp(iv_from_fraction(eps))
         g_hi = 1 - iv_from_fraction(1 - beta) / e
-        total = iv.exp(-n * _kl(g_hi, b))
+        total = iv_exp(-n * _kl(g_hi, b))
         g_lo = 1 - iv_from_fraction(1 - beta) * e
         x_lo, x_hi = Fraction(k - 1, n - 1), Fraction(k - 1, n - 1)
         if iv_upper(g_lo) > 0:
@@ -1240,7 +1241,7 @@ def _generic_tail_bound(
         if x_hi >= iv_lower(b) or x_lo <= 0:
             return Fraction(1)
         x = iv.mpf([fraction_to_mpf(x_lo, "d"), fraction_to_mpf(x_hi, "u")])
-        total += iv.exp(-(n - 1) * _kl(x, b))
+        total += iv_exp(-(n - 1) * _kl(x, b))
         return iv_upper(total)
 
 

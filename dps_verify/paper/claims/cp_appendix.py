@@ -8,7 +8,7 @@ from typing import Any
 import mpmath
 
 from dps_verify.core.binomial import cdf
-from dps_verify.core.numbers import iv_from_fraction, iv_lower, iv_precision, iv_upper
+from dps_verify.core.numbers import iv_exp, iv_from_fraction, iv_lower, iv_precision, iv_upper
 from dps_verify.paper.claims.base import (
     CONFIRMED,
     CORRECTED,
@@ -41,7 +41,7 @@ def check_a1_statement(printed_form: str = "eps1-1") -> Result:
             e1, b = Fraction(e1s), Fraction(bs)
             up = iv_from_fraction(exact_rational(amplify(e1s, 0, 1, bs)[0]))  # 64 correct bits
             thm1 = iv.mpf([(up * (1 - iv.mpf(2) ** -60)).a, up.b])
-            e_e1 = iv.exp(iv_from_fraction(e1))
+            e_e1 = iv_exp(iv_from_fraction(e1))
             arg = iv_from_fraction(1 + b * (e1 - 1)) if printed_form == "eps1-1" else 1 + iv_from_fraction(b) * (e_e1 - 1)
             this_printed = iv_lower(arg) > 0 and iv_upper(abs(iv.log(arg) - thm1)) < tol
             printed_ok &= bool(this_printed)

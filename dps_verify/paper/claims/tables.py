@@ -9,7 +9,7 @@ from typing import cast
 
 import mpmath
 
-from dps_verify.core.numbers import iv_precision
+from dps_verify.core.numbers import iv_exp, iv_precision
 from dps_verify.paper.claims.base import (
     CONFIRMED,
     CORRECTED,
@@ -173,7 +173,7 @@ def smith_for_every_beta(e_eps1: str = "e") -> Result:
     # (E−1)/(1+β(E−1)) is non-increasing in β for E ≥ 1: its derivative is −(E−1)²/(…)² ≤ 0.
     mono = sp.simplify(sp.diff((E - 1) / (1 + b * (E - 1)), b) + (E - 1) ** 2 / (1 + b * (E - 1)) ** 2) == 0
     with iv_precision(120):
-        ev = mpmath.iv.e if e_eps1 == "e" else mpmath.iv.exp(mpmath.iv.mpf(e_eps1.removeprefix("exp:")))
+        ev = mpmath.iv.e if e_eps1 == "e" else iv_exp(mpmath.iv.mpf(e_eps1.removeprefix("exp:")))
         margin = 3 - ev
         if lower_ok and mono and margin.a > 0:
             return Result(CONFIRMED, f"2β − ln(1+β(E−1)) increasing on [0,1]: h'(β) ≥ 3 − E ≥ {fmt(margin.a, 4)}",

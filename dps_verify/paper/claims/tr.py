@@ -178,13 +178,13 @@ def _thm6_delta0_typo(printed: str = "as-printed") -> Result:
     bits) at k = 20, β = 0.1, ε0 = 1: as printed f(1) ≠ 1 (certified); with (γ(1) − β)/γ(1) it is
     1.  Together with the exact check (d below the corrected closed form) that is the
     correction.  ``printed="corrected"`` is the negative control (CONFIRMED)."""
-    from dps_verify.core.numbers import iv_precision
+    from dps_verify.core.numbers import iv_exp, iv_precision
     with iv_precision(120):
         iv = mpmath.iv
         k, b, e0 = 20, iv.mpf(1) / 10, iv.mpf(1)
-        g1 = (iv.exp(e0) - 1 + b) / iv.exp(e0)
-        numerator = iv.exp(-k * (iv.log(g1 / b) - (g1 - b) / g1))
-        d0 = iv.exp(-k * (iv.log(g1 / b) - (g1 * (1 - b) / g1 if printed == "as-printed" else (g1 - b) / g1)))
+        g1 = (iv_exp(e0) - 1 + b) / iv_exp(e0)
+        numerator = iv_exp(-k * (iv.log(g1 / b) - (g1 - b) / g1))
+        d0 = iv_exp(-k * (iv.log(g1 / b) - (g1 * (1 - b) / g1 if printed == "as-printed" else (g1 - b) / g1)))
         f1 = numerator / d0
     exact_ok = _thm6_exact().verdict == CONFIRMED
     if f1.a > 1 or f1.b < 1:
