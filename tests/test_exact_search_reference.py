@@ -27,6 +27,20 @@ def test_shape_search_pass_states_the_largest_size_it_checked():
     assert res.max_size == 6 == res.requested_size
 
 
+def test_shape_search_pass_counts_every_dataset_it_screened():
+    """The dataset count of a PASS is the number of shapes screened: every shape the family
+    yields for these records (one dataset each), counted here from the family itself."""
+    from dps_verify.engine.count_vectors import Atoms
+    from dps_verify.verdict.shapes import leak_shapes
+
+    anon = StronglySafeKAnonymizer(_decade, 2)
+    res = shape_search(anon, [3, 17, 25], Claim(0.5, 1, 1), max_records=6, executor="serial")
+    shapes = list(leak_shapes(Atoms(anon, [3, 17, 25]).values, ks=[2], beta=Fraction(1, 2),
+                              eps=Fraction(1), max_records=6))
+    assert res.witness is None and shapes
+    assert res.datasets == len(shapes)
+
+
 # ------------------------------------------------------------- β = 1: the screen without sampling
 # At β = 1 nothing is sampled, A^β(D) = A(D) is a point mass for a deterministic anonymizer, so
 # δ(D, D − x) is 1 when A(D) ≠ A(D − x) and 0 otherwise, under either definition: the brute force.
