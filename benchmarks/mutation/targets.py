@@ -66,6 +66,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_discrete_properties.py",
         "tests/test_pld_sparse.py",
         "tests/test_pld_discrete_rigorous.py",
+        "tests/test_inverse_edges_reference.py",
     ),
     "dps_verify/inverse/pld_sparse.py": (
         "tests/test_sparse_composition_reference.py",
@@ -74,6 +75,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dps_verify/inverse/releases.py": (
         "tests/test_pld_releases.py",
         "tests/test_pld_sparse.py",
+        "tests/test_inverse_edges_reference.py",
     ),
     "dps_verify/verdict/exact_search.py": (
         "tests/test_exact_search_reference.py",

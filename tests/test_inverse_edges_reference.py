@@ -1,0 +1,151 @@
+"""inverse.pld_discrete and inverse.releases on the edges their other tests do not reach — a law
+with no finite loss, one record against none (k = 1), a bound whose decimal form needs forty
+digits to stay below 1, the work estimates of the exact composition — each checked against an
+exact reference written from the definitions (CP Def. 2 for independent releases, CP §2.7 for
+the thresholded count), in Fractions, for tiny T and group sizes (milliseconds each)."""
+
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+from dps_verify.inverse import pld_discrete as D
+from dps_verify.inverse import releases as R
+from dps_verify.measures.pld import PrivacyLossDistribution
+
+
+def _law(m: int, beta: Fraction, k: int) -> dict:
+    """Sampled count of m records thresholded at k ('S' = suppressed); k = 0: untruncated."""
+    out: dict = {}
+    for j in range(m + 1):
+        o = j if j >= k else "S"
+        out[o] = out.get(o, Fraction(0)) + comb(m, j) * beta**j * (1 - beta) ** (m - j)
+    return out
+
+
+def _hs(p: dict, q: dict, x: Fraction, times: int) -> Fraction:
+    """Exact T-fold hockey-stick δ at e^ε = x of (p, q): every T-tuple of outputs enumerated."""
+    tuples = {(): Fraction(1)}
+    for _ in range(times):
+        tuples = {t + (o,): pr * p[o] for t, pr in tuples.items() for o in p if p[o]}
+    out = Fraction(0)
+    for t, pr in tuples.items():
+        qt = Fraction(1)
+        for o in t:
+            qt *= q.get(o, Fraction(0))
+        out += max(Fraction(0), pr - x * qt)
+    return out
+
+
+# ---- direct_delta: a law whose every output has infinite loss --------------------------------
+
+
+@pytest.mark.parametrize("times", [1, 2, 3])
+def test_direct_delta_of_disjoint_supports_is_one(times: int) -> None:
+    # P and Q never share an output: every release has infinite loss, δ_T(ε) = 1 for every ε
+    p, q = {0: Fraction(1)}, {1: Fraction(1)}
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    assert not pld.ratios
+    c = D.direct_delta(pld, 1, times)
+    assert c.lower <= _hs(p, q, Fraction(3), times) == 1 <= c.upper <= 1
+
+
+@pytest.mark.parametrize("mass", [Fraction(1, 3), Fraction(1, 10**30)])
+def test_direct_delta_of_an_infinite_loss_part_alone_encloses_one_minus_the_power(mass) -> None:
+    # a sub-probability PLD with mass only at infinite loss (a part of a larger law)
+    pld = PrivacyLossDistribution({}, mass)
+    for times in (1, 2, 5):
+        exact = 1 - (1 - mass) ** times
+        c = D.direct_delta(pld, 0, times)
+        assert c.lower <= exact <= c.upper
+        # an enclosure, not [0, 1]: 1 − (1 − p∞)^T in 128-bit balls loses about 2^-128 absolute
+        # to the cancellation, so a tiny p∞ gets a relative width near 1e-9 (not 1e-12)
+        assert c.upper - c.lower <= exact * Fraction(1, 10**6)
+
+
+# ---- exact_compose_cost: the ratio products of repeated squaring, counted by brute force ------
+
+
+def _support_bound(m: int, n: int) -> int:
+    return 1 if m == 1 else comb(n + m - 1, m - 1)
+
+
+def _reference_cost(m: int, times: int) -> int:
+    """Ratio products of self_compose's repeated squaring: binary digits of T from the lowest;
+    a square of the running power (n releases) costs est(n)², a multiply into the accumulator
+    (a releases so far) est(a)·est(n)."""
+    cost, acc, power = 0, 0, 1
+    for bit in reversed(bin(times)[2:]):
+        if bit == "1":
+            if acc:
+                cost += _support_bound(m, acc) * _support_bound(m, power)
+            acc += power
+        if acc < times:
+            cost += _support_bound(m, power) ** 2
+            power *= 2
+    assert acc == times
+    return cost
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 5])
+def test_exact_compose_cost_counts_the_products_of_repeated_squaring(m: int) -> None:
+    pld = PrivacyLossDistribution({Fraction(i + 1, 7): Fraction(1, m) for i in range(m)})
+    for times in (1, 2, 3, 4, 5, 6, 7, 8, 13, 16, 100):
+        assert D.exact_compose_cost(pld, times) == _reference_cost(m, times), times
+        # the support bound is C(T + m − 1, m − 1): T-multisets of m ratios
+        assert D.exact_support_estimate(pld, times) == _support_bound(m, times)
+
+
+def test_exact_compose_cost_stops_counting_past_every_budget() -> None:
+    # huge T: counting stops once the cost exceeds 10^18 (far above every budget) and the value
+    # returned is still past it, so every comparison with a budget answers as the full count
+    pld = PrivacyLossDistribution({Fraction(i + 1, 7): Fraction(1, 6) for i in range(6)})
+    c = D.exact_compose_cost(pld, 2**40 + 1)
+    assert c > 10**18
+    assert c < _reference_cost(6, 2**40 + 1)  # it did stop early (the full count is larger)
+
+
+# ---- releases: one record against none, and the decimal form near 1 ---------------------------
+
+
+@pytest.mark.parametrize("beta", [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)])
+@pytest.mark.parametrize("times", [1, 2, 3])
+def test_thresholded_bound_of_one_record_against_none(beta: Fraction, times: int) -> None:
+    # n = k = 1: the record is released (count 1) with probability β, else suppressed; with no
+    # record the output is always suppressed, so δ_T(ε) = 1 − (1 − β)^T at every ε
+    p, q = _law(1, beta, 1), _law(0, beta, 1)
+    exact = max(_hs(p, q, Fraction(2), times), _hs(q, p, Fraction(2), times))
+    assert exact == 1 - (1 - beta) ** times
+    tv = R.tv_bound(1, beta, times, 1)
+    b = R.thresholded_bound(1, 1, beta, "ln(2)", times)
+    assert exact <= b <= tv  # the smaller of the TV and Chernoff bounds; TV is tight here
+    assert tv - exact <= exact * Fraction(1, 10**20)
+
+
+@pytest.mark.parametrize("n,beta,times", [(3, Fraction(1, 3), 2), (5, Fraction(2, 7), 3),
+                                          (4, Fraction(1, 10), 1)])
+def test_tv_bound_is_at_least_the_exact_t_fold_tv_bound(n: int, beta: Fraction, times: int) -> None:
+    # TV(Bin(n, β), Bin(n − 1, β)) in Fractions, then 1 − (1 − TV)^T: the ball's upper end must
+    # not fall below the exact rational (its lower end would)
+    p, q = _law(n, beta, 0), _law(n - 1, beta, 0)
+    tv1 = sum((max(Fraction(0), p[o] - q.get(o, Fraction(0))) for o in p), Fraction(0))
+    exact = 1 - (1 - tv1) ** times
+    b = R.tv_bound(n, beta, times)
+    assert exact <= b <= exact * (1 + Fraction(1, 10**20))
+    assert _hs(p, q, Fraction(1), times) <= b
+
+
+@pytest.mark.parametrize("times", [1, 2, 5])
+def test_chernoff_bound_of_disjoint_supports_is_one(times: int) -> None:
+    p, q = {0: Fraction(1)}, {1: Fraction(1)}
+    assert R.chernoff_bound(p, q, 1, times) == 1 == _hs(p, q, Fraction(3), times)
+
+
+def test_format_bound_needs_forty_digits_to_stay_below_one() -> None:
+    # 1 − 10^-39 / 2 rounds up to 1 at 39 significant digits; at 40 it is 0.(39 nines)5 exactly
+    x = 1 - Fraction(1, 2 * 10**39)
+    s = R.format_bound(x)
+    assert x <= Fraction(s) < 1
+    y = Fraction(1, 3)
+    assert y <= Fraction(R.format_bound(y)) <= y * (1 + Fraction(1, 1000))
+    assert R.format_bound(Fraction(1)) == R.format_bound(1) and Fraction(R.format_bound(1)) == 1
