@@ -149,3 +149,29 @@ def test_format_bound_needs_forty_digits_to_stay_below_one() -> None:
     y = Fraction(1, 3)
     assert y <= Fraction(R.format_bound(y)) <= y * (1 + Fraction(1, 1000))
     assert R.format_bound(Fraction(1)) == R.format_bound(1) and Fraction(R.format_bound(1)) == 1
+
+
+def test_tv_bound_stays_at_most_one_when_its_ball_straddles_one() -> None:
+    # β = 1 − 10^-50 is not a 128-bit float: the ball of TV(Bin(1, β), Bin(0, β)) = β contains
+    # 1, so 1 − (1 − TV)^T has an upper end above 1; a δ bound is capped at 1
+    beta = 1 - Fraction(1, 10**50)
+    for times in (1, 3):
+        b = R.tv_bound(1, beta, times)
+        assert 1 - (1 - beta) ** times <= b <= 1
+
+
+@pytest.mark.xfail(raises=ValueError, strict=True,
+                   reason="known defect: the float screen of _pair_bound takes log1p(-float(beta)), "
+                          "a math domain error once float(beta) rounds to 1 (1 - beta < 2^-54)")
+def test_untruncated_bound_for_beta_within_a_float_ulp_of_one() -> None:
+    # n = 2, β = 1 − 10^-50: the TV bound's ball contains 1 (bound 1); at ε = 200 the forward
+    # direction's δ is its infinite-loss mass β² (< 1) and the backward one is ~0, so the
+    # Chernoff bound of the pair is below 1 and the smaller of the two is the answer
+    beta = 1 - Fraction(1, 10**50)
+    assert R.tv_bound(2, beta, 1) == 1
+    p, q = _law(2, beta, 0), _law(1, beta, 0)
+    x = Fraction(10**87)  # > e^200: the exact δ at ln x is at most δ(200)
+    exact = max(_hs(p, q, x, 1), _hs(q, p, x, 1))
+    assert exact == beta**2
+    b = R.untruncated_bound(2, beta, 200, 1)
+    assert exact <= b < 1
