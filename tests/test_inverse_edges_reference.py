@@ -9,6 +9,7 @@ from math import comb
 
 import pytest
 
+from dps_verify.core.numbers import Certified
 from dps_verify.inverse import pld_discrete as D
 from dps_verify.inverse import releases as R
 from dps_verify.measures.pld import PrivacyLossDistribution
@@ -175,3 +176,63 @@ def test_untruncated_bound_for_beta_within_a_float_ulp_of_one() -> None:
     assert exact == beta**2
     b = R.untruncated_bound(2, beta, 200, 1)
     assert exact <= b < 1
+
+
+# ---- pld_discrete: the direct sum is tight, and the refinement's documented rules ---------------
+
+
+@pytest.mark.parametrize("times", [1, 2, 3])
+def test_direct_delta_is_a_tight_enclosure_of_the_exact_t_fold_delta(times: int) -> None:
+    # a group of 4 records against 3, sampled at 1/3, thresholded at 2; e^ε = 11/10
+    beta, x = Fraction(1, 3), Fraction(11, 10)
+    p, q = _law(4, beta, 2), _law(3, beta, 2)
+    for a, b in ((p, q), (q, p)):
+        exact = _hs(a, b, x, times)
+        c = D.direct_delta(PrivacyLossDistribution.from_exact_laws(a, b), "ln(11/10)", times)
+        assert 0 < exact and c.lower <= exact <= c.upper < 1
+        assert c.upper - c.lower <= exact * Fraction(1, 10**9)  # both ends near the exact value
+
+
+def test_tail_for_spends_at_most_a_fiftieth_of_the_allowed_width_on_the_cuts() -> None:
+    for times in (1, 2, 7, 100):
+        cuts = 2 * times.bit_length() + 2
+        for lower in (Fraction(1, 10), Fraction(1, 10**6), Fraction(3, 10**9)):
+            for rtol in (0.3, 0.01, 0.001):
+                tail = D._tail_for(lower, rtol, times)
+                assert 1e-18 <= tail <= 1e-10
+                assert tail * cuts <= float(lower) * rtol / 50 * (1 + 1e-12) or tail == 1e-18
+        # lower end 0 (no target width yet): a fixed moderate tail, not the 1e-18 floor
+        assert D._tail_for(Fraction(0), 0.01, times) == 1e-15
+
+
+def test_halvings_within_counts_the_halvings_that_fit_the_bin_budget() -> None:
+    for max_bins in (2**10, 2**20, 3 * 2**12):
+        for bins in (1, 2, 3, 5, 64, 1000):
+            c = Certified(Fraction(0), Fraction(1), "", {"bins": bins})
+            h = D._halvings_within(c, max_bins)
+            if bins * 2 <= max_bins:  # bins double per halving: the most that stay within
+                assert bins * 2**h <= max_bins < bins * 2 ** (h + 1), (bins, max_bins, h)
+            else:
+                assert h == 1  # at least one (a jump past the budget is refused and retried)
+    assert D._halvings_within(Certified(Fraction(0), Fraction(1), "", {}), 2**20) == 6
+
+
+def test_upper_settled_at_a_tenth_of_the_room_scaled_by_the_second_order_rate() -> None:
+    room = Fraction(1, 1000)
+    for halvings in (1, 2, 3):
+        edge = room / 10 * (4**halvings - 1)
+        old = Certified(Fraction(0), Fraction(1, 2) + edge, "", {})
+        for change, settled in ((edge, True), (edge * Fraction(1001, 1000), False)):
+            new = Certified(Fraction(0), Fraction(1, 2) + edge - change, "", {})
+            assert D._upper_settled(old, new, halvings, room) is settled
+            assert D._upper_settled(new, old, halvings, room) is settled
+
+
+def test_base_vector_error_bound_is_the_documented_one() -> None:
+    # each float(p) within u·p, sums adding u each: 3u·‖p‖₁ (+ 2^-1000 per atom), rounded up
+    pld = PrivacyLossDistribution.from_exact_laws(_law(6, Fraction(1, 3), 2), _law(5, Fraction(1, 3), 2))
+    _, idx = D._indices(pld, -6)
+    v = D._base_vector(pld, idx, 0)
+    mass = float(sum(pld.ratios.values()))
+    assert v.err2 == 3 * D.U * mass * (1 + 4 * D.U) + len(pld.ratios) * 2.0**-1000
+    assert abs(float(v.data.sum()) - mass) <= v.err2 * len(v.data)
