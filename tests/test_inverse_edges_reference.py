@@ -236,3 +236,19 @@ def test_base_vector_error_bound_is_the_documented_one() -> None:
     mass = float(sum(pld.ratios.values()))
     assert v.err2 == 3 * D.U * mass * (1 + 4 * D.U) + len(pld.ratios) * 2.0**-1000
     assert abs(float(v.data.sum()) - mass) <= v.err2 * len(v.data)
+
+
+def test_upper_below_starts_one_grid_coarser_than_the_hint() -> None:
+    # a group of 20 records against 19, β = 1/10, k = 3, three releases at ε = 1: composed on a
+    # grid (exact cost 3402 > 20000/16, no dominant atom); the hint is the grid that served
+    # minus one, so the first grid tried (hint + 1) is the one that served and is kept
+    pld = PrivacyLossDistribution.from_exact_laws(*R.group_pair(20, 3, Fraction(1, 10)))
+    exact = pld.self_compose(3).delta_certified(1)
+    target = exact.upper * Fraction(21, 20)
+    first = D.upper_below([pld], 1, 3, target)
+    assert first.details["mode"] == "discretised"
+    (h0,) = first.details["h_exps"]
+    again = D.upper_below([pld], 1, 3, target, h_exp=[h0 - 1])
+    assert again.details["h_exps"] == [h0]
+    for c in (first, again):
+        assert exact.lower <= c.upper <= target
