@@ -252,3 +252,29 @@ def test_upper_below_starts_one_grid_coarser_than_the_hint() -> None:
     assert again.details["h_exps"] == [h0]
     for c in (first, again):
         assert exact.lower <= c.upper <= target
+
+
+def test_power_window_covers_the_chernoff_range_inside_the_full_range() -> None:
+    # laws whose heaviest atom is the largest loss: the upper tail is not cut, so the window is
+    # pushed against the top of the full range [T·offset, T·offset + T·(len − 1)]
+    clamped = 0
+    for masses in ((1, 1, 1, 97), (1, 2, 7, 90), (5, 5, 90)):
+        tot = sum(masses)
+        pld = PrivacyLossDistribution({Fraction(i + 1, 3): Fraction(m, tot) for i, m in enumerate(masses)})
+        for h_exp in (-3, -5):
+            _, idx = D._indices(pld, h_exp)
+            base = D._base_vector(pld, idx, 0)
+            tails = D._Tails([idx[r][0] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp)
+            for times in (5, 20, 60):
+                for tau in (1e-3, 1e-10):
+                    lo, size, kept = D._window(base, times, tails, tau)
+                    full_lo = times * base.offset
+                    full_hi = full_lo + times * (len(base.data) - 1)
+                    cut_lo, cut_hi = tails.cut(times, tau)
+                    cut_lo, cut_hi = max(cut_lo, full_lo), min(cut_hi, full_hi)
+                    assert size >= kept == cut_hi - cut_lo + 1 and size & (size - 1) == 0
+                    assert lo <= cut_lo and cut_hi <= lo + size - 1  # the kept range is inside
+                    if full_hi - full_lo + 1 >= size:
+                        assert full_lo <= lo and lo + size - 1 <= full_hi  # no bin wasted outside
+                        clamped += lo + size - 1 == full_hi
+    assert clamped  # the top edge was reached (else this test could not fail there)
