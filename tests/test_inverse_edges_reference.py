@@ -4,6 +4,7 @@ digits to stay below 1, the work estimates of the exact composition — each che
 exact reference written from the definitions (CP Def. 2 for independent releases, CP §2.7 for
 the thresholded count), in Fractions, for tiny T and group sizes (milliseconds each)."""
 
+import math
 from fractions import Fraction
 from math import comb
 
@@ -278,3 +279,40 @@ def test_power_window_covers_the_chernoff_range_inside_the_full_range() -> None:
                         assert full_lo <= lo and lo + size - 1 <= full_hi  # no bin wasted outside
                         clamped += lo + size - 1 == full_hi
     assert clamped  # the top edge was reached (else this test could not fail there)
+
+
+# ---- releases: the screened worst case accounts for every size; the screen at n = k + 1 -------
+
+
+@pytest.mark.parametrize("k,beta,eps,x,times", [
+    (2, Fraction(1, 4), 0, Fraction(1), 2),
+    (3, Fraction(1, 2), "ln(3/2)", Fraction(3, 2), 3),
+    (2, Fraction(1, 10), "ln(11/10)", Fraction(11, 10), 4),
+])
+def test_screened_worst_case_encloses_or_bounds_every_size(k, beta, eps, x, times) -> None:
+    r = R.releases_delta(k, beta, eps, times)
+    assert r.scanned == (k, r.tail_from - 1)
+    kinds = r.details["bounds_by_kind"]
+    # each size below the tail start is either enclosed or given a certified bound, once
+    assert sum(kinds.values()) + len(r.enclosed) == r.tail_from - k
+    assert all(kind in ("exact", "direct", "sparse", "discretised", "cheap") for kind in kinds)
+    worst = max(max(_hs(_law(n, beta, k), _law(n - 1, beta, k), x, times),
+                    _hs(_law(n - 1, beta, k), _law(n, beta, k), x, times))
+                for n in range(k, min(r.tail_from, 9)))
+    assert r.delta.lower <= worst <= r.delta.upper
+    # the width note appears exactly when upper > (1 + rtol)·lower (default rtol 0.01)
+    met = r.delta.upper <= r.delta.lower * Fraction(1.01)
+    assert (r.target_missed is None) is met and ("target width missed" in r.delta.how) is not met
+
+
+@pytest.mark.parametrize("k,beta,times,x", [(3, Fraction(1, 4), 2, Fraction(3, 2)),
+                                            (5, Fraction(1, 3), 3, Fraction(11, 10))])
+def test_float_screen_one_record_above_the_threshold(k, beta, times, x) -> None:
+    # n = k + 1: the suppressed atom of n − 1 = k records merges counts 0..k − 1 of k records
+    n = k + 1
+    p, q = _law(n, beta, k), _law(n - 1, beta, k)
+    exact = float(max(_hs(p, q, x, times), _hs(q, p, x, times)))
+    e = math.log(x)
+    for bins in R.SCREEN_BINS:
+        s = R.screen_delta(n, k, float(beta), e, times, bins)
+        assert exact * 0.99 <= s <= exact * 1.01, (bins, s, exact)
