@@ -114,3 +114,35 @@ def test_cli_audit_of_a_pipeline_that_hangs_in_its_workers_exits_4_without_a_ver
     assert "per-task deadline" in r.stderr + r.stdout
     assert "worker processes were killed" in r.stderr
     assert not any(v in r.stdout + r.stderr for v in ("PASS", "FAIL", "INCONCLUSIVE"))
+
+
+SERIAL_HANGING_PIPELINE = '''
+import time
+
+
+def release(table):
+    """Hangs on a table of more than one row (the serial audit's runs)."""
+    if len(table) > 1:
+        time.sleep(10**6)
+    return len(table)
+'''
+
+
+def test_cli_audit_of_a_pipeline_that_hangs_in_a_serial_run_exits_4_at_its_timeout(tmp_path, capsys) -> None:
+    """With one worker the runs are made in this process: ``--timeout`` bounds each one, so a
+    hanging pipeline is an audited-code failure (exit 4), never a verdict and never a hung audit."""
+    import time
+
+    from dps_verify.cli import main
+
+    (tmp_path / "hang_serial.py").write_text(SERIAL_HANGING_PIPELINE)
+    (tmp_path / "t.csv").write_text("a,b\n" + "".join(f"{i % 3},{i}\n" for i in range(12)))
+    t0 = time.monotonic()
+    code = main(["audit", f"{tmp_path / 'hang_serial.py'}:release", "--data", str(tmp_path / "t.csv"),
+                 "--qi", "a", "--beta", "0.5", "--epsilon", "1", "--delta", "1e-3",
+                 "--question", "this", "--workers", "1", "--timeout", "0.5"])
+    out = capsys.readouterr()
+    assert code == 4, out.out + out.err
+    assert "did not return within 0.5 s" in out.out + out.err
+    assert not any(v in out.out for v in ("PASS", "FAIL", "INCONCLUSIVE"))
+    assert time.monotonic() - t0 < 60

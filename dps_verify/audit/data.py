@@ -244,15 +244,21 @@ _LOADED: dict[str, Any] = {}
 
 def run_pipeline(pipeline: Any, rows: Sequence[tuple], qi: Sequence[str], fmt: str) -> tuple:
     """The pipeline's release of ``rows``, canonical (:func:`statistical.canonical_release`).
-    Any exception (or exit) of the user's code becomes :class:`AuditedCodeError` naming it."""
-    try:
-        release = pipeline(make_table(rows, qi, fmt))
-        return st.canonical_release(release)
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the audited code failed
-        raise AuditedCodeError(
-            f"the pipeline raised {type(exc).__name__}: {exc} (on a table of {len(rows)} rows)",
-            original=exc if isinstance(exc, Exception) else None,
-        ) from None
+    Any exception (or exit) of the user's code becomes :class:`AuditedCodeError` naming it, and
+    so does a call that outlives the ``--timeout`` of :func:`~dps_verify.engine.calls.call_limits`
+    (serial runs in the main thread; Dask tasks have the backend's own deadline)."""
+    from dps_verify.engine.calls import call_deadline
+
+    table = make_table(rows, qi, fmt)
+    with call_deadline(f"the pipeline (on a table of {len(rows)} rows)"):
+        try:
+            release = pipeline(table)
+            return st.canonical_release(release)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the audited code failed
+            raise AuditedCodeError(
+                f"the pipeline raised {type(exc).__name__}: {exc} (on a table of {len(rows)} rows)",
+                original=exc if isinstance(exc, Exception) else None,
+            ) from None
 
 
 # ------------------------------------------------------------------------------ trial tasks

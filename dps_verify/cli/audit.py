@@ -129,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "data", None) is not None:  # a pipeline on a real table
         from dps_verify.audit.data import cli_run
 
-        return cli_run(args)
+        with call_limits(timeout=_timeout(args.timeout)):  # serial pipeline runs: --timeout each
+            return cli_run(args)
     if args.domain is None:
         from dps_verify.core.errors import UsageError
 

@@ -133,6 +133,25 @@ def call_limits(*, timeout: float | None = None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+@contextmanager
+def call_deadline(what: str) -> Iterator[None]:
+    """Bound the audited call made inside the block by the current :func:`call_limits` timeout
+    (main thread only, as SIGALRM is; no bound elsewhere or outside ``call_limits``).  A call
+    that does not return in time is an :class:`AuditedCodeError` naming ``what`` — never a
+    verdict."""
+    t = _timeout.get()
+    if t is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, t)
+    try:
+        yield
+    except _CallTimedOut as stop:
+        raise AuditedCodeError(f"{what} did not return within {t:g} s (--timeout)") from stop
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 def _invoke(fn: Callable, args: tuple, sample: Any, what: str, owner: Any = None) -> Any:
     """``fn(*args)`` under the current time limit; ``owner`` names the user's object in messages."""
     owner = fn if owner is None else owner
@@ -688,5 +707,5 @@ def reports_dataset(fn: F) -> F:
 
 
 __all__ = ["CAPTURE_LIMIT", "SPOT_CHECKS_PER_SIZE", "Captured", "SpotChecks", "attach_dataset", "audit_entry_point",
-           "audited_code", "call_anonymizer", "call_blackbox", "call_law", "call_limits", "guard", "real_streams", "seal_process",
+           "audited_code", "call_anonymizer", "call_blackbox", "call_deadline", "call_law", "call_limits", "guard", "real_streams", "seal_process",
            "reorderings", "reports_dataset"]
