@@ -162,21 +162,25 @@ def test_tv_bound_stays_at_most_one_when_its_ball_straddles_one() -> None:
         assert 1 - (1 - beta) ** times <= b <= 1
 
 
-@pytest.mark.xfail(raises=ValueError, strict=True,
-                   reason="known defect: the float screen of _pair_bound takes log1p(-float(beta)), "
-                          "a math domain error once float(beta) rounds to 1 (1 - beta < 2^-54)")
 def test_untruncated_bound_for_beta_within_a_float_ulp_of_one() -> None:
-    # n = 2, β = 1 − 10^-50: the TV bound's ball contains 1 (bound 1); at ε = 200 the forward
-    # direction's δ is its infinite-loss mass β² (< 1) and the backward one is ~0, so the
-    # Chernoff bound of the pair is below 1 and the smaller of the two is the answer
-    beta = 1 - Fraction(1, 10**50)
-    assert R.tv_bound(2, beta, 1) == 1
+    # n = 2, β = 1 − 10^-20: float(β) rounds to 1, so the float screen must take ln(1 − β)
+    # from the exact β; at ε = 200 the forward direction's δ is its infinite-loss mass β² (< 1)
+    # and the backward one is ~0: the bound encloses β² from above and stays below 1
+    beta = 1 - Fraction(1, 10**20)
+    assert float(beta) == 1.0
     p, q = _law(2, beta, 0), _law(1, beta, 0)
     x = Fraction(10**87)  # > e^200: the exact δ at ln x is at most δ(200)
     exact = max(_hs(p, q, x, 1), _hs(q, p, x, 1))
     assert exact == beta**2
     b = R.untruncated_bound(2, beta, 200, 1)
     assert exact <= b < 1
+
+
+def test_releases_delta_for_beta_within_a_float_ulp_of_one_is_an_enclosure() -> None:
+    from dps_verify.inverse.releases import releases_delta
+
+    res = releases_delta(2, 1 - Fraction(1, 10**20), 1, 2)
+    assert res.delta.lower <= res.delta.upper <= 1 and res.delta.lower > Fraction(99, 100)
 
 
 # ---- pld_discrete: the direct sum is tight, and the refinement's documented rules ---------------

@@ -202,10 +202,21 @@ def _upper(x: Any) -> Fraction:
     return arb_to_fractions(x)[1]
 
 
-def _log_binomial_pmf(n: int, beta: float) -> np.ndarray:
+def _log_beta_pair(beta: float | Fraction) -> tuple[float, float]:
+    """ln β and ln(1 − β) as floats — from the exact β when it is a Fraction, since float(β)
+    rounds to 1 within 2^-54 of 1 (and to 0 below ~1e-308), where log1p(−β) or log β would fail."""
+    if isinstance(beta, Fraction):
+        one_minus = 1 - beta
+        return (math.log(beta.numerator) - math.log(beta.denominator),
+                math.log(one_minus.numerator) - math.log(one_minus.denominator))
+    return math.log(beta), math.log1p(-beta)
+
+
+def _log_binomial_pmf(n: int, beta: float | Fraction) -> np.ndarray:
     c = np.arange(n + 1, dtype=np.float64)
     lg = math.lgamma(n + 1) - np.array([math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in c])
-    return lg + c * math.log(beta) + (n - c) * math.log1p(-beta)
+    log_b, log_1mb = _log_beta_pair(beta)
+    return lg + c * log_b + (n - c) * log_1mb
 
 
 def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, Any]], p_inf: Fraction,
@@ -269,10 +280,9 @@ def _pair_bound(n: int, k: int | None, beta: Fraction, eps: Fraction, times: int
     n ≥ k).  Backward: the inverse ratios, no infinite loss.  Thresholded: counts c < k merge
     into one atom "suppressed" with masses S_n = P(U_n < k), S_{n−1} = P(U_{n−1} < k)."""
     kk = 0 if k is None else k
-    bf = float(beta)
-    lp_n, lp_m = _log_binomial_pmf(n, bf), _log_binomial_pmf(n - 1, bf)
+    lp_n, lp_m = _log_binomial_pmf(n, beta), _log_binomial_pmf(n - 1, beta)
     cs = np.arange(kk, n, dtype=np.float64)
-    ell = math.log1p(-bf) + math.log(n) - np.log(n - cs)
+    ell = _log_beta_pair(beta)[1] + math.log(n) - np.log(n - cs)
     flint = _flint()
     with flint.ctx.workprec(BALL_PREC):
         B = _arb_q(beta)
@@ -523,7 +533,8 @@ def _screen_direction(logp: np.ndarray, ell: np.ndarray, p_inf: float, e: float,
     return inf + float(np.sum(np.maximum(cyc, 0.0) * w))
 
 
-def screen_delta(n: int, k: int, beta: float, e: float, times: int, bins: int = SCREEN_BINS[1]) -> float:
+def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
+                 bins: int = SCREEN_BINS[1]) -> float:
     """Float estimate of δ_T(n) (both directions) for the thresholded pair of :func:`group_pair`
     (closed-form log-laws; a screen, not a bound)."""
     lp_n, lp_m = _log_binomial_pmf(n, beta), _log_binomial_pmf(n - 1, beta)
@@ -546,7 +557,7 @@ def _pair_plds(n: int, k: int, b: Fraction) -> list[PrivacyLossDistribution]:
 def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_limit: int,
               max_enclosures: int, fft: bool = True) -> ReleasesResult:
     """The default algorithm (module doc, "The screened algorithm")."""
-    bf, e = float(b), float(_arb_eps(eps).mid())
+    e = float(_arb_eps(eps).mid())
     coarse_bins, fine_bins = SCREEN_BINS
     encl: dict[int, Certified] = {
         k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol, fft=fft)}
@@ -575,14 +586,14 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         top_s, peak = 0.0, k
         for n in range(k + 1, tail_from):  # past the screen's peak, stop once it has halved
             if n not in screen:
-                screen[n] = screen_delta(n, k, bf, e, times, coarse_bins)
+                screen[n] = screen_delta(n, k, b, e, times, coarse_bins)
             if screen[n] > top_s:
                 top_s, peak = screen[n], n
             elif n > peak + 3 and screen[n] < top_s / 2 and top_s > SCREEN_NOISE:
                 break
         for n in list(screen):
             if n not in fine_screened and screen[n] * SCREEN_BAND >= top_s:
-                screen[n] = screen_delta(n, k, bf, e, times, fine_bins)
+                screen[n] = screen_delta(n, k, b, e, times, fine_bins)
                 fine_screened.add(n)
         cands = [n for n in screen if n < tail_from and n not in encl]
         if not cands or len(encl) > 1:
@@ -599,7 +610,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     target = max(goal(), untr(tail_from))
     for n in range(k + 1, tail_from):  # the sizes step 1 did not reach
         if n not in screen:
-            screen[n] = screen_delta(n, k, bf, e, times, coarse_bins)
+            screen[n] = screen_delta(n, k, b, e, times, coarse_bins)
     h_hint: list[int | None] | None = None  # grids that served the previous size (sizes are alike)
     for n in sorted(range(k + 1, tail_from), key=lambda n: (-screen[n], n)):
         if n in encl:
@@ -610,7 +621,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
                                  {"mode": "cheap"})
             continue
         if n not in fine_screened and screen[n] * 1.03 >= float(target):
-            screen[n] = screen_delta(n, k, bf, e, times, fine_bins)
+            screen[n] = screen_delta(n, k, b, e, times, fine_bins)
             fine_screened.add(n)
         c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint,
                         fft=fft)
