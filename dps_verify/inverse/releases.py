@@ -206,9 +206,9 @@ def _log_beta_pair(beta: float | Fraction) -> tuple[float, float]:
     """ln β and ln(1 − β) as floats — from the exact β when it is a Fraction, since float(β)
     rounds to 1 within 2^-54 of 1 (and to 0 below ~1e-308), where log1p(−β) or log β would fail."""
     if isinstance(beta, Fraction):
-        one_minus = 1 - beta
-        return (math.log(beta.numerator) - math.log(beta.denominator),
-                math.log(one_minus.numerator) - math.log(one_minus.denominator))
+        from dps_verify.inverse.questions import log_fraction
+
+        return log_fraction(beta), log_fraction(1 - beta)
     return math.log(beta), math.log1p(-beta)
 
 
