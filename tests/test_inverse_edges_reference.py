@@ -14,15 +14,7 @@ from dps_verify.core.numbers import Certified
 from dps_verify.inverse import pld_discrete as D
 from dps_verify.inverse import releases as R
 from dps_verify.measures.pld import PrivacyLossDistribution
-
-
-def _law(m: int, beta: Fraction, k: int) -> dict:
-    """Sampled count of m records thresholded at k ('S' = suppressed); k = 0: untruncated."""
-    out: dict = {}
-    for j in range(m + 1):
-        o = j if j >= k else "S"
-        out[o] = out.get(o, Fraction(0)) + comb(m, j) * beta**j * (1 - beta) ** (m - j)
-    return out
+from tests.test_releases_exact_reference import _law  # the thresholded count's exact law
 
 
 def _hs(p: dict, q: dict, x: Fraction, times: int) -> Fraction:
