@@ -19,8 +19,9 @@ the module's kill rate (59 non-equivalent mutants all killed give >= 95 %); a ru
 module's mutants gives its exact score.  Only *equivalent* judgements (``judgements.toml``) leave
 the denominator; a harmless survivor still counts against the score.
 
-Writes the sections of the modules run into ``benchmarks/mutation/report.md`` (``--report``),
-keeping the other modules' sections, and its summary table.  Exit status 1 when a module's
+Writes the sections of the modules run into ``benchmarks/mutation/report.md`` (``--report``)
+and rewrites its summary table, keeping the other modules' sections and every hand-written line
+outside the sections (the header, notes before the summary, between or after the sections).  Exit status 1 when a module's
 lower bound is below ``--target`` (default 0.95) or a survivor is dangerous or unjudged.
 """
 
@@ -169,22 +170,65 @@ def module_section(m: str, s: dict, total: int, sample: int | None, seed: int, c
     return "\n".join(lines) + "\n\n<!-- end module -->\n"
 
 
-def merge_report(old: str, sections: dict[str, str]) -> str:
-    kept = {m: (json.loads(d), m_text) for m, d, m_text in _SECTION.findall(old)}
-    found = {m: (json.loads(_SECTION.search(t).group(2)), t) for m, t in sections.items()}  # type: ignore[union-attr]
-    allsec = {m: (d, f"<!-- module {m} {json.dumps(d, sort_keys=True)} -->\n{t}<!-- end module -->\n")
-              for m, (d, t) in kept.items()}
-    allsec.update(found)
+_SUMMARY = re.compile(r"^## Summary\n\n(?:\|[^\n]*\n)*\n?", re.M)
+
+
+def summary_table(data: dict[str, dict]) -> str:
+    """The summary table of every module section (``data``: module -> its JSON numbers)."""
     rows = ["## Summary", "", "| module | mutants | sampled | equivalent | killed | score | "
             "95 % lower bound | seed, date |", "|---|---:|---:|---:|---:|---:|---:|---|"]
-    for m in sorted(allsec):
-        d = allsec[m][0]
+    for m in sorted(data):
+        d = data[m]
         lb = "exhaustive" if d["lower"] is None else f"{100 * d['lower']:.1f} %"
         rows.append(f"| `{m}` | {d['mutants']} | {d['sampled']} | {d['equivalent']} | "
                     f"{d['killed']}/{d['n']} | {100 * d['score']:.1f} % | {lb} | "
                     f"{d['seed']}, {d['date']} |")
-    body = "\n".join(allsec[m][1] for m in sorted(allsec))
-    return _HEAD + "\n" + "\n".join(rows) + "\n\n" + body
+    return "\n".join(rows) + "\n\n"
+
+
+def merge_report(old: str, sections: dict[str, str]) -> str:
+    """``old`` with the sections of ``sections`` put in (replacing a module's old section in
+    place, a new module's section in sorted order among the others) and its summary table
+    rewritten; every other line of ``old`` -- the header and any hand-written paragraph before,
+    between or after the sections -- is kept as it was.  An empty ``old`` starts from the
+    standard header."""
+    if not old.strip():
+        old = _HEAD + "\n"
+    new = {m: (json.loads(_SECTION.search(t).group(2)), t)  # type: ignore[union-attr]
+           for m, t in sections.items()}
+    # the report as a list of pieces: hand-written text (kept verbatim) and module sections
+    pieces: list[tuple[str | None, str]] = []
+    data: dict[str, dict] = {}
+    at = 0
+    for match in _SECTION.finditer(old):
+        pieces.append((None, old[at:match.start()]))
+        m = match.group(1)
+        data[m] = json.loads(match.group(2))
+        pieces.append((m, match.group(0)))
+        at = match.end()
+    pieces.append((None, old[at:]))
+    for m in sorted(new):
+        data[m] = new[m][0]
+        if any(name == m for name, _ in pieces):
+            pieces = [(name, new[m][1] if name == m else text) for name, text in pieces]
+            continue
+        after = [i for i, (name, _) in enumerate(pieces) if name is not None and name < m]
+        before = [i for i, (name, _) in enumerate(pieces) if name is not None and name > m]
+        if after:
+            pieces.insert(after[-1] + 1, (m, "\n" + new[m][1]))
+        elif before:
+            pieces.insert(before[0], (m, new[m][1] + "\n"))
+        else:
+            tail = pieces.pop()[1]
+            pieces += [(None, tail.rstrip("\n") + "\n\n"), (m, new[m][1])]
+    text = "".join(t for _, t in pieces)
+    table = summary_table(data)
+    if _SUMMARY.search(text):
+        return _SUMMARY.sub(lambda _: table, text, count=1)
+    first = _SECTION.search(text)
+    cut = first.start() if first else len(text)
+    head = text[:cut].rstrip("\n") + "\n\n"
+    return head + table + text[cut:]
 
 
 # -- running -------------------------------------------------------------------------------------

@@ -1,0 +1,58 @@
+"""The mutation tool rewrites only module sections and the summary table of its report: the
+header and every hand-written paragraph (before the summary, between or after the sections)
+stay as they were, a module's section is replaced in place, and a new module's section goes in
+sorted order."""
+
+import json
+
+from benchmarks.mutation.__main__ import _HEAD, merge_report
+
+
+def section(module: str, seed: int, note: str = "No survivor.") -> str:
+    data = {"date": "2026-11-26", "equivalent": 0, "killed": 3, "lower": 0.3684, "mutants": 9,
+            "n": 3, "sampled": 3, "score": 1.0, "seed": seed}
+    return (f"<!-- module {module} {json.dumps(data, sort_keys=True)} -->\n## `{module}`\n\n"
+            f"{note}\n\n<!-- end module -->\n")
+
+
+def report(*sections: str, between: str = "\n") -> str:
+    head = "# Report\n\nHeader text.\n\nA hand-written paragraph about an unmeasured module.\n\n"
+    table = merge_report("", {})  # an empty report: the standard header and an empty table
+    summary = table[table.index("## Summary"):]
+    return head + summary + between.join(sections) + "\nClosing note by hand.\n"
+
+
+def test_rewriting_a_section_keeps_every_hand_written_paragraph() -> None:
+    old = report(section("dps_verify/a.py", 1), section("dps_verify/c.py", 1),
+                 between="\nA note between two sections.\n\n")
+    old = merge_report(old, {})  # fill the table
+    new = merge_report(old, {"dps_verify/a.py": section("dps_verify/a.py", 5, "Changed.")})
+    for kept in ("Header text.", "A hand-written paragraph about an unmeasured module.",
+                 "A note between two sections.", "Closing note by hand."):
+        assert kept in new
+    assert "Changed." in new and "No survivor." in new
+    assert "| `dps_verify/a.py` | 9 | 3 | 0 | 3/3 | 100.0 % | 36.8 % | 5, 2026-11-26 |" in new
+    assert new.index("A hand-written paragraph") < new.index("## Summary")
+    assert new.replace("Changed.", "No survivor.").replace("| 5, 2026", "| 1, 2026").replace(
+        '"seed": 5', '"seed": 1') == old
+
+
+def test_an_unchanged_report_is_rewritten_byte_for_byte() -> None:
+    old = merge_report(report(section("dps_verify/a.py", 1)), {})
+    assert merge_report(old, {}) == old
+
+
+def test_a_new_module_goes_between_its_sorted_neighbours() -> None:
+    old = merge_report(report(section("dps_verify/a.py", 1), section("dps_verify/c.py", 1)), {})
+    new = merge_report(old, {"dps_verify/b.py": section("dps_verify/b.py", 2)})
+    assert new.index("## `dps_verify/a.py`") < new.index("## `dps_verify/b.py`") \
+        < new.index("## `dps_verify/c.py`")
+    assert new.index("| `dps_verify/a.py`") < new.index("| `dps_verify/b.py`") \
+        < new.index("| `dps_verify/c.py`")
+    assert "Header text." in new and "Closing note by hand." in new
+
+
+def test_an_empty_report_starts_from_the_standard_header() -> None:
+    new = merge_report("", {"dps_verify/a.py": section("dps_verify/a.py", 1)})
+    assert new.startswith(_HEAD)
+    assert new.index("## Summary") < new.index("<!-- module dps_verify/a.py")
