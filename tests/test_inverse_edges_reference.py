@@ -175,6 +175,22 @@ def test_releases_delta_for_beta_within_a_float_ulp_of_one_is_an_enclosure() -> 
     assert res.delta.lower <= res.delta.upper <= 1 and res.delta.lower > Fraction(99, 100)
 
 
+
+def test_target_missed_names_a_ratio_past_the_float_range_rounded_up() -> None:
+    # β = 10^-400, k = 2, T = 2: the worst size n = 2 has δ = 1 − (1 − β²)² (the count 2 is
+    # released only under n = 2) about 2e-800, while the tail bound from n = 3 is about 1e-114;
+    # upper/lower is far past 1e308, where float() overflowed. The note names it exactly, rounded up
+    beta = Fraction(1, 10**400)
+    r = R.releases_delta(2, beta, 1, 2)
+    exact = 1 - (1 - beta**2) ** 2
+    assert exact == max(_hs(_law(2, beta, 2), _law(1, beta, 2), Fraction(3), 2),
+                        _hs(_law(1, beta, 2), _law(2, beta, 2), Fraction(3), 2))
+    assert r.delta.lower <= exact <= r.delta.upper
+    assert r.target_missed is not None and r.target_missed in r.delta.how
+    shown = r.target_missed.split("upper/lower = ")[1].split(" ")[0]
+    ratio = r.delta.upper / r.delta.lower
+    assert ratio > 10**600 and ratio <= Fraction(shown) <= ratio * (1 + Fraction(1, 1000))
+
 # ---- pld_discrete: the direct sum is tight, and the refinement's documented rules ---------------
 
 

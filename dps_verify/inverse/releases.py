@@ -684,7 +684,8 @@ def _target_missed(lower: Fraction, upper: Fraction, rtol: float, why: str) -> s
     upper end; None when the width is met."""
     if upper <= lower * Fraction(1 + rtol):
         return None
-    ratio = "inf (lower end 0)" if lower == 0 else f"{float(upper / lower):.4g}"
+    # the ratio exactly, rounded up (a float overflows past 1e308, e.g. for a tiny beta)
+    ratio = "inf (lower end 0)" if lower == 0 else format_bound(upper / lower)
     return f"target width missed: upper/lower = {ratio} > 1 + rtol = {1 + rtol:g}, set by {why}"
 
 
