@@ -81,6 +81,27 @@ def test_smallest_design_for_the_adult_claim() -> None:
     assert not tb.rejects(n_a, n_a, 1, n_b, a, b, Fraction(1, 10**6), 0.025)
 
 
+def test_smallest_design_is_the_least_within_the_cap_even_where_doubling_would_overshoot_it() -> None:
+    """The design is the least n_B >= 5 whose perfect observation rejects, checked against a
+    linear scan; a design that fits the cap exactly is found even when the next power-of-two
+    probe (here 128 + 128 > 200) would not fit, and one run less of cap gives None."""
+    a = Fraction(9, 10)
+    b = Fraction(20) + Fraction(9, 10)  # any b > e^3 - 1 + a behaves alike; exact and larger
+    d = Fraction(1, 10**6)
+
+    def n_a_of(n_b: int, ratio: int) -> int:
+        return max(4, -(-n_b // ratio))
+
+    for ratio in (1, 6):
+        scan = next(n for n in range(5, 400)
+                    if tb.rejects(n_a_of(n, ratio), n_a_of(n, ratio), 0, n, a, b, d, 0.025))
+        need = n_a_of(scan, ratio) + scan
+        assert tb.smallest_design(a, b, d, 0.025, ratio=ratio, cap=need) == (n_a_of(scan, ratio), scan)
+        assert tb.smallest_design(a, b, d, 0.025, ratio=ratio, cap=200) == (
+            (n_a_of(scan, ratio), scan) if need <= 200 else None)
+        assert tb.smallest_design(a, b, d, 0.025, ratio=ratio, cap=need - 1) is None
+
+
 def test_lower_confidence_delta_is_certified_and_below_the_plug_in_value() -> None:
     a, b = Fraction(1, 10), Fraction(1818, 1000)
     lo = tb.lower_confidence_delta(30, 32, 2, 300, a, b, 0.025)

@@ -161,26 +161,25 @@ def smallest_design(a: Fraction, b: Fraction, delta: Fraction, alpha: float | Fr
     (the event in all n_A runs, in none of the n_B) rejects H0(δ) at ``alpha``; None if more
     than ``cap`` runs would be needed.  Planned before any confirmation run (from the claim
     alone), so choosing it costs no confidence."""
+    from dps_verify.core.errors import CertificationError
+    from dps_verify.core.search import least_integer
+
     def n_a_of(n_b: int) -> int:
         return max(4, -(-n_b // ratio))
 
-    def ok(n_b: int) -> bool:
-        n_a = n_a_of(n_b)
-        return n_a + n_b <= cap and rejects(n_a, n_a, 0, n_b, a, b, delta, alpha)
-
-    n_b = 8
-    while not ok(n_b):
-        if n_a_of(n_b) + n_b > cap:
-            return None
-        n_b *= 2
-    lo, hi = n_b // 2, n_b  # ok(hi); find the smallest (perfect-observation rejection grows with n_B)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return n_a_of(hi), hi
+    # n_a_of(n) + n is strictly increasing, so the designs within the cap are n_B < first_over
+    first_over = least_integer(lambda n: n_a_of(n) + n > cap, lo=0, guess=cap // 2,
+                               limit=cap + 1, what="n_B")
+    if first_over <= 5:
+        return None
+    try:
+        # a perfect observation's evidence grows with n_B (and n_A with it), so the rejection
+        # predicate is monotone and the least n_B is certified: ok(n_B) holds, ok(n_B - 1) fails
+        n_b = least_integer(lambda n: rejects(n_a_of(n), n_a_of(n), 0, n, a, b, delta, alpha),
+                            lo=5, guess=8, limit=first_over - 1, what="n_B")
+    except CertificationError:
+        return None
+    return n_a_of(n_b), n_b
 
 
 __all__ = ["BITS", "MAX_DEPTH", "MAX_EVALUATIONS", "lower_confidence_delta", "rejects", "smallest_design"]
