@@ -133,12 +133,15 @@ def call_limits(*, timeout: float | None = None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+_NO_SAMPLE: Any = object()
+
+
 @contextmanager
-def call_deadline(what: str) -> Iterator[None]:
+def call_deadline(what: str, *, sample: Any = _NO_SAMPLE) -> Iterator[None]:
     """Bound the audited call made inside the block by the current :func:`call_limits` timeout
     (main thread only, as SIGALRM is; no bound elsewhere or outside ``call_limits``).  A call
-    that does not return in time is an :class:`AuditedCodeError` naming ``what`` — never a
-    verdict."""
+    that does not return in time is an :class:`AuditedCodeError` naming ``what`` (and the
+    ``sample`` it was given, if any) — never a verdict."""
     t = _timeout.get()
     if t is None or threading.current_thread() is not threading.main_thread():
         yield
@@ -146,8 +149,11 @@ def call_deadline(what: str) -> Iterator[None]:
     signal.setitimer(signal.ITIMER_REAL, t)
     try:
         yield
-    except _CallTimedOut as stop:
-        raise AuditedCodeError(f"{what} did not return within {t:g} s (--timeout)") from stop
+    except _CallTimedOut as stop:  # chained: --traceback shows where the user's code was
+        if sample is _NO_SAMPLE:
+            raise AuditedCodeError(f"{what} did not return within {t:g} s (--timeout)") from stop
+        raise AuditedCodeError(f"{what} did not return within {t:g} s (--timeout) on sample "
+                               f"{_short(sample)}", sample=sample) from stop
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
@@ -155,24 +161,11 @@ def call_deadline(what: str) -> Iterator[None]:
 def _invoke(fn: Callable, args: tuple, sample: Any, what: str, owner: Any = None) -> Any:
     """``fn(*args)`` under the current time limit; ``owner`` names the user's object in messages."""
     owner = fn if owner is None else owner
-    t = _timeout.get()
-    if t is not None and threading.current_thread() is not threading.main_thread():
-        t = None  # SIGALRM is delivered to the main thread only: no limit off it (documented)
     try:
-        if t is None:
+        with call_deadline(f"the {what} {_name(owner)}", sample=sample):
             return fn(*args)
-        signal.setitimer(signal.ITIMER_REAL, t)
-        try:
-            return fn(*args)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
     except AuditedCodeError:
         raise
-    except _CallTimedOut as stop:  # chained: --traceback shows where the user's code was
-        raise AuditedCodeError(
-            f"the {what} {_name(owner)} did not return within {t:g} s (--timeout) on sample {_short(sample)}",
-            sample=sample,
-        ) from stop
     except Exception as exc:  # noqa: BLE001 - user code may raise anything
         raise _raised(owner, exc, sample, what) from exc
     except KeyboardInterrupt as stop:
