@@ -80,6 +80,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "dps_verify/verdict/exact_search.py": (
         "tests/test_exact_search_reference.py",
+        "tests/test_exact_search_pairs_reference.py",
         "tests/test_verdict.py",
         "tests/test_verdict_exact_decisions.py",
         "tests/test_exact_search_recognise.py",

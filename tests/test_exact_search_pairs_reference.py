@@ -1,0 +1,387 @@
+"""The exact search against a brute force written from the definitions.
+
+Reference (independent of the engine): the law of A^β(D) is summed over every sub-sample of D
+(each record kept independently with probability β, CP Def. 3); the hockey-stick δ of a pair is
+max over both directions of Σ_y max(0, P(y) − e^ε Q(y)) (CP Def. 2) and the pointwise δ is the
+larger of P(B), Q(B) over B = {y : |ln P(y)/Q(y)| > ε} (TR Def. 2).  e^ε is enclosed by its Taylor
+series with the remainder bound (0 ≤ ε ≤ 1), so each reference verdict is certain, and the claims
+are chosen away from the enclosure.
+
+Every small search is compared with the reference on everything it reports: the verdict, the
+size of the minimal witness and that the witness really violates, the sizes covered, the pairs,
+datasets and samples counted, the screened worst pair and its δ, the error bound and the worker
+count; and the exact pair decision (integer enclosure, exact decision) on every pair up to three
+records.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from fractions import Fraction as F
+
+import pytest
+
+from dps_verify.core.types import Claim
+from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleTable
+from dps_verify.engine.randomized import randomized
+from dps_verify.verdict.exact_search import (
+    _float_clamped,
+    _integer_enclosure,
+    decide_pair,
+    exhaustive_search,
+)
+
+DOMAIN = (0, 1, 2)
+
+
+def _exp_bounds(eps: F) -> tuple[F, F]:
+    """[lo, hi] ∋ e^ε for 0 ≤ ε ≤ 1: 40 Taylor terms, remainder ≤ 2 ε^40 / 40!."""
+    lo = sum((eps**k / math.factorial(k) for k in range(40)), F(0))
+    return lo, lo + 2 * eps**40 / math.factorial(40)
+
+
+# ----------------------------------------------------------------------------- the anonymizers
+def _repeated(sample: tuple) -> tuple:
+    """Publishes the values held at least twice (a suppression threshold of 2)."""
+    return tuple(sorted(v for v in set(sample) if sample.count(v) >= 2))
+
+
+def _largest(sample: tuple) -> int:
+    return max(sample, default=-1)
+
+
+def _squares_law(sample: tuple) -> dict:
+    """Randomized: reports 'hit' with probability (1 + z²) / 10, z the number of zeros (≤ 3)."""
+    hit = F(1 + sample.count(0) ** 2, 10)
+    return {"hit": hit, "miss": 1 - hit}
+
+
+ANONYMIZERS = {"repeated": _repeated, "largest": _largest, "squares": randomized(_squares_law)}
+
+
+def _sample_law(name: str, sample: tuple) -> dict:
+    if name == "squares":
+        return _squares_law(sample)
+    return {ANONYMIZERS[name](sample): F(1)}
+
+
+def _law(name: str, counts: tuple[int, ...], beta: F) -> dict:
+    """Pr[A^β(D) = y] by summing over every sub-sample of D (brute force)."""
+    n = sum(counts)
+    out: dict = {}
+    for sub in itertools.product(*(range(c + 1) for c in counts)):
+        k = sum(sub)
+        w = math.prod(math.comb(c, s) for c, s in zip(counts, sub)) * beta**k * (1 - beta)**(n - k)
+        sample = tuple(v for v, s in zip(DOMAIN, sub) for _ in range(s))
+        for y, p in _sample_law(name, sample).items():
+            out[y] = out.get(y, F(0)) + w * p
+    return {y: p for y, p in out.items() if p}
+
+
+def _hockey(P: dict, Q: dict, e: F) -> F:
+    def one(A: dict, B: dict) -> F:
+        return sum((max(F(0), a - e * B.get(y, F(0))) for y, a in A.items()), F(0))
+    return max(one(P, Q), one(Q, P))
+
+
+def _delta(P: dict, Q: dict, eps: F, definition: str) -> tuple[F, F]:
+    """[lower, upper] ∋ the exact δ of (P, Q) (a point for pointwise and for ε = 0)."""
+    lo_e, hi_e = _exp_bounds(eps)
+    if definition == "hockey-stick":
+        return _hockey(P, Q, hi_e), _hockey(P, Q, lo_e)
+    bad = set()
+    for y in set(P) | set(Q):
+        p, q = P.get(y, F(0)), Q.get(y, F(0))
+        if p == 0 or q == 0:
+            bad.add(y)
+            continue
+        r = max(p / q, q / p)
+        assert not lo_e <= r <= hi_e or eps == 0 and r == 1, "ratio too close to e^eps"
+        if r > hi_e:
+            bad.add(y)
+    v = max(sum((P.get(y, F(0)) for y in bad), F(0)), sum((Q.get(y, F(0)) for y in bad), F(0)))
+    return v, v
+
+
+def _vectors(n: int) -> list[tuple[int, ...]]:
+    return [c for c in itertools.product(range(n + 1), repeat=len(DOMAIN)) if sum(c) == n]
+
+
+def _pairs(n: int, relation: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every neighbouring pair whose larger dataset has n records (replace-one: both n)."""
+    out = []
+    if relation == "add-remove":
+        for c in _vectors(n):
+            for x in range(len(DOMAIN)):
+                if c[x]:
+                    out.append((c, tuple(v - (i == x) for i, v in enumerate(c))))
+    else:
+        for e in _vectors(n - 1):
+            for x, y in itertools.combinations(range(len(DOMAIN)), 2):
+                out.append((tuple(v + (i == x) for i, v in enumerate(e)),
+                            tuple(v + (i == y) for i, v in enumerate(e))))
+    return out
+
+
+def _counts_of(records) -> tuple[int, ...]:
+    return tuple(list(records).count(v) for v in DOMAIN)
+
+
+# ------------------------------------------------------------------------ the search as a whole
+CASES = [
+    # anonymizer, beta, eps, definition, relation, claim: a number, "below" (just below the
+    # largest δ up to 3 records) or "levels12" (the largest δ up to 2 records: a FAIL, if any,
+    # at 3 records)
+    ("repeated", F(1, 2), F(1), "hockey-stick", "add-remove", "levels12"),
+    ("repeated", F(1, 2), F(1), "hockey-stick", "add-remove", F(1, 10)),
+    ("repeated", F(2, 5), F(0), "hockey-stick", "add-remove", "below"),
+    ("repeated", F(1), F(1, 2), "hockey-stick", "add-remove", F(1, 2)),
+    ("repeated", F(1, 2), F(1, 2), "pointwise", "add-remove", "levels12"),
+    ("largest", F(1, 2), F(1, 2), "pointwise", "add-remove", "below"),
+    ("largest", F(1, 3), F(1), "hockey-stick", "replace-one", "levels12"),
+    ("largest", F(1, 2), F(1), "pointwise", "replace-one", F(1, 10)),
+    ("squares", F(1, 2), F(1, 5), "hockey-stick", "add-remove", "levels12"),
+    ("squares", F(1, 2), F(0), "pointwise", "add-remove", F(1, 10)),
+    ("squares", F(1, 2), F(1, 10), "hockey-stick", "replace-one", "levels12"),
+    ("repeated", F(1, 2), F(1), "hockey-stick", "add-remove", F(1)),  # a PASS at every size
+]
+
+
+@pytest.mark.parametrize("name, beta, eps, definition, relation, claim", CASES)
+def test_exhaustive_search_reports_what_the_brute_force_finds(name, beta, eps, definition,
+                                                              relation, claim):
+    max_size = 3
+    levels = {n: [(a, b, _delta(_law(name, a, beta), _law(name, b, beta), eps, definition))
+                  for a, b in _pairs(n, relation)] for n in range(1, max_size + 1)}
+    if claim == "below":  # just below the largest δ of the sizes searched: a FAIL at some size
+        claim = max(enc[0] for lv in levels.values() for *_, enc in lv) - F(1, 10**30)
+    elif claim == "levels12":
+        claim = max(enc[1] for n in (1, 2) for *_, enc in levels[n])
+    for lv in levels.values():
+        for *_, (lo, hi) in lv:
+            assert hi <= claim or lo > claim  # every reference verdict is certain
+    stop = next((n for n in levels if any(enc[0] > claim for *_, enc in levels[n])), None)
+    last = stop or max_size
+
+    t0 = time.perf_counter()
+    res = exhaustive_search(ANONYMIZERS[name], list(DOMAIN), Claim(beta, eps, claim, definition),
+                            max_size=max_size, executor="serial", relation=relation,
+                            progress=False)
+    assert 0 <= res.seconds <= time.perf_counter() - t0
+
+    assert (res.witness is None) == (stop is None)
+    assert res.sizes == list(range(1, last + 1)) and res.max_size == last
+    assert res.requested_size == max_size and res.atoms == len(DOMAIN) and res.reduction is None
+    assert res.pairs == sum(len(levels[n]) for n in range(1, last + 1))
+    assert res.datasets == sum(len(_vectors(n)) for n in range(1, last + 1))
+    # every sample of <= last records (a probe of the anonymizer may add one more)
+    assert math.comb(last + 3, 3) <= res.samples <= max(math.comb(last + 3, 3) + 1, 5)
+    assert res.workers == 1 and res.undecided == [] and res.notes == []
+    assert 0 <= res.error_bound < 1e-12
+    if stop is not None:
+        w = res.witness
+        assert w.minimal and max(len(w.dataset), len(w.neighbour)) == stop
+        a, b = _counts_of(w.dataset), _counts_of(w.neighbour)
+        lo, hi = _delta(_law(name, a, beta), _law(name, b, beta), eps, definition)
+        assert lo > claim and claim < w.implied_delta <= hi
+        assert res.exact_checks >= 1
+    if res.worst is not None:  # the screened worst pair of the levels searched, and its δ
+        screened = [(a, b, enc) for n in range(1, last + 1) for a, b, enc in levels[n]]
+        top = max(enc[1] for *_, enc in screened)
+        assert abs(res.worst["delta_screened"] - float(top)) <= 1e-12
+        assert res.worst["size"] <= last
+        d_counts = _counts_of(res.worst["dataset"])
+        assert sum(d_counts) == res.worst["size"]
+        x = DOMAIN.index(res.worst["target"])
+        if relation == "add-remove":
+            other = tuple(v - (i == x) for i, v in enumerate(d_counts))
+        else:
+            y = DOMAIN.index(res.worst["replacement"])
+            other = tuple(v - (i == x) + (i == y) for i, v in enumerate(d_counts))
+        enc = _delta(_law(name, d_counts, beta), _law(name, other, beta), eps, definition)
+        assert abs(float(enc[1]) - res.worst["delta_screened"]) <= 1e-12
+
+
+def test_search_of_a_deterministic_anonymizer_screens_its_worst_pair():
+    """The level-by-parents screen reports the worst pair (a control that the comparison above
+    sees a worst pair at all for deterministic code)."""
+    res = exhaustive_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 1), max_size=3,
+                            executor="serial", progress=False)
+    assert res.worst is not None and res.worst["delta_screened"] > 0
+
+
+# ---------------------------------------------------------------------- every pair decided exactly
+def _table(name: str, size: int, beta: F) -> ExactLaws:
+    anon = ANONYMIZERS[name]
+    atoms = Atoms(anon, list(DOMAIN))
+    assert list(atoms.values) == list(DOMAIN)
+    table = SampleTable(anon, atoms, radix=size + 1)
+    table.ensure([list(c) for n in range(size + 1) for c in _vectors(n)])
+    return ExactLaws(table, beta)
+
+
+@pytest.mark.parametrize("name", ["repeated", "squares"])
+@pytest.mark.parametrize("eps", [F(0), F(1, 2)])
+def test_integer_enclosure_holds_the_exact_delta_and_is_exact_at_eps_zero(name, eps):
+    beta = F(1, 2)
+    laws = _table(name, 3, beta)
+    seen = 0
+    for n in (1, 2, 3):
+        for a, b in _pairs(n, "add-remove"):
+            lo, hi = _delta(_law(name, a, beta), _law(name, b, beta), eps, "hockey-stick")
+            enc = _integer_enclosure(laws, list(a), list(b), eps)
+            if enc is None:
+                continue
+            seen += 1
+            assert enc[0] <= lo and hi <= enc[1] and enc[1] - enc[0] < F(1, 10**15)
+            if eps == 0:
+                assert enc[0] == enc[1] == lo
+    assert seen >= 10
+
+
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
+@pytest.mark.parametrize("eps", [F(0), F(1)])
+def test_decide_pair_agrees_with_the_brute_force_on_every_small_pair(definition, eps):
+    beta = F(1, 2)
+    name = "repeated"
+    laws = _table(name, 3, beta)
+    for n in (1, 2, 3):
+        for a, b in _pairs(n, "add-remove"):
+            lo, hi = _delta(_law(name, a, beta), _law(name, b, beta), eps, definition)
+            x = next(i for i in range(len(DOMAIN)) if a[i] != b[i])
+            for claim in {F(0), lo - F(1, 10**30), hi, F(1, 7)}:
+                if claim < 0 or lo <= claim < hi:
+                    continue
+                status, w = decide_pair(laws, a, x, eps, claim, definition)
+                assert status == ("violation" if lo > claim else "ok"), (a, b, claim)
+                if status == "violation":
+                    assert claim < w.implied_delta <= hi
+
+
+def test_float_clamped_rounds_to_the_largest_float_and_steps_up_when_asked():
+    import sys
+
+    big = F(sys.float_info.max)
+    assert _float_clamped(big * 2) == sys.float_info.max
+    assert _float_clamped(big) == sys.float_info.max
+    assert _float_clamped(big, up=True) == sys.float_info.max
+    assert _float_clamped(F(1, 3)) == 1 / 3
+    assert _float_clamped(F(1, 3), up=True) == math.nextafter(1 / 3, math.inf)
+    assert _float_clamped(F(1), up=True) > 1.0
+
+
+# ------------------------------------------------------------------------- budgets of the searches
+def _shape_costs(values, ks, beta, eps, max_records):
+    """The shapes a shape search tries, in order, with the enumeration cost it budgets for
+    each: Π (c_i + 1) sub-samples times (number of values + 1) laws."""
+    from dps_verify.verdict.shapes import leak_shapes
+
+    return [math.prod(c + 1 for c in counts.values()) * (len(counts) + 1)
+            for _shape, counts, _t in leak_shapes(values, ks=ks, beta=beta, eps=eps,
+                                                  max_records=max_records)]
+
+
+def test_shape_search_takes_every_shape_whose_cost_fits_its_budget_exactly():
+    """A budget equal to the cost of the first j shapes screens exactly those j datasets; one
+    term less screens j − 1.  The note on the budget appears exactly when a shape was left."""
+    from dps_verify.verdict.exact_search import shape_search
+
+    costs = _shape_costs(list(DOMAIN), [2], F(1, 2), F(1), 6)
+    for j in (len(costs) // 2, len(costs)):
+        budget = sum(costs[:j])
+        for work_budget, screened in ((budget, j), (budget - 1, j - 1)):
+            t0 = time.perf_counter()
+            res = shape_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 1), ks=[2],
+                               max_records=6, work_budget=work_budget, executor="serial")
+            assert 0 <= res.seconds <= time.perf_counter() - t0
+            assert res.witness is None and res.datasets == screened, (j, work_budget)
+            assert bool(res.notes) == (screened < len(costs))
+            assert res.workers == 1
+
+
+def test_shape_search_takes_its_thresholds_from_the_anonymizer_or_tries_two_to_five():
+    """ks: the anonymizer's ``k`` / ``threshold`` attribute when it has one, else 2..5 — counted
+    by the datasets screened (one per shape of the family for those thresholds)."""
+    from dps_verify.verdict.exact_search import shape_search
+
+    def plain(sample: tuple) -> tuple:
+        return _repeated(sample)
+
+    def with_k(sample: tuple) -> tuple:
+        return _repeated(sample)
+
+    with_k.k = 3  # type: ignore[attr-defined]
+    claim = Claim(F(1, 2), 1, 1)
+    for anon, ks in ((plain, [2, 3, 4, 5]), (with_k, [3])):
+        res = shape_search(anon, list(DOMAIN), claim, max_records=8, executor="serial")
+        assert res.witness is None
+        assert res.datasets == len(_shape_costs(list(DOMAIN), ks, F(1, 2), F(1), 8)), ks
+
+
+def test_replace_one_search_over_two_values_is_cut_by_its_budget():
+    """m = 2: a replace-one pair set has max(1, (m − 1) // 2) = 1 times the add-remove work, so
+    the budget cuts it like an add-remove search (never a free search)."""
+    import warnings
+
+    from dps_verify.verdict.exact_search import estimate_work
+
+    budget = estimate_work(2, 3, parents=True)
+    for work_budget, sizes in ((budget, [1, 2, 3]), (budget - 1, [1, 2])):
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            res = exhaustive_search(_repeated, [0, 1], Claim(F(1, 2), 1, 1), max_size=4,
+                                    work_budget=work_budget, executor="serial",
+                                    relation="replace-one")
+        assert res.sizes == sizes
+
+
+# ------------------------------------------------------------------ near-ties and undecided pairs
+@pytest.mark.parametrize("above", [True, False])
+def test_exhaustive_search_decides_a_likelihood_ratio_inside_the_enclosure_of_e(above):
+    """One record against none, β = 1, ε = 1: Pr[y] = r/4 against 1/4 with r within 10^-45 of e
+    (inside the default 128-bit enclosure of e, so integer arithmetic cannot decide the side of
+    y).  Reference: δ = (r − e)/4 when r > e (a FAIL of δ = 0), δ = 0 when r < e (a PASS)."""
+    from dps_verify.core.numbers import exp_interval
+
+    lo_t, hi_t = _exp_bounds(F(1))
+    r = hi_t + F(1, 10**45) if above else lo_t - F(1, 10**45)
+    lo_e, hi_e = exp_interval(F(1))
+    assert lo_e < r < hi_e  # the premise: the engine's enclosure cannot place r
+    a, b = r / 4, F(1, 4)
+
+    def law(sample: tuple) -> dict:
+        p = a if sample else b
+        return {"y": p, "z": 1 - p}
+
+    res = exhaustive_search(randomized(law), ["r"], Claim(1, 1, 0), max_size=1,
+                            executor="serial", progress=False)
+    ref_lo, ref_hi = _hockey({"y": a, "z": 1 - a}, {"y": b, "z": 1 - b}, hi_t), \
+        _hockey({"y": a, "z": 1 - a}, {"y": b, "z": 1 - b}, lo_t)
+    assert (ref_lo > 0) == above and (ref_hi == 0) == (not above)
+    assert (res.witness is not None) == above
+    if above:  # decided exactly; the implied δ shown is a certified lower bound
+        assert 0 <= res.witness.implied_delta <= ref_hi and "exactly" in res.witness.note
+
+
+def test_undecided_pairs_are_collected_never_dropped(monkeypatch):
+    """A pair the exact decision leaves undecided is kept in ``undecided`` (both relations),
+    counted as an exact check, and the search goes on to the next candidate."""
+    import dps_verify.verdict.exact_search as es
+
+    marks = []
+
+    def undecided(*args, **kwargs):
+        marks.append(object())
+        return "undecided", marks[-1]
+
+    monkeypatch.setattr(es, "decide_counts", undecided)
+    monkeypatch.setattr(es, "decide_pair", undecided)
+    res = exhaustive_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 0), max_size=2,
+                            executor="serial", progress=False)
+    assert res.witness is None and res.undecided == marks and len(marks) == res.exact_checks > 0
+    marks.clear()
+    res = exhaustive_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 0), max_size=2,
+                            executor="serial", progress=False, relation="replace-one")
+    assert res.witness is None and res.undecided == marks and len(marks) == res.exact_checks > 0
