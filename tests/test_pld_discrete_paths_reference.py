@@ -1,0 +1,168 @@
+"""The fall-back paths of inverse.pld_discrete that ordinary laws never take — a target below the
+grid's width floor (direct sum, then the exact PLD), a grid over the bin budget (coarser grids,
+the sparse enclosure kept, the refusal), the intersection of two enclosures, the direct sum's
+tuple cap — each forced with the module's own budgets on a three-atom law and checked against
+the exact T-fold hockey-stick δ (CP Def. 2 for independent releases), every T-tuple of outputs
+enumerated in Fractions (milliseconds each)."""
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from dps_verify.core.errors import CertificationError
+from dps_verify.core.numbers import Certified
+from dps_verify.inverse import pld_discrete as D
+from dps_verify.inverse.pld_sparse import sparse_promising
+from dps_verify.measures.pld import PrivacyLossDistribution
+from tests.test_inverse_edges_reference import _hs  # exact T-fold δ, every tuple enumerated
+from tests.test_releases_exact_reference import _law  # the thresholded count's exact law
+
+# a law with one rare output of loss ln 1000 (P-mass 1e-13): δ_T(ln 100) ≈ T·0.9e-13, below
+# DISCRETE_FLOOR = 1e-12, no infinite loss, no dominant atom (not sparse-promising)
+X, Y = F(1, 10**13), F(1, 10**16)
+P = {0: F(1, 2), 1: F(1, 2) - X, 2: X}
+Q = {0: F(1, 2) - Y, 1: F(1, 2), 2: Y}
+EPS, E_X = "ln(100)", F(100)
+
+
+def _pld() -> PrivacyLossDistribution:
+    pld = PrivacyLossDistribution.from_exact_laws(P, Q)
+    assert len(pld.ratios) == 3 and pld.infinity_mass == 0 and not sparse_promising(pld, 3)
+    return pld
+
+
+@pytest.mark.parametrize("times", [2, 3])
+def test_enclose_deltas_below_the_grid_floor_takes_the_direct_sum(times: int) -> None:
+    exact = _hs(P, Q, E_X, times)
+    assert 0 < exact < D.DISCRETE_FLOOR
+    (c,) = D.enclose_deltas([_pld()], EPS, times, exact_budget=0)  # the grid first, then below floor
+    assert c.details["mode"] == "direct" and c.how.startswith("direct sum")
+    assert c.lower <= exact <= c.upper <= exact * (1 + F(1, 10**9))
+
+
+def test_enclose_deltas_below_the_grid_floor_goes_exact_past_the_direct_sum_cap(monkeypatch) -> None:
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 0)  # no direct sum: the exact PLD if affordable
+    exact = _hs(P, Q, E_X, 2)
+    (c,) = D.enclose_deltas([_pld()], EPS, 2, exact_budget=0)
+    assert c.details["mode"] == "exact" and c.lower == exact == c.upper
+    # not affordable (fallback budget below the cost 9): the grid enclosure stands, still valid
+    (g,) = D.enclose_deltas([_pld()], EPS, 2, exact_budget=0, fallback_budget=8)
+    assert g.details["mode"] == "discretised" and g.lower <= exact <= g.upper
+
+
+def test_enclose_deltas_keeps_the_sparse_enclosure_when_no_grid_fits() -> None:
+    # a group one record above k = 2 at β = 1/100: "suppressed" dominates (sparse-promising); with
+    # a budget of 8 bins no grid fits, so the sparse enclosure is the answer (valid, if wide)
+    p, q = _law(3, F(1, 100), 2), _law(2, F(1, 100), 2)
+    pld = PrivacyLossDistribution.from_exact_laws(q, p)  # no infinite loss this way
+    assert sparse_promising(pld, 2)
+    exact = _hs(q, p, F(11, 10), 2)
+    (c,) = D.enclose_deltas([pld], "ln(11/10)", 2, exact_budget=0, max_bins=8, rtol=1e-30)
+    assert c.details["mode"] == "sparse" and c.lower <= exact <= c.upper
+    # without a dominant atom there is nothing to fall back on: refused, naming the work budget
+    with pytest.raises(CertificationError, match="times = 2 releases: even the coarsest grid"):
+        D.enclose_deltas([_pld()], EPS, 2, exact_budget=0, max_bins=8)
+
+
+def test_enclose_deltas_stops_refining_when_the_next_grid_is_over_the_budget(monkeypatch) -> None:
+    # the first grid serves; every finer one is refused: the coarser enclosure is kept, once
+    calls: list[int] = []
+    real = D.discretised_delta
+
+    def refuse_finer(pld, eps, times, h_exp, **kw):  # type: ignore[no-untyped-def]
+        calls.append(h_exp)
+        if len(calls) > 1:
+            raise CertificationError("over the budget")
+        return real(pld, eps, times, h_exp, **kw)
+
+    monkeypatch.setattr(D, "discretised_delta", refuse_finer)
+    p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
+    (c,) = D.enclose_deltas([PrivacyLossDistribution.from_exact_laws(p, q)], "ln(11/10)", 3,
+                            exact_budget=0, rtol=1e-6)
+    exact = _hs(p, q, F(11, 10), 3)
+    assert c.details["mode"] == "discretised" and c.details["h_exp"] == calls[0]
+    assert c.lower <= exact <= c.upper
+    assert len(calls) <= 3  # the first grid, then one try per step size (jump, 1): no loop
+
+
+def test_upper_below_a_target_below_the_floor_takes_the_direct_sum_or_the_exact_pld(monkeypatch) -> None:
+    exact = _hs(P, Q, E_X, 2)
+    monkeypatch.setattr(D, "DIRECT_QUICK_TUPLES", 0)  # the quick direct sum is skipped
+    # reachable target: the direct sum (within DIRECT_MAX_TUPLES) certifies it
+    c = D.upper_below([_pld()], EPS, 2, exact * F(101, 100), exact_budget=0)
+    assert c.details["mode"] == "direct" and exact <= c.upper <= exact * F(101, 100)
+    # a target below δ itself: the direct sum misses it, the exact PLD is affordable and taken
+    c = D.upper_below([_pld()], EPS, 2, exact / 2, exact_budget=0)
+    assert c.details["mode"] == "exact" and c.upper == exact
+    # exact not affordable: the direct sum's bound is returned (above the target, still valid)
+    c = D.upper_below([_pld()], EPS, 2, exact / 2, exact_budget=0, fallback_budget=0)
+    assert c.details["mode"] == "direct" and exact <= c.upper <= exact * (1 + F(1, 10**9))
+
+
+def test_upper_below_goes_exact_when_no_grid_reaches_the_target() -> None:
+    # a target below δ (no bound can reach it), above the grid floor: the grid bounds miss it,
+    # and the exact PLD (cost 25 within exact_budget = 300, above its sixteenth) is taken
+    p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    exact = _hs(p, q, F(11, 10), 2)
+    assert 300 // 16 < D.exact_compose_cost(pld, 2) <= 300
+    c = D.upper_below([pld], "ln(11/10)", 2, exact / 2, exact_budget=300)
+    assert c.details["mode"] == "exact" and c.upper == exact == c.lower
+    # exact not affordable: the best grid bound (certified, above δ)
+    g = D.upper_below([pld], "ln(11/10)", 2, exact / 2, exact_budget=0)
+    assert g.details["mode"] == "discretised" and exact <= g.upper <= exact * F(11, 10)
+
+
+def test_upper_below_takes_coarser_grids_until_one_fits_the_bin_budget() -> None:
+    p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    exact = _hs(p, q, F(11, 10), 3)
+    target = exact * F(3, 2)
+    coarsest = D.upper_below([pld], "ln(11/10)", 3, target, exact_budget=0)
+    (h0,) = coarsest.details["h_exps"]
+    # a hint far finer than the budget allows: each refused grid is retried one step coarser
+    c = D.upper_below([pld], "ln(11/10)", 3, target, exact_budget=0, h_exp=[h0 - 12],
+                      max_bins=4 * coarsest_bins(pld, h0))
+    (h,) = c.details["h_exps"]
+    assert h0 - 11 < h <= h0 and exact <= c.upper <= target
+    # no grid fits at all and the exact PLD is over its budget: refused, naming the budget
+    with pytest.raises(CertificationError, match="max_bins = 4 bins"):
+        D.upper_below([pld], "ln(11/10)", 3, target, exact_budget=0, max_bins=4)
+
+
+def coarsest_bins(pld: PrivacyLossDistribution, h_exp: int) -> int:
+    return int(D.discretised_delta(pld, "ln(11/10)", 3, h_exp, upper_only=True).details["bins"])
+
+
+def test_intersect_of_two_enclosures_is_their_overlap_with_the_narrower_text() -> None:
+    a = Certified(F(1, 10), F(5, 10), "wide", {"mode": "a"})
+    b = Certified(F(2, 10), F(6, 10), "narrower?", {"mode": "b"})
+    c = D._intersect(a, b)
+    assert (c.lower, c.upper) == (F(2, 10), F(5, 10)) and c.how == "wide"  # equal widths: the first
+    n = Certified(F(3, 10), F(4, 10), "narrow", {"mode": "n"})
+    for x, y in ((a, n), (n, a)):
+        c = D._intersect(x, y)
+        assert (c.lower, c.upper, c.how, c.details) == (F(3, 10), F(4, 10), "narrow", {"mode": "n"})
+    assert D._intersect(a, None) is a and D._intersect(a, a) is a
+    with pytest.raises(AssertionError, match="disjoint enclosures"):
+        D._intersect(a, Certified(F(6, 10), F(7, 10), "", {}))
+    # touching ends are not disjoint: the point enclosure
+    t = D._intersect(a, Certified(F(5, 10), F(7, 10), "", {}))
+    assert t.lower == t.upper == F(5, 10)
+
+
+def test_direct_delta_refuses_more_tuples_than_its_cap() -> None:
+    pld = PrivacyLossDistribution.from_exact_laws({0: F(1, 2), 1: F(1, 2)}, {0: F(1, 3), 1: F(2, 3)})
+    assert D.direct_tuples(pld, 20) == D.DIRECT_MAX_TUPLES
+    D.direct_delta(pld, 0, 1)  # within the cap
+    with pytest.raises(CertificationError, match="times = 21: more than 1048576 tuples"):
+        D.direct_delta(pld, 0, 21)
+
+
+def test_norm2_upper_of_entries_above_the_probability_range() -> None:
+    # entries above 2^10 are not scaled (2^500·x² would overflow): the bound still holds, tightly
+    for x in (np.array([3000.0, 4.0, 0.5]), np.array([2.0**11] * 5), np.array([1e150, 1.0])):
+        exact_sq = sum(F(float(v)) ** 2 for v in x)
+        b = F(D._norm2_upper(x))
+        assert b * b >= exact_sq and b * b <= exact_sq * (1 + F(1, 10**12))
