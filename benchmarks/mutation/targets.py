@@ -68,6 +68,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_discrete_rigorous.py",
         "tests/test_inverse_edges_reference.py",
         "tests/test_direct_delta_infinite_loss_reference.py",
+        "tests/test_pld_discrete_paths_reference.py",
     ),
     "dps_verify/inverse/pld_sparse.py": (
         "tests/test_sparse_composition_reference.py",
