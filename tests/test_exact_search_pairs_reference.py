@@ -385,3 +385,82 @@ def test_undecided_pairs_are_collected_never_dropped(monkeypatch):
     res = exhaustive_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 0), max_size=2,
                             executor="serial", progress=False, relation="replace-one")
     assert res.witness is None and res.undecided == marks and len(marks) == res.exact_checks > 0
+
+
+def test_replace_one_budget_over_four_values_is_the_add_remove_work_once():
+    """m = 4: (m − 1) // 2 = 1 replacement factor (not m // 2 = 2): a budget of exactly the
+    add-remove estimate for 2 records searches sizes 1..2, one term less only size 1."""
+    import warnings
+
+    from dps_verify.verdict.exact_search import estimate_work
+
+    budget = estimate_work(4, 2, parents=True)
+    for work_budget, sizes in ((budget, [1, 2]), (budget - 1, [1])):
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            res = exhaustive_search(_repeated, [0, 1, 2, 3], Claim(F(1, 2), 1, 1), max_size=3,
+                                    work_budget=work_budget, executor="serial",
+                                    relation="replace-one")
+        assert res.sizes == sizes
+
+
+class _MapOnly:
+    """A caller's executor with nothing but ``map`` (the protocol's minimum): no ``workers``
+    attribute and no ``close`` (a search must not close an executor it did not make)."""
+
+    def map(self, fn, items):
+        return [fn(item) for item in items]
+
+
+class _ThreeWorkers(_MapOnly):
+    workers = 3
+
+
+def test_searches_report_one_worker_for_an_executor_without_a_count_and_never_close_it():
+    claim = Claim(F(1, 2), 1, 1)
+    for ex, workers in ((_MapOnly(), 1), (_ThreeWorkers(), 3)):
+        res = exhaustive_search(_repeated, list(DOMAIN), claim, max_size=3, executor=ex)
+        assert res.witness is None and res.workers == workers and res.pairs == 30
+        from dps_verify.verdict.exact_search import shape_search
+
+        res = shape_search(_repeated, list(DOMAIN), claim, ks=[2], max_records=6, executor=ex)
+        assert res.witness is None and res.workers == workers and res.pairs > 0
+
+
+def test_default_work_budget_is_one_hundred_and_twenty_million_terms(monkeypatch):
+    """The default budget (120,000,000 enumeration terms) cuts a search whose estimate for the
+    asked size is one term above it, and not one exactly at it (estimate replaced by a stub)."""
+    import warnings
+
+    import dps_verify.verdict.exact_search as es
+
+    for at_two, sizes in ((120_000_000, [1, 2]), (120_000_001, [1])):
+        monkeypatch.setattr(es, "estimate_work",
+                            lambda m, n, parents=False, w=at_two: w if n == 2 else 10)
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            res = es.exhaustive_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 1), max_size=2,
+                                       executor="serial", progress=False)
+        assert res.sizes == sizes
+
+
+def test_progress_bar_appears_from_eight_million_terms_on_a_terminal(monkeypatch):
+    import io
+    import sys
+
+    from rich.console import Console
+
+    import dps_verify.verdict.exact_search as es
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(sys, "stderr", Tty())
+    monkeypatch.setattr(es, "_console", lambda: Console(file=io.StringIO(), force_terminal=True))
+    assert es._progress(7_999_999, None) is None
+    bar = es._progress(8_000_000, None)
+    assert bar is not None
+    bar.stop()
+    assert es._progress(10**9, False) is None
