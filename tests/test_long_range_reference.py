@@ -324,7 +324,8 @@ def test_run_budget_holds_when_the_float_estimate_is_wrong(monkeypatch):
     assert runs > 3
     monkeypatch.setattr(long_range, "_estimate_runs", lambda *a: 1.0)
     assert d_by_runs(k, beta, eps, sdgs._Exp(eps), kl, budget=runs).details["runs"] == runs
-    with pytest.raises(CertificationError, match="RUN_BUDGET"):
+    # the refusal names the run it would have had to start: one past the budget
+    with pytest.raises(CertificationError, match=rf"RUN_BUDGET = {runs - 1} threshold runs, estimated {runs:.3g}\)"):
         d_by_runs(k, beta, eps, sdgs._Exp(eps), kl, budget=runs - 1)
 
 
@@ -545,3 +546,118 @@ def test_two_tail_rule_asks_for_the_rate_at_a_point_covering_the_backward_bad_se
             sc.stop_note(N, F(999, 1000), kl, spy)
             assert asked and gp * N > k
             assert _mp(asked[0]) >= max(mpmath.mpf(k), gp * N) / (N - 1) > _mp(F(k, N - 1))
+
+
+# --- edges of the segment scan's decisions and reports, against the definitions ------------
+
+
+def test_suppressed_outcome_with_epsilon_between_2_to_19_and_2_to_20_uses_the_true_e_to_epsilon():
+    """β = 1 − 2^−L, L = 800000, puts the regime edge −ln(1−β) = L·ln 2 ≈ 554518 between 2^19
+    and 2^20 (the largest ε the exact comparisons accept).  At k = 2 the suppressed outcome is
+    bad backward iff F(1; n−1) > e^ε F(1; n), with F(1; n) = (1 + n·(2^L − 1))/2^{Ln} exactly
+    (Pr[X_n ≤ 1], 1 − β = 2^−L): at n = 2 false for ε = edge − 1/3, true for ε = edge − 1
+    (the switch is near edge − ln 2); logs of the exact integers at 50 digits."""
+    L = 800_000
+    beta, p = 1 - F(1, 1 << L), (1 << L) - 1
+    with mpmath.workdps(50):
+        edge = L * mpmath.log(2)
+        for off in (F(1, 3), F(1)):
+            eps = F(mpmath.nstr(edge - _mp(off), 40))
+            assert (1 << 19) < eps < (1 << 20)
+            sc = _scan(2, beta, eps, "hockey-stick")
+            assert sc.backward  # outside CP Thm 5's regime
+            for n in (2, 3):
+                log_ratio = mpmath.log(1 + (n - 1) * p) - mpmath.log(1 + n * p) + edge  # ln F(1;n−1)/F(1;n)
+                assert sc.z(n) == (log_ratio > _mp(eps)), (off, n)
+            assert sc.z(2) == (off == 1)
+
+
+def test_suppressed_outcome_refines_its_ball_before_the_exact_check(monkeypatch):
+    """A scan at 1 bit leaves the ball of F(k−1; n−1) − e^ε F(k−1; n) undecided for many n
+    (k = 3, β = 1/2, ε = 2/5); with the exact check refused for this k, z must still decide
+    every n = 3 .. 24 as the definition does, by refining in ball arithmetic (up to 16 times
+    the precision) before it would ask for the exact check."""
+    k, beta, eps = CASES[0]
+    monkeypatch.setattr(long_range, "EXACT_TIE_MAX_K", k - 1)
+    sc = long_range._SegmentScan(k, beta, eps, "hockey-stick", sdgs._Exp(eps), True, 1)
+    undecided = 0
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        for n in range(k, k + 22):
+            want = _mp(_ref_cdf(k - 1, n - 1, beta)) > e * _mp(_ref_cdf(k - 1, n, beta))
+            assert sc.z(n) == want, n
+            first = sc.cache[("z", n)]
+            undecided += not first > 0 and not first <= 0
+    assert undecided >= 5
+
+
+def test_suppressed_outcome_ball_touching_zero_is_not_a_decision():
+    """z_n is strict (a tie is not bad): an exactly zero ball decides "not bad", and a ball whose
+    lower end is exactly 0 (it may be a tie) is not taken as "bad" — the decision is recomputed
+    (here: not bad, as the definition F(k−1; n−1) ≤ e^ε F(k−1; n) says at n = k = 3)."""
+    import flint
+
+    k, beta, eps = CASES[0]
+    with mpmath.workdps(DPS):
+        assert _mp(_ref_cdf(k - 1, k - 1, beta)) <= mpmath.exp(_mp(eps)) * _mp(_ref_cdf(k - 1, k, beta))
+    sc = _scan(k, beta, eps, "hockey-stick")
+    sc.cache[("z", k)] = flint.arb(0)
+    assert sc.z(k) is False
+    sc = _scan(k, beta, eps, "hockey-stick")
+    sc.cache[("z", k)] = flint.arb(2.0**-10, 2.0**-10)  # the ball [0, 2^−9]
+    assert sc.z(k) is False
+
+
+def test_backward_value_at_a_billion_records_is_rounded_at_that_group_size_precision():
+    """k = 1: b_0(n) = F(0; n−1) − e^ε F(0; n) = (1−β)^{n−1}(1 − e^ε(1−β)) in closed form.  At
+    n = 10^9 the segment scan's ball contains it and is tight to 2^−110 relative: its
+    combination is rounded at n's working precision (96 + 60 bits), not at a small one."""
+    k, beta, eps = 1, F(1, 3), F(1, 100)
+    sc = _scan(k, beta, eps, "hockey-stick")
+    n = 10**9
+    v = sc.bm(0, n)
+    (mm, me), (rm, re) = v.mid().man_exp(), v.rad().man_exp()  # dyadic ends, read without rounding
+    with mpmath.workdps(80):
+        mid, rad = mpmath.mpf((int(mm), int(me))), mpmath.mpf((int(rm), int(re)))
+        exact = mpmath.power(_mp(1 - beta), n - 1) * (1 - mpmath.exp(_mp(eps)) * _mp(1 - beta))
+        assert mid - rad <= exact <= mid + rad
+        assert 2 * rad <= abs(exact) * mpmath.mpf(2) ** -110
+
+
+def test_segment_scan_reports_an_upper_end_of_at_most_one():
+    """β = 1 − 2^−100, ε = 100 (inside the regime), k = 1, pointwise: δ(n) = β^n from the
+    definitions, so sup_n δ = β = 1 − 2^−100, closer to 1 than the balls' width; the ball of
+    the first value reaches above 1, and the reported upper end is still at most 1 (a
+    divergence of probability laws) and encloses the brute maximum."""
+    k, beta, eps = 1, 1 - F(1, 1 << 100), F(100)
+    c = sdgs.scan_segments_for_test(k, beta, eps, "pointwise")
+    top = max(brute_delta(n, k, beta, eps, "pointwise") for n in range(1, 41))
+    with mpmath.workdps(DPS):
+        assert abs(top - _mp(beta)) < mpmath.mpf(10) ** -50
+        assert _mp(c.lower) - mpmath.mpf(10) ** -45 <= top <= _mp(c.upper)
+    sc = _scan(k, beta, eps, "pointwise")
+    assert arb_to_fractions(sc.value(1, sc.fwd_T(1), 0, False))[1] > 1  # the cap is reached
+    assert c.upper <= 1
+
+
+def _gammas(beta: Fraction, eps: Fraction) -> tuple[float, float]:
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        return float(1 - (1 - _mp(beta)) / e), float(max(1 - (1 - _mp(beta)) * e, 0))
+
+
+def test_segment_estimate_counts_the_first_segment():
+    """The work estimate is (γ + γ')·(n_stop − k) + 1 segments (γ' = 1 − (1−β)e^ε outside the
+    regime): with the budget one short of what the scan needs, an n_stop whose estimate is
+    budget + 1/2 is refused by the estimate, one whose estimate is budget − 1/2 by the count."""
+    k, beta, eps = CASES[0]
+    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), True, sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
+    budget = long_range.sdgs_by_segments(*args).details["segments"] - 1
+    assert 1 < budget < long_range.PROBE
+    g, gp = _gammas(beta, eps)
+    over = k + (budget - F(1, 2)) / F(g + gp)
+    under = k + (budget - F(3, 2)) / F(g + gp)
+    with pytest.raises(CertificationError, match=r"segments, estimated \d"):
+        long_range.sdgs_by_segments(*args, budget=budget, est_n_stop=float(over))
+    with pytest.raises(CertificationError, match=r"segments\) near group size"):
+        long_range.sdgs_by_segments(*args, budget=budget, est_n_stop=float(under))

@@ -268,9 +268,11 @@ class _SegmentScan:
 
     # ball values ----------------------------------------------------------------------------
     def _c(self, key: tuple, fn: Any) -> Any:
+        """The memoised ball ``fn()`` for ``key``, whose last entry is the group size n: the
+        combination is rounded at n's working precision (prec + 2·log2 n bits, as the tails)."""
         v = self.cache.get(key)
         if v is None:
-            with self.flint.ctx.workprec(self.B._wp(max(key[-1], 2))):
+            with self.flint.ctx.workprec(self.B._wp(key[-1])):
                 v = fn()
             self.cache[key] = v
         return v
