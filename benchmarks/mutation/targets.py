@@ -78,6 +78,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_releases.py",
         "tests/test_pld_sparse.py",
         "tests/test_inverse_edges_reference.py",
+        "tests/test_releases_paths_reference.py",
     ),
     "dps_verify/verdict/exact_search.py": (
         "tests/test_exact_search_reference.py",

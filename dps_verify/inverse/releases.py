@@ -684,9 +684,15 @@ def _target_missed(lower: Fraction, upper: Fraction, rtol: float, why: str) -> s
     upper end; None when the width is met."""
     if upper <= lower * Fraction(1 + rtol):
         return None
-    # the ratio exactly, rounded up (a float overflows past 1e308, e.g. for a tiny beta)
-    ratio = "inf (lower end 0)" if lower == 0 else format_bound(upper / lower)
-    return f"target width missed: upper/lower = {ratio} > 1 + rtol = {1 + rtol:g}, set by {why}"
+    # exact, rounded up (a float overflows past 1e308, e.g. for a tiny beta); below 2 as 1 + its
+    # excess, so that a ratio within 1e-4 of 1 does not print as 1.001 or as 1
+    if lower == 0:
+        ratio = "inf (lower end 0)"
+    elif upper < 2 * lower:
+        ratio = f"1 + {format_bound(upper / lower - 1)}"
+    else:
+        ratio = format_bound(upper / lower)
+    return f"target width missed: upper/lower = {ratio} > 1 + rtol = 1 + {rtol:g}, set by {why}"
 
 
 class _UntruncatedBounds:

@@ -1,0 +1,179 @@
+"""inverse.releases on the paths its default inputs never take — sizes below the threshold and
+below two records, the previous scan algorithm (``method="scan"``: enclosure budget, tail start
+not found), a tail-start search cut short by ``n_limit``, a float screen that is wrong (it only
+orders work: the result must hold whatever it says), the finite range ``n_max`` — each checked
+against the exact T-fold δ of the thresholded count (CP Def. 2, CP §2.7), every T-tuple of
+outputs enumerated in Fractions, on small groups (milliseconds to a few tenths of a second)."""
+
+from fractions import Fraction as F
+
+import pytest
+
+from dps_verify.core.errors import ParameterError
+from dps_verify.inverse import releases as R
+from tests.test_releases_exact_reference import exact_delta  # exact T-fold δ of (n, n − 1)
+
+
+def _holds(r: R.ReleasesResult, k: int, beta: F, x: F, times: int, upto: int) -> F:
+    """The result encloses the sup over n, which is attained at or below ``upto`` for the
+    parameters used here; its width note appears exactly when it is wider than asked."""
+    worst = max(exact_delta(n, k, beta, x, times) for n in range(k, upto + 1))
+    assert r.delta.lower <= worst <= r.delta.upper <= 1  # (δ_T(n) decreases past ``upto``)
+    met = r.delta.upper <= r.delta.lower * F(101, 100)
+    assert (r.target_missed is None) is met
+    assert ("target width missed" in r.delta.how) is not met
+    return worst
+
+
+@pytest.mark.parametrize("k,beta,times", [(3, F(1, 4), 2), (5, F(2, 3), 1)])
+def test_cheap_bounds_at_both_sides_of_the_threshold(k: int, beta: F, times: int) -> None:
+    # below k both part laws are "suppressed" with certainty (δ = 0); at k the released count k
+    # has infinite loss, so δ > 0 at every ε, and each bound is at least the exact value
+    for eps, x in ((0, F(1)), ("ln(3/2)", F(3, 2))):
+        assert exact_delta(k - 1, k, beta, x, times) == 0
+        assert R.thresholded_bound(k - 1, k, beta, eps, times) == 0
+        assert R.tv_bound(k - 1, beta, times, k) == 0
+        at_k = exact_delta(k, k, beta, x, times)
+        assert 0 < at_k <= R.thresholded_bound(k, k, beta, eps, times) <= 1
+        assert exact_delta(k, k, beta, F(1), times) <= R.tv_bound(k, beta, times, k)
+    # the untruncated pair needs two records (U_1 against U_0): below that the trivial bound 1
+    assert R.untruncated_bound(1, beta, 0, times) == 1 and R.tv_bound(0, beta, times) == 0
+    u2 = R.untruncated_bound(2, beta, 0, times)
+    assert exact_delta(2, 0, beta, F(1), times) <= u2 < 1
+
+
+def test_an_unknown_method_is_refused() -> None:
+    with pytest.raises(ParameterError, match="method must be 'screen' or 'scan', got 'fast'"):
+        R.releases_delta(2, F(1, 4), 0, 2, method="fast")
+
+
+@pytest.mark.parametrize("k,beta,eps,x,times", [(2, F(1, 4), 0, F(1), 2),
+                                                (3, F(1, 2), "ln(3/2)", F(3, 2), 3)])
+def test_scan_method_encloses_the_worst_size(k, beta, eps, x, times) -> None:
+    r = R.releases_delta(k, beta, eps, times, method="scan")
+    worst = _holds(r, k, beta, x, times, r.tail_from - 1)
+    assert r.covers_all_n and r.bound_source == "enclosure" and r.target_missed is None
+    assert r.delta.lower == worst == r.delta.upper  # every size exact here
+    assert r.argmax_n == min(n for n in r.enclosed if exact_delta(n, k, beta, x, times) == worst)
+    assert set(r.details["fine_enclosures"]) == set(r.enclosed)
+    assert r.details["coarse_enclosures"] == []
+
+
+def test_scan_method_without_enclosure_budget_keeps_the_cheap_bound() -> None:
+    # only n = k is enclosed; the worst size n = 3 keeps its Chernoff/TV bound, which sets the
+    # upper end (wider than asked, and said so)
+    k, beta, x, times = 2, F(1, 4), F(1), 2
+    r = R.releases_delta(k, beta, 0, times, method="scan", max_enclosures=0)
+    _holds(r, k, beta, x, times, r.tail_from - 1)
+    assert r.enclosed == (k,) and r.bound_source == "cheap"
+    assert r.delta.upper == R.thresholded_bound(r.argmax_n, k, beta, 0, times)
+    assert "enclosure budget max_enclosures = 0 reached" in r.delta.how
+
+
+@pytest.mark.parametrize("method", ["scan", "screen"])
+def test_tail_start_not_searched_past_n_limit(method: str) -> None:
+    # n_limit = k: no size above k is searched, the tail bound of the untruncated pair at k + 1
+    # covers every n > k and sets the upper end
+    k, beta, x, times = 2, F(1, 4), F(1), 2
+    r = R.releases_delta(k, beta, 0, times, method=method, n_limit=k)
+    _holds(r, k, beta, x, times, 6)
+    assert r.tail_from == k + 1 and r.bound_source == "tail" and r.argmax_n == k + 1
+    assert r.delta.upper == r.tail_bound == R.untruncated_bound(k + 1, beta, 0, times)
+    assert r.delta.lower == exact_delta(k, k, beta, x, times)
+    assert r.target_missed is not None and "monotone tail bound for n >= 3" in r.target_missed
+
+
+def test_tail_start_not_found_below_n_limit() -> None:
+    # n_limit = 4: the untruncated bounds at 3 and 4 stay above the enclosed δ, so no tail start
+    # is found; the bound at n_limit + 1 = 5 is used as it is, and the sizes 3..4 are bounded
+    k, beta, x, times = 2, F(1, 4), F(1), 2
+    r = R.releases_delta(k, beta, 0, times, n_limit=4)
+    worst = _holds(r, k, beta, x, times, 8)
+    assert r.tail_from == 5 and r.tail_bound == R.untruncated_bound(5, beta, 0, times)
+    assert r.delta.lower == worst  # the worst size (3) is enclosed exactly
+    assert r.delta.upper == max(r.tail_bound, R.thresholded_bound(4, k, beta, 0, times))
+
+
+@pytest.mark.parametrize("screen,max_enclosures", [(lambda n, *a, **kw: 0.0, 6),
+                                                    (lambda n, *a, **kw: 1.0 / n, 0)])
+def test_screened_result_holds_whatever_the_float_screen_says(monkeypatch, screen, max_enclosures) -> None:
+    # the worst size is n = 5 (not k = 2); a screen that says nothing or ranks the smallest size
+    # first only changes the order of work: every size is certified
+    k, beta, x, times = 2, F(1, 10), F(11, 10), 4
+    monkeypatch.setattr(R, "screen_delta", screen)
+    r = R.releases_delta(k, beta, "ln(11/10)", times, max_enclosures=max_enclosures)
+    worst = _holds(r, k, beta, x, times, 8)
+    assert worst == exact_delta(5, k, beta, x, times)
+    assert r.scanned == (k, r.tail_from - 1)
+    assert sum(r.details["bounds_by_kind"].values()) + len(r.enclosed) == r.tail_from - k
+
+
+def test_finite_range_encloses_each_size_and_says_it_covers_only_that_range() -> None:
+    k, beta, x, times = 2, F(1, 4), F(1), 2
+    r = R.releases_delta(k, beta, 0, times, n_max=4)
+    assert not r.covers_all_n and r.scanned == (2, 4) and r.enclosed == (2, 3, 4)
+    worst = max(exact_delta(n, k, beta, x, times) for n in (2, 3, 4))
+    assert r.delta.lower == worst == r.delta.upper and r.argmax_n == 3
+    assert "n in [2, 4] only" in r.delta.how and r.tail_from is None
+
+
+def _grid_enclosures(monkeypatch) -> None:
+    """Every size's enclosure through the discretised PLD (exact_budget = 0) instead of the
+    exact one, so that the enclosures are true intervals (coarse and fine ones differ)."""
+    real = R.pair_delta_enclosure
+    monkeypatch.setattr(R, "pair_delta_enclosure",
+                        lambda p, q, eps, times, **kw: real(p, q, eps, times, exact_budget=0, **kw))
+
+
+@pytest.mark.parametrize("k,beta,eps,x,times", [(2, F(1, 4), 0, F(1), 2),
+                                                (3, F(1, 2), "ln(3/2)", F(3, 2), 3)])
+def test_scan_method_with_grid_enclosures_refines_the_top_size(monkeypatch, k, beta, eps, x, times) -> None:
+    # sizes above the running bound get a coarse enclosure (rtol 0.2) first; the size that
+    # stays on top gets a fine one (rtol 0.01), so the result is as narrow as asked
+    _grid_enclosures(monkeypatch)
+    r = R.releases_delta(k, beta, eps, times, method="scan")
+    _holds(r, k, beta, x, times, 6)
+    assert r.mode == "discretised" and r.target_missed is None
+    fine, coarse = r.details["fine_enclosures"], r.details["coarse_enclosures"]
+    assert coarse and set(fine) | set(coarse) == set(r.enclosed) and k in fine
+    assert r.argmax_n in fine  # the top size was refined
+    assert r.delta.upper <= exact_delta(r.argmax_n, k, beta, x, times) * F(101, 100)
+
+
+def test_finite_range_says_when_its_enclosures_are_wider_than_asked(monkeypatch) -> None:
+    _grid_enclosures(monkeypatch)
+    k, beta, x, times = 2, F(1, 4), F(1), 2
+    r = R.releases_delta(k, beta, 0, times, n_max=3, rtol=1e-12)
+    worst = max(exact_delta(n, k, beta, x, times) for n in (2, 3))
+    assert r.delta.lower <= worst <= r.delta.upper and r.mode == "discretised"
+    excess = r.delta.upper / r.delta.lower - 1
+    assert excess > F(1, 10**12)
+    assert r.target_missed is not None and r.target_missed in r.delta.how
+    assert "set by the enclosure at n = 3" in r.target_missed
+    # a ratio this close to 1 is named by its excess, rounded up (never "1" or "1.001")
+    shown = r.target_missed.split("upper/lower = 1 + ")[1].split(" ")[0]
+    assert excess <= F(shown) <= excess * F(1001, 1000)
+    assert "> 1 + rtol = 1 + 1e-12," in r.target_missed
+
+
+@pytest.mark.parametrize("max_enclosures", [1, 0])
+def test_screened_sizes_that_no_bound_brings_below_the_target(monkeypatch, max_enclosures) -> None:
+    # a per-size bound that never reaches the target (the vacuous bound 1, as from a grid over
+    # its budget): each such size is a worst size the screen missed and is enclosed, up to
+    # 1 + 2·max_enclosures enclosures in all; past that, its Chernoff/TV bound is kept and may set the
+    # upper end (said so)
+    from dps_verify.core.numbers import Certified
+
+    monkeypatch.setattr(R, "upper_below",
+                        lambda *a, **kw: Certified(F(0), F(1), "vacuous", {"mode": "discretised"}))
+    k, beta, x, times = 2, F(1, 10), F(11, 10), 4
+    r = R.releases_delta(k, beta, "ln(11/10)", times, max_enclosures=max_enclosures)
+    worst = _holds(r, k, beta, x, times, 8)
+    assert r.delta.lower == worst == exact_delta(5, k, beta, x, times)  # n = 5 is enclosed
+    # n = k, the screen's argmax n = 5 (step 1, always), then misses while the budget lasts
+    assert 5 in r.enclosed and len(r.enclosed) == max(2, 1 + 2 * max_enclosures)
+    kinds = r.details["bounds_by_kind"]
+    assert set(kinds) == {"cheap"} and kinds["cheap"] + len(r.enclosed) == r.tail_from - k
+    cheap = [n for n in range(k + 1, r.tail_from) if n not in r.enclosed]
+    assert r.bound_source == "bound" and r.argmax_n in cheap
+    assert r.delta.upper == max(R.thresholded_bound(n, k, beta, "ln(11/10)", times) for n in cheap)
