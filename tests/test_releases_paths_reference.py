@@ -177,3 +177,28 @@ def test_screened_sizes_that_no_bound_brings_below_the_target(monkeypatch, max_e
     cheap = [n for n in range(k + 1, r.tail_from) if n not in r.enclosed]
     assert r.bound_source == "bound" and r.argmax_n in cheap
     assert r.delta.upper == max(R.thresholded_bound(n, k, beta, "ln(11/10)", times) for n in cheap)
+
+
+def test_every_cheap_bound_ball_runs_at_the_documented_128_bits(monkeypatch) -> None:
+    # the Chernoff and TV bounds read β, the masses and the ratios through _arb_q and leave
+    # their balls through _upper, inside the working-precision blocks: record the precision
+    import flint
+
+    seen: set[int] = set()
+    arb_q, upper = R._arb_q, R._upper
+
+    def spy_q(x):  # type: ignore[no-untyped-def]
+        seen.add(flint.ctx.prec)
+        return arb_q(x)
+
+    def spy_up(x):  # type: ignore[no-untyped-def]
+        seen.add(flint.ctx.prec)
+        return upper(x)
+
+    monkeypatch.setattr(R, "_arb_q", spy_q)
+    monkeypatch.setattr(R, "_upper", spy_up)
+    beta = F(1, 3)
+    R.thresholded_bound(4, 2, beta, "ln(3/2)", 3)  # _pair_bound, thresholded
+    R.thresholded_bound(1, 1, beta, "ln(3/2)", 3)  # chernoff_bound on the exact laws
+    R.untruncated_bound(5, beta, "ln(3/2)", 3)  # tv_bound and _pair_bound, untruncated
+    assert seen == {R.BALL_PREC} == {128}

@@ -61,24 +61,27 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_worstcase_extreme_parameters.py",
     ),
     "dps_verify/inverse/pld_discrete.py": (
-        "tests/test_worstcase_ball_reference.py",
-        "tests/test_pld_discrete.py",
-        "tests/test_pld_discrete_properties.py",
-        "tests/test_pld_sparse.py",
-        "tests/test_pld_discrete_rigorous.py",
+        # the fast reference files first: pytest -x stops at a mutant's first failing test
+        "tests/test_pld_discrete_paths_reference.py",
+        "tests/test_pld_discrete_error_terms_reference.py",
         "tests/test_inverse_edges_reference.py",
         "tests/test_direct_delta_infinite_loss_reference.py",
-        "tests/test_pld_discrete_paths_reference.py",
+        "tests/test_worstcase_ball_reference.py",
+        "tests/test_pld_discrete_rigorous.py",
+        "tests/test_pld_sparse.py",
+        "tests/test_pld_discrete_properties.py",
+        "tests/test_pld_discrete.py",
     ),
     "dps_verify/inverse/pld_sparse.py": (
         "tests/test_sparse_composition_reference.py",
         "tests/test_pld_sparse.py",
     ),
     "dps_verify/inverse/releases.py": (
-        "tests/test_pld_releases.py",
-        "tests/test_pld_sparse.py",
-        "tests/test_inverse_edges_reference.py",
+        # the fast reference files first: pytest -x stops at a mutant's first failing test
         "tests/test_releases_paths_reference.py",
+        "tests/test_inverse_edges_reference.py",
+        "tests/test_pld_sparse.py",
+        "tests/test_pld_releases.py",
     ),
     "dps_verify/verdict/exact_search.py": (
         "tests/test_exact_search_reference.py",

@@ -335,10 +335,8 @@ def untruncated_bound(n: int, beta: Fraction, eps: Number, times: int) -> Fracti
     if n < 2:
         return Fraction(1)
     b, times = beta_param(beta), _times_param(times)
-    tv = tv_bound(n, b, times)
-    if tv == 0:
-        return tv
-    return min(tv, _pair_bound(n, None, b, epsilon_param(eps), times))
+    # tv_bound is the upper end of a ball around a positive number (0 < β < 1): never 0
+    return min(tv_bound(n, b, times), _pair_bound(n, None, b, epsilon_param(eps), times))
 
 
 def thresholded_bound(n: int, k: int, beta: Fraction, eps: Number, times: int) -> Fraction:
