@@ -62,6 +62,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "dps_verify/inverse/pld_discrete.py": (
         # the fast reference files first: pytest -x stops at a mutant's first failing test
+        "tests/test_inverse_documented_constants.py",
         "tests/test_pld_discrete_paths_reference.py",
         "tests/test_pld_discrete_error_terms_reference.py",
         "tests/test_inverse_edges_reference.py",
@@ -78,6 +79,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
     "dps_verify/inverse/releases.py": (
         # the fast reference files first: pytest -x stops at a mutant's first failing test
+        "tests/test_inverse_documented_constants.py",
         "tests/test_releases_paths_reference.py",
         "tests/test_inverse_edges_reference.py",
         "tests/test_pld_sparse.py",
