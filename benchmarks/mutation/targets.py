@@ -33,6 +33,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dps_verify/verdict/screen.py": (
         "tests/test_trust_base_reference.py",
         "tests/test_screen_reference.py",
+        "tests/test_screen_pairs_reference.py",
+        "tests/test_exact_search_pairs_reference.py",
         "tests/test_verdict_exact_decisions.py",
         "tests/test_exact_search_recognise.py",
     ),
