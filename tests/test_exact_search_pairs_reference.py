@@ -464,3 +464,65 @@ def test_progress_bar_appears_from_eight_million_terms_on_a_terminal(monkeypatch
     assert bar is not None
     bar.stop()
     assert es._progress(10**9, False) is None
+
+
+# ----------------------------------------------------------------- arguments, progress, radix cap
+@pytest.mark.parametrize("kwargs", [{"max_size": 0}, {"max_size": True}, {"max_size": 2.0},
+                                    {"relation": "swap-two"}])
+def test_exhaustive_search_refuses_a_bad_size_or_relation(kwargs):
+    from dps_verify.core.errors import ParameterError
+
+    args = {"max_size": 2, **kwargs}
+    with pytest.raises(ParameterError, match="max_size|relation"):
+        exhaustive_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 1), executor="serial",
+                          **args)
+
+
+def test_screen_of_no_datasets_screens_nothing():
+    import numpy as np
+
+    from dps_verify.verdict.exact_search import PairChecker
+    from dps_verify.verdict.executor import SerialExecutor
+
+    chk = PairChecker(SampleTable(_repeated, Atoms(_repeated, list(DOMAIN)), radix=4), F(1, 2),
+                      F(1), F(0), "hockey-stick", SerialExecutor())
+    assert chk.screen(np.zeros((0, 3), dtype=np.int64)) == [] and chk.pairs == 0
+
+
+def test_progress_bar_advances_through_the_per_dataset_screen_and_writes_to_stderr(monkeypatch):
+    """A randomized anonymizer is screened dataset by dataset: the bar advances by the terms
+    screened (as many as the parents screen would report for the same levels: > 0 per level);
+    the bar's console is stderr (stdout may carry a report)."""
+    import dps_verify.verdict.exact_search as es
+
+    advanced: list[int] = []
+
+    class Bar:
+        def __init__(self, total: int):
+            self.total = total
+
+        def advance(self, n: int) -> None:
+            advanced.append(n)
+
+        def stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(es, "_Bar", Bar)
+    res = exhaustive_search(ANONYMIZERS["squares"], list(DOMAIN), Claim(F(1, 2), 1, 1),
+                            max_size=2, executor="serial", progress=True)
+    assert res.witness is None and len(advanced) >= 2 and all(n > 0 for n in advanced)
+    assert es._console().stderr
+
+
+def test_shape_search_caps_its_radix_for_many_values():
+    """Sample keys are Σ s_i · radix^i below 2^62: over 16 values a radix of 16 (15 records) is
+    halved to 8, so no shape has more than 7 records; over 3 values the radix stays 16 (shapes
+    up to 14 records fit the same budget)."""
+    from dps_verify.verdict.exact_search import shape_search
+
+    claim = Claim(F(1, 2), 1, 1)
+    wide = shape_search(_repeated, list(range(16)), claim, ks=[2], max_records=15,
+                        work_budget=20_000, executor="serial")
+    narrow = shape_search(_repeated, [0, 1, 2], claim, ks=[2], max_records=15,
+                          work_budget=20_000, executor="serial")
+    assert max(wide.sizes) == 7 and max(narrow.sizes) >= 14
