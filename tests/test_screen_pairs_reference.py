@@ -191,3 +191,21 @@ def test_underflow_free_stops_at_two_to_the_minus_nine_hundred():
     assert not screen.underflow_free(pmf, 1, 900)
     assert screen.underflow_free(pmf, 1, 898, -1.0)
     assert not screen.underflow_free(pmf, 1, 899, -1.0)
+
+
+# ------------------------------------------------------------------------------ batch edges
+@pytest.mark.parametrize("name", ["repeated", "squares"])
+def test_dataset_screen_of_an_empty_batch_is_empty_and_of_one_dataset_is_its_pairs(name):
+    beta, eps = F(1, 2), F(1, 5)
+    chk = _checker(name, beta, eps, F(0), "hockey-stick", 2)
+    pmf, ex = chk._setup(2)
+    args = (chk.table.arrays(), pmf)
+    empty = screen.screen_chunk((*args, np.zeros((0, M), dtype=np.int64), chk.e_f, chk.d_f,
+                                 False, ex))
+    assert [len(a) for a in empty[:5]] == [0] * 5 and empty[5] == 0
+    assert empty[4].dtype == np.int8
+    one = np.array([[1, 1, 0]], dtype=np.int64)  # a batch of one dataset: its two pairs
+    di, xi, dh, er, st, terms = screen.screen_chunk((*args, one, chk.e_f, chk.d_f, False, ex))
+    assert di.tolist() == [0, 0] and xi.tolist() == [0, 1] and terms > 0
+    pairs = [((1, 1, 0), (0, 1, 0)), ((1, 1, 0), (1, 0, 0))]
+    _check(name, beta, eps, "hockey-stick", pairs, dh, er, st, F(0))

@@ -55,7 +55,11 @@ def screen_batch(tab: dict, pmf: np.ndarray, C: np.ndarray, e: float, d: float,
     exactly).  Otherwise the float error bound of the module docstring applies.
     """
     B, m = C.shape
+    if B == 0:  # no dataset, no pair
+        none = np.zeros(0, dtype=np.int64)
+        return none, none, np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int8), 0
     C = C.astype(np.int64)
+    n = int(C[0].sum())  # every dataset of the batch has n records
     radix = C + 1
     K = radix.prod(axis=1)
     strides = np.cumprod(np.hstack([np.ones((B, 1), dtype=np.int64), radix[:, :-1]]), axis=1)
@@ -95,11 +99,10 @@ def screen_batch(tab: dict, pmf: np.ndarray, C: np.ndarray, e: float, d: float,
 
     P = law(wP)
     zero_ok = exact_int is not None or underflow_free(
-        pmf, int(C[0].sum()) if B else 0, m, float(tab.get("min_p_log2", 0.0)))
+        pmf, n, m, float(tab["min_p_log2"]))
     terms_b = np.bincount(b_term, minlength=B)
     L_b = np.bincount(b_grp, minlength=B)
     res_b, res_x, res_d, res_e, res_s = [], [], [], [], []
-    n = int(C[0].sum()) if B else 0
     for x in range(m):
         has = C[:, x] > 0
         if not has.any():
