@@ -96,8 +96,8 @@ def _exp_below(eps: Fraction, r: Fraction) -> bool:
     """Whether e^ε < r, decided exactly.  Cheap exact shortcuts come first so that a huge ε
     (say 1e30) never reaches the interval evaluation of e^ε: e^ε ≥ 1 + ε, and r < 2^b with
     b = bitlen(num) − bitlen(den) + 1, so ε ≥ 0.7·b > ln 2·b already gives e^ε > r (both hold at
-    ε = 0 too)."""
-    if r <= 1 + eps or eps >= Fraction(7, 10) * max(1, _log2_ceiling(r)):
+    ε = 0 too; past the first test r > 1, so b ≥ 1)."""
+    if r <= 1 + eps or eps >= Fraction(7, 10) * _log2_ceiling(r):
         return False
     return exp_compare(eps, r) < 0
 
@@ -175,7 +175,7 @@ def delta_exceeds(p: Mapping, q: Mapping, epsilon: Number, d: Number) -> bool:
         if B == 0:
             if A > dd:
                 return True
-        elif A > dd and _exp_below(eps, (A - dd) / B):
+        elif _exp_below(eps, (A - dd) / B):  # A ≤ d gives a ratio ≤ 0 < e^ε
             return True
     return False
 
@@ -239,16 +239,16 @@ def least_exp_for_delta(
         B += b
         nxt = ordered[i + 1][0] if i + 1 < len(ordered) else Fraction(1)
         if A - nxt * B > d:  # the answer lies in [nxt, r]
-            return max((A - d) / B, Fraction(1))
+            return (A - d) / B  # > nxt ≥ 1
     return Fraction(1)
 
 
 def _epsilon_one_direction(P: dict, Q: dict, d: Fraction) -> Fraction | None:
     """Least x = e^ε ≥ 1 with Σ_y max(0, P(y) − x Q(y)) ≤ d, exactly; None if none exists."""
-    inf_mass = sum((pv for y, pv in P.items() if pv > 0 and Q.get(y, 0) == 0), Fraction(0))
-    segments = [
-        (pv / Q[y], pv, Q[y]) for y, pv in P.items() if pv > 0 and Q.get(y, 0) > 0 and pv > Q[y]
-    ]
+    # Q.get(y) is None or Fraction(0) (falsy) exactly where Q never produces y; the ratios above
+    # 1 have Q[y] > 0 (an output of P-mass 0 adds nothing to either sum)
+    inf_mass = sum((pv for y, pv in P.items() if not Q.get(y)), Fraction(0))
+    segments = [(pv / Q[y], pv, Q[y]) for y, pv in P.items() if Q.get(y) and pv > Q[y]]
     return least_exp_for_delta(segments, inf_mass, d)
 
 
