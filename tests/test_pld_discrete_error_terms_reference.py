@@ -149,3 +149,74 @@ def test_every_ball_and_interval_runs_at_the_documented_128_bits(monkeypatch) ->
         D.discretised_delta(pld, "ln(11/10)", 3, -7)  # indices, split, tails, final sums
         D.direct_delta(pld, "ln(11/10)", 2)
     assert seen == {("arb", 128), ("iv", 128)}
+
+
+@pytest.mark.parametrize("h_exp", [-2, -5])
+def test_split_vector_keeps_both_masses_and_its_error_term_is_the_documented_one(h_exp: int) -> None:
+    # lemma (a'): each atom of ratio r between grid points i, i + 1 (losses a + ih, a = ln r0)
+    # goes to i with share s = (e^(−(ℓ − ℓ_i)) − e^(−h))/(1 − e^(−h)) of its P-mass, the rest
+    # to i + 1; then Σ_j P_j = Σ P (P-mass kept) and Σ_j P_j e^(−(a + jh)) = Σ Q (Q-mass kept)
+    import flint
+
+    p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
+    pld = PrivacyLossDistribution.from_exact_laws(q, p)  # no infinite loss this way
+    r0, idx = D._indices(pld, h_exp)
+    v = D._split_base(pld, r0, idx, h_exp)
+    with mpmath.workdps(60):
+        h = mpmath.mpf(2) ** h_exp
+        a = mpmath.log(mpmath.mpf(r0.numerator) / r0.denominator)
+        exact = {}
+        for r, pr in pld.ratios.items():
+            lo, hi = idx[r]
+            m = mpmath.mpf(pr.numerator) / pr.denominator
+            ell = mpmath.log(mpmath.mpf(r.numerator) / r.denominator)
+            if hi == lo + 1:
+                s = (mpmath.exp(-(ell - a - lo * h)) - mpmath.exp(-h)) / (1 - mpmath.exp(-h))
+                exact[lo] = exact.get(lo, 0) + m * s
+                exact[hi] = exact.get(hi, 0) + m * (1 - s)
+            else:
+                assert lo == hi  # only the anchor sits on the grid here
+                exact[hi] = exact.get(hi, 0) + m
+        assert all(v.offset + j in exact or v.data[j] == 0 for j in range(len(v.data)))
+        err = mpmath.sqrt(sum((mpmath.mpf(float(v.data[j - v.offset])) - x) ** 2 for j, x in exact.items()))
+        assert err <= v.err2
+        p_mass = sum(mpmath.mpf(x.numerator) / x.denominator for x in pld.ratios.values())
+        q_mass = sum(mpmath.mpf((x / r).numerator) / (x / r).denominator for r, x in pld.ratios.items())
+        assert abs(sum(exact.values()) - p_mass) < mpmath.mpf(10) ** -50
+        assert abs(sum(x * mpmath.exp(-(a + j * h)) for j, x in exact.items()) - q_mass) < mpmath.mpf(10) ** -50
+    # the error term: per part, the ball radius (1 + 4u), 2u of the rounded mass and 2^-1000; the
+    # sums into a bin (c − 1)u of the total for c parts in the fullest bin; rounded up (1 + 4u)
+    err_doc = 0.0
+    with flint.ctx.workprec(128):
+        hb = flint.arb(2) ** h_exp
+        l0 = flint.arb(flint.fmpq(r0.numerator, r0.denominator)).log()
+        for r, pr in pld.ratios.items():
+            lo, hi = idx[r]
+            pb = flint.arb(flint.fmpq(pr.numerator, pr.denominator))
+            if hi == lo + 1:
+                t = flint.arb(flint.fmpq(r.numerator, r.denominator)).log() - l0 - lo * hb
+                s = ((-t).exp() - (-hb).exp()) / (1 - (-hb).exp())
+                parts = [pb * s, pb * (1 - s)]
+            else:
+                parts = [pb]
+            for m in parts:
+                err_doc += float(m.rad()) * (1 + 4 * U) + 2 * U * max(float(m.mid()), 0.0) + 2.0**-1000
+    counts = {}
+    for r in pld.ratios:
+        lo, hi = idx[r]
+        for j in ((lo, hi) if hi == lo + 1 else (hi,)):
+            counts[j] = counts.get(j, 0) + 1
+    err_doc += (max(counts.values()) - 1) * U * float(v.data.sum()) * (1 + 4 * U)
+    assert v.err2 == _up(err_doc * (1 + 4 * U))
+
+
+def test_tail_cut_of_a_very_fine_grid_is_exact_integers_and_the_window_clips_it() -> None:
+    # grid step 2^-80: the Chernoff cut in grid indices lies far beyond 2^62; floor and ceil of
+    # the finite float ends are exact Python integers, and the window stays in the full range
+    probs = [F(1, 2), F(1, 3), F(1, 6)]
+    tails = D._Tails([0, 2**70, 2**71], probs, 2.0**-80)
+    lo, hi = tails.cut(3, 1e-12)
+    assert isinstance(lo, int) and isinstance(hi, int) and lo < 0 < 2**62 < hi
+    base = D._Vec(np.array([0.5, 0.0, 0.5]), 0, 0.0, 0.0)
+    w_lo, size, kept = D._window(base, 3, D._Tails([0, 2], [F(1, 2), F(1, 2)], 2.0**-80), 1e-12)
+    assert (w_lo, size, kept) == (0, 8, 7)  # the whole range 0..6 of three releases

@@ -308,15 +308,14 @@ class _Tails:
         return self._iv_cache[lam]
 
     def cut(self, n: int, tau: float) -> tuple[int, int]:
-        """Index range [lo, hi] outside which each tail has (float-estimated) mass ≤ τ."""
+        """Index range [lo, hi] outside which each tail has (float-estimated) mass ≤ τ.
+
+        A float heuristic (the mass outside is bounded rigorously in :meth:`bound`).  Both ends
+        are finite floats (every ln M(±λ) is finite, 0 < τ and λh ≥ 2^-6·h > 0), so floor and
+        ceil are exact integers of any size; :func:`_window` clips them to the full range."""
         lt = math.log(tau)
         hi = min((n * self._logm[lam] - lt) / (lam * self.h) for lam in self.LAMBDAS)
         lo = max((lt - n * self._logm[-lam]) / (lam * self.h) for lam in self.LAMBDAS)
-        # the cut is a float heuristic (its mass is bounded rigorously in :meth:`bound`); clamp it
-        # to a finite range so that no float overflow can reach int()
-        lim = float(2**62)
-        lo = min(max(lo, -lim), lim) if lo == lo else -lim
-        hi = min(max(hi, -lim), lim) if hi == hi else lim
         return math.floor(lo), math.ceil(hi)
 
     def bound(self, n: int, lo: int | None, hi: int | None) -> float:
