@@ -5,6 +5,7 @@ tuple cap — each forced with the module's own budgets on a three-atom law and 
 the exact T-fold hockey-stick δ (CP Def. 2 for independent releases), every T-tuple of outputs
 enumerated in Fractions (milliseconds each)."""
 
+import math
 from fractions import Fraction as F
 
 import numpy as np
@@ -166,3 +167,98 @@ def test_norm2_upper_of_entries_above_the_probability_range() -> None:
         exact_sq = sum(F(float(v)) ** 2 for v in x)
         b = F(D._norm2_upper(x))
         assert b * b >= exact_sq and b * b <= exact_sq * (1 + F(1, 10**12))
+
+
+# ---- the documented grid choices: the coarsest grid, the jump, the immediate exact case -------
+
+# one interior atom, loss span ln 2.721 = 1.0010 (in [1, 257/256)): the coarsest grid, "about 256
+# bins across one release's losses", is 2^floor(log2(span/256)) = 2^-8 (not 2^-9)
+P2 = {0: F(1, 2), 1: F(1, 2)}
+Q2 = {0: F(1000, 3721), 1: F(2721, 3721)}
+
+
+def _pld2() -> PrivacyLossDistribution:
+    pld = PrivacyLossDistribution.from_exact_laws(P2, Q2)
+    assert 1 < D._loss_span(pld) < 257 / 256
+    return pld
+
+
+@pytest.mark.parametrize("times", [2, 3])
+def test_enclose_deltas_starts_on_the_coarsest_grid_and_keeps_it_when_it_is_narrow_enough(times: int) -> None:
+    exact = _hs(P2, Q2, F(11, 10), times)
+    (c,) = D.enclose_deltas([_pld2()], "ln(11/10)", times, exact_budget=0, rtol=1.0)
+    assert c.details["h_exp"] == -8 and c.details["mode"] == "discretised"
+    assert c.lower <= exact <= c.upper <= c.lower * F(4, 3)  # the documented target, rtol/3
+
+
+def test_enclose_deltas_jumps_by_the_documented_number_of_halvings() -> None:
+    # from the coarsest grid's width w and lower end lo the next grid is ceil(log2(w / (0.7 ·
+    # lo · rtol/3))) halvings finer (between 1 and 6); here that grid meets the target and is kept
+    pld, rtol = _pld2(), 0.01
+    first = D.discretised_delta(pld, "ln(11/10)", 2, -8, tail_mass=1e-11)
+    w = first.upper - first.lower
+    jump = min(6, max(1, math.ceil(math.log2(float(w / (first.lower * F(rtol / 3) * F(7, 10)))))))
+    assert jump == 2
+    (c,) = D.enclose_deltas([pld], "ln(11/10)", 2, exact_budget=0, rtol=rtol)
+    assert c.details["h_exp"] == -8 - jump
+    exact = _hs(P2, Q2, F(11, 10), 2)
+    assert c.lower <= exact <= c.upper <= c.lower * (1 + F(rtol / 3))
+
+
+def test_upper_below_first_grid_is_the_coarsest_one_finer_by_half_log2_t() -> None:
+    exact = _hs(P2, Q2, F(11, 10), 4)
+    for times, h in ((2, -8), (3, -8), (4, -9)):
+        target = _hs(P2, Q2, F(11, 10), times) * 2  # met by the first grid
+        c = D.upper_below([_pld2()], "ln(11/10)", times, target, exact_budget=0)
+        assert c.details["h_exps"] == [h] and c.details["mode"] == "discretised"
+    assert exact <= c.upper <= exact * 2
+
+
+def test_upper_below_goes_exact_at_once_up_to_a_sixteenth_of_the_budget() -> None:
+    # cost 25 (the group of 6 against 5, T = 2): exact at once when 25 <= budget // 16
+    p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    assert D.exact_compose_cost(pld, 2) == 25
+    target = _hs(p, q, F(11, 10), 2) * 2
+    assert D.upper_below([pld], "ln(11/10)", 2, target, exact_budget=400).details["mode"] == "exact"
+    assert D.upper_below([pld], "ln(11/10)", 2, target, exact_budget=399).details["mode"] == "discretised"
+
+
+def test_upper_below_below_the_floor_goes_exact_exactly_up_to_the_fallback_budget(monkeypatch) -> None:
+    monkeypatch.setattr(D, "DIRECT_QUICK_TUPLES", 0)
+    exact = _hs(P, Q, E_X, 2)
+    assert D.exact_compose_cost(_pld(), 2) == 9
+    for budget, mode in ((9, "exact"), (8, "direct")):
+        c = D.upper_below([_pld()], EPS, 2, exact / 2, exact_budget=0, fallback_budget=budget)
+        assert c.details["mode"] == mode and exact <= c.upper
+
+
+def test_one_release_is_the_base_vector_itself() -> None:
+    pld = _pld2()
+    r0, idx = D._indices(pld, -8)
+    base = D._split_base(pld, r0, idx, -8)
+    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**-8)
+    for fft in (True, False):
+        vec, bins = D._power(base, 1, tails, 1e-12, 4, fft)  # no window, no budget check
+        assert vec is base and bins == len(base.data)
+    c = D.discretised_delta(pld, "ln(11/10)", 1, -8)
+    assert c.details["bins"] == len(base.data) and "a single release" in c.how
+
+
+def test_power_window_is_the_smallest_power_of_two_holding_the_kept_range() -> None:
+    pld = PrivacyLossDistribution.from_exact_laws(_law(6, F(1, 3), 2), _law(5, F(1, 3), 2))
+    for h_exp in (-3, -4, -6):
+        r0, idx = D._indices(pld, h_exp)
+        base = D._split_base(pld, r0, idx, h_exp)
+        tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp,
+                         idx_low=[idx[r][0] for r in pld.ratios])
+        for times in (2, 3, 8):
+            for tau in (1e-6, 1e-16):
+                lo, size, kept = D._window(base, times, tails, tau)
+                need = max(kept, len(base.data))
+                assert size & (size - 1) == 0 and size // 2 < need <= size
+
+
+def test_direct_tuples_counts_the_t_tuples_of_finite_atoms() -> None:
+    assert D.direct_tuples(_pld(), 4) == 3**4 and D.direct_tuples(_pld2(), 1) == 2
+    assert D.direct_tuples(PrivacyLossDistribution({}, F(1, 2)), 3) == 0  # no finite atom

@@ -991,7 +991,7 @@ DIRECT_QUICK_TUPLES = 1 << 17
 
 def direct_tuples(pld: PLD, times: int) -> int:
     """Number of T-tuples of finite atoms :func:`direct_delta` would sum (m^T)."""
-    return max(len(pld.ratios), 1) ** times
+    return len(pld.ratios) ** times
 
 
 def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
