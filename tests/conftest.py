@@ -64,27 +64,71 @@ class _ReleaseMemoryBetweenModules:
         self.libc.malloc_trim(0)
 
 
+def _proof_sources_fingerprint() -> str:
+    """SHA-256 of the proof sources a theorem's result depends on: every theorem module
+    (``proofs/``, imported as ``dps_verify_proofs``), the kernel and CP Thm 6's witness."""
+    import hashlib
+    from pathlib import Path
+
+    import dps_verify_proofs
+
+    from dps_verify.paper import cp6_witness, kernel
+
+    files = sorted(Path(dps_verify_proofs.__file__).parent.glob("*.py"))
+    files += sorted(Path(kernel.__file__).parent.glob("*.py")) + [Path(cp6_witness.__file__)]
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 @pytest.fixture(scope="session")
 def proof_results() -> Any:
-    """Every registered theorem's proof, run once per test session in this process (about 20 s
+    """Every registered theorem's proof, run once per test session in this process (about 25 s
     of CPU for all of them, read by several test files), with mpmath's global state and the bits
     of d(20, 0.1, 1) recorded before and after the runs.  The results also fill the cache of
-    ``dps-verify explore --steps`` (:data:`dps_verify.paper.walkthroughs.PROOF_CACHE`)."""
+    ``dps-verify explore --steps`` (:data:`dps_verify.paper.walkthroughs.PROOF_CACHE`).
+
+    ``run(theorem_id)`` hands out the session's result while the proof sources are the ones it
+    was computed from (their fingerprint, :func:`_proof_sources_fingerprint`, is compared at
+    each call: the working tree may change under a long session), and runs the proof afresh
+    otherwise."""
     import mpmath
 
     from dps_verify import bounds
-    from dps_verify.paper import walkthroughs
-    from dps_verify.paper.kernel import THEOREMS, run
+    from dps_verify.paper import kernel, walkthroughs
+    from dps_verify.paper.kernel import THEOREMS
 
     def state() -> tuple:
         return mpmath.mp.prec, mpmath.iv.prec, bounds.d(20, "0.1", 1)._mpf_
 
+    real_run = kernel.run
+    fingerprint = _proof_sources_fingerprint()
     before = state()
-    results = {tid: run(tid) for tid in THEOREMS}
+    results = {tid: real_run(tid) for tid in THEOREMS}
     after = state()
     for tid, r in results.items():
         walkthroughs.PROOF_CACHE.setdefault(tid, r)
-    return types.SimpleNamespace(results=results, mpmath_state_before=before, mpmath_state_after=after)
+
+    def run(theorem_id: str) -> Any:
+        if theorem_id in results and _proof_sources_fingerprint() == fingerprint:
+            return results[theorem_id]
+        return real_run(theorem_id)
+
+    return types.SimpleNamespace(results=results, mpmath_state_before=before,
+                                 mpmath_state_after=after, fingerprint=fingerprint, run=run)
+
+
+@pytest.fixture()
+def prove_reads_session_proofs(proof_results: Any, monkeypatch: Any) -> Any:
+    """``dps-verify prove`` (and anything else calling :func:`dps_verify.paper.kernel.run`)
+    reads the session's proof results instead of running the proofs again -- for the tests of
+    what the command prints and exports, not of the proofs themselves (those read
+    ``proof_results``)."""
+    from dps_verify.paper import kernel
+
+    monkeypatch.setattr(kernel, "run", proof_results.run)
+    return proof_results
 
 
 #: Test modules that run the claims registry in-process (its theorem claims read the proofs).

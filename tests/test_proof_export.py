@@ -1,6 +1,12 @@
 """The proof export re-checkable without dps-verify: chain graph, certificates and SMT-LIB files
 re-run by proofs/recheck_smt2.py with the solver binaries; `prove --trust` prints the computed
-trust base."""
+trust base.
+
+``prove`` reads the session's proof results here (fixture ``prove_reads_session_proofs``,
+tests/conftest.py): these tests are about what is printed and exported, the proofs themselves
+are checked in tests/test_proofs_all.py.  The re-check script starts a solver process per file
+and solver, so the default run gives it one exported file of each kind (claim step, vacuity
+check, negative control) and the deep profile every file of the theorem."""
 
 from __future__ import annotations
 
@@ -9,12 +15,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dps_verify import cli
 
 SCRIPT = Path(__file__).resolve().parents[1] / "proofs" / "recheck_smt2.py"
 
 
-def test_export_writes_chain_graph_and_certificates(tmp_path, capsys):
+def test_export_writes_chain_graph_and_certificates(tmp_path, capsys, prove_reads_session_proofs):
     out = tmp_path / "smt"
     assert cli.main(["prove", "tr-theorem-3", "--smt2", str(out)]) == 0
     capsys.readouterr()
@@ -28,11 +36,30 @@ def test_export_writes_chain_graph_and_certificates(tmp_path, capsys):
     assert "control: Cor 4 form at eps >= 0 (pole at eps = 0) (sympy): OPEN" in certs
 
 
-def test_recheck_script_one_line_per_file_and_catches_a_wrong_answer(tmp_path, capsys):
+def _kind(f: Path) -> str:
+    if f.name.endswith(".vacuity.smt2"):
+        return "vacuity"
+    return "control" if "-control-" in f.name else "claim"
+
+
+@pytest.mark.parametrize("every_file", [
+    pytest.param(False, id="one-file-of-each-kind"),
+    pytest.param(True, id="every-file", marks=pytest.mark.deep)])
+def test_recheck_script_one_line_per_file_and_catches_a_wrong_answer(
+        every_file, tmp_path, capsys, prove_reads_session_proofs):
     out = tmp_path / "smt"
     assert cli.main(["prove", "tr-theorem-5", "--smt2", str(out)]) == 0
     capsys.readouterr()
     files = sorted(out.glob("*/*.smt2"))
+    assert {_kind(f) for f in files} == {"claim", "vacuity", "control"}
+    if not every_file:
+        first = {}
+        for f in files:
+            first.setdefault(_kind(f), f)
+        for f in set(files) - set(first.values()):
+            f.unlink()
+        files = sorted(first.values())
+        assert {f.read_text().split("\n", 1)[0].rsplit(" ", 1)[1] for f in files} == {"sat", "unsat"}
     done = subprocess.run([sys.executable, str(SCRIPT), str(out), "--timeout", "10"],
                           capture_output=True, text=True, timeout=600)
     lines = done.stdout.strip().splitlines()
@@ -50,7 +77,7 @@ def test_recheck_script_one_line_per_file_and_catches_a_wrong_answer(tmp_path, c
     assert done.returncode == 1 and f"CHECK\t{victim.relative_to(out)}" in done.stdout
 
 
-def test_prove_trust_prints_the_computed_trust_base(capsys):
+def test_prove_trust_prints_the_computed_trust_base(capsys, prove_reads_session_proofs):
     assert cli.main(["prove", "tr-theorem-6", "--trust"]) == 0
     out = capsys.readouterr().out
     assert "trust base: 7 steps in the chain" in out

@@ -164,11 +164,9 @@ def test_an_implementation_that_raises_decides_nothing():
     assert ref.verdict is Verdict.ERROR and "undecided" in ref.problems[-1]
 
 
-def test_refuted_theorems_are_decided_by_their_witness():
-    from dps_verify.paper.kernel import run
-
+def test_refuted_theorems_are_decided_by_their_witness(proof_results):
     for tid in ("cp-theorem-6", "tr-theorem-2"):
-        r = run(tid)
+        r = proof_results.results[tid]  # run once per session (tests/conftest.py)
         assert r.verdict is Verdict.REFUTED and r.ok, tid
         assert r.decision.refutation.verdict is Verdict.REFUTED, tid
         assert "refutation" in r.to_dict(), tid
