@@ -13,11 +13,19 @@ listed by kind and required by ``test_every_kind_of_mutant_is_listed``; the kern
 mutants run tr-theorem-3, whose negative controls include one per guard
 (:mod:`dps_verify.paper.kernel.selftest`).
 
+Which mutants run where: every mutant runs under the deep profile (``--dps-profile deep`` or
+``HYPOTHESIS_PROFILE=deep``).  The default run keeps, for each kind of guard (statement identity,
+hypothesis check, chaining, witness, model check, solver), the cheapest mutant that this guard
+itself must catch (:data:`DEFAULT_BY_GUARD`; the guard's message is required in the verdict's
+detail), so a broken guard still fails the default run.
+
 Speed (the mutated source never touches the working tree):
 
 * one warm parent process has sympy, z3, cvc5 and the proofs imported; each mutant runs in a
-  ``fork`` of it, where the proof modules (``smt``, ``finite``, ``core`` and the mutant's
-  theorem) are executed afresh from their source, the mutant's replacement applied in memory;
+  ``fork`` of it (the parent's objects frozen out of the child's garbage collector, so the
+  child does not copy the parent's heap by collecting it), where the proof modules (``smt``,
+  ``finite``, ``core`` and the mutant's theorem) are executed afresh from their source, the
+  mutant's replacement applied in memory;
 * in the default run the second solver's slot is filled by z3 re-reading the exported SMT-LIB
   text (so the printer is still exercised); ``HYPOTHESIS_PROFILE=deep`` runs cvc5 as
   ``dps-verify prove`` does.  The unmutated theorems pass in the same mode (so a failure means
@@ -27,6 +35,7 @@ Speed (the mutated source never touches the working tree):
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -362,16 +371,18 @@ def _child(mutant: Mutant | None, theorem_id: str, both: bool) -> list:
         raise StaleMutant(f"{mutant.name}: {mutant.path} is not a module run here")
     r = sys.modules["dps_verify.paper.kernel.runner"].run_module(
         theorem_id, sys.modules[f"dps_verify_proofs.{mod_name}"])
-    bad = [s.name for s in r.steps + r.negative_controls if not s.ok]
+    bad = [s for s in r.steps + r.negative_controls if not s.ok]
     problems = list(r.decision.problems) if r.decision is not None else []
+    notes = [f"{s.name}: {s.verdict.value} ({s.note})" for s in bad]
     return [r.verdict == r.expected and not bad,
-            f"{r.verdict.value}; unexpected: {bad}; statement problems: {problems}"]
+            f"{r.verdict.value}; unexpected: {notes}; statement problems: {problems}"]
 
 
 def run_forked(mutant: Mutant | None, theorem_id: str, both: bool = BOTH_SOLVERS) -> tuple[bool, str]:
     """``(all verdicts as recorded, detail)`` for ``theorem_id`` with ``mutant`` applied, in a
     forked child of this (warm) process."""
     rfd, wfd = os.pipe()
+    gc.freeze()  # the child's collections skip (so do not copy) the parent's objects
     pid = os.fork()
     if pid == 0:  # child
         os.close(rfd)
@@ -383,6 +394,7 @@ def run_forked(mutant: Mutant | None, theorem_id: str, both: bool = BOTH_SOLVERS
         with os.fdopen(wfd, "w") as fh:
             json.dump(out, fh)
         os._exit(0)
+    gc.unfreeze()
     os.close(wfd)
     with os.fdopen(rfd) as fh:
         data = fh.read()
@@ -406,35 +418,10 @@ def warm() -> None:
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
-#: Theorems whose every mutation run, the unmutated baseline included, is left to the deep
-#: profile: one fork of CP Thm 5 costs ~12 s of CPU (baseline plus one mutant ~24 s).  Its proof,
-#: steps and negative controls still run in every default run (tests/test_proofs_all.py,
-#: tests/test_proofs_cp5_assembly.py), and every kind of mutant is still forked there on the
-#: other theorems.
-DEEP_THEOREMS = frozenset({"cp-theorem-5"})
-
-
-@needs_fork
-@pytest.mark.parametrize("theorem_id", [
-    pytest.param(t, marks=pytest.mark.deep) if t in DEEP_THEOREMS else t
-    for t in sorted({theorem_of(m) for m in MUTANTS})])
-def test_unmutated_checks_pass(theorem_id: str):
-    """The same check passes on the unmutated package (so a failure means 'caught')."""
-    ok, detail = run_forked(None, theorem_id)
-    assert ok, f"{theorem_id}: {detail}"
-
-
-#: Theorems whose checked proof takes over a second to run (CP Thm 5 ~10 s): the default run
-#: forks the first mutant of each, the deep profile all of them (CP Thm 5's 21 mutants alone are
-#: ~200 s of CPU).  Every mutant of the quicker theorems (the kernel-guard mutants run with TR
-#: Thm 3) stays in the default run.
-SLOW_THEOREMS = frozenset({"cp-theorem-1", "cp-theorem-3", "cp-theorem-5", "tr-theorem-6"})
-
-
 #: Mutants that must be caught by the kernel's statement gate itself (the message it must
 #: give), not by a changed fingerprint or a step's verdict: the statements' hypotheses are
 #: written out, so a narrowed given is an extra hypothesis; a refutation's witness is checked
-#: against the statement.
+#: against the statement.  The default run's mutants name the guard that catches them here too.
 KERNEL_MESSAGE = {
     "narrowed hypothesis: CP Thm 2 kernel values <= 1/2": "which is not a hypothesis",
     "narrowed hypothesis: CP Thm 3 coin weight p <= 1/2": "which is not a hypothesis",
@@ -453,32 +440,63 @@ KERNEL_MESSAGE = {
     "refutation: TR Thm 2 witness with a wrong constant (e^eps for e^eps_i)": "refutes nothing",
     "refutation: CP Thm 6 witness with a wrong constant (e^eps for e^eps')":
         "the witness misses the definition Eq(E, E1*Eprime)",
+    # the chain check: the assembled step's sum is no longer proved by the removed induction
+    "CP Thm 2 sum over outputs without its induction":
+        "assembled: CP Def 2 for A2(A1): ERROR (unlinked: assumes",
+    # a disabled guard: its kernel control (kernel.selftest) is no longer rejected
+    "consistency check of the givens disabled": "kernel control: contradictory definitions",
+    "cvc5 answer copied from z3": "kernel control: cvc5 consulted",
 }
-#: new mutants of quick theorems that run only in the deep profile (the default run keeps one
-#: of each kind).
-DEEP_ONLY = frozenset({"refutation: TR Thm 2 witness with a wrong constant (e^eps for e^eps_i)",
-                       "refutation: CP Thm 6 witness with a wrong constant (e^eps for e^eps')"})
 
-
-def _mutant_params() -> list:
-    seen: set[str] = set()
-    out = []
-    for m in MUTANTS:
-        t = theorem_of(m)
-        deep = (t in SLOW_THEOREMS and t in seen) or m.name in DEEP_ONLY or t in DEEP_THEOREMS
-        seen.add(t)
-        out.append(pytest.param(m, id=m.name, marks=pytest.mark.deep) if deep else pytest.param(m, id=m.name))
-    return out
+#: The default run's mutants, by the kind of guard that must catch them: the cheapest mutant
+#: per kind (on the quickest theorem that exercises the guard; ~0.2-0.8 s of CPU each), each
+#: named with the guard's own message in :data:`KERNEL_MESSAGE`.  The deep profile runs every
+#: mutant of :data:`MUTANTS`, these included.
+DEFAULT_BY_GUARD: dict[str, tuple[str, ...]] = {
+    "statement identity": ("weakened conclusion: CP Prop 4 event bound without delta",),
+    "hypothesis check": ("narrowed hypothesis: CP Prop 4 k >= 2",),
+    "chaining": ("CP Thm 2 sum over outputs without its induction",),
+    "witness": ("refutation: TR Thm 2 witness misses a hypothesis (A_i not ln 3-DP)",),
+    "model check": ("consistency check of the givens disabled",),
+    "solver": ("cvc5 answer copied from z3",),
+}
+DEFAULT = frozenset(name for names in DEFAULT_BY_GUARD.values() for name in names)
+#: the theorems the default run forks (their unmutated baselines run by default too).
+DEFAULT_THEOREMS = frozenset(theorem_of(m) for m in MUTANTS if m.name in DEFAULT)
 
 
 @needs_fork
-@pytest.mark.parametrize("mutant", _mutant_params())
+@pytest.mark.parametrize("theorem_id", [
+    t if t in DEFAULT_THEOREMS else pytest.param(t, marks=pytest.mark.deep)
+    for t in sorted({theorem_of(m) for m in MUTANTS})])
+def test_unmutated_checks_pass(theorem_id: str):
+    """The same check passes on the unmutated package (so a failure means 'caught')."""
+    ok, detail = run_forked(None, theorem_id)
+    assert ok, f"{theorem_id}: {detail}"
+
+
+@needs_fork
+@pytest.mark.parametrize("mutant", [
+    pytest.param(m, id=m.name) if m.name in DEFAULT
+    else pytest.param(m, id=m.name, marks=pytest.mark.deep) for m in MUTANTS])
 def test_mutant_caught(mutant: Mutant):
     ok, detail = run_forked(mutant, theorem_of(mutant))
     assert "StaleMutant" not in detail, detail
     assert not ok, f"mutant survived: {mutant.name} ({detail})"
     if mutant.name in KERNEL_MESSAGE:
         assert KERNEL_MESSAGE[mutant.name] in detail, f"not caught by the kernel: {detail}"
+
+
+def test_default_run_keeps_a_mutant_of_every_guard_kind():
+    """Each guard kind has a mutant in the default run, listed in :data:`MUTANTS` and required
+    to be caught with that guard's own message (so the default run fails if the guard breaks)."""
+    assert set(DEFAULT_BY_GUARD) == {"statement identity", "hypothesis check", "chaining",
+                                     "witness", "model check", "solver"}
+    names = {m.name for m in MUTANTS}
+    for kind, chosen in DEFAULT_BY_GUARD.items():
+        assert chosen, kind
+        for name in chosen:
+            assert name in names and name in KERNEL_MESSAGE, (kind, name)
 
 
 def test_every_mutant_targets_a_proof_module():
