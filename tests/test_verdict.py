@@ -68,27 +68,45 @@ def claim():
     return exact.sdgs_delta(3, BETA, EPS)
 
 
+def gate_domain(deep_profile):
+    """The domain of the 24-record gate's searches: its leak needs ~96 records (a target beside
+    a bulk), found over 3 values by the default run (every shape family still tried: singleton,
+    crowd, beside-bulk, outlier, random; ~10x cheaper) and over all of DOM under deep."""
+    return DOM if deep_profile else DOM[:3]
+
+
 @pytest.mark.parametrize("anon", FAULTY, ids=lambda f: f.__name__)
-def test_assert_dp_detects_every_leak_shape_with_defaults(anon):
+def test_assert_dp_detects_every_leak_shape_with_defaults(anon, deep_profile):
+    dom = gate_domain(deep_profile) if anon is large_gate else DOM
     with pytest.raises(AssertionError, match="smallest witness"):
-        assert_dp(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=DOM, max_examples=0)
+        assert_dp(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=dom, max_examples=0)
+
+
+#: Largest leak shape of a PASS in the default run (the default, 96 records, under deep): the
+#: same phases (budget plan, exhaustive search, recognition, every shape family) at ~1/6 the cost.
+PASS_SHAPE_RECORDS = 24
 
 
 @pytest.mark.parametrize("anon", CORRECT, ids=lambda f: getattr(f, "__name__", "ssk"))
-def test_assert_dp_flags_no_correct_anonymizer(anon):
-    rep = assert_dp(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=DOM, max_examples=0)
+def test_assert_dp_flags_no_correct_anonymizer(anon, deep_profile):
+    from dps_verify.testing.checks import SHAPE_RECORDS
+
+    records = SHAPE_RECORDS if deep_profile else PASS_SHAPE_RECORDS
+    rep = assert_dp(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=DOM, max_examples=0,
+                    shape_records=records)
     text = rep.summary()
     assert "PASS" in text and "neighbouring pairs" in text
     assert ("closed form" in text) or ("not a proof" in text)
 
 
 @pytest.mark.parametrize("anon", FAULTY, ids=lambda f: f.__name__)
-def test_audit_detects_every_leak_shape(anon):
+def test_audit_detects_every_leak_shape(anon, deep_profile):
     from dps_verify.audit import audit
 
     # default domain (max_size 40): the 24-record gate needs ~96 records at beta = 1/5, reached
     # by the geometric crowd / beside-bulk shapes, which grow beyond max_size
-    rep = audit(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=DOM, method="exact")
+    dom = gate_domain(deep_profile) if anon is large_gate else DOM
+    rep = audit(anon, beta=BETA, epsilon=EPS, delta=claim(), domain=dom, method="exact")
     assert rep.verdict == "FAIL", rep.summary()
     if anon is large_gate:
         assert len(rep.witness.dataset) > 40 and "verdict.shapes" in str(rep.coverage["shapes"])
@@ -178,8 +196,8 @@ def test_pointwise_and_beta_one_and_epsilon_zero():
             assert len(new.dataset) + len(new.neighbour) <= len(old.dataset) + len(old.neighbour)
 
 
-def test_shape_search_reaches_large_thresholds():
-    res = shape_search(large_gate, DOM, beta=BETA, epsilon=EPS, delta=claim())
+def test_shape_search_reaches_large_thresholds(deep_profile):
+    res = shape_search(large_gate, gate_domain(deep_profile), beta=BETA, epsilon=EPS, delta=claim())
     assert res.witness is not None and len(res.witness.dataset) >= 24
 
 
