@@ -262,3 +262,90 @@ def test_power_window_is_the_smallest_power_of_two_holding_the_kept_range() -> N
 def test_direct_tuples_counts_the_t_tuples_of_finite_atoms() -> None:
     assert D.direct_tuples(_pld(), 4) == 3**4 and D.direct_tuples(_pld2(), 1) == 2
     assert D.direct_tuples(PrivacyLossDistribution({}, F(1, 2)), 3) == 0  # no finite atom
+
+
+# ---- the window's tails: only the upper one cut, the cut itself, the direct convolution's cost --
+
+# most mass at the smallest loss, three light atoms above: the T-fold window sits at the bottom
+# of the full range and cuts only the upper tail
+LOW_HEAVY = PrivacyLossDistribution({F(i + 1, 3): F(m, 100) for i, m in enumerate((97, 1, 1, 1))})
+
+
+def test_mass_above_a_window_cut_only_at_the_top_is_charged_to_the_upper_end() -> None:
+    pld, times, h_exp, tau = LOW_HEAVY, 10, -5, 1e-3
+    r0, idx = D._indices(pld, h_exp)
+    base = D._split_base(pld, r0, idx, h_exp)
+    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp,
+                     idx_low=[idx[r][0] for r in pld.ratios])
+    lo, size, _ = D._window(base, times, tails, tau)
+    full_lo = times * base.offset
+    assert lo == full_lo and lo + size - 1 < full_lo + times * (len(base.data) - 1)  # top cut only
+    vec, _ = D._power(base, times, tails, tau, 2**20)
+    assert vec.extra == tails.bound(times, None, lo + size - 1) > 0
+    exact = pld.self_compose(times).delta_certified(0).upper  # the exact T-fold δ at ε = 0
+    c = D.discretised_delta(pld, 0, times, h_exp, tail_mass=tau)
+    assert c.lower <= exact <= c.upper  # the cut-off top mass holds the whole δ here
+
+
+@pytest.mark.parametrize("h_exp", [-3, -6])
+def test_tail_cut_is_the_tightest_float_chernoff_cut_over_the_lambda_grid(h_exp: int) -> None:
+    # hi = min over λ of (n ln M(λ) − ln τ)/(λh), lo = max over λ of (ln τ − n ln M(−λ))/(λh),
+    # M(±λ) = Σ p_i e^(±λ h j_i) over the chain's indices (ceilings up, floors down)
+    import mpmath
+
+    pld = PrivacyLossDistribution.from_exact_laws(_law(6, F(1, 3), 2), _law(5, F(1, 3), 2))
+    r0, idx = D._indices(pld, h_exp)
+    probs = list(pld.ratios.values())
+    up, down = [idx[r][1] for r in pld.ratios], [idx[r][0] for r in pld.ratios]
+    tails = D._Tails(up, probs, 2.0**h_exp, idx_low=down)
+    h = mpmath.mpf(2) ** h_exp
+    for n, tau in ((3, 1e-12), (20, 1e-6)):
+        with mpmath.workdps(40):
+            def log_m(lam, js):  # type: ignore[no-untyped-def]
+                return mpmath.log(sum(mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(lam * h * j)
+                                      for p, j in zip(probs, js)))
+            lt = mpmath.log(tau)
+            hi = min((n * log_m(lam, up) - lt) / (lam * h) for lam in map(mpmath.mpf, D._Tails.LAMBDAS))
+            lo = max((lt - n * log_m(-lam, down)) / (lam * h) for lam in map(mpmath.mpf, D._Tails.LAMBDAS))
+        got_lo, got_hi = tails.cut(n, tau)
+        assert abs(got_hi - mpmath.ceil(hi)) <= 1 and abs(got_lo - mpmath.floor(lo)) <= 1
+        assert got_lo < got_hi
+
+
+def test_direct_convolve_cost_counts_the_products_of_binary_exponentiation() -> None:
+    # each product of vectors of lengths a and b costs a·b and has length a + b − 1
+    for n in (1, 2, 7):
+        for times in range(1, 12):
+            cost, acc, sq, t = 0, None, n, times
+            while t:
+                if t & 1:
+                    if acc is not None:
+                        cost += acc * sq
+                    acc = sq if acc is None else acc + sq - 1
+                t >>= 1
+                if t:
+                    cost += sq * sq
+                    sq = 2 * sq - 1
+            assert D.direct_convolve_cost(n, times) == cost
+            assert acc == times * (n - 1) + 1  # the T-fold length
+    assert D.direct_convolve_cost(10, 1) == 0 and D.direct_convolve_cost(10, 2) == 100
+
+
+def test_tail_for_is_a_fiftieth_of_the_allowed_width_over_the_cuts_within_its_clamps() -> None:
+    for times in (1, 2, 7, 100):
+        cuts = 2 * times.bit_length() + 2
+        assert D._cuts(times) == cuts
+        for lower in (F(1, 10), F(1, 10**6), F(3, 10**9), F(1, 10**15)):
+            for rtol in (0.3, 0.01, 0.001):
+                want = min(1e-10, max(1e-18, float(lower) * rtol / 50 / cuts))
+                assert D._tail_for(lower, rtol, times) == want
+
+
+def test_upper_below_takes_the_quick_direct_sum_below_the_floor() -> None:
+    # 3^2 tuples (far below DIRECT_QUICK_TUPLES): the direct sum first; it meets a reachable
+    # target at once, and an unreachable one (below δ) falls through to the exact PLD
+    exact = _hs(P, Q, E_X, 2)
+    c = D.upper_below([_pld()], EPS, 2, exact * F(101, 100), exact_budget=0)
+    assert c.details["mode"] == "direct" and exact <= c.upper <= exact * F(101, 100)
+    c = D.upper_below([_pld()], EPS, 2, exact / 2, exact_budget=0)
+    assert c.details["mode"] == "exact" and c.upper == exact

@@ -553,7 +553,7 @@ def _pair_plds(n: int, k: int, b: Fraction) -> list[PrivacyLossDistribution]:
 
 
 def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_limit: int,
-              max_enclosures: int, fft: bool = True) -> ReleasesResult:
+              max_enclosures: int, fft: bool) -> ReleasesResult:
     """The default algorithm (module doc, "The screened algorithm")."""
     e = float(_arb_eps(eps).mid())
     coarse_bins, fine_bins = SCREEN_BINS
@@ -723,7 +723,7 @@ def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:
 
 
 def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rtol: float,
-                 fft: bool = True) -> ReleasesResult:
+                 fft: bool) -> ReleasesResult:
     best: tuple[Certified, int] | None = None
     lower = Fraction(0)
     modes = set()
