@@ -1,0 +1,287 @@
+"""Edges of the exact worst-case scan (worstcase/sdgs.py) against references from the definitions.
+
+The pieces of the exact walk that ordinary scans do not reach, each against exact Fractions or
+mpmath at 60 digits:
+
+* the exact comparisons and maxima of rationals (long integers past the cross-multiplication
+  limit, near ties within 2^−40, exact ties, different denominators);
+* truncated binomial tail sums: an enclosure of the exact sum, as tight as the documented
+  2^−TAIL_BITS, and the empty/full tails;
+* the thresholds where the float guess is far off (group sizes of 10^20 and more);
+* the lower-tail Chernoff exponent at c ≤ 0 (−ln(1−β)) and at c = β (0);
+* the tail bound's trivial cases, the refusals (unknown measure, value too large, exponent not
+  certified, group sizes past 10^9) and a β built from GMP integers.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import gmpy2
+import mpmath
+import pytest
+
+from dps_verify.core.errors import BudgetError, CertificationError, ParameterError
+from dps_verify.worstcase import sdgs
+
+F = Fraction
+DPS = 60
+
+
+def _mp(x: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+def _sign(x: Fraction) -> int:
+    return (x > 0) - (x < 0)
+
+
+# --- exact comparisons and maxima of rationals ---------------------------------------------
+
+
+def _long_pairs():
+    """(a, b, c, d) with a/b and c/d of several thousand bits: far apart, within 2^−40 (both
+    sides), and equal with different representations."""
+    b = (1 << 9000) + 12345
+    d = (1 << 9100) + 777
+    a = 3 * b // 7
+    c = a * d // b  # c/d just below a/b (within one unit of 1/d)
+    yield a, b, c, d
+    yield a, b, c + 1, d  # just above
+    yield a, b, 2 * a, 2 * b  # equal
+    yield a, b, (a * d) // b // 2, d  # far below
+    yield c, d, a, b
+
+
+def test_cmp_of_long_fractions_equals_the_exact_comparison():
+    """Past the 8192-bit cross-multiplication limit a float screen decides unless the two are
+    within 2^−40; the sign must be the exact one in every case (near ties and ties included)."""
+    for a, b, c, d in _long_pairs():
+        a, b, c, d = map(gmpy2.mpz, (a, b, c, d))
+        assert a.bit_length() + d.bit_length() > 8192
+        assert sdgs._cmp(a, b, c, d) == _sign(F(int(a), int(b)) - F(int(c), int(d)))
+        assert sdgs._cmp(c, d, a, b) == _sign(F(int(c), int(d)) - F(int(a), int(b)))
+
+
+def test_cmp_decides_by_the_float_screen_only_outside_two_to_the_minus_40():
+    """Long fractions 2^−39 apart (relative) are decided by the screen; 2^−41 apart they are
+    within the screen's slack and decided exactly — the sign is the exact one either way."""
+    b = gmpy2.mpz((1 << 9000) + 3)
+    a = b // 3
+    for shift in (38, 39, 41, 42):
+        for sign in (1, -1):
+            c = a * ((1 << shift) + sign)
+            d = b << shift
+            assert sdgs._cmp(c, d, a, b) == sign
+            assert sdgs._cmp(a, b, c, d) == -sign
+
+
+def test_cmp_of_zero_and_short_fractions():
+    z = gmpy2.mpz
+    assert sdgs._cmp(z(0), z(5), z(0), z(7)) == 0
+    assert sdgs._cmp(z(0), z(5), z(1), z(7)) == -1
+    assert sdgs._cmp(z(1), z(5), z(0), z(7)) == 1
+    for a, b, c, d in [(1, 3, 2, 6), (1, 3, 1, 4), (1, 4, 1, 3)]:
+        assert sdgs._cmp(z(a), z(b), z(c), z(d)) == _sign(F(a, b) - F(c, d))
+
+
+@pytest.mark.parametrize("x, y", [
+    ((1, 3, 7), (2, 5, 11)),  # different denominators, the second larger at both ends
+    ((4, 6, 7), (2, 5, 11)),  # the first larger at both ends
+    ((1, 6, 7), (2, 5, 11)),  # lower end from the second, upper end from the first
+    ((3, 4, 9), (1, 2, 9)),  # the same denominator
+    ((1, 2, 4), (2, 4, 8)),  # equal values, different denominators
+])
+def test_max_pair_is_the_max_of_each_end(x, y):
+    lo, hi, den = sdgs._max_pair(x, y)
+    assert F(int(lo), int(den)) == max(F(x[0], x[2]), F(y[0], y[2]))
+    assert F(int(hi), int(den)) == max(F(x[1], x[2]), F(y[1], y[2]))
+    lo, hi, den = sdgs._max_pair(y, x)
+    assert F(int(lo), int(den)) == max(F(x[0], x[2]), F(y[0], y[2]))
+    assert F(int(hi), int(den)) == max(F(x[1], x[2]), F(y[1], y[2]))
+
+
+def test_max_frac_is_the_larger_value():
+    z = gmpy2.mpz
+    for num, den, x in [(1, 3, F(1, 2)), (2, 3, F(1, 2)), (1, 2, F(1, 2))]:
+        n, d = sdgs._max_frac(z(num), z(den), x)
+        assert F(int(n), int(d)) == max(F(num, den), x)
+
+
+# --- truncated tail sums ----------------------------------------------------------------------
+
+
+def _tail(n: int, T: int, p: int, q: int) -> int:
+    return sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in range(max(T, 0), n + 1))
+
+
+def test_tail_enclosure_of_an_empty_or_full_tail():
+    p, q = 1, 3
+    for n in (0, 1, 5):
+        for T in (-3, 0):
+            assert sdgs.tail_enclosure(n, T, p, q) == (q**n, q**n) == (_tail(n, 0, p, q),) * 2
+        assert sdgs.tail_enclosure(n, n + 1, p, q) == (0, 0)
+
+
+def test_truncated_tail_encloses_the_exact_sum_within_two_to_the_minus_tail_bits():
+    """n = 3000, β = 2^16/(3·2^16) = 1/3 with 18-bit q (past EXACT_TAIL_WORK: the sum is
+    truncated) from T just above the mean, where the term ratio is close to 1: lo ≤ exact ≤ hi
+    and hi − lo ≤ 2^−TAIL_BITS·lo, with TAIL_BITS = 140 (and about that tight: above
+    2^−142·lo, so the rule stops as soon as it may)."""
+    n, p, q = 3000, 1 << 16, 3 << 16
+    assert sdgs.TAIL_BITS == 140
+    for T in (1010, 1100):
+        assert (n - T + 1) * n * q.bit_length() > sdgs.EXACT_TAIL_WORK
+        lo, hi = sdgs.tail_enclosure(n, T, p, q)
+        exact = _tail(n, T, p, q)
+        assert lo <= exact <= hi
+        assert (hi - lo) << 140 <= lo
+        assert (hi - lo) << 142 > lo
+
+
+# --- thresholds where the float guess is far off ---------------------------------------------
+
+
+@pytest.mark.parametrize("n", [10**18 + 7, 10**20 + 7])
+def test_slack_and_first_bad_at_huge_group_sizes(n):
+    """slack(n) = the largest m ≥ 0 with m < n(1−β)e^−ε, first_bad(n) = n − slack(n): at
+    n ≥ 10^20 the float guess is off by far more than its ±2 margin, so the walk must correct
+    it in both directions (reference: mpmath at 60 digits)."""
+    beta, eps = F(1, 3), F(1, 10)
+    with mpmath.workdps(DPS):
+        x = n * _mp(1 - beta) * mpmath.exp(-_mp(eps))
+        want = int(mpmath.ceil(x)) - 1
+    assert sdgs.slack(n, beta, eps) == want
+    assert sdgs.first_bad(n, beta, eps) == n - want
+
+
+def test_slack_walks_down_from_a_guess_that_is_too_high(monkeypatch):
+    """A float guess far above the answer (a screen is never trusted) is walked down to it."""
+    beta, eps, n = F(1, 3), F(1, 10), 1000
+    with mpmath.workdps(DPS):
+        want = int(mpmath.ceil(n * _mp(1 - beta) * mpmath.exp(-_mp(eps)))) - 1
+    monkeypatch.setattr(sdgs, "eps_float", lambda e: -0.1)  # guess ≈ e^0.1·n(1−β), 122 too high
+    assert sdgs.slack(n, beta, eps) == want
+
+
+@pytest.mark.parametrize("k", [5, 10**18 + 3])
+def test_least_start_and_first_bad_through_the_dyadic_enclosure(k):
+    """_n_min_E(k) = the least n with γ(n+1) ≥ k, γ = 1 − (1−β)e^−ε, and _first_bad_E(n) =
+    the least j > γn, at small and huge sizes (float guesses off by thousands), against mpmath."""
+    beta, eps = F(1, 3), F(1, 2)
+    E = sdgs._Exp(eps)
+    q, r = beta.denominator, beta.denominator - beta.numerator
+    with mpmath.workdps(DPS):
+        g = 1 - _mp(1 - beta) * mpmath.exp(-_mp(eps))
+        want_n = int(mpmath.ceil(k / g)) - 1
+        n = 7 * k + 11
+        want_j = int(mpmath.floor(g * n)) + 1
+    assert sdgs._n_min_E(k, beta, eps, E) == want_n
+
+    def fwd_bad(nn: int, j: int) -> bool:  # j > γn ⇔ (n−j)·q·e^ε < n·r
+        return j >= nn or E.less((nn - j) * q, nn * r)
+
+    assert sdgs._first_bad_E(n, beta, eps, fwd_bad) == want_j
+
+
+# --- Chernoff exponents and tail bounds -------------------------------------------------------
+
+
+@pytest.mark.parametrize("beta", [F(1, 3), F(1, 1000), F(999, 1000)])
+def test_lower_tail_exponent_at_c_zero_is_minus_log_one_minus_beta(beta):
+    """KL(0‖β) = −ln(1−β): the bound for c ≤ 0 is at most it and within 2^−40 of it."""
+    with mpmath.workdps(DPS):
+        want = -mpmath.log(_mp(1 - beta))
+        for c in (F(0), F(-1, 5)):
+            got = _mp(sdgs.kl_lower_below(c, beta))
+            assert got <= want and got >= want * (1 - mpmath.mpf(2) ** -40)
+
+
+def test_lower_tail_exponent_at_c_equal_beta_is_zero():
+    """KL(β‖β) = 0, which no interval certifies positive: the bound is 0 (never above KL)."""
+    for beta in (F(1, 3), F(1, 2)):
+        assert sdgs.kl_lower_below(beta, beta) == 0
+
+
+def test_tail_bound_trivial_cases():
+    """At ε = 0 the pointwise value has no tail bound (1); outside the regime a rate point
+    c_N ≥ β gives no backward bound (1); otherwise the bound is below 1."""
+    beta = F(1, 2)
+    assert sdgs._tail_bound(10, 3, beta, F(0), F(0), None, False, "pointwise") == 1
+    eps = F(1, 10)
+    kl = sdgs.kl_lower(beta, eps)
+    # c_N = max(k, γ'N)/(N − 1) = 6/5 ≥ β at N = 6, k = 6
+    assert sdgs._tail_bound(6, 6, beta, eps, kl, F(0), True, "hockey-stick") == 1
+    assert sdgs._tail_bound(400, 1, beta, eps, kl, F(0), True, "hockey-stick") < 1
+
+
+def test_float_kl_at_the_ends():
+    """KL(0‖b) = −ln(1−b) and KL(1‖b) = −ln b (screens, against mpmath)."""
+    for b in (0.25, 0.5, 0.9):
+        with mpmath.workdps(30):
+            assert sdgs._float_kl(0.0, b) == pytest.approx(float(-mpmath.log(1 - mpmath.mpf(b))), rel=1e-12)
+            assert sdgs._float_kl(1.0, b) == pytest.approx(float(-mpmath.log(mpmath.mpf(b))), rel=1e-12)
+
+
+# --- refusals and inputs of scan ---------------------------------------------------------------
+
+
+def test_scan_refuses_an_unknown_measure():
+    with pytest.raises(ParameterError, match="measure must be paper-d, hockey-stick or pointwise, got 'tv'"):
+        sdgs.scan(3, F(1, 2), F(1), measure="tv")
+
+
+def test_scan_of_a_beta_built_from_gmp_integers_equals_the_plain_one():
+    beta = F(gmpy2.mpz(1), gmpy2.mpz(3))
+    assert type(beta.numerator) is not int
+    for measure in ("paper-d", "pointwise"):
+        got = sdgs.scan(3, beta, F(1), measure=measure)
+        want = sdgs.scan(3, F(1, 3), F(1), measure=measure)
+        assert (got.lower, got.upper) == (want.lower, want.upper)
+
+
+def test_scan_refuses_a_value_too_large_to_write_and_suggests_a_k():
+    """k = 10^9 at β = 1/2, ε = 1: the worst δ is about 10^−(bits·log10 2) with bits past
+    MAX_VALUE_BITS; the error names both and a k of about k·MAX_VALUE_BITS/bits."""
+    import re
+
+    k = 10**9
+    with pytest.raises(BudgetError, match="MAX_VALUE_BITS") as err:
+        sdgs.scan(k, F(1, 2), F(1), measure="paper-d")
+    msg = str(err.value)
+    digits = float(re.search(r"about 10\^-([0-9.e+]+),", msg).group(1))
+    bits = float(re.search(r"take about ([0-9.e+]+) bits", msg).group(1))
+    k_max = int(re.search(r"about (\d+) or less", msg).group(1))
+    assert bits > sdgs.MAX_VALUE_BITS
+    assert digits == pytest.approx(bits * 0.30103, rel=2e-3)
+    assert k_max == pytest.approx(k * sdgs.MAX_VALUE_BITS / bits, rel=2e-3)
+
+
+@pytest.mark.parametrize("k, beta, eps, measure, long_range", [
+    (10**6, F(1, 2), F(1), "paper-d", True),  # runs of equal threshold
+    (3, F(1, 10**12), F(1, 10**9), "pointwise", True),  # segments (start n ≈ 3·10^9)
+    (3, F(1, 2), F(1, 10), "hockey-stick", True),  # segments outside the regime
+    (3, F(1, 10), F(1, 20), "pointwise", False),  # the exact walk outside the regime
+])
+def test_scan_refuses_when_the_chernoff_exponent_is_not_certified_positive(monkeypatch, k, beta, eps, measure,
+                                                                           long_range):
+    """A Chernoff exponent that cannot be certified positive stops every path (runs, segments,
+    exact walk) with a refusal, never a stop taken on it."""
+    monkeypatch.setattr(sdgs, "kl_lower", lambda *a, **kw: F(0))
+    monkeypatch.setattr(sdgs, "EXACT_SDGS_WORK", 0 if measure == "hockey-stick" else sdgs.EXACT_SDGS_WORK)
+    with pytest.raises(CertificationError, match="not certified positive"):
+        sdgs.scan(k, beta, eps, measure=measure, long_range=long_range)
+
+
+def test_exact_walk_refuses_a_start_past_a_billion_records():
+    """Without the long-range paths a start n0 = k/γ − 1 > 10^9 (β = 10^−12, ε = 10^−10: γ =
+    1 − (1−β)e^−ε ≈ 1.01·10^−10) is refused whatever the budget, the error naming β and n0."""
+    import re
+
+    k, beta, eps = 3, F(1, 10**12), F(1, 10**10)
+    with pytest.raises(CertificationError, match=r"beta = 1e-12 puts the worst group size near n") as err:
+        sdgs.scan(k, beta, eps, measure="paper-d", long_range=False, budget=10**30)
+    with mpmath.workdps(DPS):
+        n0 = k / (1 - _mp(1 - beta) * mpmath.exp(-_mp(eps))) - 1
+    assert float(re.search(r"near n ≈ ([0-9.e+]+)", str(err.value)).group(1)) == pytest.approx(float(n0), rel=2e-3)
