@@ -180,6 +180,8 @@ def test_exhaustive_search_reports_what_the_brute_force_finds(name, beta, eps, d
     assert math.comb(last + 3, 3) <= res.samples <= max(math.comb(last + 3, 3) + 1, 5)
     assert res.workers == 1 and res.undecided == [] and res.notes == []
     assert 0 <= res.error_bound < 1e-12
+    if name != "squares" and beta.denominator ** last < 2**53:  # integer screen: no error
+        assert res.error_bound == 0.0
     if stop is not None:
         w = res.witness
         assert w.minimal and max(len(w.dataset), len(w.neighbour)) == stop
@@ -526,3 +528,15 @@ def test_shape_search_caps_its_radix_for_many_values():
     narrow = shape_search(_repeated, [0, 1, 2], claim, ks=[2], max_records=15,
                           work_budget=20_000, executor="serial")
     assert max(wide.sizes) == 7 and max(narrow.sizes) >= 14
+
+
+def test_integer_screen_below_two_to_the_53_and_float_screen_from_it():
+    """Deterministic code is screened in integers while q^n < 2^53 (β = p/q, n records): every
+    pair it settles carries no error (error bound 0); from q^n = 2^53 on, the float screen with
+    its rounding error bound (> 0)."""
+    claim = Claim(F(1, 2**52), 1, 1)
+    at_52 = exhaustive_search(_largest, list(DOMAIN), claim, max_size=1, executor="serial")
+    claim = Claim(F(1, 2**53), 1, 1)
+    at_53 = exhaustive_search(_largest, list(DOMAIN), claim, max_size=1, executor="serial")
+    assert at_52.witness is None and at_53.witness is None
+    assert at_52.error_bound == 0.0 < at_53.error_bound < 1e-12

@@ -209,3 +209,177 @@ def test_dataset_screen_of_an_empty_batch_is_empty_and_of_one_dataset_is_its_pai
     assert di.tolist() == [0, 0] and xi.tolist() == [0, 1] and terms > 0
     pairs = [((1, 1, 0), (0, 1, 0)), ((1, 1, 0), (1, 0, 0))]
     _check(name, beta, eps, "hockey-stick", pairs, dh, er, st, F(0))
+
+
+# ------------------------------------------------------------------ the integer decision itself
+def _int_laws(rng, total: int, outputs: int) -> list[int]:
+    cuts = sorted(rng.randint(0, total) for _ in range(outputs - 1))
+    return [b - a for a, b in zip([0, *cuts], [*cuts, total])]
+
+
+@pytest.mark.parametrize("eps", [F(0), F(1, 2), F(1)])
+@pytest.mark.parametrize("pointwise", [False, True])
+def test_integer_decision_matches_the_exact_scaled_delta(eps, pointwise):
+    """_decide_int on integer laws (P·q^n, Q·q^n over 3 outputs, q^n = 9) against the exact
+    scaled δ: status 1 only above the claim T, 0 only at or below it, and the scaled δ̂ within
+    float rounding of the exact one.  Includes a Q-mass of exactly 1 on the bad set
+    (P = (4, 1, 4), Q = (1, 4, 4))."""
+    import math
+    import random
+
+    from tests.test_exact_search_pairs_reference import _exp_bounds
+
+    rng = random.Random(5)
+    pairs = [([4, 1, 4], [1, 4, 4])] + [(_int_laws(rng, 9, 3), _int_laws(rng, 9, 3))
+                                        for _ in range(40)]
+    B = len(pairs)
+    P = np.array([float(v) for p, _ in pairs for v in p])
+    Q = np.array([float(v) for _, q in pairs for v in q])
+    b_grp = np.repeat(np.arange(B), 3)
+    e_f = math.exp(eps)
+    e_lo = 1.0 if eps == 0 else math.nextafter(math.nextafter(e_f, 0), 0)
+    e_hi = 1.0 if eps == 0 else math.nextafter(math.nextafter(e_f, math.inf), math.inf)
+    lo_t, hi_t = _exp_bounds(eps)
+    for T in (F(0), F(1), F(5, 4), F(2), F(3), F(9, 2)):
+        ex = {"e_lo": e_lo, "e_hi": e_hi, "T": {2: float(T)}, "Tfloor": {2: float(math.floor(T))}}
+        st, best = screen._decide_int(P, Q, b_grp, B, ex, 2, pointwise)
+        for (p, q), s, v in zip(pairs, st.tolist(), best.tolist()):
+            Pd = {i: F(a) for i, a in enumerate(p) if a}
+            Qd = {i: F(b) for i, b in enumerate(q) if b}
+            if pointwise:
+                lo = hi = _delta(Pd, Qd, eps, "pointwise")[0]
+            else:
+                from tests.test_exact_search_pairs_reference import _hockey
+
+                lo, hi = _hockey(Pd, Qd, hi_t), _hockey(Pd, Qd, lo_t)
+            assert abs(v - float(lo)) <= 1e-12 * 9, (p, q, T)
+            if s == 1:
+                assert lo > T, (p, q, T)
+            elif s == 0:
+                assert hi <= T, (p, q, T)
+
+
+# ------------------------------------------------------------- the documented margins, pinned
+U = 2.0**-53
+
+
+def _float_decide(P, Q, e, d, pointwise, terms=4, m=2):
+    """_decide_float on one dataset: G = terms + m + 2 = 8, so r = 2Gu = 16u per probability."""
+    return screen._decide_float(np.array(P), np.array(Q), np.zeros(len(P), dtype=np.int64), 1, e,
+                                d, pointwise, np.array([terms]), np.array([len(P)]), m)
+
+
+def test_hockey_stick_zero_screen_keeps_a_ratio_within_its_margin_below_e_possible():
+    """δ = 0 is declared only when every ratio is below e·(1 − 4u)·(1 − r)/(1 + r) ≈ e(1 − 36u):
+    a ratio of e(1 − 32u) (below e, so δ = 0 truly) is still 'possibly bad' and the claim 0
+    goes to exact arithmetic (status 2), not cleared by the screen."""
+    P = [0.5 - 2.0**-49, 0.5 + 2.0**-49]  # P0 / Q0 = 2 (1 - 32u)
+    Q = [0.25, 0.75]
+    st, dh, er = _float_decide(P, Q, 2.0, 0.0, False)
+    assert st[0] == 2 and dh[0] == 0.0 and er[0] > 0
+    far = [0.5 - 2.0**-45, 0.5 + 2.0**-45]  # P0 / Q0 = 2 (1 - 512u): certainly not bad
+    st, dh, er = _float_decide(far, Q, 2.0, 0.0, False)
+    assert st[0] == 0 and dh[0] == 0.0 and er[0] == 0.0
+
+
+def test_pointwise_screen_certifies_an_output_only_past_its_margin_above_e():
+    """An output is certainly bad only when its ratio exceeds e·(1 + 2u)·(1 + r)/(1 − r) ≈
+    e(1 + 34u): at e(1 + 32u) it is only possibly bad, so the lower end of the pointwise
+    enclosure leaves it out (δ̂ halfway, status 2 for a claim between); at e(1 + 512u) it is
+    certain (status 1)."""
+    Q = [0.25, 0.75]
+    near = [0.5 + 2.0**-49, 0.5 - 2.0**-49]  # P0 / Q0 = 2 (1 + 32u)
+    st, dh, er = _float_decide(near, Q, 2.0, 0.25, True)
+    assert st[0] == 2 and abs(dh[0] - near[0] / 2) < 1e-12
+    far = [0.5 + 2.0**-45, 0.5 - 2.0**-45]
+    st, dh, er = _float_decide(far, Q, 2.0, 0.25, True)
+    assert st[0] == 1 and abs(dh[0] - far[0]) < 1e-12
+
+
+def test_integer_decision_sends_a_delta_at_the_upper_end_of_the_claims_margin_to_exact():
+    """ε = 0 (no margin on e): scaled δ = 1 against a claim T = 1 − 4u, whose 4u margin ends
+    at T(1 + 4u) = 1 in floats: not certainly above, so status 2 (exact arithmetic decides)."""
+    P = np.array([2.0, 7.0])
+    qQ = np.array([1.0, 8.0])
+    T = 1 - 4 * U
+    assert T * (1 + 4 * U) == 1.0
+    ex = {"e_lo": 1.0, "e_hi": 1.0, "T": {2: T}, "Tfloor": {2: 0.0}}
+    st, best = screen._decide_int(P, qQ, np.zeros(2, dtype=np.int64), 1, ex, 2, False)
+    assert st.tolist() == [2] and best.tolist() == [1.0]
+    ex = {"e_lo": 1.0, "e_hi": 1.0, "T": {2: 0.5}, "Tfloor": {2: 0.0}}
+    st, _ = screen._decide_int(P, qQ, np.zeros(2, dtype=np.int64), 1, ex, 2, False)
+    assert st.tolist() == [1]
+
+
+def test_binomial_table_holds_each_binomial_probability_rounded_once():
+    import math
+
+    for p, q, n in ((1, 2, 3), (2, 5, 4), (1, 1, 2), (3, 7, 0)):
+        t = screen.binomial_table(p, q, n)
+        ti = screen.binomial_table(p, q, n, integer=True)
+        assert t.shape == ti.shape == (n + 2, n + 2)
+        for c in range(n + 2):
+            for s in range(n + 2):
+                v = math.comb(c, s) * p**s * (q - p) ** (c - s) if s <= c <= n else 0
+                assert ti[c, s] == float(v)
+                assert t[c, s] == float(F(v, q**c))
+
+
+def _sub_samples(c) -> int:
+    import math
+
+    return math.prod(v + 1 for v in c)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_screens_count_their_terms_as_sub_samples_times_the_laws(n):
+    """Terms (the progress bar's unit): per-dataset screen, every (sub-sample, output) entry
+    times m + 1 laws (D and its m neighbours); parents screen, every sub-sample of every parent
+    times m + 1.  The randomized anonymizer has two outputs per sample (one with 3 zeros)."""
+    import itertools
+
+    from tests.test_exact_search_pairs_reference import _sample_law
+
+    for name in ("repeated", "squares"):
+        chk = _checker(name, F(1, 2), F(1), F(0), "hockey-stick", n)
+        counts = np.array(_vectors(n), dtype=np.int64)
+        pmf, ex = chk._setup(n)
+        *_, terms = screen.screen_chunk((chk.table.arrays(), pmf, counts, chk.e_f, chk.d_f,
+                                         False, ex))
+        entries = sum(sum(1 for p in _sample_law(name, tuple(
+            v for v, k in zip(DOMAIN, sub) for _ in range(k))).values() if p)
+            for c in _vectors(n) for sub in itertools.product(*(range(v + 1) for v in c)))
+        assert terms == entries * (M + 1)
+    chk = _checker("repeated", F(1, 2), F(1), F(0), "hockey-stick", n)
+    E = np.array(_vectors(n - 1), dtype=np.int64)
+    T = chk._rank_T(M, n)
+    pmf, ex = chk._setup(n)
+    tab = {"rank_T": T, "out_of_rank": chk._out_of_rank(T, M, n), "n_outputs": 8,
+           "beta_f": 0.5, "one_minus_beta_f": 0.5}
+    *_, terms = screen.screen_parents((tab, pmf, E, chk.e_f, chk.d_f, False, ex, n))
+    assert terms == sum(_sub_samples(c) for c in _vectors(n - 1)) * (M + 1)
+
+
+@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
+def test_parent_screen_uses_the_dense_block_exactly_up_to_its_limit(monkeypatch, relation):
+    """The dense block B × L is used while B·L <= DENSE_LIMIT (divided by m for replace-one);
+    beyond, the sparse groups.  The two differ in the float error bound (L outputs per dataset
+    against the outputs that occur), so the limit is seen in ``err``."""
+    name, beta, eps, n = "repeated", BETA_FLOAT, F(1, 2), 3
+    chk = _checker(name, beta, eps, F(1, 100), "hockey-stick", n)
+    B = len(_vectors(n - 1))
+    outputs = {ANONYMIZERS[name](tuple(v for v, s in zip(DOMAIN, c) for _ in range(s)))
+               for k in range(n + 1) for c in _vectors(k)}
+    L = len(outputs)
+
+    def err(limit: int) -> list[float]:
+        monkeypatch.setattr(screen, "DENSE_LIMIT", limit)
+        return _screen_parents(chk, n, relation)[2].tolist()
+
+    dense, sparse = err(10**9), err(0)
+    assert dense != sparse
+    per = M if relation == "replace-one" else 1
+    assert err(B * L * per) == dense
+    assert err(B * L * per - 1) == sparse
+    if relation == "replace-one":
+        assert err(B * L) == sparse
