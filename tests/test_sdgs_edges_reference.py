@@ -285,3 +285,40 @@ def test_exact_walk_refuses_a_start_past_a_billion_records():
     with mpmath.workdps(DPS):
         n0 = k / (1 - _mp(1 - beta) * mpmath.exp(-_mp(eps))) - 1
     assert float(re.search(r"near n ≈ ([0-9.e+]+)", str(err.value)).group(1)) == pytest.approx(float(n0), rel=2e-3)
+
+
+def test_exp_affine_encloses_a_minus_e_to_epsilon_times_b():
+    """_Exp.affine(A, B): numerators over 2^s of A − e^ε·B clipped at 0, tight to 2^−60 when
+    positive; B = 0 gives A exactly (mpmath at 60 digits)."""
+    eps = F(3, 7)
+    E = sdgs._Exp(eps)
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        for A, B in [(5, 0), (0, 0), (10**30, 3), (1000, 651), (1000, 653), (7, 1)]:
+            lo, hi, s = E.affine(A, B)
+            x = A - e * B
+            if B == 0:
+                assert lo == hi == A << s
+            assert _mp(F(int(lo), 1 << s)) <= max(x, 0) <= _mp(F(int(hi), 1 << s))
+            if x > 0:
+                assert (hi - lo) << 60 <= hi
+
+
+def test_exact_walk_restarted_at_k_gives_the_same_answer(monkeypatch):
+    """When the skipped-range check fails the walk restarts at n = k: the answer is the one of
+    the plain walk (its work re-estimated within the budget), and a capped walk restarts too."""
+    k, beta, eps = 3, F(1, 2), F(1)
+    want = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False)
+    real = sdgs._scan_from
+    calls: list[int] = []
+
+    def first_check_fails(k_, beta_, eps_, measure, n0, *rest):
+        calls.append(n0)
+        return None if len(calls) == 1 else real(k_, beta_, eps_, measure, n0, *rest)
+
+    monkeypatch.setattr(sdgs, "_scan_from", first_check_fails)
+    got = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False)
+    assert calls[-1] == k and (got.lower, got.upper) == (want.lower, want.upper)
+    calls.clear()  # a capped walk (max_n) is not held to the budget, restarted or not
+    capped = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False, max_n=40, budget=1)
+    assert calls[-1] == k and capped.lower <= want.upper and want.lower <= capped.upper
