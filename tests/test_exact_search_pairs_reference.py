@@ -182,6 +182,8 @@ def test_exhaustive_search_reports_what_the_brute_force_finds(name, beta, eps, d
     assert 0 <= res.error_bound < 1e-12
     if name != "squares" and beta.denominator ** last < 2**53:  # integer screen: no error
         assert res.error_bound == 0.0
+    elif res.worst is not None and res.worst["delta_screened"] > 0:  # float screen
+        assert res.error_bound > 0
     if stop is not None:
         w = res.witness
         assert w.minimal and max(len(w.dataset), len(w.neighbour)) == stop
