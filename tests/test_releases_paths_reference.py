@@ -289,3 +289,16 @@ def test_screened_sizes_are_those_above_k_below_the_tail_start(k, beta, eps, tim
     # other size
     r = R.releases_delta(k, beta, eps, times)
     assert r.details["screened"] == r.tail_from - k - 1 > 0
+
+
+def test_scan_method_for_a_tiny_beta_starts_the_tail_above_k() -> None:
+    # β = 10^-400: every bound is below ATOL = 1e-30, so the tail start is the first size
+    # searched, k + 1 (not k: the size k is enclosed); the note says a tail start was found
+    beta = F(1, 10**400)
+    r = R.releases_delta(2, beta, 1, 2, method="scan")
+    assert r.tail_from == 3 and r.enclosed == (2,) and r.bound_source == "tail"
+    assert r.delta.lower == 1 - (1 - beta**2) ** 2 == exact_delta(2, 2, beta, F(3), 2)
+    assert r.delta.upper == R.untruncated_bound(3, beta, 1, 2) < R.ATOL
+    assert "monotone tail bound for n >= 3" in r.delta.how and "no tail start found" not in r.delta.how
+    cut = R.releases_delta(2, beta, 1, 2, method="scan", n_limit=2)
+    assert "no tail start found up to n_limit = 2" in cut.delta.how

@@ -434,7 +434,8 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     mode = "exact" if modes == {"exact"} else "discretised"
     why = {
         "enclosure": f"the enclosure at n = {argmax}",
-        "tail": f"the monotone tail bound for n >= {tail_from} (no tail start found up to n_limit = {n_limit})",
+        "tail": f"the monotone tail bound for n >= {tail_from}"
+                + ("" if A is not None else f" (no tail start found up to n_limit = {n_limit})"),
         "cheap": f"a Chernoff bound at n = {argmax} (enclosure budget max_enclosures = {max_enclosures} reached)",
     }[source]
     how = (
