@@ -321,3 +321,50 @@ def test_exp_affine_enclosure_stops_refining_once_the_value_is_certainly_not_pos
     with mpmath.workdps(80):
         ref = _mp(lo_e) - mpmath.exp(mpmath.mpf(1) / 3)
         assert _mp(lo) <= ref <= 0
+
+
+def test_exact_log_comparison_with_a_non_number_names_the_exact_log():
+    """Comparing an exact-log ε with a value it cannot order (a string, None) is a TypeError that
+    says so, for each of the four orderings."""
+    eps = exact_log(Fraction(3))
+    for other in ("1", None):
+        for compare in (eps.__lt__, eps.__le__, eps.__gt__, eps.__ge__):
+            with pytest.raises(TypeError, match="cannot compare an exact-log epsilon"):
+                compare(other)
+
+
+def test_iv_exp_of_unbounded_intervals_keeps_the_unbounded_ends():
+    """e^t over [0, +∞] is [1, +∞], over [−∞, 0] it is [0, 1] (e^−∞ = 0), over the whole line
+    [0, +∞]: an infinite end of the argument is never enclosed by a finite one."""
+    from dps_verify.core.numbers import iv_exp, iv_precision
+
+    with iv_precision(53):
+        up = iv_exp(mpmath.iv.mpf([0, mpmath.inf]))
+        down = iv_exp(mpmath.iv.mpf([-mpmath.inf, 0]))
+        both = iv_exp(mpmath.iv.mpf([-mpmath.inf, mpmath.inf]))
+    assert up.a == 1 and up.b == mpmath.inf
+    assert down.a == 0 and down.b == 1
+    assert both.a == 0 and both.b == mpmath.inf
+
+
+def test_exp_affine_enclosure_stops_at_its_16384_bit_limit():
+    """A − e·1 with A above e by 2^-20000: 16384 bits of e (the documented limit) cannot resolve
+    it, so the enclosure returned at the limit still straddles 0 (sound, not refined further)."""
+    with mpmath.workprec(20200):
+        e_near = to_fraction(+mpmath.e) + Fraction(1, 2**20000)
+        ref = mpmath.mpf(e_near.numerator) / e_near.denominator - mpmath.e
+        lo, hi = exp_affine_enclosure(e_near, Fraction(1), Fraction(1))
+        assert lo < 0 < ref <= mpmath.mpf(hi.numerator) / hi.denominator
+
+
+def test_exp_dyadic_of_an_exact_log_rounds_outward_to_prec_plus_two_bits():
+    """ε = ln(5/3) exactly: e^ε = 5/3 is not dyadic, so its ends are rounded outward to
+    prec + 2 bits after the point (a relative 2^-prec, as documented): lo ≤ 5/3 ≤ hi with
+    hi − lo = 2^-(prec+2)."""
+    from dps_verify.core.numbers import exp_dyadic
+
+    for prec in (64, 128, 300):
+        lo, hi, s = exp_dyadic(exact_log(Fraction(5, 3)), prec)
+        assert hi is not None
+        assert Fraction(lo, 2**s) <= Fraction(5, 3) <= Fraction(hi, 2**s)
+        assert Fraction(hi - lo, 2**s) <= Fraction(1, 2 ** (prec + 2))

@@ -488,8 +488,7 @@ def exp_dyadic(eps: Fraction, prec: int = BASE_PREC) -> tuple[int, int | None, i
         return 1 << EXP_HUGE_BITS, None, 0
     lo, hi = exp_interval(eps, prec)
     if _is_pow2(lo.denominator) and _is_pow2(hi.denominator):  # dyadic ends: exact
-        s = max(lo.denominator.bit_length(), hi.denominator.bit_length()) - 1
-        s = max(s, 0)
+        s = max(lo.denominator.bit_length(), hi.denominator.bit_length()) - 1  # ≥ 0
         lo_n = lo.numerator * ((1 << s) // lo.denominator)
         hi_n = hi.numerator * ((1 << s) // hi.denominator)
         return lo_n, hi_n, s
@@ -509,10 +508,7 @@ def fraction_from_ints(num: int, den: int) -> Fraction:
     """``Fraction(num, den)`` with the gcd done by GMP (gmpy2) when the integers are large."""
     if den.bit_length() < 2000:
         return Fraction(int(num), int(den))
-    try:
-        import gmpy2
-    except ImportError:  # pragma: no cover
-        return Fraction(int(num), int(den))
+    import gmpy2  # a required dependency (pyproject.toml)
 
     g = gmpy2.gcd(num, den)
     n, d = int(gmpy2.mpz(num) // g), int(gmpy2.mpz(den) // g)
@@ -578,12 +574,10 @@ def format_down(x: Fraction, digits: int = 4) -> str:
 
 
 def _big_ints(x: Fraction) -> tuple[Any, Any]:
-    """Numerator and denominator of x as GMP integers when gmpy2 is there (Python ints
-    otherwise): the values of huge-k scans have denominators of millions of bits."""
-    try:
-        import gmpy2
-    except ImportError:  # pragma: no cover - pure-Python fallback, same results
-        return x.numerator, x.denominator
+    """Numerator and denominator of x as GMP integers (gmpy2, a required dependency): the
+    values of huge-k scans have denominators of millions of bits."""
+    import gmpy2
+
     return gmpy2.mpz(x.numerator), gmpy2.mpz(x.denominator)
 
 
@@ -594,7 +588,7 @@ def _decimal_mantissa(x: Fraction, digits: int) -> tuple[int, Any, Any]:
     estimate of e: fast for the 10^−1148628-sized values of huge-k scans."""
     n, d = _big_ints(x)
     e = int((n.bit_length() - d.bit_length()) * 0.30102999566398120)
-    ten = n * 0 + 10  # an integer of n's type (GMP or Python)
+    ten = n * 0 + 10  # an integer of n's type (a GMP mpz)
     power = ten ** abs(e)
     if e >= 0:
         d = d * power
