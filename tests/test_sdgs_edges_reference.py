@@ -325,3 +325,36 @@ def test_exact_walk_restarted_at_k_gives_the_same_answer(monkeypatch):
     calls.clear()  # a capped walk (max_n) is not held to the budget, restarted or not
     capped = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False, max_n=40, budget=1)
     assert calls[-1] == k and capped.lower <= want.upper and want.lower <= capped.upper
+
+
+def _message_number(pattern: str, msg: str) -> float:
+    import re
+
+    m = re.search(pattern, msg)
+    assert m, msg
+    return float(m.group(1))
+
+
+def test_budget_error_at_epsilon_zero_names_the_slow_tail_and_its_estimate():
+    """ε = 0, hockey-stick: the documented stop n_stop = 16·(k/β + 2) from n0 = k, work
+    (n_stop − n0 + 1 + 200)·n_stop·log2 q bit-steps; past the budget the error says why."""
+    import math
+
+    k, beta = 10**5, F(1, 2)
+    with pytest.raises(CertificationError, match=r"epsilon = 0: the tail bound decays only like 1/sqrt\(n\)") as err:
+        sdgs.scan(k, beta, F(0), measure="hockey-stick", long_range=False, budget=10**6)
+    n_stop = 16 * (k / beta + 2)
+    work = float((n_stop - k + 1 + 200) * n_stop) * math.log2(beta.denominator)
+    assert _message_number(r"estimated ([0-9.e+]+)\)", str(err.value)) == pytest.approx(work, rel=5e-3)
+
+
+@pytest.mark.parametrize("measure", ["paper-d", "pointwise"])
+def test_budget_error_for_a_large_k_names_k_and_the_start(measure):
+    """k = 10^5, β = 1/2, ε = 1 in the regime: the walk would start near n0 = k/γ − 1 (γ = 1 −
+    (1−β)e^−ε, mpmath); past the budget the error names k and that n0."""
+    k, beta, eps = 10**5, F(1, 2), F(1)
+    with pytest.raises(CertificationError, match=rf"k = {k} puts the worst group size near n") as err:
+        sdgs.scan(k, beta, eps, measure=measure, long_range=False, budget=10**6)
+    with mpmath.workdps(DPS):
+        n0 = k / (1 - _mp(1 - beta) * mpmath.exp(-_mp(eps))) - 1
+    assert _message_number(r"near n ≈ ([0-9.e+]+)", str(err.value)) == pytest.approx(float(n0), rel=5e-3)
