@@ -5,10 +5,19 @@ Tests marked ``deep`` (slow exhaustive cases) run only under the deep profile
 (``HYPOTHESIS_PROFILE=deep`` or ``--dps-profile deep``); the default ``ci`` run skips them and
 says how to run them.  It lives here, at the repository root, rather than in the dps_verify
 pytest plugin, so that installing dps_verify never changes what a user's own ``deep`` marker means.
+
+Also here: after each test module (its fixtures torn down) the garbage is collected and what
+survives is frozen (``gc.freeze()``), so that later collections -- Python's own full ones and
+the one after each module in tests/conftest.py -- walk only the objects made since, not the
+session's imports, caches and proof results again (about 2.5 s of CPU less per 11 modules,
+measured A/B; peak RSS unchanged).  A frozen object is still freed when its last reference goes;
+only a reference cycle among frozen objects outlives the module.  ``DPS_TEST_NO_GC_FREEZE=1``
+switches it off (to measure it).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any
 
@@ -44,8 +53,21 @@ def register_deep_marker(config: Any) -> None:
         config.pluginmanager.register(_DeepProfileOnly(config), "dps-deep-only")
 
 
+class _FreezeSurvivorsBetweenModules:
+    """Registered as a plugin, so that it covers tests/ and properties/ alike."""
+
+    @pytest.hookimpl(trylast=True)  # after the runner has torn down the module's fixtures
+    def pytest_runtest_teardown(self, item: Any, nextitem: Any) -> None:
+        if nextitem is not None and nextitem.path == item.path:
+            return
+        gc.collect()
+        gc.freeze()
+
+
 def pytest_configure(config: Any) -> None:
     register_deep_marker(config)
+    if not os.environ.get("DPS_TEST_NO_GC_FREEZE") and not config.pluginmanager.has_plugin("dps-gc-freeze"):
+        config.pluginmanager.register(_FreezeSurvivorsBetweenModules(), "dps-gc-freeze")
 
 
 def running_deep(config: Any) -> bool:
