@@ -570,6 +570,16 @@ def test_suppressed_outcome_with_epsilon_between_2_to_19_and_2_to_20_uses_the_tr
                 log_ratio = mpmath.log(1 + (n - 1) * p) - mpmath.log(1 + n * p) + edge  # ln F(1;n−1)/F(1;n)
                 assert sc.z(n) == (log_ratio > _mp(eps)), (off, n)
             assert sc.z(2) == (off == 1)
+        # within 10^−3 of the switch at n = 2, a 4-bit scan's first ball cannot decide: the
+        # refinement must use the true e^ε as well
+        switch = mpmath.log(1 + p) - mpmath.log(1 + 2 * p) + edge
+        for off, want in ((F(-1, 10**3), True), (F(1, 10**3), False)):
+            eps = F(mpmath.nstr(switch + _mp(off), 40))
+            sc = long_range._SegmentScan(2, beta, eps, "hockey-stick", sdgs._Exp(eps), True, 4)
+            assert sc.z(2) is want
+            first = sc.cache[("z", 2)]
+            assert not first > 0 and not first <= 0  # decided by the refinement, not the exact test
+            assert ("z exact", 2) not in sc.cache
 
 
 def test_suppressed_outcome_refines_its_ball_before_the_exact_check(monkeypatch):
