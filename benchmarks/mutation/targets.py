@@ -102,6 +102,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dps_verify/verdict/exact_search.py": (
         "tests/test_exact_search_reference.py",
         "tests/test_exact_search_pairs_reference.py",
+        "tests/test_exact_search_chunks_reference.py",
+        "tests/test_exact_search_reporting_reference.py",
+        "tests/test_exact_search_limits_reference.py",
         "tests/test_verdict.py",
         # end-to-end audits (a minute or more each under coverage); every line of exact_search
         # they run is also run by the other tests here
