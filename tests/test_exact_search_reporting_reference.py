@@ -101,3 +101,10 @@ def test_searches_stop_their_bar_and_close_the_executors_they_make(monkeypatch):
     es.shape_search(_repeated, list(DOMAIN), Claim(F(1, 2), 1, 1), ks=[2], max_records=4,
                     executor=ex)
     assert events == []
+
+
+def test_searches_default_to_twelve_records_and_shapes_of_up_to_96():
+    res = es.exhaustive_search(_repeated, [0], Claim(F(1, 2), 1, 1), executor="serial")
+    assert res.requested_size == 12 == res.max_size and res.sizes == list(range(1, 13))
+    res = es.shape_search(_repeated, [0], Claim(F(1, 2), 1, 1), ks=[2], executor="serial")
+    assert res.requested_size == 96 and max(res.sizes) <= 96
