@@ -101,10 +101,14 @@ USER_TEST_RECORDS_HEAVY = """
 
 
 def _heavy_in_session(tmp_path: Path, *args: str) -> dict:
+    """The HEAVY modules loaded when a user's test runs.  Hypothesis' own pytest plugin is
+    switched off in these sessions: it imports Hypothesis in its end-of-session summary, after
+    the record is taken (1.5 s of CPU per session, telling nothing about this plugin)."""
     out = tmp_path / "heavy.json"
     os.environ["DPS_HEAVY_OUT"] = str(out)
     try:
-        res = _pytest_in(tmp_path, USER_TEST_RECORDS_HEAVY.format(heavy=HEAVY), *args)
+        res = _pytest_in(tmp_path, USER_TEST_RECORDS_HEAVY.format(heavy=HEAVY), "-p",
+                         "no:hypothesispytest", *args)
     finally:
         del os.environ["DPS_HEAVY_OUT"]
     assert res.returncode == 0, res.stdout + res.stderr
