@@ -107,10 +107,12 @@ def test_every_plot_has_a_title() -> None:
 
 #: Notebooks of 6-10 s of CPU each (kernel start-up plus their computations): executed under the
 #: deep profile; the default run executes the others (the committed notebooks are built from
-#: the same sources and checked above either way).
+#: the same sources and checked above either way).  The exercises (06) are the solutions' (07)
+#: cells with ``answer = None``: the default run executes the solutions, deep both.
 SLOW_NOTEBOOKS = frozenset({
     "02_amplification_theorem1.ipynb", "03_k_anonymity_fails.ipynb",
     "04_theorem5_safe_k_anonymization.ipynb", "05_non_composition.ipynb",
+    "06_exercises.ipynb",
 })
 
 
