@@ -601,6 +601,20 @@ def test_suppressed_outcome_refines_its_ball_before_the_exact_check(monkeypatch)
     assert undecided >= 5
 
 
+def test_suppressed_outcome_refines_up_to_sixteen_times_the_precision(monkeypatch):
+    """ε = ln(F(k−1; n−1)/F(k−1; n)) ∓ 2^−48 (k = 3, β = 1/2, n = 10; a near tie, exact
+    Fractions and mpmath): a 4-bit scan's balls decide it only at the last refinement, 16·4 =
+    64 bits; z must get there (with the exact check refused) and answer as the definition."""
+    k, beta, n = 3, F(1, 2), 10
+    monkeypatch.setattr(long_range, "EXACT_TIE_MAX_K", k - 1)
+    ratio = _ref_cdf(k - 1, n - 1, beta) / _ref_cdf(k - 1, n, beta)
+    with mpmath.workdps(DPS):
+        for sign, want in ((-1, True), (1, False)):
+            eps = F(mpmath.nstr(mpmath.log(_mp(ratio)) + sign * mpmath.mpf(2) ** -48, 55))
+            sc = long_range._SegmentScan(k, beta, eps, "hockey-stick", sdgs._Exp(eps), True, 4)
+            assert sc.z(n) is want
+
+
 def test_suppressed_outcome_ball_touching_zero_is_not_a_decision():
     """z_n is strict (a tie is not bad): an exactly zero ball decides "not bad", and a ball whose
     lower end is exactly 0 (it may be a tie) is not taken as "bad" — the decision is recomputed
