@@ -580,6 +580,14 @@ def test_suppressed_outcome_with_epsilon_between_2_to_19_and_2_to_20_uses_the_tr
             first = sc.cache[("z", 2)]
             assert not first > 0 and not first <= 0  # decided by the refinement, not the exact test
             assert ("z exact", 2) not in sc.cache
+    # past 2^20 (L = 1600000, edge ≈ 1.1·10^6) scans refuse at their first exact comparison, but
+    # z itself still uses the true e^ε: not bad at ε = edge − 1/3
+    L2 = 1_600_000
+    beta2 = 1 - F(1, 1 << L2)
+    with mpmath.workdps(50):
+        eps = F(mpmath.nstr(L2 * mpmath.log(2) - mpmath.mpf(1) / 3, 40))
+    assert eps > (1 << 20)
+    assert long_range._SegmentScan(2, beta2, eps, "hockey-stick", sdgs._Exp(eps), True, 96).z(2) is False
 
 
 def test_suppressed_outcome_refines_its_ball_before_the_exact_check(monkeypatch):
