@@ -358,3 +358,39 @@ def test_budget_error_for_a_large_k_names_k_and_the_start(measure):
     with mpmath.workdps(DPS):
         n0 = k / (1 - _mp(1 - beta) * mpmath.exp(-_mp(eps))) - 1
     assert _message_number(r"near n ≈ ([0-9.e+]+)", str(err.value)) == pytest.approx(float(n0), rel=5e-3)
+
+
+def _kl_gamma(beta: Fraction, eps: Fraction) -> mpmath.mpf:
+    """KL(γ‖β) with γ = 1 − (1−β)e^−ε, at 60 digits."""
+    with mpmath.workdps(DPS):
+        b = _mp(beta)
+        g = 1 - (1 - b) * mpmath.exp(-_mp(eps))
+        return g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+
+
+@pytest.mark.parametrize("beta, eps", [(F(1, 3), F(1, 2)), (F(1, 10**6), F(1, 10**5)), (F(9, 10), F(5))])
+def test_chernoff_exponent_by_intervals_when_the_ball_route_declines(monkeypatch, beta, eps):
+    """kl_lower's mpmath-interval route (taken when the ball route returns None): a lower bound
+    on KL(γ‖β) within 2^−20 relative of it (the documented 20 bits), like the ball route."""
+    want = _kl_gamma(beta, eps)
+    fast = sdgs.kl_lower(beta, eps)
+    monkeypatch.setattr(sdgs, "_kl_lower_arb", lambda *a: None)
+    slow = sdgs.kl_lower(beta, eps)
+    with mpmath.workdps(DPS):
+        for got in (fast, slow):
+            assert want * (1 - mpmath.mpf(2) ** -20) <= _mp(got) <= want
+
+
+def test_exp_affine_refines_e_to_epsilon_only_as_far_as_needed():
+    """A − e^ε·B far from 0 is certain to 60 bits at the starting precision of e^ε: no
+    refinement (each doubles the cost of the enclosure); a value within 2^−80 of 0 refines."""
+    eps = F(3, 7)
+    E = sdgs._Exp(eps)
+    start = E.prec
+    lo, hi, s = E.affine(10**6, 651)  # ≈ 10^6 − 651·1.535: far from 0
+    assert E.prec == start and (hi - lo) << 60 <= hi
+    with mpmath.workdps(DPS):
+        B = 1 << 100
+        A = int(mpmath.ceil(mpmath.exp(_mp(eps)) * B))  # A − e^ε·B ∈ (0, 1]: relative gap 2^−100
+    E.affine(A, B)
+    assert E.prec > start
