@@ -394,3 +394,25 @@ def test_exp_affine_refines_e_to_epsilon_only_as_far_as_needed():
         A = int(mpmath.ceil(mpmath.exp(_mp(eps)) * B))  # A − e^ε·B ∈ (0, 1]: relative gap 2^−100
     E.affine(A, B)
     assert E.prec > start
+
+
+def test_exact_walk_stops_at_four_times_its_budget_when_the_estimate_is_wrong(monkeypatch):
+    """A lying work estimate (0 bit-steps) must not let the walk run past 4·budget bit-steps:
+    each group size n costs the bit length of q^n, counted from the start n0 = k (outside the
+    regime), and the walk refuses at the first n whose running total exceeds 4·budget."""
+    import re
+
+    k, beta, eps = 3, F(1, 10), F(1, 20)
+    real = sdgs._estimate
+    monkeypatch.setattr(sdgs, "_estimate", lambda *a: {**real(*a), "work": 0.0})
+    budget = 200
+    with pytest.raises(CertificationError, match=r"work limit reached \(WORK_BUDGET = 200 bit-steps\) at group size n = ") as err:
+        sdgs.scan(k, beta, eps, measure="pointwise", long_range=False, budget=budget)
+    n_stop = int(re.search(r"at group size n = (\d+)", str(err.value)).group(1))
+    total, n = 0, k
+    while True:
+        total += (beta.denominator**n).bit_length()
+        if total > 4 * budget:
+            break
+        n += 1
+    assert n_stop == n
