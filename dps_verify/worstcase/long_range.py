@@ -79,15 +79,15 @@ class Thresholds:
 
     def last_below(self, J: int) -> int:
         """N_J: a ball of J/γ at as many bits as (J + 1)·q² has (γ ≥ β ≥ 1/q, so the ball of γ
-        keeps away from 0 and the lower end is within a unit or so of J/γ) gives a start
-        n₀ = ⌈lower end⌉ − 1 < J/γ (γn₀ < J); the exact test then finds the least n > n₀ with
-        γn ≥ J (:func:`least_integer`, certified: the answer's predecessor is checked too), and
-        N_J is the one before it.  The ball only places the start: any start gives this N_J."""
+        keeps away from 0 and its lower end lo is within a unit or so of J/γ); since lo ≤ J/γ,
+        ⌈lo⌉ is at most ⌈J/γ⌉, the least n with γn ≥ J, which the exact test finds from ⌈lo⌉ on
+        (:func:`least_integer`, certified: the answer's predecessor is checked too); N_J is the
+        one before it.  The ball only places the start: any start at or below ⌈J/γ⌉ gives
+        this N_J."""
         prec = ((J + 1) * self.q * self.q).bit_length()
         with _flint().ctx.workprec(prec):
             lo, _ = arb_to_fractions(J / gamma_ball(self.beta, self.eps, prec))
-        start = math.ceil(lo) - 1
-        return least_integer(lambda n: not self.below(n, J), lo=start + 1, limit=_SEARCH_LIMIT, what="run end") - 1
+        return least_integer(lambda n: not self.below(n, J), lo=math.ceil(lo), limit=_SEARCH_LIMIT, what="run end") - 1
 
 
 def _estimate_runs(k: int, beta: Fraction, eps: Fraction, kl: Fraction, first_log: float, N_k: int) -> float:
