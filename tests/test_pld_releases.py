@@ -11,6 +11,19 @@ from dps_verify.inverse.releases import group_pair, releases_delta
 from dps_verify.measures.pld import pair_delta
 
 
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """``dps-verify ARGV`` in this process (``dps_verify.cli.main``): exit code, stdout, stderr.
+    The JSON test below runs the real command in a subprocess."""
+    from dps_verify.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse's usage error: the process would exit with this code
+        code = exc.code if isinstance(exc.code, int) else 1
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
 def test_group_pair_is_the_full_neighbour_pair():
     A = M.StronglySafeKAnonymizer(lambda r: 0, 3)
     p, q = group_pair(6, 3, Fraction(1, 3))
@@ -43,13 +56,10 @@ def test_cli_releases_json():
     assert float(data["value"]) > 0
 
 
-def test_cli_releases_bad_value_is_usage_error():
-    out = subprocess.run(
-        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "5", "--beta", "1/10",
-         "--epsilon", "2", "--releases", "0"],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert out.returncode == 2 and "--releases" in out.stderr and "times" not in out.stderr
+def test_cli_releases_bad_value_is_usage_error(capsys):
+    code, _, err = run_cli(capsys, "delta", "--k", "5", "--beta", "1/10", "--epsilon", "2",
+                           "--releases", "0")
+    assert code == 2 and "--releases" in err and "times" not in err
 
 
 # ---- worst case over all n ---------------------------------------------------------------------
@@ -154,26 +164,20 @@ def test_finite_scan_says_so():
     assert not r.covers_all_n and "only" in r.delta.how and r.scanned == (3, 5)
 
 
-def test_cli_releases_json_says_worst_case_over_all_n():
-    out = subprocess.run(
-        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "3", "--beta", "1/4",
-         "--epsilon", "1", "--releases", "3", "--json"],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+def test_cli_releases_json_says_worst_case_over_all_n(capsys):
+    code, stdout, err = run_cli(capsys, "delta", "--k", "3", "--beta", "1/4", "--epsilon", "1",
+                                "--releases", "3", "--json")
+    assert code == 0, err
+    data = json.loads(stdout)
     assert data["covers_all_n"] is True and data["worst_case_over"] == "all group sizes n >= 1"
     assert data["tail_from"] > data["scanned_group_sizes"][0]
 
 
-def test_cli_releases_text_names_the_range_covered():
-    out = subprocess.run(
-        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "3", "--beta", "1/4",
-         "--epsilon", "ln(3)", "--releases", "2"],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "worst case over ALL group sizes n" in out.stdout and "tail bound" in out.stdout
+def test_cli_releases_text_names_the_range_covered(capsys):
+    code, stdout, err = run_cli(capsys, "delta", "--k", "3", "--beta", "1/4", "--epsilon", "ln(3)",
+                                "--releases", "2")
+    assert code == 0, err
+    assert "worst case over ALL group sizes n" in stdout and "tail bound" in stdout
 
 
 from hypothesis import example, given, settings  # noqa: E402
@@ -266,15 +270,12 @@ def test_tiny_delta_upper_end_comes_from_enclosed_sizes():
     assert r.tail_bound is not None and r.tail_bound <= r.delta.upper
 
 
-def test_cli_releases_json_interior_worst_size():
+def test_cli_releases_json_interior_worst_size(capsys):
     """k = 20, β = 1/10, ε = 2, T = 10: the JSON reports the enclosure at the worst size, tight."""
-    out = subprocess.run(
-        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "20", "--beta", "1/10",
-         "--epsilon", "2", "--releases", "10", "--json"],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    code, stdout, err = run_cli(capsys, "delta", "--k", "20", "--beta", "1/10", "--epsilon", "2",
+                                "--releases", "10", "--json")
+    assert code == 0, err
+    data = json.loads(stdout)
     assert data["covers_all_n"] and data["upper_end_from"] == "enclosure"
     assert data["lower_end_at_n"] == 22 and float(data["upper"]) <= 1.01 * float(data["lower"])
 
