@@ -78,6 +78,17 @@ def test_power_error_is_the_documented_bound(s1, s2, err2, size, times) -> None:
         assert exact <= D._power_error(s1, s2, err2, size, times)
 
 
+def test_convolve_error_of_tiny_vectors_carries_the_flush_term() -> None:
+    # products near 1e-290: the rounding terms are about 1e-306, so the √n·1e-290 charged for
+    # flushing entries below 1e-290 to 0 is what the error bound is made of
+    a = D._Vec(np.array([1e-150, 1e-150]), 0, 0.0, 0.0)
+    b = D._Vec(np.array([1e-140]), 0, 0.0, 0.0)
+    c = D._convolve(a, b)
+    assert list(c.data) == [0.0, 0.0]  # 1e-290 (rounded below 1e-290) flushed
+    assert c.err2 >= math.sqrt(2) * 1e-290 >= math.sqrt(2) * float(1e-150 * 1e-140)
+    assert c.err2 <= math.sqrt(2) * 1e-290 * (1 + 1e-10)
+
+
 def test_convolve_error_is_the_documented_young_bound() -> None:
     # lemma (c'): err_a·‖b̂‖₁ + ‖a‖₁·err_b + 1.01(m + 1)u·‖â‖₂‖b̂‖₁ + √n·m·2^-1074, plus the
     # flush √n·1e-290, rounded up with (1 + 8u)

@@ -302,3 +302,19 @@ def test_scan_method_for_a_tiny_beta_starts_the_tail_above_k() -> None:
     assert "monotone tail bound for n >= 3" in r.delta.how and "no tail start found" not in r.delta.how
     cut = R.releases_delta(2, beta, 1, 2, method="scan", n_limit=2)
     assert "no tail start found up to n_limit = 2" in cut.delta.how
+
+
+def test_the_fft_error_model_is_named_exactly_when_a_grid_bound_may_rest_on_it(monkeypatch) -> None:
+    # exact everywhere: no FFT, no assumption named; a grid bound composed by FFT: named once;
+    # the same grid bounds composed by direct convolution (fft=False): not named
+    from dps_verify.inverse.pld_discrete import FFT_ASSUMPTION
+
+    exact = R.releases_delta(2, F(1, 4), 0, 2)
+    assert exact.mode == "exact" and FFT_ASSUMPTION not in exact.delta.how
+    real = R.pair_delta_enclosure
+    monkeypatch.setattr(R, "pair_delta_enclosure",
+                        lambda p, q, eps, times, **kw: real(p, q, eps, times, exact_budget=0, **kw))
+    for fft in (True, False):
+        r = R.releases_delta(2, F(1, 4), 0, 2, n_max=3, fft=fft)
+        assert r.mode == "discretised"
+        assert r.delta.how.count(FFT_ASSUMPTION) == (1 if fft else 0)
