@@ -81,3 +81,21 @@ def deep_profile(request: Any) -> bool:
     """True under the deep profile: a test that runs a smaller case by default (both sides of
     each boundary kept) then runs its full-size case."""
     return running_deep(request.config)
+
+
+@pytest.fixture(scope="session")
+def zoo_entry_run() -> Any:
+    """``dps_verify.audit.zoo.run_entry(path, seed=0)``, run once per zoo entry and session:
+    test_zoo (every verdict as expected) and test_reliability_consistency (every FAIL report
+    consistent) read the same audits.  The result is shared; tests only read it."""
+    runs: dict[str, Any] = {}
+
+    def run(path: Any) -> Any:
+        from dps_verify.audit.zoo import run_entry
+
+        key = str(path)
+        if key not in runs:
+            runs[key] = run_entry(path, seed=0)
+        return runs[key]
+
+    return run

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dps_verify.audit import audit, load_callable
-from dps_verify.audit.zoo import run_entry, zoo_entries
+from dps_verify.audit.zoo import zoo_entries
 from dps_verify.errors import AuditedCodeError
 
 ROOT = Path(__file__).resolve().parent.parent / "examples"
@@ -39,8 +39,8 @@ def _consistent(rep) -> None:
 
 
 @pytest.mark.parametrize("path", FAULTY_ZOO, ids=[p.stem for p in FAULTY_ZOO])
-def test_zoo_fail_reports_are_consistent(path):
-    _consistent(run_entry(path, seed=0)["report"])
+def test_zoo_fail_reports_are_consistent(path, zoo_entry_run):
+    _consistent(zoo_entry_run(path)["report"])
 
 
 @pytest.mark.parametrize("path", FAULTY_CODE, ids=[p.stem for p in FAULTY_CODE])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dps_verify.audit.zoo import run_entry, zoo_entries
+from dps_verify.audit.zoo import zoo_entries
 
 ZOO = Path(__file__).resolve().parent.parent / "examples" / "zoo"
 ENTRIES = zoo_entries(ZOO)
@@ -21,8 +21,8 @@ def test_zoo_size():
 
 
 @pytest.mark.parametrize("path", ENTRIES, ids=[p.stem for p in ENTRIES])
-def test_zoo_entry(path):
-    r = run_entry(path, seed=0)
+def test_zoo_entry(path, zoo_entry_run):
+    r = zoo_entry_run(path)
     assert r["verdict"] == r["expected"], r["report"].summary()
     rep = r["report"]
     if r["expected"] == "FAIL":
