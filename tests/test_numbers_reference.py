@@ -368,3 +368,58 @@ def test_exp_dyadic_of_an_exact_log_rounds_outward_to_prec_plus_two_bits():
         assert hi is not None
         assert Fraction(lo, 2**s) <= Fraction(5, 3) <= Fraction(hi, 2**s)
         assert Fraction(hi - lo, 2**s) <= Fraction(1, 2 ** (prec + 2))
+
+
+def test_iv_exp_of_an_undefined_interval_is_undefined_and_refused():
+    """A NaN end (an undefined argument) gives the NaN interval, whose ends iv_lower and iv_upper
+    refuse: never a finite enclosure of e^NaN."""
+    from mpmath import libmp
+
+    from dps_verify.core.numbers import iv_exp, iv_precision
+
+    with iv_precision(53):
+        for ends in ((libmp.fnan, libmp.fnan), (libmp.fzero, libmp.fnan), (libmp.fnan, libmp.fzero)):
+            v = iv_exp(mpmath.iv.make_mpf(ends))
+            assert v._mpi_ == (libmp.fnan, libmp.fnan)
+            with pytest.raises(CertificationError):
+                iv_lower(v)
+            with pytest.raises(CertificationError):
+                iv_upper(v)
+
+
+def test_iv_exp_encloses_e_to_the_ends_rounded_outward():
+    """Each end of iv_exp([a, b]) is e^a rounded down and e^b rounded up at iv.prec bits:
+    against e^a, e^b at 300 digits the result holds them within a few ulps outside."""
+    from dps_verify.core.numbers import iv_exp, iv_precision
+
+    for a, b in (("0.1", "0.2"), ("-3.5", "-3.5"), ("1e-30", "2"), ("-700", "700")):
+        with iv_precision(64):
+            v = iv_exp(mpmath.iv.mpf([a, b]))
+            lo, hi = iv_lower(v), iv_upper(v)
+        with mpmath.workdps(300):
+            ea, eb = mpmath.exp(mpmath.mpf(a)), mpmath.exp(mpmath.mpf(b))
+            lo_m, hi_m = mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator
+            assert lo_m < ea and eb < hi_m  # strictly: e^t is irrational for these t
+            assert ea - lo_m <= ea * mpmath.mpf(2) ** -62 and hi_m - eb <= eb * mpmath.mpf(2) ** -62
+
+
+def test_iv_exp_beyond_arb_exponent_range_gives_zero_below_and_infinity_above():
+    """t = ±2^(10^20): Arb cannot bound e^t by a finite number above (nor a positive one below),
+    so the enclosure is [0, +∞] (and [0, tiny] for −t): sound, never a finite end below the
+    truth above or a negative end below.  Arb's working precision is restored afterwards."""
+    import flint
+
+    from dps_verify.core.numbers import iv_exp, iv_precision
+
+    before = flint.ctx.prec
+    big = mpmath.mpf((0, 1, 10**20, 1))
+    with iv_precision(53):
+        up = iv_exp(mpmath.iv.mpf([big, big]))
+        down = iv_exp(mpmath.iv.mpf([-big, -big]))
+        tiny = iv_exp(mpmath.iv.mpf([-(10**6), -(10**6)]))
+    assert flint.ctx.prec == before
+    assert up.a == 0 and up.b == mpmath.inf
+    assert down.a == 0 and 0 < down.b < mpmath.mpf(10) ** -(10**6)
+    with mpmath.workdps(60):
+        ref = mpmath.exp(-(10**6))
+        assert 0 < tiny.a < ref < tiny.b
