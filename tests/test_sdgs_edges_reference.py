@@ -416,3 +416,55 @@ def test_exact_walk_stops_at_four_times_its_budget_when_the_estimate_is_wrong(mo
             break
         n += 1
     assert n_stop == n
+
+
+def _law(size: int, k: int, beta: Fraction) -> dict:
+    """The published law of one group of ``size`` copies (counts below k suppressed as "⊥"), as
+    exact integer numerators over q^size (β = p/q)."""
+    p, q = beta.numerator, beta.denominator
+    law: dict = {}
+    for j in range(size + 1):
+        out = j if j >= k else "⊥"
+        law[out] = law.get(out, 0) + comb(size, j) * p**j * (q - p) ** (size - j)
+    return law
+
+
+def _brute_delta(n: int, k: int, beta: Fraction, eps: Fraction, measure: str) -> mpmath.mpf:
+    """δ of (n copies, n − 1 copies) from the definitions (hockey-stick both ways, or the
+    P-/Q-mass of the outputs whose ratio exceeds e^ε either way)."""
+    P, Q = _law(n, k, beta), _law(n - 1, k, beta)
+    outs = set(P) | set(Q)
+    x = mpmath.exp(_mp(eps))
+    qn, qm = mpmath.mpf(beta.denominator) ** n, mpmath.mpf(beta.denominator) ** (n - 1)
+    p = {o: mpmath.mpf(P.get(o, 0)) / qn for o in outs}
+    q = {o: mpmath.mpf(Q.get(o, 0)) / qm for o in outs}
+    if measure == "hockey-stick":
+        return max(mpmath.fsum(max(mpmath.mpf(0), p[o] - x * q[o]) for o in outs),
+                   mpmath.fsum(max(mpmath.mpf(0), q[o] - x * p[o]) for o in outs))
+    bad = [o for o in outs if p[o] > x * q[o] or q[o] > x * p[o]]
+    return max(mpmath.fsum(p[o] for o in bad), mpmath.fsum(q[o] for o in bad))
+
+
+@pytest.mark.parametrize("measure", ["hockey-stick", "pointwise"])
+def test_beta_below_the_smallest_double_is_scanned_exactly(measure):
+    """β = 2^−1100 (float(β) = 0.0): the float screens must not divide by it or take its log
+    (they use ln β of the exact rational); the scan's enclosure contains the brute maximum over
+    n = 3 .. 45 (the worst group size is n_m = 31; later values are smaller) at 60 digits."""
+    k, beta, eps = 3, F(1, 1 << 1100), F(1, 10)
+    assert float(beta) == 0.0
+    c = sdgs.scan(k, beta, eps, measure=measure)
+    with mpmath.workdps(DPS):
+        top = max(_brute_delta(n, k, beta, eps, measure) for n in range(k, 46))
+        assert _mp(c.lower) * (1 - mpmath.mpf(10) ** -40) <= top <= _mp(c.upper) * (1 + mpmath.mpf(10) ** -40)
+        assert _brute_delta(c.details["argmax_n"], k, beta, eps, measure) == top
+
+
+def test_float_screens_of_a_beta_below_the_smallest_double():
+    """The work estimate of β = 2^−1100 is finite for ε > 0 (its start n0 ≈ k/γ − 1 with
+    γ ≈ 1 − e^−ε, its value about β^k: 3300 bits), and KL(a‖0) = ∞ in the float screen."""
+    est = sdgs._estimate(3, F(1, 1 << 1100), F(1, 10), "pointwise", False)
+    with mpmath.workdps(DPS):
+        g = 1 - mpmath.exp(-mpmath.mpf(1) / 10)
+    assert est["n0"] == pytest.approx(float(3 / g - 1), rel=1e-9)
+    assert est["value_bits"] == pytest.approx(3 * 1100, rel=0.01)
+    assert sdgs._float_kl(0.5, 0.0) == float("inf") and sdgs._float_kl(0.0, 0.0) == 0.0

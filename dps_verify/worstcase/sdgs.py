@@ -481,7 +481,10 @@ def _neg_ln_upper(num: Any, den: Any) -> Fraction:
 
 
 def _float_kl(a: float, b: float) -> float:
-    """KL(a‖b) of Bernoulli laws in floats (screen only), accurate when a ≈ b."""
+    """KL(a‖b) of Bernoulli laws in floats (screen only), accurate when a ≈ b; b = 0.0 (a β
+    below the smallest double) gives ∞ for a > 0."""
+    if b <= 0:
+        return 0.0 if a <= 0 else math.inf
     if a <= 0:
         return -math.log1p(-b)
     if a >= 1:
@@ -493,6 +496,9 @@ def _float_kl(a: float, b: float) -> float:
 def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLike, backward: bool) -> dict:
     """Float screen: start n, expected stop n and work, before any exact arithmetic."""
     b, e = float(beta), eps_float(eps)
+    # ln β from the exact β, and a floor for divisions: float(β) is 0.0 below 2^-1074
+    log_b = math.log(beta.numerator) - math.log(beta.denominator)
+    b_div = max(b, 1e-300)
     gm = gamma_minus_beta_float(b, e)
     g = b + gm
     if gm <= 0 or g <= 0:
@@ -500,7 +506,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
         kl = 0.0
     else:
         n0 = max(k / g - 1, 1.0)
-        kl = _float_kl(min(g, 1 - 1e-300), b) if g < 1 else -math.log(b)
+        kl = _float_kl(min(g, 1 - 1e-300), b) if g < 1 else -log_b
     if measure != "paper-d" and (backward or e == 0):
         n0 = float(k)
     # log of the value near the start: log f(k; n, β) ≤ log of the tail (float screen only);
@@ -511,22 +517,22 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
     if nn < 1e300:
         ls = (
             math.lgamma(nn + 1) - math.lgamma(k + 1) - math.lgamma(nn - k + 1)
-            + k * math.log(b) + (nn - k) * log1m_b
+            + k * log_b + (nn - k) * log1m_b
         )
     else:
         ls = -kl * nn
     L = max(-ls, 0.0) + 0.01
-    if measure == "hockey-stick" and 0 < b < 1:
+    if measure == "hockey-stick" and b < 1:
         # the hockey-stick value is at most TV(P_n, Q_n) ≤ β·max pmf: its best is about β times
         # the tail, so the proven stop comes ln(1/β)/KL group sizes later (tiny β: many)
-        L += -math.log(b)
+        L += -log_b
     if kl > 0:
         n_stop = max(n0, (L + 1) / kl)
     else:
         n_stop = float("inf")
     if backward and math.isfinite(n_stop):
         gp = 1 - (1 - b) * math.exp(min(e, 700.0))
-        nb = max(n_stop, 2 * k / b + 2)
+        nb = max(n_stop, 2 * k / b_div + 2)
         for _ in range(60):
             c = max(k / (nb - 1), gp * nb / (nb - 1))
             klb = _float_kl(c, b) if c < b else 0.0
@@ -543,7 +549,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
         n_stop = max(n_stop, nb)
     if e == 0:  # hockey-stick: polynomial tail bound; pointwise: 1 at n = k
         n0 = float(k)
-        n_stop = 16 * (k / b + 2) if measure == "hockey-stick" else float(k)
+        n_stop = 16 * (k / b_div + 2) if measure == "hockey-stick" else float(k)
     steps = n_stop - n0 + 1
     bits = n_stop * math.log2(beta.denominator) if math.isfinite(n_stop) else float("inf")
     # + the set-up: binomial coefficients and powers of q-sized numbers with `bits` bits
