@@ -93,11 +93,12 @@ class _Sites(ast.NodeTransformer):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.func.append(node.name)
         node.body = self._body(node.body)
-        for dec in node.decorator_list:
-            self.visit(dec)
-        for d in node.args.defaults + node.args.kw_defaults:
-            if d is not None:
-                self.visit(d)
+        # the visited nodes are put back: a site in a decorator or a default value is applied
+        # there (visiting alone numbered it but left the function unchanged)
+        node.decorator_list = [self.visit(dec) for dec in node.decorator_list]
+        node.args.defaults = [self.visit(d) for d in node.args.defaults]
+        node.args.kw_defaults = [None if d is None else self.visit(d)
+                                 for d in node.args.kw_defaults]
         self.func.pop()
         return node  # annotations are not visited
 
