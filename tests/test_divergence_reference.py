@@ -327,3 +327,54 @@ def test_a_delta_unresolvable_in_both_directions_keeps_a_lower_end_of_zero():
     Q = {0: Fraction(2**k, scale), 1: Fraction(num, scale)}
     c = delta_certified(P, Q, 1)
     assert c.lower == 0 < c.upper < Fraction(1, 2**100)
+
+
+def test_exact_law_objects_get_no_float_tolerance():
+    """A law given as the engine's exact objects (ExactDistribution) holds Fractions: its total
+    mass may not exceed 1 at all (the 1e-12 tolerance is only for binary floats)."""
+    from dps_verify.core.errors import ParameterError
+    from dps_verify.engine.distribution import ExactDistribution
+
+    over = ExactDistribution({0: Fraction(1, 2), 1: Fraction(1, 2) + Fraction(1, 10**13)})
+    with pytest.raises(ParameterError, match="sum to at most 1"):
+        delta_certified(over, {0: Fraction(1)}, 0)
+    ok = ExactDistribution({0: Fraction(1, 2), 1: Fraction(1, 2)})
+    assert delta_certified(ok, {0: Fraction(1)}, 0).upper == Fraction(1, 2)
+
+
+def test_measure_names_each_definition_and_its_value():
+    """measure() under each named definition (given as the enum or its string) equals the
+    function of that definition; an unknown name is refused with the list of known ones."""
+    from dps_verify.core.errors import ParameterError
+    from dps_verify.core.types import Definition
+    from dps_verify.measures.divergence import DEFINITIONS, measure
+
+    P, Q = EPS_LAWS[0]
+    eps = Fraction(1, 3)
+    hs, pw = delta_certified(P, Q, eps), pointwise_delta_exact(P, Q, eps)
+    assert hs.upper < pw  # the two definitions differ here, so a swap is seen
+    for name in ("hockey-stick", Definition.HOCKEY_STICK):
+        assert measure(P, Q, eps, name) == hs
+    assert measure(P, Q, eps) == hs  # the default
+    for name in ("pointwise", Definition.POINTWISE):
+        c = measure(P, Q, eps, name)
+        assert c.lower == c.upper == pw and c.how == "exact rational arithmetic"
+    assert set(DEFINITIONS) == {"hockey-stick", "pointwise"}
+    with pytest.raises(ParameterError, match="hockey-stick.*pointwise"):
+        measure(P, Q, eps, "hockey stick")
+
+
+def test_a_law_must_be_a_mapping_and_the_refusal_says_which_tolerance_applied():
+    from dps_verify.core.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="p must be a mapping output -> probability, got list"):
+        delta_certified([Fraction(1, 2), Fraction(1, 2)], {0: Fraction(1)}, 0)
+    with pytest.raises(ParameterError, match="q must be a mapping"):
+        delta_certified({0: Fraction(1)}, (1,), 0)
+    with pytest.raises(ParameterError, match=r"tolerance of 1e-12"):
+        delta_certified({0: 0.5, 1: 0.5 + 1.5e-12}, {0: Fraction(1)}, 0)
+    with pytest.raises(ParameterError) as refused:
+        delta_certified({0: Fraction(1), 1: Fraction(1, 10**13)}, {0: Fraction(1)}, 0)
+    assert "tolerance" not in str(refused.value)
+    with pytest.raises(ParameterError, match=r"must be >= 0.*-1/10 for output 1"):
+        delta_certified({0: Fraction(1), 1: Fraction(-1, 10)}, {0: Fraction(1)}, 0)
