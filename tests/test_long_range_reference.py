@@ -693,3 +693,24 @@ def test_segment_estimate_counts_the_first_segment():
         long_range.sdgs_by_segments(*args, budget=budget, est_n_stop=float(over))
     with pytest.raises(CertificationError, match=r"segments\) near group size"):
         long_range.sdgs_by_segments(*args, budget=budget, est_n_stop=float(under))
+
+
+BACKWARD_DOMINATED = [(2, F(7, 10), F(1, 20)), (1, F(9, 10), F(1, 10)), (2, F(1, 10), F(1, 100))]
+
+
+@pytest.mark.parametrize("k, beta, eps", BACKWARD_DOMINATED)
+def test_segment_candidates_attain_the_maximum_where_the_backward_sum_dominates(k, beta, eps):
+    """Hockey-stick, outside the regime with a small ε (the backward sum exceeds the forward one
+    at some n): the candidates attain every sub-segment's brute-force maximum (constant T, m,
+    z) over n = k .. k + 30."""
+    sc = _scan(k, beta, eps, "hockey-stick")
+    n_hi = k + 30
+    key = {n: (sc.fwd_T(n), sc.bwd_m(n), sc.z(n)) for n in range(k, n_hi + 1)}
+    brute = {n: brute_delta(n, k, beta, eps, "hockey-stick") for n in key}
+    for a in range(k, n_hi):
+        for b in range(a, n_hi + 1):
+            if key[b] != key[a]:
+                break
+            cands = sc.candidates(a, b, *key[a])
+            top = max(brute[n] for n in range(a, b + 1))
+            assert abs(max(brute[c] for c in cands) - top) <= mpmath.mpf(10) ** -40, (a, b)
