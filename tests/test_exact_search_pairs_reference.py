@@ -548,3 +548,34 @@ def test_integer_screen_below_two_to_the_53_and_float_screen_from_it():
     at_53 = exhaustive_search(_largest, list(DOMAIN), claim, max_size=1, executor="serial")
     assert at_52.witness is None and at_53.witness is None
     assert at_52.error_bound == 0.0 < at_53.error_bound < 1e-12
+
+
+def test_integer_screen_at_eps_zero_compares_with_e_equal_to_one_exactly():
+    """ε = 0: e^ε = 1 exactly, so the integer screen has no margin on e and an output with
+    P = Q is certainly not bad: a claim of 1 is cleared for every pair without an exact
+    decision (with any margin, P = Q would be ambiguous and go to exact arithmetic)."""
+    for anon in (_repeated, _largest):
+        res = exhaustive_search(anon, list(DOMAIN), Claim(F(2, 5), 0, 1), max_size=3,
+                                executor="serial", progress=False)
+        assert res.witness is None and res.sizes == [1, 2, 3] and res.exact_checks == 0
+
+
+@pytest.mark.parametrize("eps", [F(1, 3), F(1), F(5)])
+def test_integer_screen_encloses_e_to_eps_by_floats_outside_its_rational_enclosure(eps):
+    """The integer screen's e_lo / e_hi are floats at or below / at or above the rational
+    enclosure of e^ε (and so of e^ε itself, checked against the Taylor bounds for ε <= 1);
+    ε = 0 gives 1 exactly at both ends."""
+    from dps_verify.core.numbers import exp_interval
+    from dps_verify.verdict.exact_search import PairChecker
+    from dps_verify.verdict.executor import SerialExecutor
+
+    table = SampleTable(_repeated, Atoms(_repeated, list(DOMAIN)), radix=4)
+    lo, hi = exp_interval(eps)
+    ex = PairChecker(table, F(1, 2), eps, F(0), "hockey-stick", SerialExecutor())._setup(3)[1]
+    assert ex is not None and F(ex["e_lo"]) <= lo <= hi <= F(ex["e_hi"])
+    assert ex["e_lo"] < ex["e_hi"]
+    if eps <= 1:
+        t_lo, t_hi = _exp_bounds(eps)
+        assert F(ex["e_lo"]) <= t_lo and t_hi <= F(ex["e_hi"])
+    ex0 = PairChecker(table, F(1, 2), F(0), F(0), "hockey-stick", SerialExecutor())._setup(3)[1]
+    assert ex0 is not None and ex0["e_lo"] == ex0["e_hi"] == 1.0

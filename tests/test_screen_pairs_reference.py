@@ -269,31 +269,60 @@ def _float_decide(P, Q, e, d, pointwise, terms=4, m=2):
                                 d, pointwise, np.array([terms]), np.array([len(P)]), m)
 
 
-def test_hockey_stick_zero_screen_keeps_a_ratio_within_its_margin_below_e_possible():
+@pytest.mark.parametrize("swap", [False, True])
+def test_hockey_stick_zero_screen_keeps_a_ratio_within_its_margin_below_e_possible(swap):
     """δ = 0 is declared only when every ratio is below e·(1 − 4u)·(1 − r)/(1 + r) ≈ e(1 − 36u):
     a ratio of e(1 − 32u) (below e, so δ = 0 truly) is still 'possibly bad' and the claim 0
-    goes to exact arithmetic (status 2), not cleared by the screen."""
+    goes to exact arithmetic (status 2), not cleared by the screen.  ``swap``: the ratio Q/P
+    (the other direction)."""
+    def decide(P, Q):
+        return _float_decide(Q, P, 2.0, 0.0, False) if swap else _float_decide(P, Q, 2.0, 0.0,
+                                                                                  False)
+
     P = [0.5 - 2.0**-49, 0.5 + 2.0**-49]  # P0 / Q0 = 2 (1 - 32u)
     Q = [0.25, 0.75]
-    st, dh, er = _float_decide(P, Q, 2.0, 0.0, False)
+    st, dh, er = decide(P, Q)
     assert st[0] == 2 and dh[0] == 0.0 and er[0] > 0
     far = [0.5 - 2.0**-45, 0.5 + 2.0**-45]  # P0 / Q0 = 2 (1 - 512u): certainly not bad
-    st, dh, er = _float_decide(far, Q, 2.0, 0.0, False)
+    st, dh, er = decide(far, Q)
     assert st[0] == 0 and dh[0] == 0.0 and er[0] == 0.0
 
 
-def test_pointwise_screen_certifies_an_output_only_past_its_margin_above_e():
+@pytest.mark.parametrize("swap", [False, True])
+def test_pointwise_screen_certifies_an_output_only_past_its_margin_above_e(swap):
     """An output is certainly bad only when its ratio exceeds e·(1 + 2u)·(1 + r)/(1 − r) ≈
     e(1 + 34u): at e(1 + 32u) it is only possibly bad, so the lower end of the pointwise
     enclosure leaves it out (δ̂ halfway, status 2 for a claim between); at e(1 + 512u) it is
-    certain (status 1)."""
+    certain (status 1).  ``swap``: the ratio Q/P."""
+    def decide(P, Q):
+        return _float_decide(Q, P, 2.0, 0.25, True) if swap else _float_decide(P, Q, 2.0, 0.25,
+                                                                                 True)
+
     Q = [0.25, 0.75]
     near = [0.5 + 2.0**-49, 0.5 - 2.0**-49]  # P0 / Q0 = 2 (1 + 32u)
-    st, dh, er = _float_decide(near, Q, 2.0, 0.25, True)
+    st, dh, er = decide(near, Q)
     assert st[0] == 2 and abs(dh[0] - near[0] / 2) < 1e-12
     far = [0.5 + 2.0**-45, 0.5 - 2.0**-45]
-    st, dh, er = _float_decide(far, Q, 2.0, 0.25, True)
+    st, dh, er = decide(far, Q)
     assert st[0] == 1 and abs(dh[0] - far[0]) < 1e-12
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_pointwise_screen_keeps_a_ratio_within_its_margin_below_e_possible(swap):
+    """An output is certainly not bad only when its ratio is below e·(1 − 2u)·(1 − r)/(1 + r)
+    ≈ e(1 − 34u): at e(1 − 32u) (not bad, truly) it stays in the upper end of the pointwise
+    enclosure, so a claim between 0 and its mass goes to exact arithmetic (status 2)."""
+    def decide(P, Q):
+        return _float_decide(Q, P, 2.0, 0.1, True) if swap else _float_decide(P, Q, 2.0, 0.1,
+                                                                                True)
+
+    Q = [0.25, 0.75]
+    near = [0.5 - 2.0**-49, 0.5 + 2.0**-49]  # P0 / Q0 = 2 (1 - 32u)
+    st, dh, er = decide(near, Q)
+    assert st[0] == 2 and abs(dh[0] - near[0] / 2) < 1e-12
+    far = [0.5 - 2.0**-45, 0.5 + 2.0**-45]
+    st, dh, er = decide(far, Q)
+    assert st[0] == 0 and dh[0] < 1e-12
 
 
 def test_integer_decision_sends_a_delta_at_the_upper_end_of_the_claims_margin_to_exact():

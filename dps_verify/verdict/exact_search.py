@@ -275,16 +275,14 @@ class PairChecker:
                complete: bool = False) -> list[tuple[int, float, int, int]]:
         """Screen every pair (D, D − x) of ``counts`` (datasets of one size); returns the pairs
         the screen cannot clear as (status, −δ̂, dataset row, atom), certain violations first.
-        ``complete``: every proper sub-sample is already in the table (the exhaustive search
-        goes level by level); otherwise they are anonymized first."""
+        ``complete``: the datasets and all their sub-samples are already in the table (the
+        exhaustive search goes level by level); otherwise they are anonymized first."""
         if len(counts) == 0:
             return []
         if self.beta == 1 and not complete:
             return self._screen_without_sampling(counts)
         n = int(counts[0].sum())
-        if complete:
-            self.table.ensure(counts)
-        else:
+        if not complete:
             self.table.ensure_subsamples(counts)
         tab = self.table.arrays()
         pmf, ex = self._setup(n)

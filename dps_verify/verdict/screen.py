@@ -108,8 +108,9 @@ def screen_batch(tab: dict, pmf: np.ndarray, C: np.ndarray, e: float, d: float,
         if not has.any():
             continue
         Cx = np.maximum(Cr[:, x] - 1, 0)
+        # rows of datasets without record x get some weight here: only the pairs of datasets
+        # holding x (``has``) are kept
         wQ = pre[:, x] * suf[:, m - 1 - x] * pmf[Cx, S[:, x]]
-        wQ[Cr[:, x] == 0] = 0.0
         Q = law(wQ)
         idx = np.flatnonzero(has)
         if exact_int is not None:
