@@ -579,3 +579,16 @@ def test_integer_screen_encloses_e_to_eps_by_floats_outside_its_rational_enclosu
         assert F(ex["e_lo"]) <= t_lo and t_hi <= F(ex["e_hi"])
     ex0 = PairChecker(table, F(1, 2), F(0), F(0), "hockey-stick", SerialExecutor())._setup(3)[1]
     assert ex0 is not None and ex0["e_lo"] == ex0["e_hi"] == 1.0
+
+
+@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
+def test_pairs_left_to_exact_arithmetic_add_nothing_to_the_error_bound(relation):
+    """ε = 0, integer screen, claim = the largest exact δ up to 3 records: the ties go to exact
+    arithmetic (status 2, their screen 'error' is a flag, not a rounding error) and the PASS
+    reports the error bound of the pairs the screen settled: 0."""
+    beta = F(2, 5)
+    worst = max(_delta(_law("largest", a, beta), _law("largest", b, beta), F(0),
+                       "hockey-stick")[0] for n in (1, 2, 3) for a, b in _pairs(n, relation))
+    res = exhaustive_search(_largest, list(DOMAIN), Claim(beta, 0, worst), max_size=3,
+                            executor="serial", progress=False, relation=relation)
+    assert res.witness is None and res.exact_checks > 0 and res.error_bound == 0.0
