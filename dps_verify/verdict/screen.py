@@ -329,15 +329,13 @@ def screen_parents(job: tuple) -> tuple:
     terms_b = 2 * K
     L_b = np.bincount(b_grp, minlength=B)
     res_d, res_e, res_s = [], [], []
-    q = p = 0
-    beta_f = one_m = 0.0
-    Qs = W
     zero_ok = ex is not None or underflow_free(pmf, n, m + 1)  # deterministic: outputs have mass 1
-    if ex is not None:
+    if ex is not None:  # integer mode: q, p and the law of E scaled by q^n
         q, p = ex["q"], ex["p"]
         Qs = q * W
-    else:
+    else:  # float mode: the mixture weights
         beta_f, one_m = tab["beta_f"], tab["one_minus_beta_f"]
+
     def mix(x: int) -> np.ndarray:  # law of E + x (scaled by q^n in integer mode)
         Rx = np.bincount(gx[:, x], weights=w, minlength=G)
         return (q - p) * W + p * Rx if ex is not None else one_m * W + beta_f * Rx
