@@ -521,21 +521,34 @@ class Hang(Exception):
     """A call into the code under test exceeded its time limit (a test failure)."""
 
 
-def call_limited(fn: Callable, *args, seconds: float = 20.0, **kwargs):
-    """``fn(*args, **kwargs)`` under a SIGALRM time limit: a hang becomes :class:`Hang` (main
-    thread, POSIX).  Long C-level operations are interrupted when they return to Python."""
+def call_limited(fn: Callable, *args, seconds: float = 20.0, wall_seconds: float | None = None,
+                 **kwargs):
+    """``fn(*args, **kwargs)`` under a time limit: a hang becomes :class:`Hang` (main thread,
+    POSIX).  ``seconds`` bounds the process's CPU time in the call (``ITIMER_PROF``), so a
+    loaded machine does not turn a slow-but-bounded call into a failure; ``wall_seconds``
+    (default ``10 * seconds``) bounds the wall clock too, for a call that blocks without using
+    CPU.  Long C-level operations are interrupted when they return to Python."""
     import signal
 
-    def on_alarm(signum, frame):  # noqa: ARG001
-        raise Hang(f"{getattr(fn, '__name__', fn)}{args} took more than {seconds} s")
+    wall = 10 * seconds if wall_seconds is None else wall_seconds
 
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    def on_cpu(signum, frame):  # noqa: ARG001
+        raise Hang(f"{getattr(fn, '__name__', fn)}{args} used more than {seconds} s of CPU")
+
+    def on_wall(signum, frame):  # noqa: ARG001
+        raise Hang(f"{getattr(fn, '__name__', fn)}{args} took more than {wall} s of wall time")
+
+    old_prof = signal.signal(signal.SIGPROF, on_cpu)
+    old_alarm = signal.signal(signal.SIGALRM, on_wall)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, wall)
     try:
         return fn(*args, **kwargs)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGALRM, old_alarm)
+        signal.signal(signal.SIGPROF, old_prof)
 
 
 def as_mpf(x) -> mpmath.mpf:

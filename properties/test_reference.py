@@ -200,7 +200,16 @@ def test_reference_negative_control():
 
 
 def test_time_limit_catches_a_hang():
+    """Both limits of call_limited can fail: a busy loop past its CPU limit, and a call that
+    blocks (no CPU) past its wall-clock limit; a quick call returns its value."""
     import time
 
-    with pytest.raises(R.Hang):
-        R.call_limited(time.sleep, 2, seconds=0.2)
+    def spin() -> None:
+        while True:
+            pass
+
+    with pytest.raises(R.Hang, match="of CPU"):
+        R.call_limited(spin, seconds=0.2)
+    with pytest.raises(R.Hang, match="of wall time"):
+        R.call_limited(time.sleep, 2, seconds=0.2, wall_seconds=0.2)
+    assert R.call_limited(sum, (1, 2), seconds=0.2) == 3
