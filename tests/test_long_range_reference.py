@@ -714,3 +714,20 @@ def test_segment_candidates_attain_the_maximum_where_the_backward_sum_dominates(
             cands = sc.candidates(a, b, *key[a])
             top = max(brute[n] for n in range(a, b + 1))
             assert abs(max(brute[c] for c in cands) - top) <= mpmath.mpf(10) ** -40, (a, b)
+
+
+def test_backward_candidate_is_the_segment_maximiser_at_k_60():
+    """k = 60, β = 19/20, ε = 1/30 (outside the regime), hockey-stick: on the segment
+    n = 60 .. 63 (constant T, m = k − 1 and z, from the definitions) the brute-force δ is largest
+    at n = 63, the backward maximiser (the least n with γ'n > k − 1), above the forward one
+    (n = 62): the candidates must include it."""
+    k, beta, eps = 60, F(19, 20), F(1, 30)
+    sc = _scan(k, beta, eps, "hockey-stick")
+    keys = {n: _keys(sc, n, beta, eps) for n in range(k, 65)}
+    assert keys[60] == keys[63] != keys[64] and keys[60][1] == k - 1 and keys[60][2]
+    brute = {n: brute_delta(n, k, beta, eps, "hockey-stick") for n in range(k, 64)}
+    top = max(brute.values())
+    assert brute[63] == top > brute[62] + mpmath.mpf(10) ** -5
+    cands = sc.candidates(60, 63, *keys[60])
+    assert 63 in cands
+    assert abs(max(brute[c] for c in cands) - top) <= mpmath.mpf(10) ** -40
