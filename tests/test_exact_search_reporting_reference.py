@@ -108,3 +108,20 @@ def test_searches_default_to_twelve_records_and_shapes_of_up_to_96():
     assert res.requested_size == 12 == res.max_size and res.sizes == list(range(1, 13))
     res = es.shape_search(_repeated, [0], Claim(F(1, 2), 1, 1), ks=[2], executor="serial")
     assert res.requested_size == 96 and max(res.sizes) <= 96
+
+
+def test_progress_bar_is_transient_and_counts_to_the_estimated_work(monkeypatch):
+    """The bar disappears when the search ends (transient) and its total is the work estimate."""
+    import io
+
+    from rich.console import Console
+
+    monkeypatch.setattr(es, "_console", lambda: Console(file=io.StringIO(), force_terminal=True))
+    bar = es._Bar(1234)
+    try:
+        assert bar.progress.live.transient
+        assert bar.progress.tasks[0].total == 1234
+        bar.advance(34)
+        assert bar.progress.tasks[0].completed == 34
+    finally:
+        bar.stop()
