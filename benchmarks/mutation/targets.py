@@ -23,6 +23,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_numbers_reference.py",
     ),
     "dps_verify/measures/divergence.py": (
+        "tests/test_least_exp_reference.py",
         "tests/test_trust_base_reference.py",
         "tests/test_validation.py",
         "tests/test_engine_trust.py",

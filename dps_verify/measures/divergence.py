@@ -225,14 +225,15 @@ def least_exp_for_delta(
 ) -> Fraction | None:
     """Least x = e^ε ≥ 1 with δ(x) = inf_mass + Σ_{r > x} (a − x·b) ≤ d, exactly.
 
-    ``segments`` are (r, a, b) with likelihood ratio r = a/b > 1 (P-mass a, Q-mass b of the
-    outputs with that ratio).  Between consecutive ratios δ is A − x·B, decreasing in x, so the
-    answer is a rational found by walking the ratios from the largest down.  None if even
-    x = ∞ leaves more than d (mass at infinite loss).
+    ``segments`` are (r, a, b) with likelihood ratio r = a/b (P-mass a, Q-mass b of the outputs
+    with that ratio); a segment with r ≤ 1 adds max(0, a − x·b) = 0 for every x ≥ 1 and is
+    dropped.  Between consecutive ratios δ is A − x·B, decreasing in x, so the answer is a
+    rational found by walking the ratios from the largest down.  None if even x = ∞ leaves more
+    than d (mass at infinite loss).
     """
     if inf_mass > d:
         return None
-    ordered = sorted(segments, key=lambda t: t[0], reverse=True)
+    ordered = sorted((s for s in segments if s[0] > 1), key=lambda t: t[0], reverse=True)
     A, B = inf_mass, Fraction(0)
     for i, (_r, a, b) in enumerate(ordered):
         A += a
