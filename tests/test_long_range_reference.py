@@ -399,8 +399,16 @@ def test_run_budget_error_blames_the_edge_within_half_its_distance():
 
 
 def _ref_cdf(m: int, n: int, beta: Fraction) -> Fraction:
+    """Pr[Bin(n, β) ≤ m] = Σ_{j ≤ m} C(n, j) p^j (q−p)^{n−j} / q^n, exact; the terms by the
+    binomial recurrence t_{j+1} = t_j·(n−j)·p / ((j+1)·(q−p)) (exact integer division)."""
     p, q = beta.numerator, beta.denominator
-    return F(sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in range(min(m, n) + 1)), q**n)
+    r = q - p
+    term, total = r**n, 0
+    for j in range(min(m, n) + 1):
+        total += term
+        if j < n:
+            term = term * (n - j) * p // ((j + 1) * r)
+    return F(total, q**n)
 
 
 def test_suppressed_outcome_for_k_past_the_exact_limit_is_decided_by_balls():
