@@ -423,3 +423,40 @@ def test_iv_exp_beyond_arb_exponent_range_gives_zero_below_and_infinity_above():
     with mpmath.workdps(60):
         ref = mpmath.exp(-(10**6))
         assert 0 < tiny.a < ref < tiny.b
+
+
+def test_iv_adaptive_asks_64_bits_by_default():
+    """An interval of relative width 0.75·2^-64 (the same at every precision) meets the default
+    of 64 correct bits at once, and can never meet 65: the default is exactly 64."""
+    from mpmath import libmp
+
+    ends = (libmp.from_int(1), libmp.from_man_exp(2**66 + 3, -66))  # 1 and 1 + 3·2^-66 exactly
+
+    def fn():
+        return mpmath.iv.make_mpf(ends)
+
+    v = iv_adaptive(fn)
+    assert v.a == 1 and iv_relative_width(v) == Fraction(3, 2**66)
+    with pytest.raises(CertificationError, match="65 correct bits"):
+        iv_adaptive(fn, rel_bits=65, max_prec=512)
+
+
+def test_dyadic_values_are_read_exactly_at_both_signs_of_the_exponent():
+    """mpf values m·2^e with e < 0, e = 0 and e > 0, of either sign, read as the exact rationals
+    (mpmath's man_exp gives the mantissa without its sign: a negative mpf once read positive, so
+    a negative probability or ε given as an mpf passed validation)."""
+    for m, e in ((3, -70), (5, 0), (7, 40), (-3, -1), (-1, 0), (-9, 3)):
+        x = mpmath.mpf((1 if m < 0 else 0, abs(m), e, abs(m).bit_length()))
+        assert to_fraction(x) == m * Fraction(2) ** e
+    assert to_fraction(7) == Fraction(7) and to_fraction(np.int64(-7)) == Fraction(-7)
+
+
+def test_a_negative_mpf_probability_or_epsilon_is_refused():
+    from dps_verify.core.params import epsilon_param
+    from dps_verify.measures.divergence import delta_certified
+
+    with pytest.raises(ParameterError, match=">= 0"):
+        delta_certified({0: mpmath.mpf("-0.5"), 1: mpmath.mpf("1.5")}, {0: Fraction(1)}, 0)
+    with pytest.raises(ParameterError, match=">= 0"):
+        epsilon_param(mpmath.mpf("-0.25"))
+    assert to_fraction(mpmath.mpf("-3e-30")) < 0 and to_fraction(mpmath.mpf("-0.0")) == 0

@@ -56,13 +56,11 @@ def to_fraction(x: Number, name: str = "value") -> Fraction:
         raise ParameterError(f"{name} must be a number, not a boolean")
     if isinstance(x, Fraction):
         return x
-    if isinstance(x, int):
-        return Fraction(int(x))
     if isinstance(x, float):  # includes numpy.float64
         if not math.isfinite(x):
             raise ParameterError(f"{name} must be finite, got {x!r}")
         return Fraction(float.__repr__(float(x)))
-    if isinstance(x, numbers.Integral):  # numpy integers
+    if isinstance(x, numbers.Integral):  # int and numpy integers
         return Fraction(int(x))
     if isinstance(x, numbers.Real) and type(x).__module__ == "numpy":  # numpy float32 etc.
         return to_fraction(float(x), name)
@@ -73,9 +71,8 @@ def to_fraction(x: Number, name: str = "value") -> Fraction:
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise ParameterError(f"{name} must be finite, got {x!r}")
-        man, exp = x.man_exp
-        man = int(man)
-        return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+        p, q = libmp.to_rational(x._mpf_)  # signed (mpf.man_exp's mantissa is not)
+        return Fraction(int(p), int(q))
     if isinstance(x, str):
         if x.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
             raise ParameterError(f"{name} must be finite, got {x!r}")
@@ -418,7 +415,8 @@ def exp_interval(eps: Fraction, prec: int = BASE_PREC) -> tuple[Fraction, Fracti
 
 
 def _dyadic(man: int, exp: int) -> Fraction:
-    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+    """man·2^exp exactly (either sign of exp)."""
+    return man * Fraction(2) ** exp
 
 
 def exp_compare(eps: Fraction, r: Fraction) -> int:
