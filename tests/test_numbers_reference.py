@@ -460,3 +460,18 @@ def test_a_negative_mpf_probability_or_epsilon_is_refused():
     with pytest.raises(ParameterError, match=">= 0"):
         epsilon_param(mpmath.mpf("-0.25"))
     assert to_fraction(mpmath.mpf("-3e-30")) < 0 and to_fraction(mpmath.mpf("-0.0")) == 0
+
+
+def test_round_outward_keeps_256_bits_by_default_and_is_exact_up_to_1024_bit_denominators():
+    """Default bits = 256: a denominator of at most 4·256 bits is kept exactly, one bit longer
+    is rounded to dyadic ends of about 256 significant bits around the exact value."""
+    from dps_verify.core.numbers import round_outward
+
+    den = 3 * 2**1021  # 1023 bits: exact
+    assert round_outward(1, 2, den) == (Fraction(1, den), Fraction(2, den))
+    den = 3 * 2**1023 + 1  # 1025 bits: rounded outward
+    lo, hi = round_outward(den // 3, den // 3 + 1, den)
+    assert lo <= Fraction(den // 3, den) and Fraction(den // 3 + 1, den) <= hi
+    assert lo.denominator & (lo.denominator - 1) == 0  # dyadic
+    assert round_outward(den // 3, den // 3 + 1, den) == round_outward(den // 3, den // 3 + 1, den, 256)
+    assert round_outward(den // 3, den // 3 + 1, den) != round_outward(den // 3, den // 3 + 1, den, 255)
