@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 DOC = Path(__file__).resolve().parents[1] / "docs" / "testing.md"
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -18,8 +16,9 @@ def python_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
 
 
-def run_pytest(tmp_path: Path, source: str, *args: str) -> subprocess.CompletedProcess:
-    (tmp_path / "test_user.py").write_text(source)
+def run_pytest(tmp_path: Path, sources: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    for name, source in sources.items():
+        (tmp_path / name).write_text(source)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path), *args],
         cwd=tmp_path,
@@ -29,33 +28,21 @@ def run_pytest(tmp_path: Path, source: str, *args: str) -> subprocess.CompletedP
     )
 
 
-def test_readme_example_passes(tmp_path):
+def test_readme_example_passes_and_its_threshold_k_minus_1_variant_fails(tmp_path):
+    """One fresh pytest session (the installed plugin's ``dp_check``) runs the doc's example and
+    the same example with threshold k - 1: the first passes, the second fails with its witness,
+    so the fixture is shown to be able to fail, not only to pass."""
     example = python_blocks()[0]
     assert "def test_my_anonymizer(dp_check):" in example
-    r = run_pytest(tmp_path, example, "--dps-profile", "ci", "--dps-max-examples", "30")
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "1 passed" in r.stdout
-
-
-def test_readme_example_catches_threshold_k_minus_1():
-    """The example with threshold k - 1 fails with the witness printed.  Run in this process
-    (the example's test function called with the plugin's ``dp_check`` at ``--dps-max-size 4``);
-    the fixture's wiring through a fresh pytest session is the test above."""
-    from dps_verify.testing.checks import assert_dp
-
-    broken = python_blocks()[0].replace("k=5)", "k=5, threshold=4)")
-    assert broken != python_blocks()[0]
-    namespace: dict = {}
-    exec(compile(broken, "test_user.py", "exec"), namespace)  # noqa: S102 - the doc's own example
-
-    def dp_check(anonymizer, **kwargs):  # the plugin's fixture with --dps-max-size 4
-        kwargs.setdefault("max_size", 4)
-        assert_dp(anonymizer, **kwargs)
-
-    with pytest.raises(AssertionError) as failed:
-        namespace["test_my_anonymizer"](dp_check)
+    broken = example.replace("k=5)", "k=5, threshold=4)")
+    assert broken != example
+    r = run_pytest(tmp_path, {"test_user.py": example, "test_user_broken.py": broken},
+                   "--dps-profile", "ci", "--dps-max-examples", "30")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "1 failed, 1 passed" in r.stdout, r.stdout
+    assert "FAILED test_user_broken.py::test_my_anonymizer" in r.stdout, r.stdout
     for part in ("dataset   D", "neighbour D'", "event     O", "Pr[A(D) in O]", "implied delta"):
-        assert part in str(failed.value), str(failed.value)
+        assert part in r.stdout, r.stdout
 
 
 def test_readme_shows_the_same_example():
