@@ -329,6 +329,16 @@ def test_run_budget_holds_when_the_float_estimate_is_wrong(monkeypatch):
         d_by_runs(k, beta, eps, sdgs._Exp(eps), kl, budget=runs - 1)
 
 
+def test_run_estimate_counts_the_first_run_and_the_runs_to_the_chernoff_point():
+    """The float screen's run count: 1 (the first run) plus γ·(n_stop − N_k) with n_stop =
+    −ln U(k)/κ, γ = 1 − (1−β)e^−ε (mpmath), and just 1 when the first run already stops."""
+    beta, eps, kl = F(1, 3), F(1), F(1, 10)
+    with mpmath.workdps(DPS):
+        g = float(1 - _mp(1 - beta) * mpmath.exp(-_mp(eps)))
+    assert long_range._estimate_runs(5, beta, eps, kl, 50.0, 100) == pytest.approx(1 + g * (500 - 100), rel=1e-12)
+    assert long_range._estimate_runs(5, beta, eps, kl, 0.0, 100) == 1.0
+
+
 def test_run_budget_error_far_from_the_edge_names_k():
     beta = F(1, 10)
     eps = F(3)  # edge -ln(0.9) ≈ 0.105: far
