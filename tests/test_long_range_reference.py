@@ -749,3 +749,14 @@ def test_backward_candidate_is_the_segment_maximiser_at_k_60():
     cands = sc.candidates(60, 63, *keys[60])
     assert 63 in cands
     assert abs(max(brute[c] for c in cands) - top) <= mpmath.mpf(10) ** -40
+
+
+def test_segment_scan_holds_beta_and_e_to_epsilon_with_64_guard_bits():
+    """β and e^ε − 1 are enclosed once at prec + 64 bits (96 + 64): their balls' relative
+    half-widths are within a bit or so of 2^−160 (β = 1/3 rounded once; expm1 of the ball of
+    2/5), so every per-n combination (rounded at 96 + 2·log2 n bits) is dominated by its own
+    rounding, not by these inputs."""
+    sc = _scan(3, F(1, 3), F(2, 5), "hockey-stick")
+    for v, bits in ((sc.b, 159), (sc.em1, 158)):
+        lo, hi = arb_to_fractions(v)
+        assert 0 < (hi - lo) / (hi + lo) <= F(1, 1 << bits)
