@@ -412,3 +412,16 @@ def test_parent_screen_uses_the_dense_block_exactly_up_to_its_limit(monkeypatch,
     assert err(B * L * per - 1) == sparse
     if relation == "replace-one":
         assert err(B * L) == sparse
+
+
+def test_integer_decision_keeps_a_ratio_within_its_4u_margin_below_e_ambiguous():
+    """One output, A = 2^53 − 5 against B = 2^52 − 1 at e = 2: A/B = 2(1 − 3u(1 + …)) lies
+    inside the 4u margin below e (though above a 3u one), so the output is possibly bad and the
+    claim 0 goes to exact arithmetic (status 2); at A = 2^53 − 9 (ratio 2(1 − 5u)) it is
+    certainly not bad and δ = 0 is settled (status 0)."""
+    B = np.array([2.0**52 - 1])
+    ex = {"e_lo": 2.0, "e_hi": 2.0, "T": {1: 0.0}, "Tfloor": {1: 0.0}}
+    for A, status in ((2.0**53 - 5, 2), (2.0**53 - 9, 0)):
+        st, _ = screen._decide_int(np.array([A]), B, np.zeros(1, dtype=np.int64), 1, ex, 1,
+                                   False)
+        assert st.tolist() == [status], A
