@@ -597,9 +597,28 @@ def exact_support_estimate(pld: PLD, times: int) -> int:
     return comb(times + m - 1, m - 1)
 
 
+#: most bits (numerator + denominator) one composed exact ratio or mass may need: beyond about
+#: 2^21 bits a single Fraction product takes seconds (its gcd is quadratic), so such a
+#: composition is costed past every budget
+EXACT_BITS_BUDGET = 1 << 20
+
+
+def exact_bits_estimate(pld: PLD, times: int) -> int:
+    """Upper bound on the bits of one composed exact number: ``times`` × the largest
+    numerator + denominator bit length among the one-release ratios and masses (a product of T
+    fractions has at most the sum of their sizes)."""
+    sizes = [x.numerator.bit_length() + x.denominator.bit_length()
+             for r, p in pld.ratios.items() for x in (r, p)]
+    return times * max(sizes, default=1)
+
+
 def exact_compose_cost(pld: PLD, times: int) -> int:
     """Upper bound on the ratio products :meth:`~dps_verify.measures.pld.PrivacyLossDistribution.self_compose` performs
-    (repeated squaring; each step costs |A|·|B| with |A| bounded by the support estimate)."""
+    (repeated squaring; each step costs |A|·|B| with |A| bounded by the support estimate);
+    more than 10^18 (past every budget) when a composed number would exceed
+    :data:`EXACT_BITS_BUDGET` bits, whatever the count."""
+    if exact_bits_estimate(pld, times) > EXACT_BITS_BUDGET:
+        return 10**18 + 1
     m = max(len(pld.ratios), 1)
 
     def est(n: int) -> int:
@@ -652,6 +671,7 @@ def discretised_delta(
     if not pld.ratios:
         return Certified(Fraction(inf_lo), Fraction(inf_hi), "only mass at infinite loss")
     r0, idx = _indices(pld, h_exp)
+    _check_grid_work(times, h_exp, idx, max_bins)
     with iv_precision(128):
         anchor = mpmath.iv.log(mpmath.iv.mpf(r0.numerator) / r0.denominator)
     probs = list(pld.ratios.values())
@@ -671,7 +691,7 @@ def discretised_delta(
     except _TooBig:
         budget = "" if fft else f" or {DIRECT_CONVOLVE_BUDGET:.1e} multiply-adds (fft=False)"
         raise CertificationError(
-            f"discretised PLD for times = {times} at grid step h = 2^{h_exp} needs more than "
+            f"discretised PLD for times = {_short_int(times)} at grid step h = 2^{h_exp} needs more than "
             f"max_bins = {max_bins} bins{budget}; lower times or use a coarser grid (larger h_exp)"
         ) from None
     upper = 1.0 if up is None else min(1.0, _round_up(inf_hi + _final(up, times, anchor, eps, h, True)))
@@ -700,6 +720,51 @@ def discretised_delta(
         how = how.replace("discretised PLD enclosure:", "discretised PLD lower bound (rounded-down chain only):")
     return Certified(Fraction(lower), Fraction(upper), how, {"h_exp": h_exp, "times": times,
                                                             "bins": bins, "fft": fft})
+
+
+#: most releases :func:`enclose_deltas` (and so ``releases_delta``) takes on: every route holds
+#: numbers that grow with T (exact: T × the one-release bits; sparse: losses T·ln r as exact
+#: dyadic ball ends; grid: a window ∝ √T bins), and past 10^9 one of them leaves its budget or
+#: its number range (measured: T = 10^12 on a k = 3 group pair ran for minutes in the sparse
+#: route, T = 10^9 answered in 0.3 s)
+MAX_RELEASES = 10**9
+
+
+def check_releases_budget(times: int) -> None:
+    """CertificationError, before any work, when ``times`` exceeds :data:`MAX_RELEASES`."""
+    if times > MAX_RELEASES:
+        raise CertificationError(
+            f"times = {_short_int(times)} releases exceeds the work budget of "
+            f"MAX_RELEASES = 10^9 (the composed law grows with T on every route); lower times")
+
+
+#: largest number of releases whose grid window is placed by float Chernoff estimates
+#: (T·ln M(λ) must be a finite double)
+MAX_GRID_TIMES = 1 << 1000
+
+
+def _check_grid_work(times: int, h_exp: int, idx: dict, max_bins: int) -> None:
+    """Refuse, before any vector is allocated, a grid whose one-release vector alone is longer
+    than ``max_bins`` (the T-fold vector is at least as long), or a ``times`` too large for the
+    float window estimates (:data:`MAX_GRID_TIMES`)."""
+    if times > MAX_GRID_TIMES:
+        raise CertificationError(
+            f"discretised PLD for times = {_short_int(times)} releases: more than the grid's "
+            f"float window estimate can place (at most 2^1000 releases; work budget max_bins = "
+            f"{max_bins} bins); lower times")
+    first = min(i for i, _ in idx.values())
+    last = max(j for _, j in idx.values())
+    if last - first + 1 > max_bins:
+        raise CertificationError(
+            f"discretised PLD for times = {_short_int(times)} at grid step h = 2^{h_exp}: one "
+            f"release alone needs {last - first + 1} bins, more than the work budget max_bins = "
+            f"{max_bins}; use a coarser grid (larger h_exp)")
+
+
+def _short_int(n: int) -> str:
+    """``n`` in full up to 20 digits, else as about 10^d (a message stays one short line)."""
+    s = str(n)
+    return s if len(s) <= 20 else f"about 10^{len(s) - 1}"
 
 
 def _times_param(times: int) -> int:
@@ -760,6 +825,7 @@ def enclose_deltas(
     float bounds, O(L²) per grid).
     """
     times = _times_param(times)
+    check_releases_budget(times)
     eps = epsilon_param(epsilon)
     results: list[Certified | None] = [None] * len(plds)
     h_exps: list[int] = [0] * len(plds)
@@ -795,7 +861,7 @@ def enclose_deltas(
                 results[i] = old_c
                 continue
             raise CertificationError(
-                f"times = {times} releases: even the coarsest grid (h = 2^{h_exps[i]}) needs "
+                f"times = {_short_int(times)} releases: even the coarsest grid (h = 2^{h_exps[i]}) needs "
                 f"more than max_bins = {max_bins} bins"
                 + ("" if fft else f" or {DIRECT_CONVOLVE_BUDGET:.1e} multiply-adds (fft=False)")
                 + " (the work budget); lower times"
@@ -908,6 +974,7 @@ def upper_below(
     from dps_verify.inverse.pld_sparse import sparse_delta, sparse_promising
 
     times = _times_param(times)
+    check_releases_budget(times)
     eps = epsilon_param(epsilon)
     out: list[Certified] = []
     hints = list(h_exp) if h_exp is not None else [None] * len(plds)
@@ -1088,6 +1155,9 @@ __all__ = [
     "direct_delta",
     "EXACT_COST_BUDGET",
     "EXACT_FALLBACK_BUDGET",
+    "check_releases_budget",
+    "exact_bits_estimate",
+    "MAX_RELEASES",
     "exact_compose_cost",
     "discretised_delta",
     "enclose_delta",

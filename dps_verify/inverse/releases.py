@@ -120,6 +120,7 @@ from dps_verify.inverse.pld_discrete import (
     FFT_ASSUMPTION,
     _complex_power,
     _times_param,
+    check_releases_budget,
     upper_below,
 )
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
@@ -373,6 +374,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
     times = _times_param(times)
+    check_releases_budget(times)
     if n_max is not None:
         return _name_fft_model(_finite_scan(k, b, eps, times, n_max, rtol, fft), fft)
     if method == "screen":
