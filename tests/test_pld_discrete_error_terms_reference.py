@@ -1,8 +1,9 @@
 """inverse.pld_discrete's float error terms are the bounds its module doc proves (lemmas (c),
 (c'), (d) and the norm bounds), and every ball or interval evaluation runs at the documented 128
-bits.  Each term is re-derived here from the documented formula (the same float evaluation, so
-that a constant or a factor off by one ulp of the bound shows), and checked to be a bound: at
-least the true quantity computed exactly in Fractions (milliseconds each)."""
+bits.  Each term is checked in two halves: an equality that PINS the documented formula (the
+same float evaluation re-typed here, so a changed constant or factor shows; it is a pin of the
+formula, not an independent check), and an independent half: the term is at least the true
+quantity computed exactly in Fractions or at 200 digits (milliseconds each)."""
 
 import math
 from fractions import Fraction as F
@@ -41,7 +42,7 @@ def test_norm2_upper_is_the_documented_bound(x: np.ndarray) -> None:
     ssq = float(np.sum(y * y)) * (1 + 1.01 * (n + 2) * U)
     doc = _up(math.sqrt(ssq) * (1 + 4 * U) / 2.0**500 + math.sqrt(n) * 2.0**-537)
     got = D._norm2_upper(x)
-    assert got == doc
+    assert got == doc  # pin of the documented formula
     assert F(got) ** 2 >= _exact_norm2_sq(x)
     assert D._norm2_upper(np.array([])) == 0.0
 
@@ -66,7 +67,7 @@ def test_power_error_is_the_documented_bound(s1, s2, err2, size, times) -> None:
     r = s1 + math.sqrt(size) * e
     grow = math.expm1(2 * times * math.log1p(8 * U))
     doc = math.sqrt(2) * (times * r ** (times - 1) * e + grow * r**times + mu * r**times * (1 + grow))
-    assert D._power_error(s1, s2, err2, size, times) == doc * (1 + 2.0**-20)
+    assert D._power_error(s1, s2, err2, size, times) == doc * (1 + 2.0**-20)  # pin of the formula
     # the same bound in exact arithmetic (at 200 digits) is not above the float one by more than
     # the evaluation's few ulps, covered by the factor 1 + 2^-20
     with mpmath.workdps(200):

@@ -191,16 +191,15 @@ def test_enclose_deltas_starts_on_the_coarsest_grid_and_keeps_it_when_it_is_narr
     assert c.lower <= exact <= c.upper <= c.lower * F(4, 3)  # the documented target, rtol/3
 
 
-def test_enclose_deltas_jumps_by_the_documented_number_of_halvings() -> None:
-    # from the coarsest grid's width w and lower end lo the next grid is ceil(log2(w / (0.7 ·
-    # lo · rtol/3))) halvings finer (between 1 and 6); here that grid meets the target and is kept
+def test_enclose_deltas_refines_past_the_coarsest_grid_until_the_target_holds() -> None:
+    # the coarsest grid (2^-8) is too wide for rtol = 0.01; the grid kept is finer and meets
+    # the documented target upper <= (1 + rtol/3)·lower around the exact value (how many
+    # halvings it jumps at once is a work heuristic: any number is sound)
     pld, rtol = _pld2(), 0.01
     first = D.discretised_delta(pld, "ln(11/10)", 2, -8, tail_mass=1e-11)
-    w = first.upper - first.lower
-    jump = min(6, max(1, math.ceil(math.log2(float(w / (first.lower * F(rtol / 3) * F(7, 10)))))))
-    assert jump == 2
+    assert first.upper > first.lower * (1 + F(rtol / 3))
     (c,) = D.enclose_deltas([pld], "ln(11/10)", 2, exact_budget=0, rtol=rtol)
-    assert c.details["h_exp"] == -8 - jump
+    assert c.details["h_exp"] < -8
     exact = _hs(P2, Q2, F(11, 10), 2)
     assert c.lower <= exact <= c.upper <= c.lower * (1 + F(rtol / 3))
 
@@ -312,33 +311,23 @@ def test_tail_cut_is_the_tightest_float_chernoff_cut_over_the_lambda_grid(h_exp:
         assert got_lo < got_hi
 
 
-def test_direct_convolve_cost_counts_the_products_of_binary_exponentiation() -> None:
-    # each product of vectors of lengths a and b costs a·b and has length a + b − 1
+def test_direct_convolve_cost_is_the_work_the_direct_power_performs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the estimate is checked against the multiply-adds numpy.convolve is actually given
+    done = []
+    real = np.convolve
+
+    def counting(a, b):  # type: ignore[no-untyped-def]
+        done.append(len(a) * len(b))
+        return real(a, b)
+
+    monkeypatch.setattr(np, "convolve", counting)
     for n in (1, 2, 7):
+        base = D._Vec(np.full(n, 1.0 / n), 0, 0.0, 0.0)
         for times in range(1, 12):
-            cost, acc, sq, t = 0, None, n, times
-            while t:
-                if t & 1:
-                    if acc is not None:
-                        cost += acc * sq
-                    acc = sq if acc is None else acc + sq - 1
-                t >>= 1
-                if t:
-                    cost += sq * sq
-                    sq = 2 * sq - 1
-            assert D.direct_convolve_cost(n, times) == cost
-            assert acc == times * (n - 1) + 1  # the T-fold length
-    assert D.direct_convolve_cost(10, 1) == 0 and D.direct_convolve_cost(10, 2) == 100
-
-
-def test_tail_for_is_a_fiftieth_of_the_allowed_width_over_the_cuts_within_its_clamps() -> None:
-    for times in (1, 2, 7, 100):
-        cuts = 2 * times.bit_length() + 2
-        assert D._cuts(times) == cuts
-        for lower in (F(1, 10), F(1, 10**6), F(3, 10**9), F(1, 10**15)):
-            for rtol in (0.3, 0.01, 0.001):
-                want = min(1e-10, max(1e-18, float(lower) * rtol / 50 / cuts))
-                assert D._tail_for(lower, rtol, times) == want
+            done.clear()
+            vec, full = D._direct_power(base, times, 1 << 20)
+            assert D.direct_convolve_cost(n, times) == sum(done)
+            assert len(vec.data) == full == times * (n - 1) + 1  # the T-fold length
 
 
 def test_upper_below_takes_the_quick_direct_sum_below_the_floor() -> None:
