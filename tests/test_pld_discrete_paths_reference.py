@@ -5,7 +5,6 @@ tuple cap — each forced with the module's own budgets on a three-atom law and 
 the exact T-fold hockey-stick δ (CP Def. 2 for independent releases), every T-tuple of outputs
 enumerated in Fractions (milliseconds each)."""
 
-import math
 from fractions import Fraction as F
 
 import numpy as np
@@ -340,23 +339,17 @@ def test_upper_below_takes_the_quick_direct_sum_below_the_floor() -> None:
     assert c.details["mode"] == "exact" and c.upper == exact
 
 
-def test_upper_below_jumps_by_the_documented_number_of_halvings() -> None:
-    # from the first grid's bound c and the screen estimate s (here the exact δ), the next grid
-    # is ceil(log2((c − s) / (0.8·(target − s)))) halvings finer, between 1 and 6
+def test_upper_below_refines_past_a_missing_first_grid_until_the_target_is_met() -> None:
+    # the first grid (2^-8) misses both targets; the grid that serves is finer and its upper end
+    # lies between the exact delta and the target (how many halvings are jumped at once is a
+    # work heuristic: any number is sound)
     p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
     pld = PrivacyLossDistribution.from_exact_laws(p, q)
     exact = _hs(p, q, F(2), 2)
-    for f, first_jump in ((1 + F(1, 10**3), 2), (1 + F(1, 10**5), 6)):
+    for f in (1 + F(1, 10**3), 1 + F(1, 10**5)):
         target = exact * f
-        tail = max(1e-18, min(1e-10, float(target) / 100 / D._cuts(2)))
-        c0 = D.discretised_delta(pld, "ln(2)", 2, -8, tail_mass=tail, upper_only=True)
-        assert c0.upper > target  # the first grid (-8) misses
-        over, room = float(c0.upper) - float(exact), (float(target) - float(exact)) * 0.8
-        assert min(6, max(1, math.ceil(math.log2(over / room)))) == first_jump
+        c0 = D.discretised_delta(pld, "ln(2)", 2, -8, tail_mass=1e-18, upper_only=True)
+        assert c0.upper > target  # the first grid misses
         c = D.upper_below([pld], "ln(2)", 2, target, estimate=float(exact), exact_budget=0)
         (h,) = c.details["h_exps"]
-        assert exact <= c.upper <= target
-        if first_jump == 2:
-            assert h == -10  # the jump's grid meets the target
-        else:
-            assert h < -14  # six halvings first, then further ones
+        assert exact <= c.upper <= target and h < -8

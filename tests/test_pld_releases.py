@@ -62,6 +62,14 @@ def test_cli_releases_bad_value_is_usage_error(capsys):
     assert code == 2 and "--releases" in err and "times" not in err
 
 
+def test_cli_releases_past_the_work_budget_is_refused_in_one_line(capsys):
+    code, stdout, err = run_cli(capsys, "delta", "--k", "3", "--beta", "1/4", "--epsilon", "1",
+                                "--releases", str(10**30))
+    assert code != 0 and stdout == ""
+    assert "times = about 10^30 releases" in err and "MAX_RELEASES" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 # ---- worst case over all n ---------------------------------------------------------------------
 
 import pytest  # noqa: E402

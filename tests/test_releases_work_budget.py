@@ -76,3 +76,14 @@ def test_exact_composition_past_the_bits_budget_is_costed_past_every_budget() ->
     assert D.exact_compose_cost(one, t + 1) > 10**18
     c = D.enclose_delta(one, F(1, 2), t + 1)  # so the exact route is not taken there
     assert c.details.get("mode") != "exact" and c.lower <= c.upper
+
+
+def test_the_exact_route_is_taken_exactly_up_to_its_cost_budget() -> None:
+    times = 2
+    cost = D.exact_compose_cost(PAIR, times)
+    exact = PAIR.self_compose(times).delta_certified(1)
+    (at,) = D.enclose_deltas([PAIR], 1, times, exact_budget=cost)
+    assert at.details["mode"] == "exact" and (at.lower, at.upper) == (exact.lower, exact.upper)
+    (below,) = D.enclose_deltas([PAIR], 1, times, exact_budget=cost - 1)
+    assert below.details.get("mode") != "exact"
+    assert below.lower <= exact.lower and exact.upper <= below.upper
