@@ -107,10 +107,6 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_exact_search_reporting_reference.py",
         "tests/test_exact_search_limits_reference.py",
         "tests/test_verdict.py",
-        # end-to-end audits (a minute or more each under coverage); every line of exact_search
-        # they run is also run by the other tests here
-        "--deselect", "tests/test_exact_search_recognise.py::test_audit_pass_says_recognised_only_for_the_reference_behaviour",
-        "--deselect", "tests/test_verdict.py::test_assert_dp_flags_no_correct_anonymizer",
         "tests/test_verdict_exact_decisions.py",
         "tests/test_exact_search_recognise.py",
     ),
