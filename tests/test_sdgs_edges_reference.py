@@ -468,3 +468,21 @@ def test_float_screens_of_a_beta_below_the_smallest_double():
     assert est["n0"] == pytest.approx(float(3 / g - 1), rel=1e-9)
     assert est["value_bits"] == pytest.approx(3 * 1100, rel=0.01)
     assert sdgs._float_kl(0.5, 0.0) == float("inf") and sdgs._float_kl(0.0, 0.0) == 0.0
+
+
+def test_chernoff_comparison_is_certain_or_false():
+    """_chernoff_below(N, β, ε, num, den): True only when exp(−N·KL(γ‖β)) ≤ num/den is certain,
+    False when it certainly fails and when the balls cannot decide (a best equal to the bound
+    within 2^−330, mpmath at 100 digits) — never anything but a bool."""
+    beta, eps, N = F(1, 3), F(1, 2), 40
+    with mpmath.workdps(100):
+        b = _mp(beta)
+        g = 1 - (1 - b) * mpmath.exp(-_mp(eps))
+        kl = g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+        bound = mpmath.exp(-N * kl)
+        den = 1 << 330
+        tie = int(mpmath.nint(bound * den))
+        above, below = int(bound * den * (1 + mpmath.mpf(10) ** -6)), int(bound * den * (1 - mpmath.mpf(10) ** -6))
+    assert sdgs._chernoff_below(N, beta, eps, above, den) is True
+    assert sdgs._chernoff_below(N, beta, eps, below, den) is False
+    assert sdgs._chernoff_below(N, beta, eps, tie, den) is False
