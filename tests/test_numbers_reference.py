@@ -368,6 +368,7 @@ def test_exp_dyadic_of_an_exact_log_rounds_outward_to_prec_plus_two_bits():
         assert hi is not None
         assert Fraction(lo, 2**s) <= Fraction(5, 3) <= Fraction(hi, 2**s)
         assert Fraction(hi - lo, 2**s) <= Fraction(1, 2 ** (prec + 2))
+        assert s == prec + 2  # the documented rounding point (finer would only cost work)
 
 
 def test_iv_exp_of_an_undefined_interval_is_undefined_and_refused():
@@ -475,3 +476,53 @@ def test_round_outward_keeps_256_bits_by_default_and_is_exact_up_to_1024_bit_den
     assert lo.denominator & (lo.denominator - 1) == 0  # dyadic
     assert round_outward(den // 3, den // 3 + 1, den) == round_outward(den // 3, den // 3 + 1, den, 256)
     assert round_outward(den // 3, den // 3 + 1, den) != round_outward(den // 3, den // 3 + 1, den, 255)
+
+
+def test_iv_adaptive_refines_an_enclosure_that_still_contains_zero():
+    """e^(2^-200) − 1 ≈ 2^-200: at 128 and 256 bits its enclosure still contains 0 (no relative
+    width), so iv_adaptive must refine (to 512 bits here) instead of returning it; the result
+    excludes 0 and has 64 correct bits.  Reference: 2^-200 < value = x + x²/2 + … < 2^-200 + 2^-400."""
+    from dps_verify.core.numbers import iv_exp, iv_from_fraction
+
+    precs = []
+
+    def fn():
+        precs.append(mpmath.iv.prec)
+        return iv_exp(iv_from_fraction(Fraction(1, 2**200))) - 1
+
+    v = iv_adaptive(fn)
+    assert precs == [128, 256, 512]
+    w = iv_relative_width(v)
+    assert w is not None and w <= Fraction(1, 2**64)
+    assert Fraction(1, 2**200) < iv_lower(v)
+    assert iv_upper(v) < Fraction(1, 2**200) + Fraction(1, 2**400)
+
+
+def test_exact_powers_of_ten_print_with_a_one_digit_mantissa():
+    """x = 10^k exactly (the bit-length estimate of the exponent is one low for some k): the
+    mantissa is 1.00…, never 10.0…, rounded up or down."""
+    for k in range(-12, 13):
+        x = Fraction(10) ** k
+        assert format_up(x, 3) == f"1.00e{k:+03d}" == format_down(x, 3)
+        assert format_up(x, 1) == f"1e{k:+03d}"
+
+
+def test_format_down_reads_ints_and_floats_exactly():
+    assert format_down(1, 3) == "1.00e+00" and format_down(0.25, 3) == "2.50e-01"
+    assert format_down(-0.25, 2) == "-2.5e-01"
+
+
+def test_exp_affine_enclosure_stops_at_the_first_precision_with_60_certain_bits():
+    """1 − e·(1/3) ≈ 0.094 is resolved to 60 bits at the first precision (128 bits): the
+    enclosure is returned there, not refined to the 16384-bit limit."""
+    lo, hi = exp_affine_enclosure(Fraction(1), Fraction(1, 3), Fraction(1))
+    assert 0 < lo < hi and hi - lo <= hi / 2**60
+    assert hi - lo > hi / 2**200  # 128-bit ends, not thousands of bits
+
+
+def test_single_value_refuses_an_enclosure_wider_than_one_part_in_ten_to_the_fifteen():
+    from dps_verify.core.numbers import single_value
+
+    assert single_value(Certified(Fraction(1), 1 + Fraction(9, 10**16), "tight")) >= 1
+    with pytest.raises(CertificationError, match="1e-15"):
+        single_value(Certified(Fraction(1), 1 + Fraction(2, 10**15), "too wide"))
