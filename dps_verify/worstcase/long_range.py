@@ -229,7 +229,9 @@ class _SegmentScan:
         self.th = Thresholds(beta, eps, E)
         self.q, self.r = beta.denominator, beta.denominator - beta.numerator
         with flint.ctx.workprec(prec + 64):
-            self.em1 = arb_epsilon(eps).expm1()  # e^ε − 1 (arb exponents are unbounded: no cap)
+            # e^ε − 1 from the true ε.  Arb's exp gives [±inf] past ε ≈ 2^(2·precision) (2^320 at
+            # 160 bits); it then only ever multiplies an exactly-zero tail (:meth:`_em1_times`).
+            self.em1 = arb_epsilon(eps).expm1()
             self.b = arb_fraction(beta)
         self.cache: dict[tuple, Any] = {}
 
@@ -283,13 +285,27 @@ class _SegmentScan:
     def F(self, m: int, n: int) -> Any:
         return self._c(("F", m, n), lambda: self.B.lower_cdf(m, n))
 
+    def _em1_times(self, em1: Any, x: Any) -> Any:
+        """(e^ε − 1)·x, exactly 0 when the ball x is exactly 0.
+
+        An exact-zero tail times e^ε − 1 is 0 for every finite ε, but Arb's exp of a huge ε
+        (past about 2^(2·precision), at least 2^128) is the non-finite ball [±inf], and [±inf]·0
+        is [±inf]: the scan would refuse where the answer is known.  Where e^ε − 1 is non-finite
+        nothing else meets it.  CP Thm 5's regime holds (outside it ε < −ln(1−β), which for
+        ε ≥ 2^64 needs a β whose denominator has more than 2^64 bits), so the backward terms (bm,
+        z) are never asked.  The forward threshold T_n = max(k, J_n) is n for every group size
+        n ≤ e^ε/(1−β) (J_n = least j > γn and n − γn = n(1−β)e^{−ε} ≤ 1), i.e. for every n
+        a scan can reach, so the forward tail S_T(n−1) = Pr[X_{n−1} ≥ n] is the exact ball 0
+        (:meth:`BallBinomial.upper_tail` past n) and Fwd(n) = β·f(n−1; n−1) = β^n."""
+        return self.flint.arb(0) if x.is_zero() else em1 * x
+
     def fwd(self, T: int, n: int) -> Any:
         """S_T(n) − e^ε S_T(n−1) = β f(T−1; n−1) − (e^ε−1) S_T(n−1)."""
-        return self._c(("fwd", T, n), lambda: self.b * self.B.pmf(T - 1, n - 1) - self.em1 * self.S(T, n - 1))
+        return self._c(("fwd", T, n), lambda: self.b * self.B.pmf(T - 1, n - 1) - self._em1_times(self.em1, self.S(T, n - 1)))
 
     def bm(self, m: int, n: int) -> Any:
         """F(m; n−1) − e^ε F(m; n) = β f(m; n−1) − (e^ε−1) F(m; n)."""
-        return self._c(("bm", m, n), lambda: self.b * self.B.pmf(m, n - 1) - self.em1 * self.F(m, n))
+        return self._c(("bm", m, n), lambda: self.b * self.B.pmf(m, n - 1) - self._em1_times(self.em1, self.F(m, n)))
 
     def z(self, n: int) -> bool:
         """Suppressed outcome bad backward: F(k−1; n−1) > e^ε F(k−1; n), strictly (a tie is not
@@ -299,7 +315,7 @@ class _SegmentScan:
         CP Thm 5's regime (F(k−1; n−1) ≤ F(k−1; n)/(1−β) ≤ e^ε F(k−1; n)); the scan asks only
         outside it."""
         k = self.k
-        v = self._c(("z", n), lambda: self.b * self.B.pmf(k - 1, n - 1) - self.em1 * self.F(k - 1, n))
+        v = self._c(("z", n), lambda: self.b * self.B.pmf(k - 1, n - 1) - self._em1_times(self.em1, self.F(k - 1, n)))
         p = self.prec
         while True:
             if v > 0:
@@ -315,7 +331,7 @@ class _SegmentScan:
             Bp = BallBinomial(self.beta, p)
             with self.flint.ctx.workprec(Bp._wp(n) + 64):
                 em1 = arb_epsilon(self.eps).expm1()
-                v = arb_fraction(self.beta) * Bp.pmf(k - 1, n - 1) - em1 * Bp.lower_cdf(k - 1, n)
+                v = arb_fraction(self.beta) * Bp.pmf(k - 1, n - 1) - self._em1_times(em1, Bp.lower_cdf(k - 1, n))
 
     def z_exact(self, n: int) -> bool:
         """z_n decided exactly.  With β = p/q, r = q − p and A(n) = Σ_{j ≤ k−1} C(n, j) p^j r^{k−1−j}
