@@ -70,3 +70,18 @@ def test_the_infinite_loss_part_near_and_at_one(p_inf: Fraction) -> None:
         c = D.direct_delta(pld, 0, times)
         assert c.lower <= exact <= c.upper <= 1
         assert c.upper - c.lower <= exact * Fraction(1, 10**30)
+
+
+@pytest.mark.parametrize("p_inf", TINY)
+def test_a_tiny_infinite_loss_mass_keeps_the_sparse_delta_tight(p_inf: Fraction) -> None:
+    # the sparse enclosure (releases off the dominant atom) adds the same infinite-loss part
+    from dps_verify.inverse.pld_sparse import sparse_delta
+
+    p = {0: Fraction(1, 2) - p_inf, 1: Fraction(1, 2), 2: p_inf}
+    q = {0: Fraction(3, 4), 1: Fraction(1, 4)}
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    for times in (1, 2, 4):
+        exact = exact_t_fold_delta(p, q, Fraction(20), times)
+        c = sparse_delta(pld, "ln(20)", times)
+        assert 0 < c.lower <= exact <= c.upper
+        assert c.upper - c.lower <= exact * Fraction(1, 10**12)

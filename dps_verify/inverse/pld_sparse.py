@@ -84,6 +84,7 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
     :class:`~dps_verify.measures.pld.PrivacyLossDistribution`), by the number of releases off
     the dominant atom (module doc).  ``details``: ``mode`` = ``"sparse"``, ``terms`` = J + 1,
     ``remainder`` = the union bound used."""
+    from dps_verify.inverse.pld_discrete import arb_one_minus_power
     from dps_verify.worstcase.ball_binomial import arb_epsilon
 
     flint = _flint()
@@ -91,7 +92,8 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
     T = int(times)
     with flint.ctx.workprec(PREC):
         e = arb_epsilon(eps)
-        inf_ball = 1 - (1 - _q(pld.infinity_mass)) ** T if pld.infinity_mass else flint.arb(0)
+        # 1 - (1 - p_inf)^T without cancellation, so a tiny p_inf keeps its relative precision
+        inf_ball = arb_one_minus_power(pld.infinity_mass, T)
         inf_lo, inf_hi = _ends(inf_ball)
         inf_lo = max(inf_lo, Fraction(0))
         if not pld.ratios:
