@@ -10,7 +10,8 @@ Each mutant runs only the tests of its module's selection (``targets.py``, a sub
 default test run) that execute its line, from a coverage map recorded once per module
 (``coverage_map.py``; lines run at import time get the whole selection; a line no test runs is
 *not covered* and counts as a survivor).  A survivor of its line's tests is run again against
-the module's whole selection before it is reported.
+the module's whole selection before it is reported.  Every phase (coverage map, baseline, first
+pass, escalation) runs on one snapshot of the tree taken when the campaign starts.
 
 Statistics: with ``--sample N`` each module's mutants are a simple random sample of N (seeded
 per module, so a module's sample does not depend on which other modules run).  The score is
@@ -35,6 +36,7 @@ import shlex
 import sys
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
@@ -45,7 +47,7 @@ from benchmarks.mutation.coverage_map import (
     tests_for_line,
 )
 from benchmarks.mutation.operators import Mutant, mutants
-from benchmarks.mutation.runner import Outcome, baseline, run
+from benchmarks.mutation.runner import Outcome, baseline, drop_snapshot, run, snapshot
 from benchmarks.mutation.targets import TARGETS
 
 HERE = Path(__file__).resolve().parent
@@ -68,12 +70,14 @@ def load_judgements(path: Path = JUDGEMENTS) -> dict[str, dict[str, str]]:
     return out
 
 
-def select(modules: list[str], sample: int | None, seed: int) -> dict[str, tuple[list[Mutant], int, str]]:
-    """module -> (chosen mutants, number of mutants of the module, source).  A sample is a simple
-    random sample without replacement, its generator seeded by (seed, module)."""
+def select(modules: list[str], sample: int | None, seed: int, root: Path = ROOT
+           ) -> dict[str, tuple[list[Mutant], int, str]]:
+    """module -> (chosen mutants, number of mutants of the module, source read under ``root``).
+    A sample is a simple random sample without replacement, its generator seeded by (seed,
+    module)."""
     out = {}
     for m in modules:
-        src = (ROOT / m).read_text(encoding="utf-8")
+        src = (root / m).read_text(encoding="utf-8")
         ms = mutants(m, src)
         total = len(ms)
         if sample is not None and sample < total:
@@ -266,6 +270,28 @@ def ran_whole_selection(o: Outcome, tests_for: dict[str, tuple[str, ...]]) -> bo
     return o.selection == tuple(tests_for[o.mutant.module])
 
 
+def escalate(snap: Path, outcomes: list[Outcome], chosen: dict[str, tuple[list[Mutant], int, str]],
+             maps: dict[str, LineMap | None], tests_for: dict[str, tuple[str, ...]],
+             args: argparse.Namespace, progress: Callable[[Outcome], None] | None = None
+             ) -> list[Outcome]:
+    """``outcomes`` with every survivor of its line's tests re-run against its module's whole
+    selection on ``snap`` -- the campaign's own snapshot, whose baseline was green -- and
+    counted killed "(module selection)" when that fails."""
+    again = [(o.mutant, chosen[o.mutant.module][2], tests_for[o.mutant.module],
+              _limit(args, maps[o.mutant.module].seconds))  # type: ignore[union-attr]
+             for o in outcomes if o.how == "survived" and maps.get(o.mutant.module) is not None
+             and not ran_whole_selection(o, tests_for)]
+    if not again:
+        return outcomes
+    print(f"{len(again)} survivor(s) of their line's tests: the module's whole selection",
+          flush=True)
+    second = {o.mutant.key: o for o in run(snap, again, args.workers, progress)}
+    return [Outcome(o.mutant, True, f"{second[o.mutant.key].how} (module selection)",
+                    o.seconds + second[o.mutant.key].seconds, second[o.mutant.key].tests)
+            if o.mutant.key in second and second[o.mutant.key].killed else o
+            for o in outcomes]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.mutation", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -309,18 +335,38 @@ def main(argv: list[str] | None = None) -> int:
                or any(m == f"dps_verify/{x.removesuffix('.py')}.py" for x in args.module)]
     if not modules:
         p.error(f"no target matches {args.module}; targets: {', '.join(TARGETS)}")
-    chosen = select(modules, args.sample, args.seed)
+    if args.rescore:
+        return rescore(args, modules)
+    if args.list:
+        for ms, _, _ in choose(ROOT, modules, args).values():
+            for x in ms:
+                print(x.key, x.describe(), f"({x.operator})")
+        return 0
+    snap = snapshot(ROOT)  # the one code every phase of this campaign measures
+    try:
+        return campaign(args, modules, snap, argv)
+    finally:
+        drop_snapshot(snap)
+
+
+def choose(root: Path, modules: list[str], args: argparse.Namespace
+           ) -> dict[str, tuple[list[Mutant], int, str]]:
+    """The sampled mutants of ``modules`` (read under ``root``), filtered by ``--match``."""
+    chosen = select(modules, args.sample, args.seed, root)
     if args.match:
         chosen = {m: ([x for x in ms if any(t in f"{x.describe()} ({x.operator})"
                                              for t in args.match)], total, src)
                   for m, (ms, total, src) in chosen.items()}
-    if args.rescore:
-        return rescore(args, modules)
-    if args.list:
-        for ms, _, _ in chosen.values():
-            for x in ms:
-                print(x.key, x.describe(), f"({x.operator})")
-        return 0
+    return chosen
+
+
+def campaign(args: argparse.Namespace, modules: list[str], snap: Path,
+             argv: list[str] | None) -> int:
+    """Run the campaign on ``snap``, a snapshot of the tree taken when it started: the coverage
+    map, the baseline, the first pass and the escalation of its survivors all run on that same
+    code, never on the working tree as it is later (another engineer's new or failing test would
+    otherwise "kill" survivors)."""
+    chosen = choose(snap, modules, args)
     command = "python -m benchmarks.mutation " + " ".join(map(shlex.quote, sys.argv[1:] if argv is None else argv))
     t0 = time.perf_counter()
     tests_for = {m: tuple(args.tests) if args.tests else TARGETS[m] for m in modules}
@@ -328,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     base: dict[str, str] = {}
     for m in modules:
         if args.tests is None and not args.module_selection:
-            lm, fresh = load_or_record(ROOT, m, tests_for[m], args.timeout * 8)
+            lm, fresh = load_or_record(snap, m, tests_for[m], args.timeout * 8)
             maps[m] = lm
             print(f"{m}: coverage map of {len(lm.tests)} tests "
                   f"({'recorded' if fresh else 'cached'}, {lm.seconds:.0f} s under coverage)",
@@ -339,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.no_baseline:
             base[m] = "skipped (--no-baseline)"
             continue
-        ok, secs, tail = baseline(ROOT, tests_for[m], args.timeout * 8)
+        ok, secs, tail = baseline(snap, tests_for[m], args.timeout * 8)
         if not ok:
             print(f"{m}: its tests fail on the unmutated code; fix that first\n{tail}",
                   file=sys.stderr)
@@ -355,23 +401,12 @@ def main(argv: list[str] | None = None) -> int:
 
     jobs, uncovered = plan(chosen, maps, tests_for, args)
     if args.speed_check:
-        return speed_check(chosen, maps, tests_for, args, jobs, progress)
+        return speed_check(snap, chosen, maps, tests_for, args, jobs, progress)
     for o in uncovered:
         progress(o)
-    outcomes = run(ROOT, jobs, args.workers, progress) + uncovered
-    again = [(o.mutant, chosen[o.mutant.module][2], tests_for[o.mutant.module],
-              _limit(args, maps[o.mutant.module].seconds))  # type: ignore[union-attr]
-             for o in outcomes if o.how == "survived" and maps.get(o.mutant.module) is not None
-             and not args.module_selection and not args.no_escalate
-             and not ran_whole_selection(o, tests_for)]
-    if again:
-        print(f"{len(again)} survivor(s) of their line's tests: the module's whole selection",
-              flush=True)
-        second = {o.mutant.key: o for o in run(ROOT, again, args.workers, progress)}
-        outcomes = [Outcome(o.mutant, True, f"{second[o.mutant.key].how} (module selection)",
-                            o.seconds + second[o.mutant.key].seconds, second[o.mutant.key].tests)
-                    if o.mutant.key in second and second[o.mutant.key].killed else o
-                    for o in outcomes]
+    outcomes = run(snap, jobs, args.workers, progress) + uncovered
+    if not args.module_selection and not args.no_escalate:
+        outcomes = escalate(snap, outcomes, chosen, maps, tests_for, args, progress)
     seconds = time.perf_counter() - t0
     judged = load_judgements()
     per = score(outcomes, judged)
@@ -381,13 +416,13 @@ def main(argv: list[str] | None = None) -> int:
                   + ", ".join(f"{o.mutant.key} ({o.how})" for o in s["survivors"]))
         return 0
     rate = 60 * len(outcomes) / seconds if seconds else 0.0
-    campaign = {"command": command, "sample": args.sample, "seed": args.seed, "seconds": seconds,
-                "workers": args.workers, "rate": rate}
+    record = {"command": command, "sample": args.sample, "seed": args.seed, "seconds": seconds,
+              "workers": args.workers, "rate": rate}
     OUTCOMES.mkdir(exist_ok=True)
     for m in per:
-        save_outcomes(m, {**campaign, "mutants": chosen[m][1], "baseline": base[m]},
+        save_outcomes(m, {**record, "mutants": chosen[m][1], "baseline": base[m]},
                       [o for o in outcomes if o.mutant.module == m])
-    return write_report(args, per, judged, {m: {**campaign, "mutants": chosen[m][1],
+    return write_report(args, per, judged, {m: {**record, "mutants": chosen[m][1],
                                                  "baseline": base[m]} for m in per})
 
 
@@ -447,16 +482,16 @@ def write_report(args: argparse.Namespace, per: dict[str, dict], judged: dict[st
     return 1 if bad or worry else 0
 
 
-def speed_check(chosen: dict[str, tuple[list[Mutant], int, str]],
+def speed_check(snap: Path, chosen: dict[str, tuple[list[Mutant], int, str]],
                 maps: dict[str, LineMap | None], tests_for: dict[str, tuple[str, ...]],
                 args: argparse.Namespace, jobs: list, progress) -> int:  # type: ignore[no-untyped-def]
     """The same mutants, whole selection then per-line selection, in this one process."""
     whole = [(x, src, tests_for[x.module], _limit(args, maps[x.module].seconds))  # type: ignore[union-attr]
              for x, src, _, _ in jobs]
     t0 = time.perf_counter()
-    a = {o.mutant.key: o for o in run(ROOT, whole, args.workers, progress)}
+    a = {o.mutant.key: o for o in run(snap, whole, args.workers, progress)}
     t1 = time.perf_counter()
-    b = {o.mutant.key: o for o in run(ROOT, jobs, args.workers, progress)}
+    b = {o.mutant.key: o for o in run(snap, jobs, args.workers, progress)}
     t2 = time.perf_counter()
     n = len(jobs)
     differ = [k for k in a if a[k].killed != b[k].killed]

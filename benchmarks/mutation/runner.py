@@ -1,7 +1,8 @@
 """Run mutants against their module's tests, each in a private copy of the repository.
 
-The working tree is never touched: every worker slot copies the repository once (without
-``.git``); each mutant is written into a free copy and ``pytest -x`` runs the module's test
+The working tree is never touched.  A campaign first takes one :func:`snapshot` of the tree and
+uses it for every phase (coverage map, baseline, first pass, escalation), so every phase measures
+the same code; every worker slot copies that snapshot once (without ``.git``); each mutant is written into a free copy and ``pytest -x`` runs the module's test
 selection in a forked child of this process (which has the heavy libraries, but not
 ``dps_verify``, imported) with the copy first on ``sys.path``; the module is then restored.  A mutant is
 *killed* when pytest fails (or errors, or exceeds the time limit: a mutant that makes a test
@@ -41,6 +42,17 @@ def _copy(root: Path) -> Path:
     dest = Path(tempfile.mkdtemp(prefix="dps-mutation-"))
     shutil.copytree(root, dest / "repo", ignore=_IGNORE)
     return dest / "repo"
+
+
+def snapshot(root: Path) -> Path:
+    """A private copy of the tree at ``root`` as it is now (without ``.git``): the one code a
+    campaign measures in all its phases, whatever happens to the working tree meanwhile.
+    Remove it with :func:`drop_snapshot`."""
+    return _copy(root)
+
+
+def drop_snapshot(snap: Path) -> None:
+    shutil.rmtree(snap.parent, ignore_errors=True)
 
 
 def baseline(root: Path, tests: tuple[str, ...], timeout: float) -> tuple[bool, float, str]:
