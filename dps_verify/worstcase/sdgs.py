@@ -302,12 +302,17 @@ def in_regime_fast(beta: Fraction, eps: Fraction) -> bool:
 
 
 def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
-    """A certified lower bound on KL(γ‖β), γ = 1 − (1−β)e^{−ε} (Chernoff exponent, ε > 0).
+    """A certified lower bound on KL(γ‖β), γ = 1 − (1−β)e^{−ε} (Chernoff exponent; CP Thm 5).
 
     KL(γ‖β) increases with γ on (β, 1) and γ increases with ε, so ε is capped at 64 (a lower
     bound stays a lower bound).  γ − β = (1−β)(1 − e^{−ε}) is formed without cancellation and
-    the precision is raised until the enclosure is positive and 20 bits wide.
+    the precision is raised until the enclosure is positive and 20 bits wide; 0 (no usable
+    bound, which every caller refuses) when the precision limit is reached first.
+
+    Raises :class:`ParameterError` unless ε > 0 (at ε = 0, γ = β and KL = 0: no exponent).
     """
+    if not eps > 0:
+        raise ParameterError(f"the Chernoff exponent KL(gamma||beta) needs epsilon > 0, got {eps_float(eps):.4g}")
     e = min(eps, Fraction(64))
     fast = _kl_lower_arb(beta, e, prec)
     if fast is not None:
@@ -322,10 +327,11 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
 
     try:
         v = iv_adaptive(f, rel_bits=20, start=prec)
-        lo = iv_lower(v)
     except CertificationError:
         return Fraction(0)
-    return lo if lo > 0 else Fraction(0)
+    # positive: with ε > 0, KL > 0, and iv_adaptive returns only an enclosure of it with relative
+    # width ≤ 2^-20 (which excludes 0) or an exact point; the fast route above needs no fallback
+    return iv_lower(v)
 
 
 _FLINT: list = []
