@@ -49,6 +49,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_sdgs_capped_reference.py",
         "tests/test_sdgs_thresholds_reference.py",
         "tests/test_sdgs_edges_reference.py",
+        "tests/test_sdgs_kl_lower_reference.py",
         # wall-clock limits that fail on a loaded machine (see worstcase/long_range.py below)
         "--deselect",
         "tests/test_worstcase_extreme_parameters.py::test_d_huge_k_near_edge_is_fast_enough",
@@ -59,6 +60,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_long_range_reference.py",
         "tests/test_trust_base_reference.py",
         "tests/test_long_range_ties.py",
+        "tests/test_long_range_huge_epsilon.py",
         "tests/test_sdgs.py",
         "tests/test_worstcase_extreme_parameters.py",
         # wall-clock limits (SIGALRM, 20-30 s) that fail on a loaded machine and would count as
