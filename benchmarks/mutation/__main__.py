@@ -33,6 +33,7 @@ import json
 import random
 import re
 import shlex
+import subprocess
 import sys
 import time
 import tomllib
@@ -143,9 +144,46 @@ command and campaign line, the score line, then the survivors, then `<!-- end mo
 """
 
 
+def tree_state(root: Path, module: str, selection: tuple[str, ...]) -> dict:
+    """Which code a campaign measures: the commit checked out at ``root`` (``git rev-parse
+    HEAD``), the files of ``module`` and of its test selection that differ from it (``git status
+    --porcelain``; the snapshot copies the working tree, so those edits are measured too), and
+    the last commit of the tool itself."""
+    def git(*cmd: str) -> str | None:
+        try:
+            proc = subprocess.run(["git", *cmd], cwd=root, capture_output=True, text=True,
+                                  timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return proc.stdout if proc.returncode == 0 else None
+
+    paths = [module] + sorted({a.split("::")[0] for a in selection if not a.startswith("-")})
+    head = git("rev-parse", "HEAD")
+    status = git("status", "--porcelain", "--", *paths)
+    tool = git("log", "-1", "--format=%h", "--", "benchmarks/mutation")
+    return {"commit": head.strip() if head else None,
+            "dirty": None if status is None else [x for x in status.splitlines() if x.strip()],
+            "tool": tool.strip() if tool else None}
+
+
+def describe_state(c: dict) -> str:
+    """The code line of a campaign record (older records have no commit)."""
+    if not c.get("commit"):
+        return "code: commit not recorded"
+    text = f"code: commit {c['commit'][:12]}"
+    if c.get("dirty"):
+        text += (f", **dirty tree**: {len(c['dirty'])} file(s) of the module or its selection "
+                 f"differed from that commit ({'; '.join(c['dirty'])})")
+    elif c.get("dirty") is not None:
+        text += ", the module and its selection as committed"
+    if c.get("tool"):
+        text += f"; tool at {c['tool']}"
+    return text
+
+
 def module_section(m: str, s: dict, total: int, sample: int | None, seed: int, command: str,
                    seconds: float, workers: int, base: str, judged: dict[str, dict[str, str]],
-                   rate: float) -> str:
+                   rate: float, state: dict | None = None) -> str:
     exhaustive = s["sampled"] >= total
     data = {"mutants": total, "sampled": s["sampled"], "equivalent": s["equivalent"],
             "killed": s["killed"], "n": s["n"], "score": round(s["score"], 4),
@@ -157,7 +195,8 @@ def module_section(m: str, s: dict, total: int, sample: int | None, seed: int, c
              f"Command: `{command}`  ",
              f"Campaign: {'all' if exhaustive else f'simple random sample of {sample}'} of "
              f"{total} mutants, seed {seed}; wall time {seconds:.0f} s for the whole command "
-             f"({workers} worker(s), {rate:.1f} mutants/min); baseline: {base}.", "",
+             f"({workers} worker(s), {rate:.1f} mutants/min); baseline: {base}; "
+             f"{describe_state(state or {})}.", "",
              f"Score: {s['killed']} killed / {s['n']} non-equivalent = {100 * s['score']:.1f} % "
              f"({bound}); {s['equivalent']} equivalent; {s['killed_by_module']} of the kills "
              f"needed the whole selection.", ""]
@@ -342,9 +381,15 @@ def main(argv: list[str] | None = None) -> int:
             for x in ms:
                 print(x.key, x.describe(), f"({x.operator})")
         return 0
+    states = {m: tree_state(ROOT, m, tuple(args.tests) if args.tests else TARGETS[m])
+              for m in modules}
+    for m, st in states.items():
+        if st["dirty"]:
+            print(f"{m}: dirty tree: {'; '.join(st['dirty'])} differ from HEAD "
+                  f"{(st['commit'] or '?')[:12]} (measured as they are now)", flush=True)
     snap = snapshot(ROOT)  # the one code every phase of this campaign measures
     try:
-        return campaign(args, modules, snap, argv)
+        return campaign(args, modules, snap, argv, states)
     finally:
         drop_snapshot(snap)
 
@@ -361,7 +406,7 @@ def choose(root: Path, modules: list[str], args: argparse.Namespace
 
 
 def campaign(args: argparse.Namespace, modules: list[str], snap: Path,
-             argv: list[str] | None) -> int:
+             argv: list[str] | None, states: dict[str, dict] | None = None) -> int:
     """Run the campaign on ``snap``, a snapshot of the tree taken when it started: the coverage
     map, the baseline, the first pass and the escalation of its survivors all run on that same
     code, never on the working tree as it is later (another engineer's new or failing test would
@@ -420,10 +465,12 @@ def campaign(args: argparse.Namespace, modules: list[str], snap: Path,
               "workers": args.workers, "rate": rate}
     OUTCOMES.mkdir(exist_ok=True)
     for m in per:
-        save_outcomes(m, {**record, "mutants": chosen[m][1], "baseline": base[m]},
+        save_outcomes(m, {**record, "mutants": chosen[m][1], "baseline": base[m],
+                          **(states or {}).get(m, {})},
                       [o for o in outcomes if o.mutant.module == m])
     return write_report(args, per, judged, {m: {**record, "mutants": chosen[m][1],
-                                                 "baseline": base[m]} for m in per})
+                                                 "baseline": base[m],
+                                                 **(states or {}).get(m, {})} for m in per})
 
 
 #: the outcomes of the last campaign of each module (``--rescore`` reads them)
@@ -465,7 +512,7 @@ def rescore(args: argparse.Namespace, modules: list[str]) -> int:
 def write_report(args: argparse.Namespace, per: dict[str, dict], judged: dict[str, dict[str, str]],
                  campaigns: dict[str, dict]) -> int:
     sections = {m: module_section(m, s, c["mutants"], c["sample"], c["seed"], c["command"],
-                                  c["seconds"], c["workers"], c["baseline"], judged, c["rate"])
+                                  c["seconds"], c["workers"], c["baseline"], judged, c["rate"], c)
                 for m, s in per.items() for c in [campaigns[m]]}
     old = args.report.read_text(encoding="utf-8") if args.report.exists() else ""
     text = merge_report(old, sections)

@@ -1,0 +1,56 @@
+"""A campaign records which code it measured: the commit, and whether the module or the files of
+its test selection differed from it (the snapshot copies the working tree, edits included)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from benchmarks.mutation.__main__ import describe_state, tree_state
+
+MODULE = "pkg/x.py"
+SELECTION = ("tests/test_x.py", "--deselect", "tests/test_x.py::test_slow", "tests/test_y.py::t")
+
+
+def _git(root: Path, *cmd: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *cmd], cwd=root,
+                          check=True, capture_output=True, text=True).stdout
+
+
+def _repo(root: Path) -> str:
+    for name in (MODULE, "tests/test_x.py", "tests/test_y.py", "other.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x = 1\n", encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", ".")
+    _git(root, "commit", "-q", "-m", "start")
+    return _git(root, "rev-parse", "HEAD").strip()
+
+
+def test_a_clean_tree_names_its_commit(tmp_path: Path) -> None:
+    head = _repo(tmp_path)
+    (tmp_path / "other.py").write_text("x = 2\n", encoding="utf-8")  # outside the selection
+    st = tree_state(tmp_path, MODULE, SELECTION)
+    assert st["commit"] == head and st["dirty"] == []
+    line = describe_state(st)
+    assert head[:12] in line and "dirty" not in line
+
+
+def test_an_edited_test_file_of_the_selection_makes_a_dirty_tree(tmp_path: Path) -> None:
+    head = _repo(tmp_path)
+    (tmp_path / "tests/test_y.py").write_text("x = 2\n", encoding="utf-8")
+    (tmp_path / "tests/test_x.py").unlink()
+    st = tree_state(tmp_path, MODULE, SELECTION)
+    assert st["commit"] == head
+    assert sorted(x.split()[-1] for x in st["dirty"]) == ["tests/test_x.py", "tests/test_y.py"]
+    assert "dirty tree" in describe_state(st)
+
+
+def test_an_edited_module_makes_a_dirty_tree(tmp_path: Path) -> None:
+    _repo(tmp_path)
+    (tmp_path / MODULE).write_text("x = 3\n", encoding="utf-8")
+    assert "dirty tree" in describe_state(tree_state(tmp_path, MODULE, SELECTION))
+
+
+def test_an_old_record_says_its_commit_is_not_recorded() -> None:
+    assert describe_state({}) == "code: commit not recorded"
