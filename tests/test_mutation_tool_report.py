@@ -56,3 +56,22 @@ def test_an_empty_report_starts_from_the_standard_header() -> None:
     new = merge_report("", {"dps_verify/a.py": section("dps_verify/a.py", 1)})
     assert new.startswith(_HEAD)
     assert new.index("## Summary") < new.index("<!-- module dps_verify/a.py")
+
+
+def test_a_section_shows_how_its_kills_were_made() -> None:
+    """A time-out kill depends on the machine's load (the default run has no time limit), so the
+    score line shows it apart from a kill by a failing test."""
+    from benchmarks.mutation.__main__ import kill_kinds, score
+    from benchmarks.mutation.operators import Mutant
+    from benchmarks.mutation.runner import Outcome
+
+    def outcome(i: int, killed: bool, how: str) -> Outcome:
+        return Outcome(Mutant("dps_verify/a.py", i, "f", "constant", i, "1", "2", f"k{i}"),
+                       killed, how, 0.1)
+
+    s = score([outcome(0, True, "failed"), outcome(1, True, "timeout"),
+               outcome(2, True, "failed (module selection)"), outcome(3, True, "crashed (signal 6)"),
+               outcome(4, False, "survived")], {})["dps_verify/a.py"]
+    assert kill_kinds(s) == "4 killed: 2 by a failing test, 1 by time-out, 1 by a crash"
+    assert kill_kinds(score([outcome(0, True, "failed")], {})["dps_verify/a.py"]) \
+        == "1 killed: 1 by a failing test, 0 by time-out"

@@ -100,11 +100,15 @@ def score(outcomes: list[Outcome], judged: dict[str, dict[str, str]]) -> dict[st
     per: dict[str, dict] = {}
     for o in outcomes:
         s = per.setdefault(o.mutant.module, {"sampled": 0, "killed": 0, "equivalent": 0,
-                                             "survivors": [], "killed_by_module": 0})
+                                             "survivors": [], "killed_by_module": 0,
+                                             "by_failure": 0, "by_timeout": 0, "by_crash": 0})
         s["sampled"] += 1
         if o.killed:
             s["killed"] += 1
             s["killed_by_module"] += o.how.endswith("(module selection)")
+            kind = ("by_timeout" if o.how.startswith("timeout") else
+                    "by_crash" if o.how.startswith("crashed") else "by_failure")
+            s[kind] += 1
         elif judged.get(o.mutant.key, {}).get("kind") == "equivalent":
             s["equivalent"] += 1
         else:
@@ -181,6 +185,16 @@ def describe_state(c: dict) -> str:
     return text
 
 
+def kill_kinds(s: dict) -> str:
+    """How the kills of a section were made: a time-out depends on the load of the machine
+    (and the default test run has no time limit), so it is shown apart from a failing test."""
+    text = f"{s['killed']} killed: {s.get('by_failure', 0)} by a failing test, " \
+           f"{s.get('by_timeout', 0)} by time-out"
+    if s.get("by_crash"):
+        text += f", {s['by_crash']} by a crash"
+    return text
+
+
 def module_section(m: str, s: dict, total: int, sample: int | None, seed: int, command: str,
                    seconds: float, workers: int, base: str, judged: dict[str, dict[str, str]],
                    rate: float, state: dict | None = None) -> str:
@@ -199,7 +213,7 @@ def module_section(m: str, s: dict, total: int, sample: int | None, seed: int, c
              f"{describe_state(state or {})}.", "",
              f"Score: {s['killed']} killed / {s['n']} non-equivalent = {100 * s['score']:.1f} % "
              f"({bound}); {s['equivalent']} equivalent; {s['killed_by_module']} of the kills "
-             f"needed the whole selection.", ""]
+             f"needed the whole selection.  {kill_kinds(s)}.", ""]
     if s["survivors"]:
         lines += ["Survivors:", ""]
     for o in s["survivors"]:
