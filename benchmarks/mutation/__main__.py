@@ -172,8 +172,9 @@ def tree_state(root: Path, module: str, selection: tuple[str, ...]) -> dict:
 
 def describe_state(c: dict) -> str:
     """The code line of a campaign record (older records have no commit)."""
+    note = f".  Correction: {c['correction']}" if c.get("correction") else ""
     if not c.get("commit"):
-        return "code: commit not recorded"
+        return "code: commit not recorded" + note
     text = f"code: commit {c['commit'][:12]}"
     if c.get("dirty"):
         text += (f", **dirty tree**: {len(c['dirty'])} file(s) of the module or its selection "
@@ -182,7 +183,7 @@ def describe_state(c: dict) -> str:
         text += ", the module and its selection as committed"
     if c.get("tool"):
         text += f"; tool at {c['tool']}"
-    return text
+    return text + note
 
 
 def kill_kinds(s: dict) -> str:
