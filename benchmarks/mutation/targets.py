@@ -50,11 +50,6 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_sdgs_thresholds_reference.py",
         "tests/test_sdgs_edges_reference.py",
         "tests/test_sdgs_kl_lower_reference.py",
-        # wall-clock limits that fail on a loaded machine (see worstcase/long_range.py below)
-        "--deselect",
-        "tests/test_worstcase_extreme_parameters.py::test_d_huge_k_near_edge_is_fast_enough",
-        "--deselect",
-        "tests/test_worstcase_extreme_parameters.py::test_sdgs_segment_estimate_error_is_fast_and_names_parameters",
     ),
     "dps_verify/worstcase/long_range.py": (
         "tests/test_long_range_reference.py",
@@ -62,13 +57,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_long_range_ties.py",
         "tests/test_long_range_huge_epsilon.py",
         "tests/test_sdgs.py",
+        # its call_limited tests bound CPU time (not wall time), so load cannot fail them
         "tests/test_worstcase_extreme_parameters.py",
-        # wall-clock limits (SIGALRM, 20-30 s) that fail on a loaded machine and would count as
-        # kills; their lines are run by the rest of the selection (a conservative score)
-        "--deselect",
-        "tests/test_worstcase_extreme_parameters.py::test_d_huge_k_near_edge_is_fast_enough",
-        "--deselect",
-        "tests/test_worstcase_extreme_parameters.py::test_sdgs_segment_estimate_error_is_fast_and_names_parameters",
     ),
     "dps_verify/worstcase/ball_binomial.py": (
         "tests/test_trust_base_reference.py",
