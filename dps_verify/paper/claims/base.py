@@ -160,14 +160,22 @@ def agrees_with_printed(lower: Any, upper: Any, printed: str) -> bool:
     mpmath numbers are converted exactly (binary floats are exact rationals).
     """
     lo, hi = printed_interval(printed)
-    return lo <= exact_rational(lower) and exact_rational(upper) <= hi
+    try:
+        return lo <= exact_rational(lower) and exact_rational(upper) <= hi
+    except ValueError:  # an infinite or NaN end lies inside no printed interval
+        return False
 
 
 def exact_rational(x: Any) -> Fraction:
-    """``x`` (Fraction, int, mpf or float) as an exact Fraction (binary floats are rationals)."""
+    """``x`` (Fraction, int, mpf or float) as an exact Fraction (binary floats are rationals),
+    sign included; a non-finite value raises ValueError."""
     if isinstance(x, Fraction | int):
         return Fraction(x)
     import mpmath
+    from mpmath import libmp
 
-    m, e = mpmath.mpf(x).man_exp
-    return Fraction(int(m)) * Fraction(2) ** int(e)
+    v = mpmath.mpf(x)
+    if not mpmath.isfinite(v):
+        raise ValueError(f"not a finite number: {x!r}")
+    p, q = libmp.to_rational(v._mpf_)  # signed (mpf.man_exp's mantissa is not)
+    return Fraction(int(p), int(q))
