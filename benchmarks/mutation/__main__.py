@@ -132,8 +132,11 @@ Made by `python -m benchmarks.mutation` (see its `--help`); each module's sectio
 exact command, seed and wall time of the campaign that produced it.  A mutant runs only the tests
 of the module's selection (`benchmarks/mutation/targets.py`, a subset of the default test run)
 that execute its line (coverage map; import-time lines get the whole selection); a survivor is
-run again against the whole selection.  *Not covered*: no test of the selection executes the
-line (counts as a survivor).
+run again against the whole selection.  Every phase runs on one snapshot of the tree taken when
+the campaign starts; the Campaign line names its commit and any file of the module or its
+selection that differed from it (dirty tree).  *Not covered*: no test of the selection executes
+the line (counts as a survivor).  A kill is by a failing test or by time-out (shown apart: a
+time-out depends on the machine's load).
 
 Score = killed / non-equivalent sampled mutants.  *Lower bound*: one-sided 95 % Clopper–Pearson
 bound on the module's kill rate from its simple random sample (exact score when every mutant
