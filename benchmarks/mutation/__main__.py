@@ -242,7 +242,8 @@ def summary_table(data: dict[str, dict]) -> str:
         d = data[m]
         lb = "exhaustive" if d["lower"] is None else f"{100 * d['lower']:.1f} %"
         rows.append(f"| `{m}` | {d['mutants']} | {d['sampled']} | {d['equivalent']} | "
-                    f"{d['killed']}/{d['n']} | {100 * d['score']:.1f} % | {lb} | "
+                    f"{d['killed']}/{d['n']} | "
+                    f"{100 * (d['killed'] / d['n'] if d['n'] else 1.0):.1f} % | {lb} | "
                     f"{d['seed']}, {d['date']} |")
     return "\n".join(rows) + "\n\n"
 
