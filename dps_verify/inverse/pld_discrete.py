@@ -183,23 +183,6 @@ def _arb_q(x: Fraction) -> Any:
     return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
 
 
-def arb_one_minus_power(p: Fraction, times: int) -> Any:
-    """A ball containing 1 − (1 − p)^T, the chance that at least one of T independent releases
-    has infinite loss (p = the mass at infinite loss, 0 ≤ p ≤ 1), at the context precision.
-
-    For p ≤ 1/2 computed as −expm1(T·log1p(−p)): no cancellation, so the ball's relative radius
-    stays near 2^-prec for every tiny p (the direct 1 − (1 − p)^T loses 2^-prec absolute, which
-    swamps a p below about 2^-prec: p = 1e-45 came out as [0, 6e-39]).  For p > 1/2 the value
-    is above 1/2 and 1 − p is taken exactly as a rational (log1p(−p) would lose a p within
-    2^-prec of 1)."""
-    flint = _flint()
-    if p == 0:
-        return flint.arb(0)
-    if 2 * p > 1:
-        return 1 - _arb_q(1 - p) ** times
-    return -((-_arb_q(p)).log1p() * times).expm1()
-
-
 def _arb_ends(x: Any) -> tuple[Fraction, Fraction]:
     from dps_verify.worstcase.ball_binomial import arb_to_fractions
 
@@ -1079,6 +1062,8 @@ def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
     times = _times_param(times)
     flint = _flint()
     with flint.ctx.workprec(128):
+        from dps_verify.inverse.pld_sparse import arb_one_minus_power
+
         inf_lo, inf_hi = _arb_ends(arb_one_minus_power(pld.infinity_mass, times))
         e_lo, e_hi = _arb_ends(arb_epsilon(eps))
         ends = [_arb_ends(_arb_q(r).log()) for r in pld.ratios]

@@ -78,13 +78,29 @@ def dominant_share(pld: Any) -> tuple[Fraction, Fraction]:
     return pd, sum(pld.ratios.values(), Fraction(0)) - pd
 
 
+def arb_one_minus_power(p: Fraction, times: int) -> Any:
+    """A ball containing 1 − (1 − p)^T, the chance that at least one of T independent releases
+    has infinite loss (p = the mass at infinite loss, 0 ≤ p ≤ 1), at the context precision.
+
+    For p ≤ 1/2 computed as −expm1(T·log1p(−p)): no cancellation, so the ball's relative radius
+    stays near 2^-prec for every tiny p (the direct 1 − (1 − p)^T loses 2^-prec absolute, which
+    swamps a p below about 2^-prec: p = 1e-45 came out as [0, 6e-39]).  For p > 1/2 the value
+    is above 1/2 and 1 − p is taken exactly as a rational (log1p(−p) would lose a p within
+    2^-prec of 1)."""
+    flint = _flint()
+    if p == 0:
+        return flint.arb(0)
+    if 2 * p > 1:
+        return 1 - _q(1 - p) ** times
+    return -((-_q(p)).log1p() * times).expm1()
+
+
 def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
                  floor: Fraction = Fraction(0), max_atoms: int = MAX_ATOMS) -> Certified:
     """Enclosure of the ``times``-fold δ at ε of one direction ``pld`` (an exact
     :class:`~dps_verify.measures.pld.PrivacyLossDistribution`), by the number of releases off
     the dominant atom (module doc).  ``details``: ``mode`` = ``"sparse"``, ``terms`` = J + 1,
     ``remainder`` = the union bound used."""
-    from dps_verify.inverse.pld_discrete import arb_one_minus_power
     from dps_verify.worstcase.ball_binomial import arb_epsilon
 
     flint = _flint()
