@@ -188,31 +188,38 @@ def _witness_missing_hypothesis() -> tuple[bool, str]:
     return ref.verdict.value == "ERROR", "; ".join(ref.problems) or "refuted by a bad witness"
 
 
+def _run_reviewed(key: str, module: Any) -> Any:
+    """``runner.run_module(key, module)`` with the module's statement reviewed for the duration
+    of the run, so that only the guard under test can make its verdict an ERROR."""
+    from dps_verify.paper.kernel import reviewed, runner
+
+    reviewed.FINGERPRINTS[key] = module.STATEMENT.fingerprint
+    try:
+        return runner.run_module(key, module)
+    finally:
+        reviewed.FINGERPRINTS.pop(key, None)
+
+
 def _refuted_without_witness() -> tuple[bool, str]:
     from types import SimpleNamespace
 
-    from dps_verify.paper.kernel import core, reviewed, runner
+    from dps_verify.paper.kernel import core
 
     facts = core.given("hypothesis", "x >= 1", _x >= 1)
     stmt = _toy_statement(_x >= 2)
-    key = "kernel-control-refuted"  # reviewed for the duration of the control, so that only
-    reviewed.FINGERPRINTS[key] = stmt.fingerprint  # the missing witness can make it an ERROR
     module = SimpleNamespace(
         CLAIM="toy", REFERENCE="kernel control", EXPECTED=core.Verdict.REFUTED, GIVEN=facts,
         STATEMENT=stmt, steps=lambda: [core.prove_sym("x >= 2", "", _x >= 2, [_x >= 1],
                                                       expected=core.Verdict.REFUTED)],
         negative_controls=lambda: [])
-    try:
-        r = runner.run_module(key, module)
-    finally:
-        reviewed.FINGERPRINTS.pop(key, None)
+    r = _run_reviewed("kernel-control-refuted", module)  # only the missing witness can reject
     return r.verdict is core.Verdict.ERROR, f"{r.verdict.value}: {r.decision.problems}"
 
 
 def _contradictory_definitions() -> tuple[bool, str]:
     from types import SimpleNamespace
 
-    from dps_verify.paper.kernel import core, reviewed, runner
+    from dps_verify.paper.kernel import core
     from dps_verify.paper.kernel.consistency import Model
     from dps_verify.paper.kernel.statement import Statement
 
@@ -227,8 +234,6 @@ def _contradictory_definitions() -> tuple[bool, str]:
                           over=(_y,)))
     stmt = Statement("kernel control", "toy", (_x >= sp.Rational(1, 2),), _x >= 0,
                      definitions=(upper, least))
-    key = "kernel-control-contradictory"  # reviewed for the duration of the control, so that
-    reviewed.FINGERPRINTS[key] = stmt.fingerprint  # only the model check can make it an ERROR
     model = Model("x = 1, t(n) = 1/(n + 1), M(y) = 0", lambda: (
         {_x: 1}, {"t": lambda n: sp.Rational(1, int(n) + 1), "M": lambda y: sp.Integer(0)},
         {_k: [0, 1, 5], _y: [1, sp.Rational(1, 2), 0]}))
@@ -237,10 +242,7 @@ def _contradictory_definitions() -> tuple[bool, str]:
         STATEMENT=stmt, MODELS=(model,),
         steps=lambda: [core.prove_sym("x >= 0", "", _x >= 0, [_x >= sp.Rational(1, 2)])],
         negative_controls=lambda: [])
-    try:
-        r = runner.run_module(key, module)
-    finally:
-        reviewed.FINGERPRINTS.pop(key, None)
+    r = _run_reviewed("kernel-control-contradictory", module)  # only the model check can reject
     return r.verdict is core.Verdict.ERROR, f"{r.verdict.value}: {r.decision.problems}"
 
 
