@@ -215,13 +215,17 @@ class _Vec:
 
     def norm1(self) -> float:
         """Upper bound on the 1-norm of the true vector."""
-        n = len(self.data)
-        s = float(np.sum(self.data)) * (1 + 1.01 * n * U)
-        return _round_up(s + math.sqrt(n) * self.err2)
+        return _round_up(_norm1_sum(self.data) + math.sqrt(len(self.data)) * self.err2)
 
     def norm2(self) -> float:
         """Upper bound on the 2-norm of the true vector."""
         return _round_up(_norm2_upper(self.data) + self.err2)
+
+
+def _norm1_sum(x: np.ndarray) -> float:
+    """‖x‖₁ of a non-negative float vector from its float sum: pairwise summation of n terms
+    errs by at most γ_n ≤ 1.01·n·u relative (not yet rounded up; callers add their terms)."""
+    return float(np.sum(x)) * (1 + 1.01 * len(x) * U)
 
 
 def _norm2_upper(x: np.ndarray) -> float:
@@ -486,7 +490,7 @@ def _convolve(a: _Vec, b: _Vec) -> _Vec:
     a1 = a.norm1()
     # ‖â‖₂‖b̂‖₁ ≥ ‖â ∗ b̂‖₂ (Young): â, b̂ are the stored float vectors (their own norms, err 0)
     ahat2 = _norm2_upper(a.data)
-    bhat1 = _round_up(float(np.sum(b.data)) * (1 + 1.01 * len(b.data) * U))
+    bhat1 = _round_up(_norm1_sum(b.data))
     rounding = 1.01 * (m + 1) * U * ahat2 * bhat1 + math.sqrt(n) * m * 2.0**-1074
     err = a.err2 * bhat1 + a1 * b.err2 + rounding
     np.maximum(data, 0.0, out=data)
