@@ -604,6 +604,16 @@ def _decimal_exponent(x: Fraction) -> int:
     return _decimal_mantissa(x, 1)[0]
 
 
+def log_fraction(x: Fraction) -> float:
+    """ln x for a rational x > 0 of any size, in floats (screens only; never a verdict)."""
+    fv = float(x)
+    if fv > 1e-300:
+        return math.log(fv)
+    a, b = x.numerator, x.denominator
+    sa, sb = max(a.bit_length() - 60, 0), max(b.bit_length() - 60, 0)
+    return math.log(a >> sa) - math.log(b >> sb) + (sa - sb) * math.log(2)
+
+
 def log_upper_mpf(x: Fraction) -> mpmath.mpf:
     """ln(x) for a rational x ≥ 1, as an ``mpf`` rounded up (0 exactly when x == 1: the interval
     logarithm of the point 1 is the point 0)."""

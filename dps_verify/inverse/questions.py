@@ -20,6 +20,7 @@ from dps_verify.core.numbers import (
     Certified,
     Number,
     fraction_to_mpf,
+    log_fraction,
     to_fraction,
 )
 from dps_verify.core.params import (
@@ -62,18 +63,6 @@ def _chernoff_rate(b: Fraction, eps: Fraction) -> float:
     if gm <= 0 or bf <= 0:
         return 0.0
     return math.log1p(gm / bf) - gm / g
-
-
-def log_fraction(x: Fraction) -> float:
-    """ln x for a rational x > 0 of any size, in floats (screens only; never a verdict)."""
-    import math
-
-    fv = float(x)
-    if fv > 1e-300:
-        return math.log(fv)
-    a, b = x.numerator, x.denominator
-    sa, sb = max(a.bit_length() - 60, 0), max(b.bit_length() - 60, 0)
-    return math.log(a >> sa) - math.log(b >> sb) + (sa - sb) * math.log(2)
 
 
 def min_k(beta: Number, epsilon: Number, delta: Number, bound: BoundLike = "paper", *,

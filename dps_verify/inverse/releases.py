@@ -112,7 +112,7 @@ import numpy as np
 from scipy import fft as sfft
 
 from dps_verify.core.errors import CertificationError, ParameterError
-from dps_verify.core.numbers import Certified, Number
+from dps_verify.core.numbers import Certified, Number, log_fraction
 from dps_verify.core.params import beta_param, epsilon_param, k_param
 from dps_verify.core.search import least_integer
 from dps_verify.engine.protocol import thresholded_count_law
@@ -207,8 +207,6 @@ def _log_beta_pair(beta: float | Fraction) -> tuple[float, float]:
     """ln β and ln(1 − β) as floats — from the exact β when it is a Fraction, since float(β)
     rounds to 1 within 2^-54 of 1 (and to 0 below ~1e-308), where log1p(−β) or log β would fail."""
     if isinstance(beta, Fraction):
-        from dps_verify.inverse.questions import log_fraction
-
         return log_fraction(beta), log_fraction(1 - beta)
     return math.log(beta), math.log1p(-beta)
 

@@ -59,6 +59,7 @@ from dps_verify.core.numbers import (
     iv_lower,
     iv_precision,
     iv_upper,
+    log_fraction,
     round_outward,
     single_value,
 )
@@ -503,7 +504,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
     """Float screen: start n, expected stop n and work, before any exact arithmetic."""
     b, e = float(beta), eps_float(eps)
     # ln β from the exact β, and a floor for divisions: float(β) is 0.0 below 2^-1074
-    log_b = math.log(beta.numerator) - math.log(beta.denominator)
+    log_b = log_fraction(beta)
     b_div = max(b, 1e-300)
     gm = gamma_minus_beta_float(b, e)
     g = b + gm
