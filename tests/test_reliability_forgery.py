@@ -348,3 +348,53 @@ def test_noisy_example_is_summarised(capsys):
     rc = main(["audit", f"{FAULTY / 'prints_a_lot'}.py:anonymize", *CLAIM, "--domain", str(FAULTY / "domain.json")])
     out = capsys.readouterr().out
     assert rc == 0 and "anonymizing" not in out and out.rstrip().splitlines()[-1].startswith("verdict: PASS")
+
+
+def _open_in_thread(order: list[str], name: str, entered: "threading.Event", leave: "threading.Event"):
+    import threading
+
+    from dps_verify.engine import calls
+
+    def run() -> None:
+        with calls.audited_code():
+            order.append(f"{name} in")
+            entered.set()
+            leave.wait(10)
+        order.append(f"{name} out")
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
+@pytest.mark.parametrize("first_out", ["A", "B"])
+def test_blocks_open_in_two_threads_restore_the_real_exit_handlers_and_streams(first_out):
+    """In-process Dask workers run audited code in two threads at once.  Whatever order the
+    blocks open and close in, the interpreter's own ``os._exit``, ``atexit.register`` and
+    streams come back, and an exit handler registered afterwards is registered (a block that
+    saved another thread's replacement as the original used to leave ``atexit.register``
+    calling itself: RecursionError on the next import that registers one)."""
+    import atexit
+    import os
+    import sys
+    import threading
+
+    real_exit, real_register, out, err = os._exit, atexit.register, sys.stdout, sys.stderr
+    order: list[str] = []
+    events = {n: (threading.Event(), threading.Event()) for n in "AB"}
+    threads = {}
+    for n in "AB":
+        threads[n] = _open_in_thread(order, n, *events[n])
+        assert events[n][0].wait(10)
+    assert os._exit is not real_exit and atexit.register is not real_register
+    second_out = "B" if first_out == "A" else "A"
+    for n in (first_out, second_out):
+        events[n][1].set()
+        threads[n].join(10)
+        if n == first_out:  # the other block is still open: its replacements stay
+            assert os._exit is not real_exit and atexit.register is not real_register
+    assert order == ["A in", "B in", f"{first_out} out", f"{second_out} out"]
+    assert os._exit is real_exit and atexit.register is real_register
+    assert sys.stdout is out and sys.stderr is err
+    handler = atexit.register(lambda: None)  # the interpreter's own register: no recursion
+    atexit.unregister(handler)

@@ -28,6 +28,7 @@ inside C code that never returns to the interpreter cannot be).
 
 from __future__ import annotations
 
+import atexit
 import contextvars
 import functools
 import inspect
@@ -429,7 +430,71 @@ class Captured:
                 for name, s in (("stdout", self.out), ("stderr", self.err)) if s.chars}
 
 
-_active: list[Captured] = []
+#: The interpreter's own ``os._exit`` and ``atexit.register``, taken when this module is
+#: imported: what :func:`audited_code` puts back, never a value read while a block is open
+#: (another thread's block may have replaced it).
+_REAL_OS_EXIT = os._exit
+_REAL_ATEXIT_REGISTER = atexit.register
+
+
+class _World:
+    """The process-wide replacements :func:`audited_code` makes (``os._exit``,
+    ``atexit.register``, ``sys.stdout``/``sys.stderr``, the global generators' seed).  Blocks
+    may be open in several threads at once (in-process Dask workers): the first to open makes
+    the replacements, the last to close undoes them, under one lock, so an interleaving can
+    never leave a replacement in place or save one as if it were the original."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = 0
+        self.cap: Captured | None = None
+        self.streams: tuple[Any, Any] = (None, None)
+        self.capturing = False
+        self.restore_random: Callable[[], None] = lambda: None
+
+    def enter(self, capture: bool, seed: int) -> Captured:
+        with self.lock:
+            if self.open == 0:
+                self.cap = Captured()
+                self.capturing = capture
+                self.restore_random = _seed_globals(seed)
+                self.streams = (sys.stdout, sys.stderr)
+                os._exit = _trap_os_exit  # type: ignore[assignment]
+                atexit.register = _register_contained  # type: ignore[assignment]
+                if capture:
+                    sys.stdout, sys.stderr = self.cap.out, self.cap.err  # type: ignore[assignment]
+            self.open += 1
+            assert self.cap is not None
+            return self.cap
+
+    def release_streams(self) -> None:
+        """Give the process its own streams back (the main thread's block has ended while a
+        worker's block is still open, e.g. an abandoned task): only if they are still ours."""
+        with self.lock:
+            if self.capturing and self.cap is not None and sys.stdout is self.cap.out:
+                sys.stdout, sys.stderr = self.streams
+            self.capturing = False
+
+    def leave(self) -> None:
+        with self.lock:
+            self.open -= 1
+            if self.open:
+                return
+            if self.capturing and self.cap is not None and sys.stdout is self.cap.out:
+                sys.stdout, sys.stderr = self.streams
+            if os._exit is _trap_os_exit and not _sealed:
+                os._exit = _REAL_OS_EXIT  # type: ignore[assignment]
+            if atexit.register is _register_contained:  # type: ignore[comparison-overlap]
+                atexit.register = _REAL_ATEXIT_REGISTER  # type: ignore[assignment]
+            self.restore_random()
+            self.restore_random, self.cap, self.capturing = (lambda: None), None, False
+
+
+_world = _World()
+#: Whether :func:`seal_process` has trapped ``os._exit`` for the rest of the process.
+_sealed = False
+#: Per thread: the capture of the :func:`audited_code` block this thread is inside, if any.
+_inside = threading.local()
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
@@ -462,16 +527,9 @@ def _contained_at_exit(func: Callable, *args: Any, **kwargs: Any) -> Callable[[]
 
 
 def _register_contained(func: Callable, *args: Any, **kwargs: Any) -> Callable:
-
-    _real_atexit_register(_contained_at_exit(func, *args, **kwargs))
+    """``atexit.register`` while audited code runs: the handler is registered contained."""
+    _REAL_ATEXIT_REGISTER(_contained_at_exit(func, *args, **kwargs))
     return func
-
-
-def _real_atexit_register(fn: Callable[[], None]) -> None:
-    import atexit
-
-    register = getattr(atexit, "_dps_real_register", atexit.register)
-    register(fn)
 
 
 def seal_process() -> None:
@@ -484,6 +542,8 @@ def seal_process() -> None:
             stream.flush()
         except (OSError, ValueError, AttributeError):
             pass
+    global _sealed
+    _sealed = True
     os._exit = _trap_os_exit  # type: ignore[assignment]
     sys.stdout, sys.stderr = _Sink(), _Sink()  # type: ignore[assignment]
 
@@ -534,12 +594,12 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
       without saying so (random 0.2 % of the time, say) gives the same verdict and exit code
       run after run; a spot check that catches it reports it as not deterministic.
 
-    Re-entrant: an inner block shares the outer one's capture.
+    Re-entrant: an inner block shares the outer one's capture.  Blocks open in several threads
+    at once share one capture and one set of replacements, undone when the last one closes.
     """
-    if _active:
-        yield _active[-1]
+    if getattr(_inside, "cap", None) is not None:
+        yield _inside.cap
         return
-    cap = Captured()
     main = threading.current_thread() is threading.main_thread()
     previous_sigint = None
     if main:
@@ -549,18 +609,8 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
             _sigint_tracked.set()
         except (ValueError, OSError):  # not the main interpreter
             previous_sigint = None
-    import atexit
-
-    real_exit = os._exit
-    real_register = atexit.register
-    atexit._dps_real_register = real_register  # type: ignore[attr-defined]
-    atexit.register = _register_contained  # type: ignore[assignment]
-    restore_random = _seed_globals(DEFAULT_CODE_SEED if seed is None else seed)
-    old_out, old_err = sys.stdout, sys.stderr
-    os._exit = _trap_os_exit  # type: ignore[assignment]
-    if capture:
-        sys.stdout, sys.stderr = cap.out, cap.err  # type: ignore[assignment]
-    _active.append(cap)
+    cap = _world.enter(capture, DEFAULT_CODE_SEED if seed is None else seed)
+    _inside.cap = cap
     try:
         yield cap
     except (AuditedCodeError, _CallTimedOut):
@@ -582,12 +632,10 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
     except BaseException as exc:  # SystemExit, os._exit ... reaching here came from user code
         raise AuditedCodeError(f"the code under audit {_escape(exc)}", original=exc) from exc
     finally:
-        _active.pop()
-        if capture:
-            sys.stdout, sys.stderr = old_out, old_err
-        os._exit = real_exit  # type: ignore[assignment]
-        atexit.register = real_register  # type: ignore[assignment]
-        restore_random()
+        _inside.cap = None
+        if main:
+            _world.release_streams()
+        _world.leave()
         if previous_sigint is not None:
             signal.signal(signal.SIGINT, previous_sigint)
             _sigint_tracked.clear()
