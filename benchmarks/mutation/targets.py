@@ -76,6 +76,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_direct_delta_infinite_loss_reference.py",
         "tests/test_worstcase_ball_reference.py",
         "tests/test_pld_discrete_rigorous.py",
+        "tests/test_releases_exact_reference.py",
         "tests/test_pld_sparse.py",
         "tests/test_pld_discrete_properties.py",
         "tests/test_pld_discrete.py",
@@ -88,7 +89,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # the fast reference files first: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
         "tests/test_releases_paths_reference.py",
+        "tests/test_releases_work_budget.py",
         "tests/test_inverse_edges_reference.py",
+        "tests/test_releases_exact_reference.py",
         "tests/test_pld_sparse.py",
         "tests/test_pld_releases.py",
     ),
