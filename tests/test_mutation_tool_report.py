@@ -75,3 +75,37 @@ def test_a_section_shows_how_its_kills_were_made() -> None:
     assert kill_kinds(s) == "4 killed: 2 by a failing test, 1 by time-out, 1 by a crash"
     assert kill_kinds(score([outcome(0, True, "failed")], {})["dps_verify/a.py"]) \
         == "1 killed: 1 by a failing test, 0 by time-out"
+
+
+def test_campaigns_writing_the_report_at_once_keep_each_others_sections(
+        tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Campaigns of different modules run concurrently and write one report.  Each writer's
+    read-merge-write is made slow here (a pause between reading the old report and writing the
+    merged one), which without the lock lets a later writer overwrite an earlier one's section;
+    under the lock every section survives, and no temporary file is left behind."""
+    import threading
+    import time
+
+    import benchmarks.mutation.__main__ as tool
+
+    path = tmp_path / "report.md"
+    path.write_text(merge_report(report(), {}), encoding="utf-8")
+    real = tool.merge_report
+
+    def slow_merge(old: str, sections: dict[str, str]) -> str:
+        time.sleep(0.02)  # another writer gets the chance to read the same old report
+        return real(old, sections)
+
+    monkeypatch.setattr(tool, "merge_report", slow_merge)
+    modules = [f"dps_verify/m{i}.py" for i in range(6)]
+    threads = [threading.Thread(target=tool.update_report, args=(path, {m: section(m, 1)}))
+               for m in modules]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    text = path.read_text(encoding="utf-8")
+    for m in modules:
+        assert f"<!-- module {m} " in text and f"| `{m}` |" in text
+    assert "Header text." in text and "Closing note by hand." in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]

@@ -22,7 +22,10 @@ the denominator; a harmless survivor still counts against the score.
 
 Writes the sections of the modules run into ``benchmarks/mutation/report.md`` (``--report``)
 and rewrites its summary table, keeping the other modules' sections and every hand-written line
-outside the sections (the header, notes before the summary, between or after the sections).  Exit status 1 when a module's
+outside the sections (the header, notes before the summary, between or after the sections).
+Campaigns of different modules may run at the same time and write the same report: each
+re-reads it, merges its own sections and replaces it atomically under a lock of the report's
+directory (:func:`update_report`), so none loses another's section.  Exit status 1 when a module's
 lower bound is below ``--target`` (default 0.95) or a survivor is dangerous or unjudged.
 """
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import shlex
@@ -500,7 +504,7 @@ def save_outcomes(module: str, campaign: dict, outcomes: list[Outcome]) -> None:
     rows = [{**asdict(o.mutant), "killed": o.killed, "how": o.how, "seconds": round(o.seconds, 2),
              "tests": o.tests} for o in outcomes]
     path = OUTCOMES / f"{module.replace('/', '.')}.json"
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")  # private to this campaign, then renamed
     tmp.write_text(json.dumps({"campaign": campaign, "outcomes": rows}, indent=1) + "\n",
                    encoding="utf-8")
     tmp.replace(path)
@@ -528,16 +532,42 @@ def rescore(args: argparse.Namespace, modules: list[str]) -> int:
     return write_report(args, score(outcomes, judged), judged, campaigns)
 
 
+def update_report(path: Path, sections: dict[str, str]) -> None:
+    """Put ``sections`` into the report at ``path`` (:func:`merge_report`), safely against
+    other campaigns doing the same at the same time: the read, merge and write happen under an
+    exclusive ``flock`` of the report's directory (the report itself is replaced by a rename, so
+    a lock on its inode would not hold across writers), and the new text goes to a private
+    temporary file first, then replaces the report atomically.  Two campaigns of different
+    modules therefore each keep the other's section, and a reader never sees half a report."""
+    import fcntl
+    import tempfile
+
+    folder = path.resolve().parent
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        text = merge_report(old, sections)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        handle, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            os.fchmod(handle, mode)  # mkstemp's file is private (0600); keep the report's mode
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
 def write_report(args: argparse.Namespace, per: dict[str, dict], judged: dict[str, dict[str, str]],
                  campaigns: dict[str, dict]) -> int:
     sections = {m: module_section(m, s, c["mutants"], c["sample"], c["seed"], c["command"],
                                   c["seconds"], c["workers"], c["baseline"], judged, c["rate"], c)
                 for m, s in per.items() for c in [campaigns[m]]}
-    old = args.report.read_text(encoding="utf-8") if args.report.exists() else ""
-    text = merge_report(old, sections)
-    tmp = args.report.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(args.report)
+    update_report(args.report, sections)
     for m in sorted(sections):
         print(sections[m])
     print(f"report: {args.report}")
