@@ -316,23 +316,18 @@ class PairChecker:
     def _screen_without_sampling(self, counts: np.ndarray) -> list[tuple[int, float, int, int]]:
         """:meth:`screen` at β = 1: A^β(D) = A(D), so a pair (D, D − x) needs the two samples
         D and D − x only (none of D's other sub-samples, which a pipeline that samples by
-        itself pays for dearly).  Hockey-stick pairs are settled in integer arithmetic
-        (:func:`_integer_enclosure`): cleared, certain violations first, or left to the exact
-        decision; pointwise pairs all go to the exact decision.  Same candidate format."""
-        rows = [[int(v) for v in c] for c in counts.tolist()]
-        m = counts.shape[1]
-        need = list(rows)
-        for c in rows:
-            for x in range(m):
-                if c[x]:
-                    c2 = list(c)
-                    c2[x] -= 1
-                    need.append(c2)
-        self.table.ensure(need)
+        itself pays for dearly; the laws anonymize each of them once, on demand).
+        Hockey-stick pairs are enclosed in integer arithmetic (:func:`_integer_enclosure`):
+        cleared when the upper end is within the claim, else left to the exact decision,
+        largest upper end first; pointwise pairs, and pairs whose outputs the enclosure of e^ε
+        cannot place, all go to the exact decision (last).  Same candidate format, every status
+        1 ("decide exactly"): e^ε is enclosed to many bits, so a claim lies between the ends
+        of an enclosure only on a near-tie, and the split of :meth:`screen` into certain and
+        possible violations would hardly change the order of the exact decisions."""
         atoms = self.table.atoms
         cand: list[tuple[int, float, int, int]] = []
-        for i, c in enumerate(rows):
-            for x in range(m):
+        for i, c in enumerate([int(v) for v in row] for row in counts.tolist()):
+            for x in range(len(c)):
                 if not c[x]:
                     continue
                 c2 = list(c)
@@ -340,16 +335,15 @@ class PairChecker:
                 self.pairs += 1
                 enc = (_integer_enclosure(self.laws, c, c2, self.eps)
                        if self.definition == "hockey-stick" else None)
-                if enc is None:
-                    cand.append((1, 0.0, i, x))
-                    continue
-                dh = float(enc[1])
-                if self.worst is None or dh > self.worst["delta_screened"]:
-                    self.worst = {"delta_screened": dh, "size": sum(c),
-                                  "dataset": atoms.records(c), "target": atoms.values[x]}
-                if enc[1] <= self.d:
-                    continue
-                cand.append((0 if enc[0] > self.d else 1, -dh, i, x))
+                dh = 0.0
+                if enc is not None:
+                    dh = float(enc[1])
+                    if self.worst is None or dh > self.worst["delta_screened"]:
+                        self.worst = {"delta_screened": dh, "size": sum(c),
+                                      "dataset": atoms.records(c), "target": atoms.values[x]}
+                    if enc[1] <= self.d:
+                        continue
+                cand.append((1, -dh, i, x))
         cand.sort()
         return cand
 
