@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -350,11 +351,7 @@ def test_noisy_example_is_summarised(capsys):
     assert rc == 0 and "anonymizing" not in out and out.rstrip().splitlines()[-1].startswith("verdict: PASS")
 
 
-def _open_in_thread(order: list[str], name: str, entered: "threading.Event", leave: "threading.Event"):
-    import threading
-
-    from dps_verify.engine import calls
-
+def _open_in_thread(order: list[str], name: str, entered: threading.Event, leave: threading.Event) -> threading.Thread:
     def run() -> None:
         with calls.audited_code():
             order.append(f"{name} in")
@@ -377,7 +374,6 @@ def test_blocks_open_in_two_threads_restore_the_real_exit_handlers_and_streams(f
     import atexit
     import os
     import sys
-    import threading
 
     real_exit, real_register, out, err = os._exit, atexit.register, sys.stdout, sys.stderr
     order: list[str] = []
