@@ -526,3 +526,19 @@ def test_single_value_refuses_an_enclosure_wider_than_one_part_in_ten_to_the_fif
     assert single_value(Certified(Fraction(1), 1 + Fraction(9, 10**16), "tight")) >= 1
     with pytest.raises(CertificationError, match="1e-15"):
         single_value(Certified(Fraction(1), 1 + Fraction(2, 10**15), "too wide"))
+
+
+def test_single_value_measures_the_width_against_a_positive_upper_end_only():
+    """The width limit is relative to the upper end when it is positive (a tiny value far from 1
+    is held to 1e-15 of itself, not of 1); an upper end of 0 is the exact value 0 of a
+    non-negative quantity, returned however far below 0 the lower end of the enclosure lies."""
+    from dps_verify.core.numbers import single_value
+
+    tiny = Fraction(1, 10**20)
+    assert single_value(Certified(tiny * (1 - Fraction(5, 10**16)), tiny, "tight")) >= 1e-20
+    with pytest.raises(CertificationError, match="1e-15"):
+        single_value(Certified(tiny * (1 - Fraction(2, 10**15)), tiny, "too wide"))
+    # the limit itself is allowed: a relative width of exactly 1e-15 passes
+    assert single_value(Certified(1 - Fraction(1, 10**15), Fraction(1), "at the limit")) == 1
+    for lower in (-Fraction(1, 10**30), Fraction(-1), Fraction(0)):
+        assert single_value(Certified(lower, Fraction(0), "rounded below 0"), "delta") == 0

@@ -680,7 +680,10 @@ SINGLE_VALUE_REL_WIDTH = Fraction(1, 10**15)
 
 def single_value(c: Certified, what: str = "value") -> mpmath.mpf:
     """The safe end of ``c`` as the one value of a single-value API, provided the enclosure is
-    tight (relative width ≤ 1e-15); otherwise a :class:`CertificationError` quoting ``c.how``."""
+    tight (relative width ≤ 1e-15 of a positive upper end); otherwise a
+    :class:`CertificationError` quoting ``c.how``.  An enclosure whose upper end is ≤ 0 is
+    returned as that end: the single-value quantities (δ, d) are non-negative, so an upper end
+    of 0 pins the value at exactly 0 however far below 0 the lower end lies."""
     if c.upper > 0 and (c.upper - c.lower) > SINGLE_VALUE_REL_WIDTH * c.upper:
         from dps_verify.core.errors import CertificationError
 
