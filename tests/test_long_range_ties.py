@@ -16,6 +16,7 @@ D_{−t}, exact Fractions.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from math import comb
 
 import pytest
@@ -28,31 +29,36 @@ F = Fraction
 SUPPRESSED = "⊥"
 
 
-def _law(size: int, k: int, beta: Fraction) -> dict:
+@cache
+def _law(size: int, k: int, p: int, q: int) -> dict:
+    """The group's output law for ``size`` copies of t, β = p/q: integers over q^size."""
     law: dict = {}
     for j in range(size + 1):
         out = j if j >= k else SUPPRESSED
-        law[out] = law.get(out, F(0)) + comb(size, j) * beta**j * (1 - beta) ** (size - j)
+        law[out] = law.get(out, 0) + comb(size, j) * p**j * (q - p) ** (size - j)
     return law
-
-
-def _hockey_stick(P: dict, Q: dict, x: Fraction) -> Fraction:
-    return sum((max(F(0), P.get(o, F(0)) - x * Q.get(o, F(0))) for o in set(P) | set(Q)), F(0))
 
 
 def brute(n: int, k: int, beta: Fraction, x: Fraction, definition: str, strict: bool = True) -> Fraction:
     """δ of (D with n copies of t, D_{−t}) at e^ε = x; ``strict=False`` is the wrong variant
-    (bad set ratio ≥ e^ε) used as the negative control."""
-    P, Q = _law(n, k, beta), _law(n - 1, k, beta)
+    (bad set ratio ≥ e^ε) used as the negative control.  Exact: both laws as integers over q^n,
+    x = a/b."""
+    p, q = beta.numerator, beta.denominator
+    P = _law(n, k, p, q)
+    Q = {o: q * v for o, v in _law(n - 1, k, p, q).items()}  # over q^n too
+    a, b = x.numerator, x.denominator
+    outs = set(P) | set(Q)
     if definition == "hockey-stick":
-        return max(_hockey_stick(P, Q, x), _hockey_stick(Q, P, x))
+        hs = max(sum(max(0, b * P.get(o, 0) - a * Q.get(o, 0)) for o in outs),
+                 sum(max(0, b * Q.get(o, 0) - a * P.get(o, 0)) for o in outs))
+        return F(hs, b * q**n)
 
     def bad(A: dict, B: dict, o: object) -> bool:
-        a, b = A.get(o, F(0)), B.get(o, F(0))
-        return a > x * b if strict else a >= x * b
+        u, v = b * A.get(o, 0), a * B.get(o, 0)
+        return u > v if strict else u >= v
 
-    S = {o for o in set(P) | set(Q) if bad(P, Q, o) or bad(Q, P, o)}
-    return max(sum((P.get(o, F(0)) for o in S), F(0)), sum((Q.get(o, F(0)) for o in S), F(0)))
+    S = {o for o in outs if bad(P, Q, o) or bad(Q, P, o)}
+    return F(max(sum(P.get(o, 0) for o in S), sum(Q.get(o, 0) for o in S)), q**n)
 
 
 def _ln(x: Fraction) -> object:
