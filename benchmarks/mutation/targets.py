@@ -40,16 +40,20 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_exact_search_recognise.py",
     ),
     "dps_verify/worstcase/sdgs.py": (
-        "tests/test_trust_base_reference.py",
-        "tests/test_sdgs.py",
-        "tests/test_bounds.py",
-        "tests/test_long_range_ties.py",
-        "properties/test_sdgs_reference.py",
-        "tests/test_worstcase_extreme_parameters.py",
-        "tests/test_sdgs_capped_reference.py",
+        # the fast reference files first: pytest -x stops at a mutant's first failing test, and
+        # the grid's CPU-time limit fails a scan that no longer stops in seconds (a time-out of
+        # the whole run costs minutes)
+        "tests/test_sdgs_scan_grid_reference.py",
         "tests/test_sdgs_thresholds_reference.py",
+        "tests/test_sdgs_capped_reference.py",
         "tests/test_sdgs_edges_reference.py",
         "tests/test_sdgs_kl_lower_reference.py",
+        "tests/test_sdgs.py",
+        "tests/test_long_range_ties.py",
+        "tests/test_bounds.py",
+        "properties/test_sdgs_reference.py",
+        "tests/test_worstcase_extreme_parameters.py",
+        "tests/test_trust_base_reference.py",
     ),
     "dps_verify/worstcase/long_range.py": (
         "tests/test_long_range_reference.py",
