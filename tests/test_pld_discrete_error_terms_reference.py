@@ -198,7 +198,7 @@ def test_split_vector_keeps_both_masses_and_its_error_term_is_the_documented_one
         q_mass = sum(mpmath.mpf((x / r).numerator) / (x / r).denominator for r, x in pld.ratios.items())
         assert abs(sum(exact.values()) - p_mass) < mpmath.mpf(10) ** -50
         assert abs(sum(x * mpmath.exp(-(a + j * h)) for j, x in exact.items()) - q_mass) < mpmath.mpf(10) ** -50
-    # the error term: per part, the ball radius (1 + 4u), 2u of the rounded mass and 2^-1000; the
+    # the error term: per part, the ball radius (exact as a float), 2u of the rounded mass and 2^-1000; the
     # sums into a bin (c − 1)u of the total for c parts in the fullest bin; rounded up (1 + 4u)
     err_doc = 0.0
     with flint.ctx.workprec(128):
@@ -214,7 +214,7 @@ def test_split_vector_keeps_both_masses_and_its_error_term_is_the_documented_one
             else:
                 parts = [pb]
             for m in parts:
-                err_doc += float(m.rad()) * (1 + 4 * U) + 2 * U * max(float(m.mid()), 0.0) + 2.0**-1000
+                err_doc += float(m.rad()) + 2 * U * max(float(m.mid()), 0.0) + 2.0**-1000
     counts = {}
     for r in pld.ratios:
         lo, hi = idx[r]

@@ -75,6 +75,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # the fast reference files first: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
         "tests/test_pld_discrete_paths_reference.py",
+        "tests/test_pld_discrete_schedule_reference.py",
         "tests/test_pld_discrete_error_terms_reference.py",
         "tests/test_inverse_edges_reference.py",
         "tests/test_direct_delta_infinite_loss_reference.py",

@@ -385,7 +385,9 @@ def _split_base(pld: PLD, r0: Fraction, idx: dict, h_exp: int) -> _Vec:
                 mid = max(float(m.mid()), 0.0)  # the true mass is >= 0: clipping only helps
                 js.append(j)
                 ms.append(mid)
-                err += float(m.rad()) * (1 + 4 * U) + 2 * U * mid + 2.0**-1000
+                # an arb radius has a 30-bit mantissa: exact as a float in the normal range,
+                # and below it off by at most 2^-1074, which the 2^-1000 per atom covers
+                err += float(m.rad()) + 2 * U * mid + 2.0**-1000
     jj = np.array(js, dtype=np.int64)
     first = int(jj.min())
     data = np.bincount(jj - first, weights=np.array(ms))
