@@ -212,3 +212,24 @@ def test_argmax_is_the_smallest_maximiser(k, beta, x, definition):
     maximisers = [n for n, v in values.items() if v == best]
     assert len(maximisers) >= 2  # a genuine tie (the check can tell smallest from later)
     assert got.details["argmax_n"] == maximisers[0]
+
+
+# ---- the segment scan on exact ties: the value 1 over a whole segment ---------------------
+# Outside CP Thm 5's regime, while γn < k and the suppressed outcome is bad backward, every
+# output is bad and the pointwise δ is exactly 1 for several consecutive group sizes (found from
+# the definitions: (2, 1/10, 21/20) at n = 10 .. 13, (2, 1/4, 11/10) at 3 .. 6, (3, 1/3, 11/10)
+# at 5 .. 7, (3, 1/4, 11/10) at 8 and 9).  The segment's two end points are then exact balls of
+# 1: the scan must report the smallest of the tied group sizes, as the exact walk does.
+VALUE_ONE_TIES = [(2, F(1, 10), F(21, 20)), (2, F(1, 4), F(11, 10)), (3, F(1, 3), F(11, 10)),
+                  (3, F(1, 4), F(11, 10))]
+
+
+@pytest.mark.parametrize("k, beta, x", VALUE_ONE_TIES)
+def test_segment_scan_reports_the_smallest_group_size_of_the_value_one(k, beta, x):
+    ones = [n for n in range(1, 40) if brute(n, k, beta, x, "pointwise") == 1]
+    assert len(ones) >= 2 and ones[1] == ones[0] + 1  # a genuine tie of neighbours
+    got = sdgs.scan_segments_for_test(k, beta, _ln(x), "pointwise")
+    assert got.lower == got.upper == 1
+    assert got.details["argmax_n"] == ones[0]
+    walk = sdgs.sdgs_delta_certified(k, beta, _ln(x), "pointwise")
+    assert walk.lower == 1 and walk.details["argmax_n"] == ones[0]

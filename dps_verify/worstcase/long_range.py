@@ -329,7 +329,7 @@ class _SegmentScan:
                     decided = self.cache[("z exact", n)] = self.z_exact(n)
                 return bool(decided)
             Bp = BallBinomial(self.beta, p)
-            with self.flint.ctx.workprec(Bp._wp(n) + 64):
+            with self.flint.ctx.workprec(Bp._wp(n)):
                 em1 = arb_epsilon(self.eps).expm1()
                 v = arb_fraction(self.beta) * Bp.pmf(k - 1, n - 1) - self._em1_times(em1, Bp.lower_cdf(k - 1, n))
 
@@ -435,9 +435,10 @@ def sdgs_by_segments(
     """sup_{n ≥ k} of the hockey-stick or pointwise value of one recoding group (see the
     segment notes above), visiting segments of constant bad set instead of single group sizes.
     ε > 0.  ``kl`` ≤ KL(γ‖β) certified; ``kl_below(c, β)`` ≤ KL(c‖β) certified for c < β.
-    ``details['argmax_n']`` is the group size with the largest certified lower end (balls do
-    not decide exact ties between group sizes; the exact walk of ``scan`` reports the smallest
-    maximiser)."""
+    ``details['argmax_n']`` is the smallest group size with the largest certified lower end
+    (candidates are visited in increasing n and only a strictly larger lower end replaces the
+    best): on an exact tie that the balls show, such as the pointwise value 1 over a segment, it
+    is the smallest maximiser, as in the exact walk of ``scan``; balls do not decide other ties."""
     over_estimate: CertificationError | None = None
     if est_n_stop is not None:  # work estimate before starting (segments ≈ (γ + γ')·range)
         bf, ef = float(beta), min(eps_float(eps), 700.0)
@@ -481,7 +482,7 @@ def sdgs_by_segments(
             b = min(b, sc.least_n_bwd_bad(m + 1, a) - 1)
             if a < n_z:
                 b = min(b, n_z - 1)
-        for c in sc.candidates(a, b, T, m, z):
+        for c in sorted(set(sc.candidates(a, b, T, m, z))):  # increasing n: ties keep the smallest
             lo_c, hi_c = arb_to_fractions(sc.value(c, T, m, z))
             if lo_c > best_lo:
                 best_lo, best_n = lo_c, c
