@@ -197,3 +197,24 @@ def test_the_default_atom_limit_is_20000():
         pld = PrivacyLossDistribution({F(1): F(9, 10), **rare})
         # ε = 30 > every loss: each atom's term is skipped after one ball test (fast)
         assert S.sparse_delta(pld, F(30), 1, rtol=0.0).details["terms"] == terms
+
+
+def test_the_default_product_limit_is_50000(monkeypatch):
+    """One composition step R^{*j} * R may take at most MAX_PRODUCTS = 50000 ratio products.  It
+    is a work budget: the result is an enclosure either way, so the work done is what tells.  R
+    with exactly 50000 atoms is composed once from R^{*0} = {1} (1 · 50000 products); with 50001
+    the sum stops at j = 0 without composing (a spy stands in for the composition: cheap)."""
+    calls: list[int] = []
+
+    def spy(a, b):
+        calls.append(len(a) * len(b))
+        return {}
+
+    monkeypatch.setattr(S, "_compose", spy)
+    mass = F(1, 10**6)  # one shared object: building 50001 atoms stays cheap
+    ratios = [F(i + 2) for i in range(50_001)]
+    for atoms, composed in ((50_000, [50_000]), (50_001, [])):
+        calls.clear()
+        pld = PrivacyLossDistribution({F(1): 1 - atoms * mass, **dict.fromkeys(ratios[:atoms], mass)})
+        S.sparse_delta(pld, F(30), 1, rtol=0.0)
+        assert calls == composed, atoms

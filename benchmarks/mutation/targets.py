@@ -87,6 +87,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_discrete.py",
     ),
     "dps_verify/inverse/pld_sparse.py": (
+        # arb_one_minus_power at tiny masses and near/at 1, against the exact T-fold delta
+        "tests/test_direct_delta_infinite_loss_reference.py",
         "tests/test_sparse_composition_reference.py",
         "tests/test_pld_sparse.py",
     ),

@@ -82,17 +82,15 @@ def arb_one_minus_power(p: Fraction, times: int) -> Any:
     """A ball containing 1 − (1 − p)^T, the chance that at least one of T independent releases
     has infinite loss (p = the mass at infinite loss, 0 ≤ p ≤ 1), at the context precision.
 
-    For p ≤ 1/2 computed as −expm1(T·log1p(−p)): no cancellation, so the ball's relative radius
-    stays near 2^-prec for every tiny p (the direct 1 − (1 − p)^T loses 2^-prec absolute, which
-    swamps a p below about 2^-prec: p = 1e-45 came out as [0, 6e-39]).  For p > 1/2 the value
-    is above 1/2 and 1 − p is taken exactly as a rational (log1p(−p) would lose a p within
-    2^-prec of 1)."""
-    flint = _flint()
-    if p == 0:
-        return flint.arb(0)
-    if 2 * p > 1:
-        return 1 - _q(1 - p) ** times
-    return -((-_q(p)).log1p() * times).expm1()
+    The intersection of two balls that each contain the value for every p: −expm1(T·log1p(−p))
+    (no cancellation: its relative radius stays near 2^-prec for every tiny p, where the direct
+    1 − (1 − p)^T loses 2^-prec absolute and p = 1e-45 came out as [0, 6e-39]) and 1 − (1 − p)^T
+    from the exact rational 1 − p (tight where 1 − p is tiny, which log1p(−p) loses: there its
+    ball reaches −1 and is not finite, and only the second ball is used).  Whichever is tighter
+    at an end wins, so no threshold on p decides between them."""
+    direct = 1 - _q(1 - p) ** times
+    smooth = -((-_q(p)).log1p() * times).expm1()
+    return smooth.intersection(direct) if smooth.is_finite() else direct
 
 
 def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
