@@ -21,7 +21,7 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
-from test_import_graph import PACKAGE, ROOT, _imports, _modules, import_graph, parsed
+from tests.test_import_graph import PACKAGE, ROOT, _imports, _modules, import_graph, parsed
 
 #: Floors, lowest first.  Packages on one floor may not import each other.
 FLOORS: tuple[tuple[str, ...], ...] = (
