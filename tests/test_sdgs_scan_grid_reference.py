@@ -207,3 +207,36 @@ def test_cpu_limit_turns_a_scan_that_never_stops_into_a_failure(monkeypatch):
     with pytest.raises(R.Hang):
         R.call_limited(sdgs.scan, 2, F(1, 2), F(1), measure="hockey-stick", budget=float("inf"),
                        seconds=0.5)
+
+
+# the grid and a few larger k (values of 40–50 bits, start sizes near k/γ)
+ESTIMATE_CASES = GRID + [(20, F(1, 10), F(1), None), (10, F(1, 100), F(1, 2), None),
+                         (30, F(1, 3), F(2), None), (50, F(1, 2), F(1, 5), None)]
+
+
+@pytest.mark.parametrize("measure", ["hockey-stick", "pointwise", "paper-d"])
+def test_work_estimate_predicts_the_start_the_stop_and_the_value_size(measure):
+    """The float screen that every scan runs before any exact arithmetic (its budget refusals
+    and the choice of the long-range path rest on it) predicts, on every case: the start group
+    size within one (n_m = ⌈k/γ − 1⌉ in the regime, k outside it), the proven stopping point
+    within a factor (0.8 to 4; a stop by the value 1, which it does not foresee, excepted), and
+    the size of the worst-case value, −log2 δ, within 3 bits."""
+    import math
+
+    checked = 0
+    for k, beta, eps, x in ESTIMATE_CASES:
+        e = e_eps(eps, x)
+        regime = _in_regime(beta, e)
+        if measure == "paper-d" and not regime:
+            continue
+        eps_arg = eps if x is None else exact_log(x)
+        est = sdgs._estimate(k, beta, eps_arg, measure, measure != "paper-d" and not regime)
+        got = R.call_limited(sdgs.scan, k, beta, eps_arg, measure=measure, seconds=LIMIT)
+        start = got.details["n_start"]
+        stop = start + got.details["n_scanned"] - 1
+        assert start - 1 <= est["n0"] <= start, (k, beta, eps, x)
+        if got.lower < 1:
+            assert 0.8 * stop <= est["n_stop"] <= 4 * stop, (k, beta, eps, x, est, stop)
+            assert abs(est["value_bits"] + math.log2(got.lower)) <= 3, (k, beta, eps, x, est)
+        checked += 1
+    assert checked >= 10
