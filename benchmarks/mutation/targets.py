@@ -96,6 +96,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # the fast reference files first: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
         "tests/test_releases_paths_reference.py",
+        "tests/test_releases_screen_reference.py",
         "tests/test_releases_work_budget.py",
         "tests/test_inverse_edges_reference.py",
         "tests/test_releases_exact_reference.py",
