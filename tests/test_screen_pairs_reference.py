@@ -425,3 +425,268 @@ def test_integer_decision_keeps_a_ratio_within_its_4u_margin_below_e_ambiguous()
         st, _ = screen._decide_int(np.array([A]), B, np.zeros(1, dtype=np.int64), 1, ex, 1,
                                    False)
         assert st.tolist() == [status], A
+
+
+# ------------------------------------------------------- the parents screen's float error model
+def _parent_error_model(name: str, n: int, relation: str, e: float) -> dict:
+    """The documented float error of every pair of the parents screen at level n (module
+    docstring of verdict/screen.py, screen_parents' float mode), recomputed from the datasets:
+    err = 2 (G + L + 8) u (1 + e) with G = terms + (m + 4) + 2, where a parent E has
+    K = Π (E_i + 1) sub-samples, terms = 2K per law of E + x (the sums W and R_x of the mixture
+    (1 − β) W + β R_x) and 3K for a replace-one pair, m + 4 operations per weight (the model's
+    m factors plus the mixture's roundings) and L the outputs of the dense block (every sample
+    of ≤ n records)."""
+    import itertools
+    import math
+
+    samples = [tuple(v for v, s in zip(DOMAIN, sub) for _ in range(s))
+               for k in range(n + 1) for sub in _vectors(k)]
+    L = len({ANONYMIZERS[name](s) for s in samples})
+    per_law = 3 if relation == "replace-one" else 2
+    out = {}
+    for E in _vectors(n - 1):
+        K = math.prod(c + 1 for c in E)
+        G = per_law * K + (M + 4) + 2
+        err = 2.0 * (G + L + 8) * U * (1.0 + e)
+        for x, y in itertools.product(range(M), repeat=2):
+            a = tuple(v + (j == x) for j, v in enumerate(E))
+            if relation == "replace-one":
+                if x < y:
+                    out[(a, tuple(v + (j == y) for j, v in enumerate(E)))] = err
+            elif y == 0:
+                out[(a, E)] = err
+    return out
+
+
+@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
+def test_parent_screen_float_error_is_the_documented_model(relation):
+    """Float mode (β = (2^17 + 1)/2^18: q^3 >= 2^53), hockey-stick: every pair the screen does
+    not clear as δ = 0 carries exactly the documented error bound, which counts both sums of
+    the mixture (2K terms, 3K for replace-one) and the mixture's roundings (m + 4); a model that
+    counted fewer operations would settle near-ties the bound does not cover."""
+    name, eps, n = "largest", F(1, 2), 3
+    chk = _checker(name, BETA_FLOAT, eps, F(1, 100), "hockey-stick", n)
+    assert chk._setup(n)[1] is None  # float mode
+    pairs, dh, er, st = _screen_parents(chk, n, relation)
+    model = _parent_error_model(name, n, relation, chk.e_f)
+    assert sorted(pairs) == sorted(model)
+    positive = 0
+    for pair, v, e in zip(pairs, dh.tolist(), er.tolist()):
+        if e == 0.0:  # the zero screen: no output near the bad side, δ = 0 exactly
+            exact = _delta(_law(name, pair[0], BETA_FLOAT), _law(name, pair[1], BETA_FLOAT),
+                           eps, "hockey-stick")
+            assert v == 0.0 and exact == (0, 0), pair
+            continue
+        positive += 1
+        assert e == model[pair], (pair, e, model[pair])
+    assert positive >= len(pairs) // 2
+
+
+@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
+def test_parent_screen_sends_a_claim_within_its_error_of_the_exact_delta_to_exact(relation):
+    """A near-tie: for the pair of largest exact δ, a claim one u(1 + e) inside the documented
+    error above δ (and below it) is not settled by the screen (status 2), one u(1 + e) outside
+    it is (0 above, 1 below), with δ from exact arithmetic and δ̂ within u(1 + e)/4 of it.  An
+    error model one operation short (2u(1 + e) less) would settle the claims inside."""
+    name, eps, n = "largest", F(1, 2), 3
+    probe = _checker(name, BETA_FLOAT, eps, F(0), "hockey-stick", n)
+    pairs, dh, er, _ = _screen_parents(probe, n, relation)
+    exact = [_delta(_law(name, a, BETA_FLOAT), _law(name, b, BETA_FLOAT), eps, "hockey-stick")
+             for a, b in pairs]
+    i = max(range(len(pairs)), key=lambda j: exact[j][0])
+    lo, hi = exact[i]
+    assert hi - lo < F(1, 10**30) and lo > 0
+    delta, e, tick = float(lo), float(er[i]), U * (1.0 + probe.e_f)
+    assert e == _parent_error_model(name, n, relation, probe.e_f)[pairs[i]]
+    assert abs(F(float(dh[i])) - lo) <= F(tick) / 4
+    for claim, status in ((delta + e - tick, 2), (delta + e + tick, 0),
+                          (delta - e + tick, 2), (delta - e - 2 * tick, 1)):
+        chk = _checker(name, BETA_FLOAT, eps, F(claim), "hockey-stick", n)
+        got = _screen_parents(chk, n, relation)
+        j = got[0].index(pairs[i])
+        assert got[3][j] == status, (claim - delta, status)
+
+
+# ------------------------------------- the documented float comparisons, at their exact boundary
+# Each screen decision below is a float comparison stated in verdict/screen.py's docstrings; the
+# tests restate it, find the first float where it holds (values near 2^-1 or 2^53, where one
+# float step is about u relative, so a margin one u wider or narrower moves the boundary by a
+# step) and check the screen's status on both sides of it.
+import math  # noqa: E402
+
+R = 2 * (4 + 2 + 2) * U  # r = 2Gu of _float_decide: terms 4, m = 2, so G = 8
+
+
+def _first_float_where(holds, start: float) -> float:
+    """The least float above ``start`` (stepping one float at a time) where ``holds``."""
+    assert not holds(start)
+    t = start
+    for _ in range(400):
+        t = math.nextafter(t, math.inf)
+        if holds(t):
+            return t
+    raise AssertionError("no boundary within 400 floats")
+
+
+def _float_status(p0: float, d: float, pointwise: bool, swap: bool) -> int:
+    """Status of one pair with P = (p0, 1 − p0), Q = (1/4, 3/4), e = 2: only output 0 has a
+    ratio near e (output 1's are 2/3 and 3/2); ``swap`` puts p0 on the Q side."""
+    P, Q = [p0, 1 - p0], [0.25, 0.75]
+    if swap:
+        P, Q = Q, P
+    return int(_float_decide(P, Q, 2.0, d, pointwise)[0][0])
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_hockey_stick_zero_screen_switches_exactly_at_its_documented_comparison(swap):
+    """'Possibly bad' iff P(1 + r) >= e(1 − 4u)·Q·(1 − r) (in floats): at the first p0 where it
+    holds the claim 0 goes to exact arithmetic (status 2); one float below, δ = 0 is settled
+    (status 0).  Here the two sides are equal floats at the boundary, so '>=' is what decides."""
+    def holds(p: float) -> bool:
+        return p * (1 + R) >= 2.0 * (1 - 4 * U) * 0.25 * (1 - R)
+
+    b = _first_float_where(holds, 0.5 - 2.0**-48)
+    assert b * (1 + R) == 2.0 * (1 - 4 * U) * 0.25 * (1 - R)
+    assert _float_status(b, 0.0, False, swap) == 2
+    assert _float_status(math.nextafter(b, 0), 0.0, False, swap) == 0
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_pointwise_screen_possible_set_switches_exactly_at_its_documented_comparison(swap):
+    """Pointwise 'possibly bad' iff P(1 + r) > e(1 − 2u)·Q·(1 − r): at the first p0 where it
+    holds, output 0 (mass about 1/2) is in the enclosure's upper end only, so a claim of 1/10
+    is not settled (status 2); one float below it is cleared (status 0)."""
+    def holds(p: float) -> bool:
+        return p * (1 + R) > 2.0 * (1 - 2 * U) * 0.25 * (1 - R)
+
+    b = _first_float_where(holds, 0.5 - 2.0**-48)
+    assert _float_status(b, 0.1, True, swap) == 2
+    assert _float_status(math.nextafter(b, 0), 0.1, True, swap) == 0
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_pointwise_screen_certain_set_switches_exactly_at_its_documented_comparison(swap):
+    """Pointwise 'certainly bad' iff P(1 − r) > e(1 + 2u)·Q·(1 + r): at the first p0 where it
+    holds, output 0 is in both ends, so a claim of 1/4 is certainly violated (status 1); one
+    float below it is only possibly bad (status 2)."""
+    def holds(p: float) -> bool:
+        return p * (1 - R) > 2.0 * (1 + 2 * U) * 0.25 * (1 + R)
+
+    b = _first_float_where(holds, 0.5)
+    assert _float_status(b, 0.25, True, swap) == 1
+    assert _float_status(math.nextafter(b, 0), 0.25, True, swap) == 2
+
+
+def _int_status(A: float, B: float, T: float, pointwise: bool = False, swap: bool = False) -> int:
+    """_decide_int on one output with scaled masses A (of P) and B (of Q), e^ε = 2 exactly
+    (so only the 4u margin separates 'certain' from 'possible'), scaled claim T."""
+    P, qQ = (np.array([B]), np.array([A])) if swap else (np.array([A]), np.array([B]))
+    ex = {"e_lo": 2.0, "e_hi": 2.0, "T": {1: T}, "Tfloor": {1: float(math.floor(T))}}
+    st, _ = screen._decide_int(P, qQ, np.zeros(1, dtype=np.int64), 1, ex, 1, pointwise)
+    return int(st[0])
+
+
+@pytest.mark.parametrize("pointwise", [False, True])
+@pytest.mark.parametrize("swap", [False, True])
+def test_integer_screen_possible_and_certain_sets_switch_at_their_documented_margins(pointwise,
+                                                                                   swap):
+    """Integer mode (masses are integers near 2^53, one float step = 1): an output is possibly
+    bad iff A > e_lo·B·(1 − 4u) and certainly bad iff A > e_hi·B·(1 + 4u).  Possible but not
+    certain sends the pair to exact arithmetic (status 2) whatever the claim; below the
+    possible set the claim 0 is settled (status 0); in the certain set a claim of 1000 (far
+    above A − eB) is decided (0 for hockey-stick, where δ is about A − eB; 1 for pointwise, where
+    the output's whole mass A counts)."""
+    B = 2.0**52 - 1
+    b = _first_float_where(lambda a: a > 2.0 * B * (1 - 4 * U), 2.0**53 - 40)
+    assert _int_status(b, B, 0.0, pointwise, swap) == 2
+    assert _int_status(b - 1, B, 0.0, pointwise, swap) == 0
+    B = 2.0**52 - 3
+    b = _first_float_where(lambda a: a > 2.0 * B * (1 + 4 * U), 2.0**53 - 40)
+    assert _int_status(b, B, 1000.0, pointwise, swap) == (1 if pointwise else 0)
+    assert _int_status(b - 1, B, 1000.0, pointwise, swap) == 2
+
+
+def test_integer_screen_claim_margins_switch_at_their_documented_comparisons():
+    """Hockey-stick, one certainly bad output with A = 2^53 − 20 against B = 1: δ·q^n is
+    enclosed by lo = (A − e) − 4u(A + e) and hi = (A − e) + 4u(A + e); the pair is a certain
+    violation iff lo > T(1 + 4u), and cleared iff hi <= T(1 − 4u), else exact arithmetic
+    decides.  Claims T near 2^53 (one float step = 1 = about u·T) on both sides of each."""
+    A = 2.0**53 - 20
+    lo = (A - 2.0) - 4 * U * (A + 2.0)
+    hi = (A - 2.0) + 4 * U * (A + 2.0)
+    t = _first_float_where(lambda T: not lo > T * (1 + 4 * U), 2.0**53 - 60)
+    assert _int_status(A, 1.0, math.nextafter(t, 0)) == 1
+    assert _int_status(A, 1.0, t) == 2
+    t = _first_float_where(lambda T: hi <= T * (1 - 4 * U), 2.0**53 - 60)
+    assert _int_status(A, 1.0, math.nextafter(t, 0)) == 2
+    assert _int_status(A, 1.0, t) == 0
+
+
+def test_underflow_free_reads_the_rows_of_n_records_and_refuses_a_shorter_table():
+    """Rows c = 0..n of the table are read: a table built for fewer records raises rather than
+    answering for the rows it has (a partial table would vouch for factors it never saw)."""
+    with pytest.raises(IndexError):
+        screen.underflow_free(screen.binomial_table(1, 2, 1), 5, 1)
+    assert screen.underflow_free(screen.binomial_table(1, 2, 5), 5, 1)
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_pointwise_screen_encloses_delta_between_its_certain_and_possible_masses(swap):
+    """Pointwise float mode: the lower end is the larger mass (P or Q) of the certainly bad
+    outputs shrunk by (1 − 2Gu), minus Lu; the upper end that of the possibly bad ones grown by
+    (1 + 2Gu), plus Lu; the screen reports their midpoint and half-width plus 4u, bit for bit.
+    Checked where the two ends differ (output 0 possibly but not certainly bad, one float
+    below the certain boundary) and where they agree up to rounding (output 0 certainly bad),
+    and the status of claims just inside and outside the upper end."""
+    def holds(p: float) -> bool:
+        return p * (1 - R) > 2.0 * (1 + 2 * U) * 0.25 * (1 + R)
+
+    b = _first_float_where(holds, 0.5)
+    for p0, certain in ((math.nextafter(b, 0), False), (b, True)):
+        P, Q = [p0, 1 - p0], [0.25, 0.75]
+        if swap:
+            P, Q = Q, P
+        mass = max(P[0], Q[0])
+        lo = (mass if certain else 0.0) * (1 - R) - 2 * U
+        hi = mass * (1 + R) + 2 * U
+        st, dh, er = _float_decide(P, Q, 2.0, 0.1, True)
+        assert dh[0] == (lo + hi) / 2 and er[0] == (hi - lo) / 2 + 4 * U
+        if not certain:  # the claim just below / at the reported upper end dh + err
+            top = dh[0] + er[0]
+            assert _float_decide(P, Q, 2.0, math.nextafter(top, 0), True)[0][0] == 2
+            assert _float_decide(P, Q, 2.0, top, True)[0][0] == 0
+
+
+def test_integer_screen_at_eps_zero_compares_with_one_exactly():
+    """ε = 0: e^ε = 1 exactly, so the integer screen uses no margin on it: an output with equal
+    masses (ratio exactly 1) is not bad, and a pair whose outputs all have ratio 1 has δ = 0,
+    settled for the claim 0 (status 0); with any margin it would be ambiguous (status 2)."""
+    A = np.array([2.0**52, 3.0])
+    ex = {"e_lo": 1.0, "e_hi": 1.0, "T": {1: 0.0}, "Tfloor": {1: 0.0}}
+    for pointwise in (False, True):
+        st, best = screen._decide_int(A, A.copy(), np.zeros(2, dtype=np.int64), 1, ex, 1,
+                                      pointwise)
+        assert st.tolist() == [0] and best.tolist() == [0.0]
+
+
+def test_hockey_stick_zero_screen_counts_an_output_only_one_law_gives_and_skips_a_massless_one():
+    """An output with P = 0 < Q (or Q = 0 < P) is certainly on the bad side (δ >= its mass):
+    the zero screen must not clear the claim 0 (here δ = 1/2, a certain violation, status 1).
+    An output neither law gives (P = Q = 0, as at β = 1) is on no side: with every other ratio
+    1, δ = 0 is settled (status 0, error 0)."""
+    for P, Q in (([0.0, 1.0], [0.5, 0.5]), ([0.5, 0.5], [0.0, 1.0])):
+        st, dh, er = _float_decide(P, Q, 3.0, 0.0, False)
+        assert st[0] == 1 and dh[0] == 0.5 and 0 < er[0] < 1e-12
+    st, dh, er = _float_decide([0.0, 0.5, 0.5], [0.0, 0.5, 0.5], 3.0, 0.0, False)
+    assert st[0] == 0 and dh[0] == 0.0 and er[0] == 0.0
+
+
+def test_integer_screen_decides_a_bad_set_without_q_mass_exactly():
+    """A certainly bad output whose other law has no mass there (B = 0): δ·q^n is A exactly, so
+    it is compared with ⌊T⌋ without a margin: A = T = 5 holds the claim (status 0), A = 6 > T
+    violates it (status 1)."""
+    ex = {"e_lo": 2.0, "e_hi": 2.0, "T": {1: 5.0}, "Tfloor": {1: 5.0}}
+    for A, status in ((5.0, 0), (6.0, 1)):
+        st, best = screen._decide_int(np.array([A]), np.array([0.0]), np.zeros(1, dtype=np.int64),
+                                      1, ex, 1, False)
+        assert st.tolist() == [status] and best.tolist() == [A]

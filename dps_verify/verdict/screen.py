@@ -142,9 +142,9 @@ def underflow_free(pmf: np.ndarray, n: int, factors: int, min_p_log2: float = 0.
     positive float, and ``factors`` of the smallest, times the smallest output probability
     (2^``min_p_log2``, a lower bound), stay above 2^-900.  Only then may the screen declare
     "no output on the bad side" (δ = 0 exactly) from relative comparisons; otherwise such pairs
-    go to exact arithmetic (a subnormal or flushed-to-zero probability would fool it)."""
-    rows = min(n, pmf.shape[0] - 1)
-    tri = pmf[np.tril_indices(rows + 1)]
+    go to exact arithmetic (a subnormal or flushed-to-zero probability would fool it).
+    ``pmf`` is a :func:`binomial_table` of at least ``n`` records (rows c = 0..n are read)."""
+    tri = pmf[np.tril_indices(n + 1)]
     pos = tri[tri > 0]
     if pos.size == 0:
         return False
@@ -220,9 +220,10 @@ def _decide_int(P: np.ndarray, qQ: np.ndarray, b_grp: np.ndarray, B: int, ex: di
         hi = (A - e_lo * Bm) + margin * (A + e_lo * Bm)
         best = np.maximum(best, np.where(zero, A, (lo + hi) / 2))
         # T = float(δ·q^n) is rounded to nearest: compare with a 4u margin on T even when
-        # e^ε = 1 exactly (ε = 0), so a near-tie goes to exact arithmetic (status 2)
-        viol |= np.where(zero, A > Tf, lo > T * (1 + 4 * U))
-        unsure |= ~zero & (hi > T * (1 - 4 * U))
+        # e^ε = 1 exactly (ε = 0), so a near-tie goes to exact arithmetic (status 2); T ± 4uT
+        # is T(1 ± 4u) rounded once
+        viol |= np.where(zero, A > Tf, lo > T + 4 * U * T)
+        unsure |= ~zero & (hi > T - 4 * U * T)
     if pointwise:
         v = np.maximum(_per(b_grp, B, P * bad_any), _per(b_grp, B, qQ * bad_any))
         best = v
