@@ -51,3 +51,16 @@ def test_kl_lower_is_a_positive_lower_bound_with_twenty_bits(beta: Fraction, eps
         lo = mpmath.mpf(got.numerator) / got.denominator
         assert 0 < lo <= ref
         assert lo >= ref * (1 - mpmath.mpf(2) ** -19)
+
+
+@pytest.mark.parametrize("eps", [Fraction(1, 2**9000), Fraction(1, 2**20000)])
+def test_kl_lower_gives_no_bound_past_the_precision_limit(eps: Fraction) -> None:
+    """For ε of 2^−9000 and below, KL(γ‖β) ≈ ε²/8 (β = 1/2) is the difference of terms of size
+    ε: the ball route declines and interval arithmetic does not reach 20 bits within its 2^14-bit
+    limit, so kl_lower answers 0, its documented "no usable bound", which every caller refuses.
+    Any positive answer would be unsound unless checked: the reference value is below 2^−18000,
+    so a bound of, say, 1 would stop the scans long before the true stopping point."""
+    assert sdgs.kl_lower(Fraction(1, 2), eps) == 0
+    with mpmath.workdps(50):
+        e = mpmath.mpf(eps.numerator) / eps.denominator
+        assert e * e / 8 < mpmath.mpf(2) ** -18000  # the true KL: positive but far below any usable bound
