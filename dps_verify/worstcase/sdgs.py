@@ -834,10 +834,8 @@ def _scan_from(
         F = qn - P**k
         FQ = Q ** (k - 1)
         f = mpz(k) * P ** (k - 1) * R
-        m = max(M, k - 1)
+        m = k - 1  # = max(M, k − 1): the walk above keeps M ≤ n0 − 1 = k − 1
         G, GQ, g = F, FQ, f
-        if m != k - 1:  # pragma: no cover - γ'k < k always
-            raise AssertionError("backward threshold above k at n = k")
     # The Chernoff exponent: a float screen kl_f proposes when to stop; the certified lower
     # bound (ball arithmetic, kl_lower) is computed only when a stop is proposed (or when the
     # screen is unusable) and alone decides.
@@ -972,12 +970,10 @@ def _scan_from(
             UQl, UQh = UPl - b, UPh - b
             UPl, UPh = Q * UPl + P * a - c_, Q * UPh + P * a - c_
             a = c_
-        elif T2 == T:
+        else:  # T2 == T: J2 is J or J + 1 by construction, so T2 is T or T + 1
             UQl, UQh = UPl, UPh
             UPl, UPh = Q * UPl + P * a, Q * UPh + P * a
             a = gmpy2.divexact(a * (n + 1) * R, n + 2 - T)
-        else:  # pragma: no cover
-            raise AssertionError("forward threshold moved by more than one")
         if backward:
             f_next = gmpy2.divexact(f * (n + 1) * R, n + 2 - k)  # N(n+1, k−1)
             F, FQ = Q * F - P * f, F
