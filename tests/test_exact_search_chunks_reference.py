@@ -29,3 +29,60 @@ def test_search_does_not_depend_on_its_chunk_size(monkeypatch, name, relation, c
     ref = _summary(es.exhaustive_search(ANONYMIZERS[name], list(DOMAIN), c, **kwargs))
     monkeypatch.setattr(es, "CHUNK_TERMS", 1)  # one dataset (or parent) per chunk
     assert _summary(es.exhaustive_search(ANONYMIZERS[name], list(DOMAIN), c, **kwargs)) == ref
+
+
+class _RecordingExecutor:
+    """Serial executor that records, per map call, the screen function and its chunk sizes."""
+
+    workers = 1
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, list[int]]] = []
+
+    def map(self, fn, items):
+        items = list(items)
+        if fn.__name__ in ("screen_chunk", "screen_parents"):
+            n = items[0][7] if fn.__name__ == "screen_parents" else int(sum(items[0][2][0]))
+            self.calls.append((fn.__name__, n, [len(job[2]) for job in items]))
+        return [fn(x) for x in items]
+
+    def close(self) -> None:
+        pass
+
+
+def _chunks(total: int, step: int) -> list[int]:
+    return [min(step, total - i) for i in range(0, total, step)]
+
+
+@pytest.mark.parametrize("chunk_terms", [4, 40, 400])
+@pytest.mark.parametrize("name, relation", [("squares", "add-remove"), ("largest", "add-remove"),
+                                            ("largest", "replace-one")])
+def test_screen_chunks_hold_chunk_terms_over_the_documented_work_per_dataset(
+        monkeypatch, chunk_terms, name, relation):
+    """How many datasets go into one executor task: CHUNK_TERMS over the work of one dataset,
+    at least one.  Per-dataset screen (randomized code): the work bound (min(n, m) + 1)·
+    C(n + 2m, 2m) over the C(n + m, m) − 1 datasets of 1..n records; parents screen: m + 1
+    lookups times the average Π (E_i + 1) sub-samples of a parent E of n − 1 records (brute
+    force over the parents), times m for replace-one.  Recomputed here from those definitions,
+    for chunk sizes from one dataset per task up to a whole level."""
+    import math
+
+    from tests.test_exact_search_pairs_reference import _vectors
+
+    m = len(DOMAIN)
+    monkeypatch.setattr(es, "CHUNK_TERMS", chunk_terms)
+    rec = _RecordingExecutor()
+    es.exhaustive_search(ANONYMIZERS[name], list(DOMAIN), Claim(F(1, 2), F(1, 2), F(1)),
+                         max_size=3, executor=rec, progress=False, relation=relation)
+    assert [n for _, n, _ in rec.calls] == [1, 2, 3]
+    for fn, n, sizes in rec.calls:
+        if fn == "screen_chunk":
+            per = (min(n, m) + 1) * math.comb(n + 2 * m, 2 * m) // (math.comb(n + m, m) - 1)
+            total = len(_vectors(n))
+        else:
+            parents = _vectors(n - 1)
+            per = (m + 1) * sum(math.prod(c + 1 for c in E) for E in parents) // len(parents)
+            per *= m if relation == "replace-one" else 1
+            total = len(parents)
+        assert fn == ("screen_chunk" if name == "squares" else "screen_parents")
+        assert sizes == _chunks(total, max(1, chunk_terms // per)), (fn, n)

@@ -231,6 +231,10 @@ class PairChecker:
     exhaustive search and the leak-shape search, so both use one sample table and one law
     cache)."""
 
+    #: output id by dense rank and the table rows it covers (:meth:`_rank_T` makes them)
+    _oor: np.ndarray
+    _oor_rows: int
+
     def __init__(self, table: SampleTable, beta: Fraction, eps: Fraction, d: Fraction,
                  definition: DefinitionLike, executor: Executor):
         self.table, self.beta, self.eps, self.d = table, beta, eps, d
@@ -246,9 +250,7 @@ class PairChecker:
         self.err_max = 0.0
         self.worst: dict | None = None
         self.undecided: list[Witness] = []
-        self._T: np.ndarray | None = None
-        self._oor = np.zeros(0, dtype=np.int64)
-        self._oor_rows = 0
+        self._T: np.ndarray | None = None  # with _oor and _oor_rows, set by _rank_T
 
     def _setup(self, n: int) -> tuple[np.ndarray, dict | None]:
         q = self.beta.denominator
@@ -287,7 +289,9 @@ class PairChecker:
         tab = self.table.arrays()
         pmf, ex = self._setup(n)
         m = counts.shape[1]
-        per = max(1, int(estimate_work(m, n) / max(count_datasets(m, n), 1)))
+        # terms per dataset, at least 1: the bound (min(n, m) + 1)·C(n + 2m, 2m) exceeds the
+        # C(n + m, m) − 1 datasets of 1..n records (n, m >= 1)
+        per = estimate_work(m, n) // count_datasets(m, n)
         step = max(1, CHUNK_TERMS // per)
         jobs = [(tab, pmf, counts[i:i + step], self.e_f, self.d_f,
                  self.definition == "pointwise", ex) for i in range(0, len(counts), step)]
