@@ -102,3 +102,51 @@ def test_a_coarser_screen_grid_moves_the_estimate_far_beyond_the_tolerance_used(
     ref = _reference(5, 2, F(1, 3), 1.0, 3, 1 << 12)
     coarse = _reference(5, 2, F(1, 3), 1.0, 3, (1 << 12) * 2 // 3)
     assert abs(coarse - ref) > ref * 1e-7
+
+
+def _screen_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, float]]:
+    """Every float screen releases_delta asks for: (size n, bins, value)."""
+    seen: list[tuple[int, int, float]] = []
+    real = R.screen_delta
+
+    def spy(n: int, k: int, beta: F, e: float, times: int, bins: int = R.SCREEN_BINS[1]) -> float:
+        s = real(n, k, beta, e, times, bins)
+        seen.append((n, bins, s))
+        return s
+
+    monkeypatch.setattr(R, "screen_delta", spy)
+    return seen
+
+
+@pytest.mark.parametrize(("k", "beta", "eps", "times"), [
+    (5, F(1, 3), "ln(2)", 2),  # the coarse screen halves 5 sizes past its peak: it stops there
+    (2, F(1, 10), "ln(11/10)", 4),  # it runs up to the tail start
+])
+def test_screened_first_step_screens_upwards_until_the_screen_halved_then_refines_the_top(
+        monkeypatch: pytest.MonkeyPatch, k: int, beta: F, eps: str, times: int) -> None:
+    # the documented first step: coarse screens of k + 1, k + 2, ... in order; past the running
+    # peak (by more than 3 sizes) it stops at the first size below half the peak (a peak above
+    # the screen's noise), else at the tail start; then every size within SCREEN_BAND of the peak
+    # is screened again at the fine bins, in the order first screened
+    seen = _screen_calls(monkeypatch)
+    r = R.releases_delta(k, beta, eps, times)
+    coarse_bins, fine_bins = R.SCREEN_BINS
+    first = next(i for i, (_, bins, _) in enumerate(seen) if bins == fine_bins)
+    coarse = seen[:first]
+    assert [n for n, _, _ in coarse] == list(range(k + 1, k + 1 + len(coarse)))
+    assert all(bins == coarse_bins for _, bins, _ in coarse)
+    top, peak = 0.0, k
+    for i, (n, _, s) in enumerate(coarse):
+        if s > top:
+            top, peak = s, n
+            stop = False
+        else:
+            stop = n > peak + 3 and s < top / 2 and top > R.SCREEN_NOISE
+        if i < len(coarse) - 1:
+            assert not stop
+        else:  # the last coarse screen: the stop rule, or the size below the tail start (the
+            # tail start of the first step, which later steps can only lower)
+            assert stop or n >= r.tail_from - 1
+    fine = [n for n, bins, _ in seen[first:] if bins == fine_bins]
+    band = [n for n, _, s in coarse if s * R.SCREEN_BAND >= top]
+    assert fine[:len(band)] == band
