@@ -234,3 +234,25 @@ def test_tail_cut_of_a_very_fine_grid_is_exact_integers_and_the_window_clips_it(
     base = D._Vec(np.array([0.5, 0.0, 0.5]), 0, 0.0, 0.0)
     w_lo, size, kept = D._window(base, 3, D._Tails([0, 2], [F(1, 2), F(1, 2)], 2.0**-80), 1e-12)
     assert (w_lo, size, kept) == (0, 8, 7)  # the whole range 0..6 of three releases
+
+
+@pytest.mark.parametrize("masses", [
+    [F(1, 3), F(2, 3)],
+    [F(1, 10**310), F(3, 10**312), F(1, 7 * 10**315)],  # subnormal floats: the 2^-1000 terms
+])
+def test_rounded_base_vector_error_is_the_documented_bound(masses: list) -> None:
+    # three atoms (two share a bin): each float(p) is within u·p of p plus the underflow of a
+    # subnormal; the term charged is 3u·‖p‖₁·(1 + 4u) + 2^-1000 per atom
+    from types import SimpleNamespace
+
+    ratios = [F(2), F(3), F(5)][:len(masses)]
+    pld = SimpleNamespace(ratios=dict(zip(ratios, masses)))
+    idx = {r: (j // 2, j // 2) for j, r in enumerate(ratios)}
+    v = D._base_vector(pld, idx, 0)
+    doc = 3 * U * float(sum(masses)) * (1 + 4 * U) + len(masses) * 2.0**-1000
+    assert v.err2 == doc and v.offset == 0 and v.extra == 0.0
+    exact = {}
+    for r, p in zip(ratios, masses):
+        exact[idx[r][0]] = exact.get(idx[r][0], F(0)) + p
+    true_err_sq = sum((F(float(v.data[j])) - p) ** 2 for j, p in exact.items())
+    assert true_err_sq <= F(v.err2) ** 2
