@@ -240,7 +240,9 @@ def test_new_search_agrees_with_brute_force(anon, beta, eps, d, definition):
 
 
 def test_hypothesis_leak_shapes_strategy_finds_the_two_bulk_leak():
-    from hypothesis import find
+    """The strategy generates a leaking pair within its budget; the first one found is the
+    answer (Hypothesis' shrinking of it -- three quarters of the CPU -- is not what is tested)."""
+    from hypothesis import Phase, find
 
     from dps_verify.core.numbers import to_fraction
     from dps_verify.testing import LawCache, pair_witness
@@ -249,5 +251,6 @@ def test_hypothesis_leak_shapes_strategy_finds_the_two_bulk_leak():
     d = to_fraction(claim())
     pair = find(S.leak_shapes(DOM, max_records=32),
                 lambda p: pair_witness(laws, p[0], p[1], EPS).implied_delta > d,
-                settings=settings(max_examples=3000, database=None, derandomize=True))
+                settings=settings(max_examples=3000, database=None, derandomize=True,
+                                  phases=[Phase.generate]))
     assert len(set(pair[0])) >= 3
