@@ -24,30 +24,52 @@ HEAVY = ("hypothesis", "numpy", "mpmath", "sympy", "scipy", "dps_verify.worstcas
          "dps_verify.verdict.exact_search", "dps_verify.engine.distribution")
 
 
-def _loaded_after(code: str, env: dict[str, str] | None = None) -> list[str]:
-    """Which HEAVY modules are in ``sys.modules`` after running ``code`` in a fresh interpreter."""
-    probe = code + textwrap.dedent(f"""
-        import json, sys
-        print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))
-    """)
+#: What each probe imports, in this order, in one fresh interpreter: the two imports that must
+#: load nothing come first; the two that must load something (the negative controls) follow.
+PROBES = {
+    "plugin": "import dps_verify.testing.plugin",
+    "testing package": "import dps_verify.testing, dps_verify",
+    "exact check": "import dps_verify.testing.checks",
+    "strategies": "from dps_verify.testing import strategies",
+}
+
+
+def _loaded_after_each(steps: dict[str, str], env: dict[str, str] | None = None) -> dict[str, list[str]]:
+    """Which HEAVY modules each step of ``steps`` adds to ``sys.modules``, the steps run in
+    order in one fresh interpreter (a step's list is what it loaded beyond the steps before it)."""
+    probe = "import json, sys\nseen, added = set(), {}\n"
+    for name, code in steps.items():
+        probe += textwrap.dedent(f"""
+            {code}
+            now = {{m for m in {HEAVY!r} if m in sys.modules}}
+            added[{name!r}] = sorted(now - seen)
+            seen |= now
+        """)
+    probe += "print(json.dumps(added))\n"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          env={**os.environ, **(env or {})})
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_importing_the_plugin_loads_nothing_heavy():
-    assert _loaded_after("import dps_verify.testing.plugin") == []
+@pytest.fixture(scope="module")
+def probed() -> dict[str, list[str]]:
+    """The HEAVY modules each of PROBES loads (one interpreter for the four, shared)."""
+    return _loaded_after_each(PROBES)
 
 
-def test_importing_the_testing_package_loads_nothing_heavy():
-    assert _loaded_after("import dps_verify.testing, dps_verify") == []
+def test_importing_the_plugin_loads_nothing_heavy(probed):
+    assert probed["plugin"] == []
 
 
-def test_the_probe_sees_heavy_imports():
-    """Negative control: the same probe reports what the exact check really imports."""
-    loaded = _loaded_after("import dps_verify.testing.checks")
-    assert "mpmath" in loaded and "dps_verify.engine.distribution" in loaded
-    assert "hypothesis" in _loaded_after("from dps_verify.testing import strategies")
+def test_importing_the_testing_package_loads_nothing_heavy(probed):
+    assert probed["testing package"] == []
+
+
+def test_the_probe_sees_heavy_imports(probed):
+    """Negative control: the same probe reports what the exact check and the strategies really
+    import (each beyond what the imports before it loaded)."""
+    assert "mpmath" in probed["exact check"] and "dps_verify.engine.distribution" in probed["exact check"]
+    assert "hypothesis" in probed["strategies"]
 
 
 def test_testing_names_load_on_first_use():
