@@ -690,3 +690,114 @@ def test_integer_screen_decides_a_bad_set_without_q_mass_exactly():
         st, best = screen._decide_int(np.array([A]), np.array([0.0]), np.zeros(1, dtype=np.int64),
                                       1, ex, 1, False)
         assert st.tolist() == [status] and best.tolist() == [A]
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_float_screens_never_clear_delta_zero_when_a_weight_may_underflow(parents):
+    """β = 2^-300: a weight of three factors may pass below 2^-900, where relative errors no
+    longer hold (a flushed probability would look like 'no mass on the bad side'), so neither
+    float screen declares δ = 0 from its comparisons: at the claim 0 every pair goes to exact
+    arithmetic or is a certain violation (never status 0), and every status agrees with the
+    brute force."""
+    beta = F(1, 2**300)
+    name, eps, n = ("largest", F(1, 2), 2) if parents else ("squares", F(1, 2), 2)
+    chk = _checker(name, beta, eps, F(0), "hockey-stick", n)
+    pmf, ex = chk._setup(n)
+    assert ex is None and not screen.underflow_free(pmf, n, M)
+    pairs, dh, er, st = (_screen_parents(chk, n, "add-remove") if parents
+                         else _screen_datasets(chk, n))
+    assert 0 not in st.tolist()
+    for (a, b), s in zip(pairs, st.tolist()):
+        lo, _ = _delta(_law(name, a, beta), _law(name, b, beta), eps, "hockey-stick")
+        assert s == 2 or lo > 0, (a, b)
+
+
+def test_rank_table_holds_the_colex_binomials_up_to_n_plus_one():
+    """T[j, p] = C(p + j, j + 1) for j < m, p <= n + 1 (shape (m, n + 2)); the ranks of every
+    count vector of <= n records are the dense range 0 .. C(n + m, m) − 1."""
+    import itertools
+
+    for m, n in ((1, 0), (2, 3), (3, 2)):
+        T = screen.rank_table(m, n)
+        assert T.shape == (m, n + 2)
+        assert all(T[j, p] == math.comb(p + j, j + 1) for j in range(m) for p in range(n + 2))
+        C = np.array([c for c in itertools.product(range(n + 1), repeat=m) if sum(c) <= n],
+                     dtype=np.int64)
+        assert sorted(screen.count_ranks(C, T).tolist()) == list(range(math.comb(n + m, m)))
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_integer_screen_flags_a_pair_left_to_exact_arithmetic_with_error_one(parents):
+    """Integer mode reports no rounding error for a settled pair (err 0) and err 1 (no bound:
+    δ̂ is only a midpoint) for a pair it leaves to exact arithmetic (status 2), in both
+    screens; the claim is the largest exact δ, so its ties are left to exact arithmetic."""
+    name, beta, eps = "repeated", F(1, 2), F(0)
+
+    def run(chk):
+        return _screen_parents(chk, 3, "add-remove") if parents else _screen_datasets(chk, 3)
+
+    pairs, *_ = run(_checker(name, beta, eps, F(0), "hockey-stick", 3))
+    claim = max(_delta(_law(name, a, beta), _law(name, b, beta), eps, "hockey-stick")[0]
+                for a, b in pairs)
+    chk = _checker(name, beta, eps, claim, "hockey-stick", 3)
+    assert chk._setup(3)[1] is not None
+    _, _, er, st = run(chk)
+    assert 2 in st.tolist() and 0 in st.tolist()
+    assert er.tolist() == [1.0 if s == 2 else 0.0 for s in st.tolist()]
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_float_screens_settle_delta_zero_when_no_weight_can_underflow(monkeypatch, parents):
+    """The other side of the underflow guard: with moderate β every weight stays far above
+    2^-900, so a pair whose laws agree (exact δ = 0: a record the randomized code ignores, or
+    code publishing a constant) is settled at the claim 0 by the float screen itself (status 0,
+    error exactly 0), not sent to exact arithmetic."""
+    if parents:
+        monkeypatch.setitem(ANONYMIZERS, "constant", lambda sample: 0)
+        name, beta, n = "constant", BETA_FLOAT, 3
+    else:
+        name, beta, n = "squares", F(1, 2), 2
+    chk = _checker(name, beta, F(1, 5), F(0), "hockey-stick", n)
+    pmf, ex = chk._setup(n)
+    assert ex is None and screen.underflow_free(pmf, n, M + 1)
+    pairs, dh, er, st = (_screen_parents(chk, n, "add-remove") if parents
+                         else _screen_datasets(chk, n))
+    zero = [i for i, (a, b) in enumerate(pairs)
+            if _delta(_law(name, a, beta), _law(name, b, beta), F(1, 5), "hockey-stick")[1] == 0]
+    assert zero
+    assert all(st[i] == 0 and er[i] == 0.0 and dh[i] == 0.0 for i in zero)
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_float_screens_leave_a_violation_hidden_by_underflow_to_exact_arithmetic(monkeypatch,
+                                                                                 parents):
+    """β = 2^-400, code publishing whether all three records were sampled: for a dataset of 3
+    records the output 1 has probability β^3 = 2^-1200, which is 0 in floats, and its neighbour
+    of 2 records never gives it, so the true δ is 2^-1200 > 0 while both float laws show no
+    mass there.  The claim δ = 0 must not be cleared by the float screen (status 2: exact
+    arithmetic finds the violation)."""
+    monkeypatch.setitem(ANONYMIZERS, "all-three", lambda sample: int(len(sample) >= 3))
+    name, beta, eps, n = "all-three", F(1, 2**400), F(1, 2), 3
+    chk = _checker(name, beta, eps, F(0), "hockey-stick", n)
+    assert chk._setup(n)[1] is None
+    pairs, dh, er, st = (_screen_parents(chk, n, "add-remove") if parents
+                         else _screen_datasets(chk, n))
+    hidden = [i for i, (a, b) in enumerate(pairs)
+              if _delta(_law(name, a, beta), _law(name, b, beta), eps, "hockey-stick")[0]
+              == beta**3]
+    assert hidden
+    assert all(st[i] == 2 for i in hidden)
+
+
+def test_parent_screen_counts_m_plus_one_factors_per_weight_in_its_underflow_guard(monkeypatch):
+    """A parents-screen weight is m binomial factors times β (the mixture (1 − β) W + β R_x):
+    m + 1 = 4 factors here.  With 2 records the smallest factor is β^2, so at β = 2^-120 four of
+    them reach 2^-960 (below 2^-900: δ = 0 is not declared by the float screen, status 2 at the
+    claim 0) while at β = 2^-100 they stay at 2^-800 (settled, status 0), for code publishing a
+    constant (δ = 0 for every pair)."""
+    monkeypatch.setitem(ANONYMIZERS, "constant", lambda sample: 0)
+    for beta, status in ((F(1, 2**120), 2), (F(1, 2**100), 0)):
+        chk = _checker("constant", beta, F(1, 2), F(0), "hockey-stick", 2)
+        assert chk._setup(2)[1] is None
+        st = _screen_parents(chk, 2, "add-remove")[3]
+        assert st.tolist() == [status] * len(st), beta
