@@ -245,16 +245,32 @@ def test_one_release_is_the_base_vector_itself() -> None:
 
 def test_power_window_is_the_smallest_power_of_two_holding_the_kept_range() -> None:
     pld = PrivacyLossDistribution.from_exact_laws(_law(6, F(1, 3), 2), _law(5, F(1, 3), 2))
+    interior = 0
     for h_exp in (-3, -4, -6):
         r0, idx = D._indices(pld, h_exp)
         base = D._split_base(pld, r0, idx, h_exp)
         tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp,
                          idx_low=[idx[r][0] for r in pld.ratios])
-        for times in (2, 3, 8):
+        for times in (2, 3, 8, 100, 1000):
             for tau in (1e-6, 1e-16):
                 lo, size, kept = D._window(base, times, tails, tau)
                 need = max(kept, len(base.data))
                 assert size & (size - 1) == 0 and size // 2 < need <= size
+                # the window holds the kept Chernoff range, centred in it (equal room for both
+                # tails, within one bin) unless that would leave the T-fold support
+                full_lo = times * base.offset
+                full_hi = full_lo + times * (len(base.data) - 1)
+                c_lo, c_hi = tails.cut(times, tau)
+                c_lo, c_hi = max(c_lo, full_lo), min(c_hi, full_hi)
+                assert kept == c_hi - c_lo + 1 and lo <= c_lo and c_hi <= lo + size - 1
+                if full_hi - full_lo + 1 < size:
+                    assert lo == full_lo
+                    continue
+                assert full_lo <= lo and lo + size - 1 <= full_hi
+                if full_lo < lo and lo + size - 1 < full_hi:
+                    interior += 1
+                    assert 0 <= (lo + size - 1 - c_hi) - (c_lo - lo) <= 1
+    assert interior >= 3
 
 
 def test_direct_tuples_counts_the_t_tuples_of_finite_atoms() -> None:
