@@ -362,14 +362,15 @@ class PairChecker:
                      ) -> list[tuple[int, float, int, int]]:
         """Screen every pair of level n (|D| = n) by its smaller dataset E = D − x
         (:func:`~dps_verify.verdict.screen.screen_parents`); ``counts`` are all datasets of
-        size n (canonical order; candidates index into it), ``parents`` all of size n − 1.
-        Same candidates and statuses as :meth:`screen` (the laws are the same numbers).
+        size n (canonical order; candidates index into it), ``parents`` all of size n − 1;
+        every dataset of ≤ n records is in the table already (the search adds each level
+        before screening it).  Same candidates and statuses as :meth:`screen` (the laws are
+        the same numbers).
         ``relation="replace-one"``: the pairs (E + x, E + y), x < y; candidates are then
         (status, −δ̂, parent row, x·m + y)."""
         from dps_verify.verdict.screen import count_ranks, screen_parents
 
         m = counts.shape[1]
-        self.table.ensure(counts)
         T = self._rank_T(m, size)
         oor = self._out_of_rank(T, m, size)
         pmf, ex = self._setup(n)
