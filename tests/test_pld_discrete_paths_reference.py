@@ -369,3 +369,19 @@ def test_upper_below_refines_past_a_missing_first_grid_until_the_target_is_met()
         c = D.upper_below([pld], "ln(2)", 2, target, estimate=float(exact), exact_budget=0)
         (h,) = c.details["h_exps"]
         assert exact <= c.upper <= target and h < -8
+
+
+@pytest.mark.parametrize("times", [0, -1, True, 2.0, "2"])
+def test_every_public_entry_refuses_a_number_of_releases_that_is_not_a_positive_integer(times) -> None:
+    # one clear ParameterError before any work (a T of 0, a bool or a float has no T-fold law)
+    from dps_verify.core.errors import ParameterError
+
+    calls = [
+        lambda: D.discretised_delta(_pld2(), "ln(11/10)", times, -8),
+        lambda: D.direct_delta(_pld2(), "ln(11/10)", times),
+        lambda: D.enclose_deltas([_pld2()], "ln(11/10)", times),
+        lambda: D.upper_below([_pld2()], "ln(11/10)", times, F(1, 2)),
+    ]
+    for call in calls:
+        with pytest.raises(ParameterError, match="times must be an integer >= 1"):
+            call()
