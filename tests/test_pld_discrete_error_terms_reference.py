@@ -256,3 +256,34 @@ def test_rounded_base_vector_error_is_the_documented_bound(masses: list) -> None
         exact[idx[r][0]] = exact.get(idx[r][0], F(0)) + p
     true_err_sq = sum((F(float(v.data[j])) - p) ** 2 for j, p in exact.items())
     assert true_err_sq <= F(v.err2) ** 2
+
+
+def test_fft_power_error_term_is_the_documented_bound_rounded_up() -> None:
+    # the T-fold vector's error: _power_error of the base's norms, plus √N·1e-290 for the
+    # flushed entries, times (1 + 8u) for that float sum, rounded up (pin of the formula)
+    pld = PrivacyLossDistribution.from_exact_laws(_law(6, F(1, 3), 2), _law(5, F(1, 3), 2))
+    r0, idx = D._indices(pld, -6)
+    base = D._split_base(pld, r0, idx, -6)
+    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**-6,
+                     idx_low=[idx[r][0] for r in pld.ratios])
+    for times in (2, 7, 100):
+        _, size, _ = D._window(base, times, tails, 1e-16)
+        v, _ = D._power(base, times, tails, 1e-16, D.DEFAULT_MAX_BINS)
+        err = D._power_error(base.norm1(), base.norm2(), base.err2, size, times) + math.sqrt(size) * 1e-290
+        assert v.err2 == _up(err * (1 + 8 * U)) and len(v.data) == size
+
+
+def test_chernoff_mass_bound_of_a_side_is_at_most_one() -> None:
+    # a cut far inside the law (the Chernoff bound M(λ)^n e^(−λht) above 1 at every λ): the
+    # mass outside is charged as 1 per side (rounded up, then 1 + 4u per side and for the sum)
+    probs = [F(1, 2), F(1, 3), F(1, 6)]
+    tails = D._Tails([0, 5, 9], probs, 2.0**-4)
+    one_side = _up(_up(1.0) * (1 + 4 * U) * (1 + 4 * U))
+    assert tails.bound(3, None, -100) == one_side
+    assert tails.bound(3, 200, None) == one_side
+    both = tails.bound(3, 200, -100)
+    assert 2 <= both == _up((_up(1.0) * (1 + 4 * U) + _up(1.0) * (1 + 4 * U)) * (1 + 4 * U))
+    # and a cut at the top of the support is charged its small Chernoff bound, at least the
+    # mass there (index 27 = three releases at 9: (1/6)^3)
+    far = tails.bound(3, None, 27)
+    assert F(1, 216) <= F(far) < F(1, 100)
