@@ -281,6 +281,8 @@ def test_chernoff_mass_bound_of_a_side_is_at_most_one() -> None:
     one_side = _up(_up(1.0) * (1 + 4 * U) * (1 + 4 * U))
     assert tails.bound(3, None, -100) == one_side
     assert tails.bound(3, 200, None) == one_side
+    # a bound whose ball overflows (10^100 releases: M(λ)^n past arb's finite range) is charged 1
+    assert tails.bound(10**100, None, 0) == one_side
     both = tails.bound(3, 200, -100)
     assert 2 <= both == _up((_up(1.0) * (1 + 4 * U) + _up(1.0) * (1 + 4 * U)) * (1 + 4 * U))
     # and a cut at the top of the support is charged its small Chernoff bound, at least the
