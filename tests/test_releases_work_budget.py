@@ -54,8 +54,12 @@ def test_discretised_delta_refuses_a_grid_whose_single_release_exceeds_max_bins(
 def test_discretised_delta_refuses_times_past_the_float_window_estimate() -> None:
     with pytest.raises(CertificationError, match=r"about 10\^320 releases: .*2\^1000"):
         D.discretised_delta(PAIR, 1, 10**320, -8)
-    with pytest.raises(CertificationError) as e:  # at 2^1000 the estimate runs; the window is too big
-        D.discretised_delta(PAIR, 1, D.MAX_GRID_TIMES, -8)
+    # the limit is the 2^1000 its message names: one release more is refused by it, while at
+    # 2^1000 the estimate runs (and the window is then too big for max_bins)
+    with pytest.raises(CertificationError, match=r"at most 2\^1000 releases"):
+        D.discretised_delta(PAIR, 1, 2**1000 + 1, -8)
+    with pytest.raises(CertificationError) as e:
+        D.discretised_delta(PAIR, 1, 2**1000, -8)
     assert "2^1000" not in str(e.value) and "max_bins" in str(e.value)
 
 
