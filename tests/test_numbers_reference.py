@@ -146,6 +146,12 @@ def test_iv_adaptive_reaches_the_asked_relative_accuracy_and_refuses_past_its_li
     assert 0 < iv_relative_width(v) <= Fraction(1, 2**64)
     point = iv_adaptive(lambda: mpmath.iv.mpf(0))  # a point interval at 0 is exact
     assert iv_lower(point) == iv_upper(point) == 0
+    # a point at infinity is exact too: returned from the first evaluation, not refined and refused
+    calls = []
+    for end in (mpmath.inf, -mpmath.inf):
+        calls.clear()
+        point = iv_adaptive(lambda end=end: calls.append(1) or mpmath.iv.mpf([end, end]), max_prec=512)
+        assert point._mpi_[0] == point._mpi_[1] and calls == [1]
     with pytest.raises(CertificationError, match="MAX_PREC"):
         iv_adaptive(lambda: mpmath.iv.mpf([-1, 1]), max_prec=512)
     with pytest.raises(CertificationError, match="512"):
@@ -542,3 +548,34 @@ def test_single_value_measures_the_width_against_a_positive_upper_end_only():
     assert single_value(Certified(1 - Fraction(1, 10**15), Fraction(1), "at the limit")) == 1
     for lower in (-Fraction(1, 10**30), Fraction(-1), Fraction(0)):
         assert single_value(Certified(lower, Fraction(0), "rounded below 0"), "delta") == 0
+
+
+def _directed(x: Fraction, bits: int, up: bool) -> Fraction:
+    """x rounded to ``bits`` significant bits toward +inf (up) or -inf, from the definition:
+    2^k <= |x| < 2^(k+1), grid 2^(k - bits + 1), floor or ceiling of x on that grid."""
+    if x == 0:
+        return Fraction(0)
+    a = abs(x)
+    k = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** k > a:
+        k -= 1
+    grid = Fraction(2) ** (k - bits + 1)
+    steps = -((-x) // grid) if up else x // grid
+    return steps * grid
+
+
+def test_round_outward_rounds_each_end_outward_to_bits_significant_bits():
+    """A denominator of at most 4·bits bits is kept exactly; one bit longer, the lower end is
+    the largest and the upper end the smallest number of ``bits`` significant bits on its
+    side of the exact value (both signs, zero, an end that is already on the grid)."""
+    from dps_verify.core.numbers import round_outward
+
+    for bits in (8, 53):
+        small = 2 ** (4 * bits) - 1  # 4·bits bits: exact
+        assert round_outward(-5, 7, small, bits) == (Fraction(-5, small), Fraction(7, small))
+        for den in (2 ** (4 * bits) + 1, 3 ** 200 + 2, 7 * 2 ** 5000 + 3):
+            for lo_num, hi_num in ((1, 2), (den // 3, den // 3 + 1), (-den - 11, -5), (0, 0),
+                                   (-(den << 3), den << 9), (-1, 10 ** 60)):
+                lo, hi = round_outward(lo_num, hi_num, den, bits)
+                assert lo == _directed(Fraction(lo_num, den), bits, up=False), (bits, den, lo_num)
+                assert hi == _directed(Fraction(hi_num, den), bits, up=True), (bits, den, hi_num)

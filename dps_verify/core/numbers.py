@@ -315,10 +315,10 @@ def iv_adaptive(fn: Any, *, rel_bits: int = 64, start: int = BASE_PREC, max_prec
     while True:
         with iv_precision(prec):
             v = fn()
+        if v._mpi_[0] == v._mpi_[1]:  # a point is exact (also at 0, or an infinite one)
+            return v
         w = iv_relative_width(v)
         if w is not None and w <= Fraction(1, 2**rel_bits):
-            return v
-        if w is None and v._mpi_[0] == v._mpi_[1]:
             return v
         if prec >= max_prec:
             from dps_verify.core.errors import CertificationError
@@ -521,24 +521,17 @@ def fraction_from_ints(num: int, den: int) -> Fraction:
 
 
 def round_outward(num_lo: int, num_hi: int, den: int, bits: int = 256) -> tuple[Fraction, Fraction]:
-    """[num_lo/den, num_hi/den] widened to dyadic ends with about ``bits`` significant bits
-    (lower end rounded down, upper end rounded up).  Exact (no widening) when ``den`` is small."""
+    """[num_lo/den, num_hi/den] widened to dyadic ends of ``bits`` significant bits: the lower
+    end rounded toward −∞, the upper end toward +∞ (mpmath's correctly rounded division,
+    ``libmp.from_rational`` with 'f' and 'c').  Exact (no widening) when ``den`` has at most
+    4·``bits`` bits."""
     if den.bit_length() <= 4 * bits:
         return fraction_from_ints(num_lo, den), fraction_from_ints(num_hi, den)
 
-    def scaled(num: int, up: bool) -> Fraction:
-        if num == 0:
-            return Fraction(0)
-        t = bits + den.bit_length() - abs(num).bit_length() + 2
-        if t >= 0:
-            q, r = divmod(num << t, den)
-            q += 1 if (up and r) else 0
-            return Fraction(int(q), 1 << t)
-        q, r = divmod(num, den << -t)
-        q += 1 if (up and r) else 0
-        return Fraction(int(q) << -t)
+    def rounded(num: int, direction: str) -> Fraction:
+        return Fraction(*libmp.to_rational(libmp.from_rational(num, den, bits, direction)))
 
-    return scaled(num_lo, False), scaled(num_hi, True)
+    return rounded(num_lo, "f"), rounded(num_hi, "c")
 
 
 def format_up(x: Fraction, digits: int = 4) -> str:
