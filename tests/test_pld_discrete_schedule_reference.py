@@ -244,3 +244,12 @@ def test_upper_below_starts_one_grid_coarser_than_a_hint_but_never_above_the_coa
         upper_grids.clear()
         D.upper_below([pld], "ln(2)", 2, F(1), h_exp=[hint], exact_budget=0)
         assert [g[0] for g in upper_grids] == [first]
+
+
+def test_enclose_deltas_never_takes_an_exact_direction_to_the_grid(grids: list) -> None:
+    # e^(1/10) is irrational, so the exact enclosure has a width (about 5e-38 relative); at
+    # rtol = 0 it is still not "within rtol" of itself, yet an exact direction is final
+    pld = PrivacyLossDistribution.from_exact_laws({0: F(1, 2), 1: F(1, 2)}, {0: F(1000, 3721), 1: F(2721, 3721)})
+    (c,) = D.enclose_deltas([pld], "1/10", 2, rtol=0.0)
+    assert c.details["mode"] == "exact" and grids == []
+    assert 0 < c.upper - c.lower < c.lower * F(1, 10**30)
