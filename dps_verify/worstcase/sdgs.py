@@ -368,9 +368,9 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
         kl = (b + gm) * (gm / b).log1p() - one_m_g * ea
         if not (kl > 0) or kl.rel_accuracy_bits() < 20:
             return None
-        m_raw, e_raw = kl.lower().man_exp()
-    man, exp = int(m_raw), int(e_raw)
-    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+    from dps_verify.worstcase.ball_binomial import arb_to_fractions
+
+    return arb_to_fractions(kl)[0]  # the ball's exact lower end (> 0: the whole ball is)
 
 
 def clear_caches() -> None:
@@ -477,10 +477,9 @@ def _neg_ln_upper(num: Any, den: Any) -> Fraction:
         if x > 0:
             with flint.ctx.workprec(BASE_PREC):
                 v = t * flint.arb.const_log2() - flint.arb(x).log()
-                m_raw, e_raw = v.upper().man_exp()
-            man, exp = int(m_raw), int(e_raw)
-            up = Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
-            return max(up, Fraction(0))
+            from dps_verify.worstcase.ball_binomial import arb_to_fractions
+
+            return max(arb_to_fractions(v)[1], Fraction(0))  # the ball's exact upper end
     v = libmp.from_rational(int(num), int(den), 64, "f")
     with iv_precision(BASE_PREC):
         x = mpmath.iv.mpf((mpmath.mp.make_mpf(v), mpmath.mp.make_mpf(v)))
