@@ -191,6 +191,9 @@ def test_exhaustive_search_reports_what_the_brute_force_finds(name, beta, eps, d
         lo, hi = _delta(_law(name, a, beta), _law(name, b, beta), eps, definition)
         assert lo > claim and claim < w.implied_delta <= hi
         assert res.exact_checks >= 1
+    # every screened search reports its worst pair: not randomized code under replace-one
+    # (no screen: every pair is decided exactly)
+    assert (res.worst is None) == (name == "squares" and relation == "replace-one")
     if res.worst is not None:  # the screened worst pair of the levels searched, and its δ
         screened = [(a, b, enc) for n in range(1, last + 1) for a, b, enc in levels[n]]
         top = max(enc[1] for *_, enc in screened)
