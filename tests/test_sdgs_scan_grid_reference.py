@@ -240,3 +240,23 @@ def test_work_estimate_predicts_the_start_the_stop_and_the_value_size(measure):
             assert abs(est["value_bits"] + math.log2(got.lower)) <= 3, (k, beta, eps, x, est)
         checked += 1
     assert checked >= 10
+
+
+def _n_m_reference(k: int, beta: Fraction, eps: Fraction) -> int:
+    """n_m = least n with (n + 1 − k)·e^ε ≥ (n + 1)(1 − β), i.e. n + 1 ≥ k·e^ε/(e^ε − (1 − β)),
+    at 60 digits (e^ε is irrational for rational ε ≠ 0: no tie to decide)."""
+    with mpmath.workdps(60):
+        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        return int(mpmath.ceil(k * e / (e - (1 - mpmath.mpf(beta.numerator) / beta.denominator)))) - 1
+
+
+@pytest.mark.parametrize("k, beta, eps", [(10**6, F(1, 2), F(1)), (10**6, F(1, 10), F(1, 3)),
+                                          (3 * 10**5, F(1, 3), F(2))])
+def test_start_group_size_at_a_large_k_is_found_from_a_close_float_guess(k, beta, eps):
+    """n_m at k of 10^5 to 10^6, by both exact searches (exp_compare, and the scan's dyadic
+    enclosure of e^ε), within a CPU-time limit: their float guess k/γ − 1 lands within a step
+    or two, so a guess far off (a walk of ~k exact comparisons) fails here instead of only
+    slowing the scan down."""
+    want = _n_m_reference(k, beta, eps)
+    assert R.call_limited(sdgs.n_min, k, beta, eps, seconds=1.0) == want
+    assert R.call_limited(sdgs._n_min_E, k, beta, eps, sdgs._Exp(eps), seconds=1.0) == want
