@@ -37,6 +37,7 @@ import inspect
 import json
 import math
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -283,13 +284,21 @@ def _child_seed(parent: Any, i: int) -> Any:
     return np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, i))
 
 
+#: Tasks of one process run one at a time: the global generators their pipeline may draw from
+#: are the process's, so two tasks on two threads of one worker would draw from one stream in an
+#: order the scheduler picks (counts that change from run to run).
+_TASK_LOCK = threading.RLock()
+
+
 def _guarded(task: Callable[[Any], Any], item: Any) -> Any:
     """Run a task where the audited code runs (a Dask worker or this process) inside
     :func:`dps_verify.engine.calls.audited_code`: ``os._exit``, ``sys.exit`` or any other escape
     of the pipeline becomes :class:`AuditedCodeError` (what it prints is dropped), never a dead
     worker or a count.  The error crosses back to the caller as a plain message.  The global
     random generators (``random``, numpy's legacy one) are seeded from the task's seed (their
-    states are restored when the outermost guard ends)."""
+    states are restored when the outermost guard ends), and the tasks of one process run one at
+    a time (:data:`_TASK_LOCK`), so a worker with several threads gives the same counts as a
+    serial run."""
     import random
 
     import numpy as np
@@ -298,7 +307,7 @@ def _guarded(task: Callable[[Any], Any], item: Any) -> Any:
 
     seed = item[0].get("seed")
     try:
-        with audited_code():
+        with _TASK_LOCK, audited_code():
             if seed is not None:
                 # the global generators a pipeline may draw from without saying so get a stream
                 # of their own per task (a child of the task's seed, apart from the sampling

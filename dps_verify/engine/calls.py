@@ -437,63 +437,96 @@ _REAL_OS_EXIT = os._exit
 _REAL_ATEXIT_REGISTER = atexit.register
 
 
+class _ThreadStream(io.TextIOBase):
+    """``sys.stdout`` / ``sys.stderr`` while any :func:`audited_code` block is open: a write goes
+    to the capture of the block its thread is in; a thread in no block writes to the capture of
+    the latest block still open (a thread the audited code started), except the main thread,
+    which writes to the process's own stream (the verdict, after its block ended)."""
+
+    def __init__(self, name: str, real: Any) -> None:
+        self.name, self.real = name, real
+
+    def writable(self) -> bool:
+        return True
+
+    def _target(self) -> Any:
+        block = getattr(_inside, "block", None)
+        if block is None and threading.current_thread() is not threading.main_thread():
+            block = _world.latest()
+        if block is None or not block.capture:
+            return self.real
+        return getattr(block.cap, self.name)
+
+    def write(self, text: str) -> int:
+        return self._target().write(text)
+
+    def flush(self) -> None:
+        target = self._target()
+        if target is self.real and target is not None:
+            target.flush()
+
+
+class _Block:
+    """One open :func:`audited_code` block: its capture and whether it captures."""
+
+    def __init__(self, capture: bool) -> None:
+        self.cap = Captured()
+        self.capture = capture
+
+
 class _World:
     """The process-wide replacements :func:`audited_code` makes (``os._exit``,
-    ``atexit.register``, ``sys.stdout``/``sys.stderr``, the global generators' seed).  Blocks
-    may be open in several threads at once (in-process Dask workers): the first to open makes
-    the replacements, the last to close undoes them, under one lock, so an interleaving can
-    never leave a replacement in place or save one as if it were the original."""
+    ``atexit.register``, ``sys.stdout``/``sys.stderr`` by :class:`_ThreadStream`).  Blocks may
+    be open in several threads at once (in-process Dask workers, or a task left running after
+    its time-out): the first to open makes the replacements, the last to close undoes them,
+    under one lock, so an interleaving can never leave a replacement in place or save one as if
+    it were the original.  What each block's code prints goes to that block's own capture."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.open = 0
-        self.cap: Captured | None = None
+        self.blocks: list[_Block] = []
         self.streams: tuple[Any, Any] = (None, None)
-        self.capturing = False
         self.restore_random: Callable[[], None] = lambda: None
 
-    def enter(self, capture: bool, seed: int) -> Captured:
+    def latest(self) -> _Block | None:
+        blocks = self.blocks
+        return blocks[-1] if blocks else None
+
+    def enter(self, capture: bool, seed: int) -> _Block:
+        block = _Block(capture)
         with self.lock:
-            if self.open == 0:
-                self.cap = Captured()
-                self.capturing = capture
-                self.restore_random = _seed_globals(seed)
+            if not self.blocks:
+                self.restore_random = _save_globals()
                 self.streams = (sys.stdout, sys.stderr)
                 os._exit = _trap_os_exit  # type: ignore[assignment]
                 atexit.register = _register_contained  # type: ignore[assignment]
-                if capture:
-                    sys.stdout, sys.stderr = self.cap.out, self.cap.err  # type: ignore[assignment]
-            self.open += 1
-            assert self.cap is not None
-            return self.cap
+                sys.stdout = _ThreadStream("out", self.streams[0])  # type: ignore[assignment]
+                sys.stderr = _ThreadStream("err", self.streams[1])  # type: ignore[assignment]
+            _seed_globals(seed)
+            self.blocks.append(block)
+        return block
 
-    def release_streams(self) -> None:
-        """Give the process its own streams back (the main thread's block has ended while a
-        worker's block is still open, e.g. an abandoned task): only if they are still ours."""
+    def leave(self, block: _Block) -> None:
         with self.lock:
-            if self.capturing and self.cap is not None and sys.stdout is self.cap.out:
-                sys.stdout, sys.stderr = self.streams
-            self.capturing = False
-
-    def leave(self) -> None:
-        with self.lock:
-            self.open -= 1
-            if self.open:
+            self.blocks.remove(block)
+            if self.blocks:
                 return
-            if self.capturing and self.cap is not None and sys.stdout is self.cap.out:
-                sys.stdout, sys.stderr = self.streams
+            if isinstance(sys.stdout, _ThreadStream):
+                sys.stdout = self.streams[0]
+            if isinstance(sys.stderr, _ThreadStream):
+                sys.stderr = self.streams[1]
             if os._exit is _trap_os_exit and not _sealed:
                 os._exit = _REAL_OS_EXIT  # type: ignore[assignment]
             if atexit.register is _register_contained:  # type: ignore[comparison-overlap]
                 atexit.register = _REAL_ATEXIT_REGISTER  # type: ignore[assignment]
             self.restore_random()
-            self.restore_random, self.cap, self.capturing = (lambda: None), None, False
+            self.restore_random = lambda: None
 
 
 _world = _World()
 #: Whether :func:`seal_process` has trapped ``os._exit`` for the rest of the process.
 _sealed = False
-#: Per thread: the capture of the :func:`audited_code` block this thread is inside, if any.
+#: Per thread: the :func:`audited_code` block this thread is inside, if any.
 _inside = threading.local()
 
 
@@ -552,19 +585,17 @@ def seal_process() -> None:
 DEFAULT_CODE_SEED = 0
 
 
-def _seed_globals(seed: int) -> Callable[[], None]:
-    """Seed :mod:`random` (and numpy's legacy global generator, if numpy is loaded) for the
-    audited code; returns a function restoring their previous states."""
+def _save_globals() -> Callable[[], None]:
+    """The states of :mod:`random` and numpy's legacy global generator (if numpy is loaded);
+    returns a function restoring them."""
     import random
 
     state = random.getstate()
-    random.seed(seed)
     np = sys.modules.get("numpy")
     np_state = None
     if np is not None:
         try:
             np_state = np.random.get_state()
-            np.random.seed(seed % 2**32)
         except Exception:  # noqa: BLE001 - a partial numpy install: leave it alone
             np_state = None
 
@@ -574,6 +605,20 @@ def _seed_globals(seed: int) -> Callable[[], None]:
             np.random.set_state(np_state)
 
     return restore
+
+
+def _seed_globals(seed: int) -> None:
+    """Seed :mod:`random` (and numpy's legacy global generator, if numpy is loaded) for the
+    audited code."""
+    import random
+
+    random.seed(seed)
+    np = sys.modules.get("numpy")
+    if np is not None:
+        try:
+            np.random.seed(seed % 2**32)
+        except Exception:  # noqa: BLE001 - a partial numpy install: leave it alone
+            pass
 
 
 @contextmanager
@@ -595,10 +640,13 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
       run after run; a spot check that catches it reports it as not deterministic.
 
     Re-entrant: an inner block shares the outer one's capture.  Blocks open in several threads
-    at once share one capture and one set of replacements, undone when the last one closes.
+    at once (in-process Dask workers; a task left running after its time-out) share one set of
+    replacements, undone when the last one closes; each captures what its own thread prints (a
+    thread the audited code started prints into the latest open block), and each seeds the
+    global generators when it opens.
     """
-    if getattr(_inside, "cap", None) is not None:
-        yield _inside.cap
+    if getattr(_inside, "block", None) is not None:
+        yield _inside.block.cap
         return
     main = threading.current_thread() is threading.main_thread()
     previous_sigint = None
@@ -609,10 +657,10 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
             _sigint_tracked.set()
         except (ValueError, OSError):  # not the main interpreter
             previous_sigint = None
-    cap = _world.enter(capture, DEFAULT_CODE_SEED if seed is None else seed)
-    _inside.cap = cap
+    block = _world.enter(capture, DEFAULT_CODE_SEED if seed is None else seed)
+    _inside.block = block
     try:
-        yield cap
+        yield block.cap
     except (AuditedCodeError, _CallTimedOut):
         raise
     except KeyboardInterrupt as exc:
@@ -632,10 +680,8 @@ def audited_code(*, capture: bool = True, seed: int | None = None) -> Iterator[C
     except BaseException as exc:  # SystemExit, os._exit ... reaching here came from user code
         raise AuditedCodeError(f"the code under audit {_escape(exc)}", original=exc) from exc
     finally:
-        _inside.cap = None
-        if main:
-            _world.release_streams()
-        _world.leave()
+        _inside.block = None
+        _world.leave(block)
         if previous_sigint is not None:
             signal.signal(signal.SIGINT, previous_sigint)
             _sigint_tracked.clear()
