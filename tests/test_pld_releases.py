@@ -229,8 +229,10 @@ def _reference(n, k, beta, eps, times):
     return max(e[0] for e in ends), max(e[1] for e in ends)
 
 
-def _check_sup(r, k, beta, eps, times):
-    sizes = set(range(k, min(r.tail_from + 3, k + 16))) | {r.details.get("best_lower_at", k)}
+def _check_sup(r, k, beta, eps, times, span=16):
+    """Every exact δ_T(n) for n in [k, min(tail_from + 3, k + span)) is at most the upper end and
+    one reaches the lower end (the reference costs grow steeply with n)."""
+    sizes = set(range(k, min(r.tail_from + 3, k + span))) | {r.details.get("best_lower_at", k)}
     refs = {n: _reference(n, k, beta, eps, times) for n in sizes}
     worst = max(refs, key=lambda n: refs[n][0])
     return worst, (max(v[0] for v in refs.values()) <= r.delta.upper
@@ -239,13 +241,16 @@ def _check_sup(r, k, beta, eps, times):
 
 @pytest.mark.parametrize("forced", [False, True])
 @pytest.mark.parametrize("k,beta,eps,times", INTERIOR)
-def test_screened_sup_contains_exact_interior_worst(k, beta, eps, times, forced, monkeypatch):
+def test_screened_sup_contains_exact_interior_worst(k, beta, eps, times, forced, monkeypatch,
+                                                    deep_profile):
     """The worst size is strictly inside (k, ∞); ``forced`` makes every enclosure and per-size
-    bound non-exact (sparse or discretised, upper-only chains included)."""
+    bound non-exact (sparse or discretised, upper-only chains included). By default the sizes
+    checked end at k + 9 (past each case's worst size, at most k + 4); the deep profile checks up
+    to k + 16."""
     if forced:
         monkeypatch.setattr(D, "exact_compose_cost", lambda pld, t: 10**30)
     r = releases_delta(k, beta, eps, times)
-    worst, ok = _check_sup(r, k, beta, eps, times)
+    worst, ok = _check_sup(r, k, beta, eps, times, span=16 if deep_profile else 9)
     assert worst > k and ok and r.covers_all_n
     assert r.delta.upper <= r.delta.lower * Fraction(102, 100)
     if forced:
