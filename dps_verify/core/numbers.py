@@ -598,13 +598,14 @@ def _decimal_exponent(x: Fraction) -> int:
 
 
 def log_fraction(x: Fraction) -> float:
-    """ln x for a rational x > 0 of any size, in floats (screens only; never a verdict)."""
+    """ln x for a rational 0 < x < 2^1024 (terms of any size, x down to any tiny value), in
+    floats (screens only; never a verdict)."""
     fv = float(x)
     if fv > 1e-300:
         return math.log(fv)
-    a, b = x.numerator, x.denominator
-    sa, sb = max(a.bit_length() - 60, 0), max(b.bit_length() - 60, 0)
-    return math.log(a >> sa) - math.log(b >> sb) + (sa - sb) * math.log(2)
+    # below the normal doubles (or past their range): math.log takes ints of any size, and
+    # ln x <= -690 here, so the difference of the two logarithms loses nothing that matters
+    return math.log(x.numerator) - math.log(x.denominator)
 
 
 def log_upper_mpf(x: Fraction) -> mpmath.mpf:
