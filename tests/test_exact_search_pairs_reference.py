@@ -595,3 +595,37 @@ def test_pairs_left_to_exact_arithmetic_add_nothing_to_the_error_bound(relation)
     res = exhaustive_search(_largest, list(DOMAIN), Claim(beta, 0, worst), max_size=3,
                             executor="serial", progress=False, relation=relation)
     assert res.witness is None and res.exact_checks > 0 and res.error_bound == 0.0
+
+
+def test_search_at_beta_one_decides_a_claim_inside_an_integer_enclosure_exactly():
+    """β = 1, randomized code: the integer enclosure [lower, upper] of a pair's δ is a point
+    only when the bad set has no Q-mass; up to 2 records (at most 2 zeros: every output has
+    mass under both laws) the largest lower end belongs to a pair with Q-mass, whose true δ (it
+    involves e^ε) lies strictly inside its enclosure.  With that lower end as the claim, only
+    the upper end may clear a pair: the search must decide the pair exactly and FAIL with it
+    (clearing on the lower end would PASS a violated claim)."""
+    eps = F(1, 2)
+    laws = _table("squares", 2, F(1))
+    encs = [(enc, a, b) for n in (1, 2) for a, b in _pairs(n, "add-remove")
+            for enc in [_integer_enclosure(laws, list(a), list(b), eps)]]
+    assert all(enc is not None for enc, *_ in encs)
+    (lo, hi), a, b = max(encs, key=lambda t: t[0][0])
+    assert lo < hi
+    exact_lo, exact_hi = _delta(_law("squares", a, F(1)), _law("squares", b, F(1)), eps,
+                                "hockey-stick")
+    assert lo < exact_lo <= exact_hi <= hi
+    import numpy as np
+
+    from dps_verify.verdict.exact_search import PairChecker
+    from dps_verify.verdict.executor import SerialExecutor
+
+    # the screen of datasets not yet sampled (as the shape search calls it): at β = 1 only D
+    # and D − x are needed, and each pair is enclosed in integer arithmetic
+    chk = PairChecker(laws.table, F(1), eps, lo, "hockey-stick", SerialExecutor())
+    counts = np.array(_vectors(2), dtype=np.int64)
+    cand = chk.screen(counts)
+    x = next(i for i in range(len(a)) if a[i] != b[i])
+    assert (_vectors(2).index(a), x) in [(c[2], c[3]) for c in cand]
+    w = chk.first_violation(counts, cand)
+    assert w is not None and (_counts_of(w.dataset), _counts_of(w.neighbour)) == (a, b)
+    assert w.implied_delta >= lo and chk.exact_checks >= 1
