@@ -590,6 +590,11 @@ def test_log_fraction_of_rationals_of_any_size_against_mpmath():
     cases = [Fraction(1, 3), Fraction(10**400 + 1, 3 * 10**400), Fraction(7, 10**300),
              Fraction(10**299, 10**599 - 1), Fraction(3, 10**320), Fraction(1, 10**400),
              Fraction(3, 7 * 10**5000), Fraction(10**300, 3)]
+    import gmpy2
+
+    gmp = Fraction(gmpy2.mpz(3), gmpy2.mpz(10) ** 400)  # terms as GMP integers (beta_edge's grid)
+    assert not isinstance(gmp.denominator, int)
+    cases.append(gmp)
     for x in cases:
         with mpmath.workdps(50):
             ref = float(mpmath.log(mpmath.mpf(x.numerator) / x.denominator))

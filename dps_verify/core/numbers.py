@@ -603,9 +603,10 @@ def log_fraction(x: Fraction) -> float:
     fv = float(x)
     if fv > 1e-300:
         return math.log(fv)
-    # below the normal doubles (or past their range): math.log takes ints of any size, and
-    # ln x <= -690 here, so the difference of the two logarithms loses nothing that matters
-    return math.log(x.numerator) - math.log(x.denominator)
+    # below the normal doubles: math.log takes Python ints of any size (a gmpy2 mpz term would
+    # go through float and overflow, hence int()), and ln x <= -690 here, so the difference of
+    # the two logarithms loses nothing that matters
+    return math.log(int(x.numerator)) - math.log(int(x.denominator))
 
 
 def log_upper_mpf(x: Fraction) -> mpmath.mpf:
