@@ -88,14 +88,18 @@ def test_black_box_statistical_fail_and_inconclusive():
     def leaky(sample, rng):  # publishes the sample size
         return len(sample)
 
-    rep = audit(leaky, beta=0.3, epsilon=0.5, delta=1e-3, domain=[1, 2], seed=3)
+    # four pairs (both singletons and two crowds) instead of the default 24, and a tenth of the
+    # default trials per pair (select then confirm): the same code paths
+    few = {"max_statistical_pairs": 4, "n_select": 300, "n_confirm": 3000}
+    rep = audit(leaky, beta=0.3, epsilon=0.5, delta=1e-3, domain=[1, 2], seed=3, **few)
+    assert rep.coverage["shapes"] == {"singleton (statistical)": 2, "crowd (statistical)": 2}
     assert rep.verdict == "FAIL" and rep.witness.method == "statistical"
     assert rep.witness.confidence == pytest.approx(0.95)
 
     def constant(sample, rng):
         return "nothing"
 
-    rep = audit(constant, beta=0.3, epsilon=0.5, delta=1e-3, domain=[1, 2], seed=3)
+    rep = audit(constant, beta=0.3, epsilon=0.5, delta=1e-3, domain=[1, 2], seed=3, **few)
     assert rep.verdict == "INCONCLUSIVE" and rep.exit_code == 3
 
 
