@@ -86,3 +86,28 @@ def test_screen_chunks_hold_chunk_terms_over_the_documented_work_per_dataset(
             total = len(parents)
         assert fn == ("screen_chunk" if name == "squares" else "screen_parents")
         assert sizes == _chunks(total, max(1, chunk_terms // per)), (fn, n)
+
+
+def test_screen_candidates_name_the_same_datasets_whatever_the_chunk_size(monkeypatch):
+    """The per-dataset screen's candidates (status, −δ̂, dataset row, atom) index the batch the
+    caller passed, across chunks: one dataset per chunk gives the same list as one chunk, and
+    every candidate row is a dataset holding its atom."""
+    import numpy as np
+
+    from dps_verify.engine.count_vectors import Atoms, SampleTable
+    from dps_verify.verdict.executor import SerialExecutor
+    from tests.test_exact_search_pairs_reference import _vectors
+
+    anon = ANONYMIZERS["squares"]
+    counts = np.array(_vectors(2), dtype=np.int64)
+
+    def candidates() -> list:
+        table = SampleTable(anon, Atoms(anon, list(DOMAIN)), radix=3)
+        chk = es.PairChecker(table, F(1, 2), F(0), F(0), "hockey-stick", SerialExecutor())
+        return chk.screen(counts)
+
+    whole = candidates()
+    monkeypatch.setattr(es, "CHUNK_TERMS", 1)
+    assert candidates() == whole and len(whole) > 1
+    assert all(counts[row][x] > 0 for _, _, row, x in whole)
+    assert len({row for _, _, row, _ in whole}) > 1
