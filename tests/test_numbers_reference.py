@@ -579,6 +579,11 @@ def test_round_outward_rounds_each_end_outward_to_bits_significant_bits():
                 lo, hi = round_outward(lo_num, hi_num, den, bits)
                 assert lo == _directed(Fraction(lo_num, den), bits, up=False), (bits, den, lo_num)
                 assert hi == _directed(Fraction(hi_num, den), bits, up=True), (bits, den, hi_num)
+                # Python ints, also from GMP integers (python-flint takes Python ints only)
+                import gmpy2
+
+                for end in (lo, hi, *round_outward(gmpy2.mpz(lo_num), gmpy2.mpz(hi_num), gmpy2.mpz(den), bits)):
+                    assert type(end.numerator) is int and type(end.denominator) is int
 
 
 def test_log_fraction_of_rationals_of_any_size_against_mpmath():

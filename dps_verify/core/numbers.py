@@ -529,7 +529,9 @@ def round_outward(num_lo: int, num_hi: int, den: int, bits: int = 256) -> tuple[
         return fraction_from_ints(num_lo, den), fraction_from_ints(num_hi, den)
 
     def rounded(num: int, direction: str) -> Fraction:
-        return Fraction(*libmp.to_rational(libmp.from_rational(num, den, bits, direction)))
+        p, q = libmp.to_rational(libmp.from_rational(num, den, bits, direction))
+        return Fraction(int(p), int(q))  # Python ints (mpmath's gmpy backend gives mpz terms,
+        # which python-flint refuses)
 
     return rounded(num_lo, "f"), rounded(num_hi, "c")
 
