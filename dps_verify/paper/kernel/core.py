@@ -33,6 +33,7 @@ from typing import Any
 import sympy as sp
 import z3
 from sympy.core.function import AppliedUndef
+from sympy.logic.boolalg import BooleanAtom
 
 from dps_verify.core.types import ProofVerdict
 from dps_verify.paper.kernel import smt
@@ -854,21 +855,47 @@ def _conjuncts(f: Any) -> list[Any]:
     return [f]
 
 
+@lru_cache(maxsize=65536)
 def _fits(var: sp.Symbol, value: Any) -> bool:
-    """``value`` lies in ``var``'s declared range (sympy must *know* it, not merely allow it)."""
+    """``value`` lies in ``var``'s declared range (sympy must *know* it, not merely allow it).
+    Cached, as the helpers below: the chaining check asks about the same pieces many times."""
     flags = ("integer", "nonnegative", "positive", "real")
     return all(getattr(sp.sympify(value), f"is_{f}") is True
                for f in flags if var.assumptions0.get(f))
 
 
+@lru_cache(maxsize=65536)
 def _solve_linear(pattern: Any, v: sp.Symbol, target: Any) -> Any:
     """``x`` with ``pattern.subs(v, x) == target`` when ``pattern = a v + c`` (``a != 0``
     constant), else ``None``."""
+    form = _linear_form(pattern, v)
+    if form is None:
+        return None
+    a, c = form
+    return sp.expand((target - c) / a)
+
+
+@lru_cache(maxsize=8192)
+def _linear_form(pattern: Any, v: sp.Symbol) -> tuple[Any, Any] | None:
+    """``(a, c)`` with ``pattern = a v + c``, ``a`` a non-zero number and ``c`` free of ``v``
+    (``None``: ``pattern`` is not of that form)."""
     a = sp.diff(pattern, v)
     if not a.is_number or a == 0:
         return None
     c = sp.expand(pattern - a * v)
-    return None if c.has(v) else sp.expand((target - c) / a)
+    return None if c.has(v) else (a, c)
+
+
+@lru_cache(maxsize=65536)
+def _free(expr: Any) -> frozenset[Any]:
+    """``expr.free_symbols``."""
+    return frozenset(expr.free_symbols)
+
+
+@lru_cache(maxsize=8192)
+def _heads(expr: Any) -> frozenset[Any]:
+    """The functions applied in ``expr``."""
+    return frozenset(e.func for e in _applied(expr))
 
 
 @lru_cache(maxsize=8192)
@@ -900,7 +927,7 @@ def _instance_of(fact: Any, over: tuple[sp.Symbol, ...], target: Any
     # every function of the fact occurs in the instance; the instance may have more, carried in
     # by the values (SD(n_m + M(u) + 1, n_m + M(u)) is an instance of SD(n_m + r + 1, n_m + r)
     # at r = M(u)): the final identity test below decides
-    if not pats or not {e.func for e in pats} <= {e.func for e in tgts}:
+    if not pats or not _heads(fact) <= _heads(target):
         return None
     cands: dict[sp.Symbol, set[Any]] = {v: {v} for v in over}
     for pe in pats:
@@ -915,20 +942,126 @@ def _instance_of(fact: Any, over: tuple[sp.Symbol, ...], target: Any
                             cands[v].add(x)
     # a substitution never creates symbols: the target's must come from the fact's own (index
     # variables excluded) or from the values (a cheap filter before the costly rebuild)
-    fixed, wanted = fact.free_symbols - set(over), target.free_symbols
+    fixed, wanted = _free(fact) - set(over), _free(target)
     # xreplace does not rename bound variables (Sum, Lambda, ...): refuse a substitution that
     # could capture one or reach inside its scope
-    bound = fact.atoms(sp.Symbol) - fact.free_symbols
+    bound = _symbol_nodes(fact) - _free(fact)
     if bound & set(over):
         return None
     for combo in product(*[sorted(cands[v], key=sp.default_sort_key) for v in over]):
-        values = [sp.sympify(x).free_symbols for x in combo]
+        values = [_free(sp.sympify(x)) for x in combo]
         if not wanted <= fixed.union(*values) or any(bound & vs for vs in values):
             continue
         sub = dict(zip(over, combo))
-        if all(_fits(v, x) for v, x in sub.items()) and fact.xreplace(sub) == target:
+        if all(_fits(v, x) for v, x in sub.items()) and _may_become(fact, sub, target) \
+                and fact.xreplace(sub) == target:
             return tuple((v.name, sp.sstr(x)) for v, x in sub.items() if x != v)
     return None
+
+
+#: The relations whose evaluated rebuild is either the same relation of the rebuilt sides or
+#: ``true``/``false`` (sympy's ``Relational`` constructors never reorder or rewrite the sides).
+_RELATIONS = (sp.Eq, sp.Ne, sp.Lt, sp.Le, sp.Gt, sp.Ge)
+
+
+@lru_cache(maxsize=65536)
+def _symbol_nodes(expr: Any) -> frozenset[Any]:
+    """The symbols among ``expr``'s nodes (its ``args`` tree, bound ones included: the nodes
+    :meth:`~sympy.core.basic.Basic.xreplace` looks up)."""
+    return frozenset(expr.atoms(sp.Symbol))
+
+
+@lru_cache(maxsize=65536)
+def _float_free(expr: Any) -> bool:
+    """No ``Float`` in ``expr`` (an applied function of floats is re-evaluated numerically)."""
+    return not expr.atoms(sp.Float)
+
+
+def _may_become(fact: Any, sub: dict[Any, Any], target: Any) -> bool:
+    """A cheap necessary condition for ``fact.xreplace(sub) == target``: ``False`` only when
+    the rebuilt formula certainly differs from ``target``, so the costly rebuild (every
+    relation re-evaluated under the symbols' assumptions) runs only for candidates that can
+    match.  It follows ``xreplace`` node by node (:func:`_node_may_become`) and the rules by
+    which sympy rebuilds each kind of node; whatever it cannot rule out is left to the
+    rebuild."""
+    if not (_float_free(fact) and _float_free(target)
+            and all(_float_free(sp.sympify(x)) for x in sub.values())):
+        return True  # an applied function of floats is re-evaluated numerically
+    return _node_may_become(fact, sub, target)
+
+
+def _node_may_become(e: Any, sub: dict[Any, Any], t: Any) -> bool:
+    """Whether ``e.xreplace(sub)`` may equal ``t`` (``False``: it certainly does not).  A node
+    holding no key is kept as it is and a key becomes its value (both compared exactly); an
+    applied function ``F(a, b)`` stays ``F`` of the rebuilt arguments; a relation stays the
+    same relation of the rebuilt sides or becomes ``true``/``false``; any other expression is
+    rebuilt exactly (arithmetic: cheap).  A conjunction's rebuilt conjuncts (flattened, ``true``
+    dropped, duplicates removed) are drawn from its rebuilt parts, else it is ``true``/``false``;
+    ``Implies(A, B)`` rebuilds to ``Implies(A', B')``, ``true``, ``B'`` or the negation of
+    ``A'`` (sympy's ``Implies.eval``).  Anything else may become anything."""
+    if e in sub:
+        return bool(sub[e] == t)
+    if _symbol_nodes(e).isdisjoint(sub):
+        return bool(e == t)
+    if type(e) in _RELATIONS:
+        if isinstance(t, BooleanAtom):
+            return True
+        return type(t) is type(e) and all(
+            _node_may_become(a, sub, b) for a, b in zip(e.args, t.args))
+    if isinstance(e, AppliedUndef):
+        return (isinstance(t, AppliedUndef) and t.func == e.func and len(t.args) == len(e.args)
+                and all(_node_may_become(a, sub, b) for a, b in zip(e.args, t.args)))
+    if isinstance(e, sp.Expr):
+        return bool(e.xreplace(sub) == t)
+    if isinstance(t, BooleanAtom):
+        return True
+    if type(e) is sp.And:  # t: the one conjunct left, or a conjunction of conjuncts
+        return any(_may_supply(x, sub, t) for x in e.args) or (type(t) is sp.And and all(
+            any(_may_supply(x, sub, w) for x in e.args) for w in t.args))
+    if type(e) is sp.Implies and len(e.args) == 2:
+        a, b = e.args
+        if type(t) is sp.Implies and _node_may_become(a, sub, t.args[0]) \
+                and _node_may_become(b, sub, t.args[1]):
+            return True
+        # the collapsed forms: B' (as it is, or as the only part of Or(false, B')) and Not(A')
+        # (from Or(Not(A'), false)) -- ruled out only for relations and conjunctions of them
+        if not _relations_only(b) or _node_may_become(b, sub, t):
+            return True
+        return not _relations_only(a) or _may_negate_to(a, sub, t)
+    return True
+
+
+#: The negation of each relation: the same sides under the complementary relation.
+_NEGATED = {sp.Eq: sp.Ne, sp.Ne: sp.Eq, sp.Lt: sp.Ge, sp.Ge: sp.Lt, sp.Le: sp.Gt, sp.Gt: sp.Le}
+
+
+def _may_negate_to(a: Any, sub: dict[Any, Any], t: Any) -> bool:
+    """Whether ``Not(a.xreplace(sub))`` may equal ``t`` (not ``true``/``false``), for a
+    relation or a conjunction of relations ``a``: a relation negates to the complementary
+    relation of the same sides, a conjunction of two or more to ``Not(And(...))``."""
+    if type(a) is sp.And and type(t) is sp.Not:
+        return True
+    parts = a.args if type(a) is sp.And else (a,)
+    return any(type(t) is _NEGATED[type(x)] and all(
+        _node_may_become(s, sub, u) for s, u in zip(x.args, t.args)) for x in parts)
+
+
+def _relations_only(e: Any) -> bool:
+    """``e`` is a relation or a conjunction of relations: rebuilt, it is one of those or
+    ``true``/``false``, never a disjunction or a negation."""
+    return type(e) in _RELATIONS or (type(e) is sp.And
+                                     and all(type(x) in _RELATIONS for x in e.args))
+
+
+def _may_supply(x: Any, sub: dict[Any, Any], w: Any) -> bool:
+    """Whether ``w`` may be one of the conjuncts that the part ``x`` of a conjunction brings
+    to its rebuild: ``x`` rebuilt, or one of its conjuncts when that is a conjunction."""
+    kept = sub[x] if x in sub else x if _symbol_nodes(x).isdisjoint(sub) else None
+    if kept is not None:
+        return bool(kept == w) or (type(kept) is sp.And and w in kept.args)
+    if type(x) in _RELATIONS or isinstance(x, sp.Expr):
+        return _node_may_become(x, sub, w)  # never rebuilt into a conjunction
+    return True
 
 
 def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str, Any]],
@@ -943,7 +1076,7 @@ def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str
             continue
         # a source in which one of the step's index variables is a *fixed* parameter holds
         # for that one value only, never for every value
-        if set(s.over) & (formula.free_symbols - set(over)):
+        if set(s.over) & (_free(formula) - set(over)):
             continue
         sub = instance_of(formula, over, a)
         if sub is not None:
