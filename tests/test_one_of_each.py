@@ -102,10 +102,15 @@ def _is_n_m(node: ast.AST) -> bool:
             and isinstance(arg.left.left, ast.Name) and arg.left.left.id == "k")
 
 
-@cache
 def scan(root: Path, prefix: str = "") -> tuple[tuple[str, str, str, int], ...]:
     """Every site of a listed idea under ``root``: (kind, ``prefix`` + path, enclosing function,
-    line).  Scanned once per root and session (the package is read by two tests)."""
+    line).  Scanned once per root and session (the package is read by two tests): the cache is
+    keyed by both arguments, however the caller spells them."""
+    return _scan(root, prefix)
+
+
+@cache
+def _scan(root: Path, prefix: str) -> tuple[tuple[str, str, str, int], ...]:
     found: list[tuple[str, str, str, int]] = []
     for path in sorted(root.rglob("*.py")):
         rel = prefix + path.relative_to(root).as_posix()
