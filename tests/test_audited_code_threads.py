@@ -91,3 +91,36 @@ def test_data_audit_tasks_on_four_threads_draw_what_a_serial_run_draws():
         threaded = list(pool.map(lambda it: _guarded(pipeline_task, it), items))
     assert threaded == serial
     assert len({tuple(v) for v in serial}) == 4  # each task has its own stream
+
+
+def test_a_task_left_running_by_another_audit_is_an_error_not_a_wait():
+    """A task of an earlier run still holds this process's turn (it hangs, past its deadline):
+    a task of a new run fails at once with the cause named; a task of the same run waits."""
+    from dps_verify.core.errors import AuditedCodeError
+
+    release = threading.Event()
+
+    def hanging(item) -> None:
+        release.wait(10)
+
+    old_run = ({"seed": np.random.SeedSequence(1), "run": "earlier"},)
+    holder = threading.Thread(target=_guarded, args=(hanging, old_run))
+    holder.start()
+    try:
+        time.sleep(0.3)
+        try:
+            _guarded(lambda item: "answered", ({"seed": np.random.SeedSequence(2), "run": "later"},))
+        except AuditedCodeError as exc:
+            assert "another audit is still running in this process" in str(exc)
+        else:
+            raise AssertionError("a task of another run waited for a hung task's turn and ran")
+        same_run: list[str] = []
+        waiter = threading.Thread(target=lambda: same_run.append(_guarded(lambda item: "answered", old_run)))
+        waiter.start()
+        time.sleep(0.5)
+        assert same_run == []  # waiting its turn behind a task of its own run
+    finally:
+        release.set()
+        holder.join(10)
+    waiter.join(10)
+    assert same_run == ["answered"]

@@ -394,3 +394,26 @@ def test_blocks_open_in_two_threads_restore_the_real_exit_handlers_and_streams(f
     assert sys.stdout is out and sys.stderr is err
     handler = atexit.register(lambda: None)  # the interpreter's own register: no recursion
     atexit.unregister(handler)
+
+
+@pytest.mark.parametrize("replacement", ["io.StringIO()", "_Rewrite(sys.stdout)"])
+def test_code_that_replaces_sys_stdout_cannot_swallow_or_rewrite_the_verdict(replacement, tmp_path, capsys):
+    """The audited code assigns sys.stdout at import (a sink, or a wrapper turning FAIL into
+    PASS): once its block ends the process's own stream is back, so the FAIL verdict line
+    reaches the terminal unchanged."""
+    src = f"""
+        import io, sys
+        class _Rewrite:
+            def __init__(self, real):
+                self.real = real
+            def write(self, text):
+                return self.real.write(text.replace("FAIL", "PASS"))
+            def flush(self):
+                pass
+        sys.stdout = {replacement}
+        def anonymize(sample):
+            return tuple(sorted(sample))
+        """
+    rc = main(["audit", _script(tmp_path, src), *CLAIM, "--domain", _domain(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 1 and out.rstrip().splitlines()[-1].startswith("verdict: FAIL")

@@ -39,6 +39,7 @@ import math
 import sys
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -287,7 +288,32 @@ def _child_seed(parent: Any, i: int) -> Any:
 #: Tasks of one process run one at a time: the global generators their pipeline may draw from
 #: are the process's, so two tasks on two threads of one worker would draw from one stream in an
 #: order the scheduler picks (counts that change from run to run).
-_TASK_LOCK = threading.RLock()
+_TASK_LOCK = threading.Lock()
+#: The run (``"run"`` of the task) whose task holds :data:`_TASK_LOCK`, if any.
+_task_holder: list[Any] = [None]
+#: Seconds between two looks at who holds the lock while a task waits for it.
+_TASK_LOCK_POLL = 0.2
+
+
+def _acquire_task_lock(run: Any) -> None:
+    """Wait for this process's turn to run a pipeline task.  Tasks of the same run wait for one
+    another (the backend's deadline bounds each); a task of another run holding the lock (one
+    left running past its deadline by an earlier audit, or a second audit at the same time)
+    is an error naming that cause, never a wait without end."""
+    while not _TASK_LOCK.acquire(timeout=_TASK_LOCK_POLL):
+        holder = _task_holder[0]
+        if holder is not None and holder != run:
+            raise AuditedCodeError(
+                "a pipeline task of another audit is still running in this process (left running "
+                "past its deadline, or a second audit at the same time): the tasks of one process "
+                "share its global random generators, so they run one at a time; wait for it to end "
+                "or restart the workers")
+    _task_holder[0] = run
+
+
+def _release_task_lock() -> None:
+    _task_holder[0] = None
+    _TASK_LOCK.release()
 
 
 def _guarded(task: Callable[[Any], Any], item: Any) -> Any:
@@ -306,8 +332,9 @@ def _guarded(task: Callable[[Any], Any], item: Any) -> Any:
     from dps_verify.engine.calls import audited_code
 
     seed = item[0].get("seed")
+    _acquire_task_lock(item[0].get("run"))
     try:
-        with _TASK_LOCK, audited_code():
+        with audited_code():
             if seed is not None:
                 # the global generators a pipeline may draw from without saying so get a stream
                 # of their own per task (a child of the task's seed, apart from the sampling
@@ -318,6 +345,8 @@ def _guarded(task: Callable[[Any], Any], item: Any) -> Any:
             return task(item)
     except AuditedCodeError as exc:
         raise AuditedCodeError(str(exc)) from None
+    finally:
+        _release_task_lock()
 
 
 def screening_task(item: tuple[dict, Sequence[tuple]]) -> dict:
@@ -661,7 +690,8 @@ def _statistical_this_table(
     chosen = st.choose_targets(table.records, table.qi, targets)
     root = task_seeds(seed, 3)  # screening, "without" runs, "with" runs
     records = backend.scatter(table.records)
-    base = {"pipeline": ref, "qi": table.qi, "fmt": fmt, "beta": bf}
+    # "run": which audit a task belongs to (tasks of one run wait for one another's turn)
+    base = {"pipeline": ref, "qi": table.qi, "fmt": fmt, "beta": bf, "run": uuid.uuid4().hex}
 
     # ---- screening (never certifies anything; its runs are not reused)
     n_tasks = max(1, math.ceil(screen_trials / 2))

@@ -498,27 +498,34 @@ class _World:
             if not self.blocks:
                 self.restore_random = _save_globals()
                 self.streams = (sys.stdout, sys.stderr)
-                os._exit = _trap_os_exit  # type: ignore[assignment]
-                atexit.register = _register_contained  # type: ignore[assignment]
-                sys.stdout = _ThreadStream("out", self.streams[0])  # type: ignore[assignment]
-                sys.stderr = _ThreadStream("err", self.streams[1])  # type: ignore[assignment]
+            self._install()
             _seed_globals(seed)
             self.blocks.append(block)
         return block
 
+    def _install(self) -> None:
+        """(Re)make the replacements: the audited code may have replaced them with its own."""
+        os._exit = _trap_os_exit  # type: ignore[assignment]
+        atexit.register = _register_contained  # type: ignore[assignment]
+        if not isinstance(sys.stdout, _ThreadStream):
+            sys.stdout = _ThreadStream("out", self.streams[0])  # type: ignore[assignment]
+        if not isinstance(sys.stderr, _ThreadStream):
+            sys.stderr = _ThreadStream("err", self.streams[1])  # type: ignore[assignment]
+
     def leave(self, block: _Block) -> None:
+        """Close ``block``.  The last block puts back the streams saved when the first opened,
+        the interpreter's ``atexit.register`` and ``os._exit`` (still trapped after
+        :func:`seal_process`) whatever the audited code assigned to them, so it cannot keep a
+        stream of its own past the verdict; while other blocks stay open, the replacements are
+        made again."""
         with self.lock:
             self.blocks.remove(block)
             if self.blocks:
+                self._install()
                 return
-            if isinstance(sys.stdout, _ThreadStream):
-                sys.stdout = self.streams[0]
-            if isinstance(sys.stderr, _ThreadStream):
-                sys.stderr = self.streams[1]
-            if os._exit is _trap_os_exit and not _sealed:
-                os._exit = _REAL_OS_EXIT  # type: ignore[assignment]
-            if atexit.register is _register_contained:  # type: ignore[comparison-overlap]
-                atexit.register = _REAL_ATEXIT_REGISTER  # type: ignore[assignment]
+            sys.stdout, sys.stderr = self.streams
+            os._exit = _trap_os_exit if _sealed else _REAL_OS_EXIT  # type: ignore[assignment]
+            atexit.register = _REAL_ATEXIT_REGISTER  # type: ignore[assignment]
             self.restore_random()
             self.restore_random = lambda: None
 
