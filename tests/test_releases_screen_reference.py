@@ -150,3 +150,14 @@ def test_screened_first_step_screens_upwards_until_the_screen_halved_then_refine
     fine = [n for n, bins, _ in seen[first:] if bins == fine_bins]
     band = [n for n, _, s in coarse if s * R.SCREEN_BAND >= top]
     assert fine[:len(band)] == band
+
+
+def test_format_bound_of_exactly_one_is_the_plain_rounded_up_form() -> None:
+    # only a bound below 1 gets more digits (so that it never prints as 1); 1 itself, and
+    # bounds above it, print at the asked digits
+    from dps_verify.core.numbers import format_up
+
+    for x in (F(1), F(3, 2), F(10**6 + 1)):
+        assert R.format_bound(x) == format_up(x, 4)
+    below = F(10**9 - 1, 10**9)
+    assert F(R.format_bound(below)) < 1 and F(format_up(below, 4)) >= 1

@@ -22,6 +22,23 @@ def test_releases_delta_refuses_astronomic_times_at_once() -> None:
         releases_delta(3, F(1, 4), 1, D.MAX_RELEASES + 1)
 
 
+def test_releases_delta_refuses_too_many_releases_before_any_enclosure_or_bound(monkeypatch) -> None:
+    # the refusal comes from the estimate made from T alone: no enclosure, cheap bound or
+    # float screen is started first (each would be work past the budget)
+    from dps_verify.inverse import releases as R
+
+    def no_work(*a, **kw):  # type: ignore[no-untyped-def]
+        raise AssertionError("work started before the releases budget was checked")
+
+    for name in ("pair_delta_enclosure", "thresholded_bound", "screen_delta", "untruncated_bound"):
+        monkeypatch.setattr(R, name, no_work)
+    for method in ("screen", "scan"):
+        with pytest.raises(CertificationError, match="MAX_RELEASES"):
+            R.releases_delta(3, F(1, 4), 1, D.MAX_RELEASES + 1, method=method)
+    with pytest.raises(CertificationError, match="MAX_RELEASES"):
+        R.releases_delta(3, F(1, 4), 1, D.MAX_RELEASES + 1, n_max=5)
+
+
 def test_the_releases_budget_is_enforced_exactly_at_its_boundary() -> None:
     D.check_releases_budget(D.MAX_RELEASES)  # at the budget: accepted
     with pytest.raises(CertificationError, match="MAX_RELEASES"):
