@@ -113,7 +113,7 @@ def test_finite_range_encloses_each_size_and_says_it_covers_only_that_range() ->
     r = R.releases_delta(k, beta, 0, times, n_max=4)
     assert not r.covers_all_n and r.scanned == (2, 4) and r.enclosed == (2, 3, 4)
     worst = max(exact_delta(n, k, beta, x, times) for n in (2, 3, 4))
-    assert r.delta.lower == worst == r.delta.upper and r.argmax_n == 3
+    assert r.delta.lower == worst == r.delta.upper and r.argmax_n == 3 == r.delta.details["argmax_n"]
     assert "n in [2, 4] only" in r.delta.how and r.tail_from is None
 
 

@@ -150,6 +150,9 @@ def test_screened_first_step_screens_upwards_until_the_screen_halved_then_refine
     fine = [n for n, bins, _ in seen[first:] if bins == fine_bins]
     band = [n for n, _, s in coarse if s * R.SCREEN_BAND >= top]
     assert fine[:len(band)] == band
+    # step 2: every other size is certified below the target (a cheap or a grid bound), none
+    # enclosed beyond k and the screen's worst size
+    assert len(r.enclosed) == 2 and sum(r.details["bounds_by_kind"].values()) == r.tail_from - k - 2
 
 
 def test_format_bound_of_exactly_one_is_the_plain_rounded_up_form() -> None:
