@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from dps_verify import exact
 from dps_verify.core.params import beta_edge, in_paper_regime
-from dps_verify.worstcase.sdgs import scan_generic
+from dps_verify.worstcase.sdgs_generic import scan_generic
 
 cases = st.tuples(
     st.integers(min_value=1, max_value=4),

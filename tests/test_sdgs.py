@@ -6,7 +6,8 @@ import pytest
 
 from dps_verify import bounds, exact
 from dps_verify import mechanisms as M
-from dps_verify.worstcase.sdgs import n_min, scan_generic, scan_paper_regime
+from dps_verify.worstcase.sdgs import n_min, scan_paper_regime
+from dps_verify.worstcase.sdgs_generic import scan_generic
 
 CASES = [
     (2, Fraction(1, 2), Fraction(1)),

@@ -17,8 +17,10 @@ when n − j < n(1−β)e^{−ε}, i.e. j > γn with γ = 1 − (1−β)e^{−ε
 This module scans n upward with exact integer arithmetic and stops by a proven rule: the
 Chernoff–Hoeffding bound Pr[Bin(n,β) ≥ γn] ≤ exp(−n·KL(γ‖β)) (γ > β) decreases in n and bounds
 every later term; once it falls below the best value found, the supremum is attained.  In the
-regime ε < −ln(1−β) (outside CP Thm 5) the scan uses the generic engine on (P_n, Q_n) and the
-bound TV(P_n, Q_n) ≤ β·max_j f(j; n−1, β), which is non-increasing in n.
+regime ε < −ln(1−β) (outside CP Thm 5) the walk adds the backward bad set (ratio below e^−ε) and
+its own Chernoff bound (:func:`scan`).  The slow reference scan of the same supremum, the generic
+divergence engine on (P_n, Q_n) (:func:`scan_generic`, :func:`output_laws`, re-exported), lives
+in :mod:`dps_verify.worstcase.sdgs_generic`.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ except ImportError:  # pragma: no cover - pure-Python fallback, same results
     mpz = int  # type: ignore[misc,assignment]
     gmpy2 = types.SimpleNamespace(comb=math.comb, divexact=lambda a, b: a // b)  # type: ignore[assignment]
 
-from dps_verify.core.binomial import cdf, max_pmf, pmf
+from dps_verify.core.binomial import max_pmf
 from dps_verify.core.errors import BudgetError, CertificationError, ParameterError
 from dps_verify.core.numbers import (
     BASE_PREC,
@@ -52,7 +54,6 @@ from dps_verify.core.numbers import (
     Number,
     exp_compare,
     exp_dyadic,
-    fraction_to_mpf,
     iv_adaptive,
     iv_exp,
     iv_from_fraction,
@@ -71,7 +72,7 @@ from dps_verify.core.params import (
     resolve_beta,
 )
 from dps_verify.core.types import DefinitionLike, WorstCaseMeasureLike
-from dps_verify.measures.divergence import DEFINITIONS, delta_certified, pointwise_delta_exact
+from dps_verify.measures.divergence import DEFINITIONS
 from dps_verify.worstcase.gamma_gap import (  # noqa: F401 - re-exported names
     _EPS_FLOAT_CAP,
     eps_float,
@@ -79,6 +80,10 @@ from dps_verify.worstcase.gamma_gap import (  # noqa: F401 - re-exported names
     gamma_minus_beta_float,
     gamma_minus_beta_iv,
 )
+
+# the reference scan (the generic divergence engine on each group size's output laws) is a test
+# oracle, not part of the certified walk: it lives in its own module, re-exported here by name
+from dps_verify.worstcase.sdgs_generic import output_laws, scan_generic  # noqa: F401
 
 #: Default cap on the group sizes scanned before giving up with an honest enclosure.
 DEFAULT_MAX_N = 20_000
@@ -1160,102 +1165,6 @@ def scan_paper_regime(
     """Supremum over group sizes n of a per-n measure for ε ≥ −ln(1−β) (compatibility name of
     :func:`scan`, which also covers ε < −ln(1−β))."""
     return scan(k, beta, eps, measure=measure, max_n=max_n)
-
-
-@dataclass
-class _GenericBest:
-    lower: Fraction = Fraction(-1)
-    upper: Fraction = Fraction(-1)
-    n: int = 0
-
-
-def output_laws(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
-    """The exact output laws (P_n, Q_n) of t's recoding group (see module docstring)."""
-    P: dict[int, Fraction] = {0: cdf(k - 1, n, beta)}
-    Q: dict[int, Fraction] = {0: cdf(k - 1, n - 1, beta)}
-    for j in range(k, n + 1):
-        P[j] = pmf(j, n, beta)
-        if j <= n - 1:
-            Q[j] = pmf(j, n - 1, beta)
-    return P, Q
-
-
-def scan_generic(
-    k: int,
-    beta: Fraction,
-    eps: Fraction,
-    *,
-    definition: DefinitionLike,
-    max_n: int = 400,
-) -> Certified:
-    """Supremum over n of δ(P_n, Q_n) using the generic exact engine (any ε ≥ 0).
-
-    Slow (O(n) per group size) but obviously faithful to the definitions; it is the oracle the
-    fast :func:`scan` is tested against (its tail bound decays only like 1/√n).
-    """
-
-    best = _GenericBest()
-    stop_note = None
-    for n in range(1, max_n + 1):
-        P, Q = output_laws(n, k, beta)
-        if definition == "hockey-stick":
-            c = delta_certified(P, Q, eps)
-            lo, hi = c.lower, c.upper
-        else:
-            lo = hi = pointwise_delta_exact(P, Q, eps)
-        if lo > best.lower:
-            best.lower, best.n = lo, n
-        best.upper = max(best.upper, hi)
-        bound = _generic_tail_bound(n + 1, k, beta, eps, definition)
-        if bound <= best.lower:
-            stop_note = f"stopped at n = {n + 1}: a bound non-increasing in n fell below the best value"
-            break
-    upper = best.upper
-    if stop_note is None:
-        # min(..., 1) may yield the int 1 (== Fraction(1)) when the bound exceeds 1
-        upper = max(upper, min(_generic_tail_bound(max_n + 1, k, beta, eps, definition), 1))  # type: ignore[assignment]
-        stop_note = f"scan capped at n = {max_n}; enclosure includes a bound for larger n"
-    return Certified(
-        lower=max(best.lower, Fraction(0)),
-        upper=upper,
-        how=f"generic exact engine on the group's output laws; {stop_note}",
-        details={"argmax_n": best.n},
-    )
-
-
-def _generic_tail_bound(
-    n: int, k: int, beta: Fraction, eps: Fraction, definition: DefinitionLike
-) -> Fraction:
-    """An upper bound, valid for every n' ≥ n, on the per-n divergence (1 if nothing better)."""
-    if definition == "hockey-stick":
-        # H_ε ≤ TV(P_n, Q_n) ≤ TV(Bin(n), Bin(n−1)) = β·max pmf of Bin(n−1), non-increasing in n.
-        return beta * max_pmf(n - 1, beta)
-    # Pointwise: bad outputs lie in {X ≥ γn} (ratio above e^ε) or {X ≤ a_n}, a_n = max(k−1, γ'n)
-    # with γ' = 1 − (1−β)e^ε (ratio below e^−ε).  Chernoff–Hoeffding bounds both masses, under
-    # Bin(n) and under the stochastically smaller Bin(n−1); each bound is non-increasing in n.
-    if n < 2 or eps == 0:
-        return Fraction(1)
-    with iv_precision(BASE_PREC):
-        iv = mpmath.iv
-        b = iv_from_fraction(beta)
-        e = iv_exp(iv_from_fraction(eps))
-        g_hi = 1 - iv_from_fraction(1 - beta) / e
-        total = iv_exp(-n * _kl(g_hi, b))
-        g_lo = 1 - iv_from_fraction(1 - beta) * e
-        x_lo, x_hi = Fraction(k - 1, n - 1), Fraction(k - 1, n - 1)
-        if iv_upper(g_lo) > 0:
-            y = g_lo * n / (n - 1)
-            x_lo, x_hi = max(x_lo, iv_lower(y)), max(x_hi, iv_upper(y))
-        if x_hi >= iv_lower(b) or x_lo <= 0:
-            return Fraction(1)
-        x = iv.mpf([fraction_to_mpf(x_lo, "d"), fraction_to_mpf(x_hi, "u")])
-        total += iv_exp(-(n - 1) * _kl(x, b))
-        return iv_upper(total)
-
-
-def _kl(a, b):  # interval KL(a‖b) for Bernoulli laws
-    iv = mpmath.iv
-    return a * iv.log(a / b) + (1 - a) * iv.log((1 - a) / (1 - b))
 
 
 def is_infinite_epsilon(epsilon: Any) -> bool:
