@@ -1,8 +1,6 @@
 """``dps-verify delta --releases T`` and measures.releases."""
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 
 from dps_verify import exact
@@ -12,8 +10,7 @@ from dps_verify.measures.pld import pair_delta
 
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    """``dps-verify ARGV`` in this process (``dps_verify.cli.main``): exit code, stdout, stderr.
-    The JSON test below runs the real command in a subprocess."""
+    """``dps-verify ARGV`` in this process (``dps_verify.cli.main``): exit code, stdout, stderr."""
     from dps_verify.cli import main
 
     try:
@@ -44,14 +41,13 @@ def test_two_releases_match_pair_delta():
     assert abs(float(r.delta.upper) - float(worst)) < 1e-15
 
 
-def test_cli_releases_json():
-    out = subprocess.run(
-        [sys.executable, "-m", "dps_verify.cli", "delta", "--k", "5", "--beta", "1/10",
-         "--epsilon", "2", "--releases", "2", "--json"],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+def test_cli_releases_json(capsys):
+    """In this process (the ``python -m dps_verify.cli`` entry point has its own tests): the
+    whole of stdout is one JSON document."""
+    code, stdout, err = run_cli(capsys, "delta", "--k", "5", "--beta", "1/10", "--epsilon", "2",
+                                "--releases", "2", "--json")
+    assert code == 0, err
+    data = json.loads(stdout)
     assert data["releases"] == 2 and data["mode"] == "exact"
     assert float(data["value"]) > 0
 
@@ -130,14 +126,15 @@ def test_cheap_bounds_are_upper_bounds():
                 assert abs(a - b) <= Fraction(1, 10**20) * b
 
 
-def test_sup_encloses_brute_force_scan_for_several_releases():
-    """T = 2, 3: every n up to well past the tail start is below the upper end, and the lower end
-    is attained."""
+def test_sup_encloses_brute_force_scan_for_several_releases(deep_profile):
+    """T = 2, 3: every n up to well past the tail start (8 sizes past it, 15 under the deep
+    profile) is below the upper end, and the lower end is attained."""
     k, beta, eps = 3, Fraction(1, 4), Fraction(1, 2)
     for times in (2, 3):
         r = releases_delta(k, beta, eps, times)
         assert r.tail_from is not None
-        vals = [_exact_thr(n, k, beta, eps, times) for n in range(k, r.tail_from + 15)]
+        past = 15 if deep_profile else 8
+        vals = [_exact_thr(n, k, beta, eps, times) for n in range(k, r.tail_from + past)]
         assert max(v.upper for v in vals) <= r.delta.upper
         assert any(v.upper >= r.delta.lower for v in vals)
 
