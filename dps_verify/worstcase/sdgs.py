@@ -505,7 +505,26 @@ def _float_kl(a: float, b: float) -> float:
 
 
 def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLike, backward: bool) -> dict:
-    """Float screen: start n, expected stop n and work, before any exact arithmetic."""
+    """Float screen: start n, expected stop n and work, before any exact arithmetic.
+
+    Its numbers choose the route (exact walk or long-range segments) and the budget refusals,
+    never a certified value.  In floats, with γ = 1 − (1−β)e^−ε (ε as :func:`eps_float` gives it):
+
+    * ``kl`` = KL(γ‖β) (−ln β when γ is 1.0 as a double; 0 when γ ≤ β: no forward stop);
+    * ``n0`` = max(k/γ − 1, 1), the float n_m; k for the exact measures below CP Thm 5's edge
+      and at ε = 0 (and when γ ≤ 0);
+    * L = max(−ln f(k; n*, β), 0) at n* = max(k/γ, k) (binomial coefficient by lgamma; −kl·n*
+      past 10^300), plus −ln β for the hockey-stick (its worst case is about β times the tail):
+      the expected −ln δ; ``value_bits`` = L / ln 2;
+    * ``n_stop`` = max(n0, (L + 1)/kl) (∞ when kl = 0); below the edge at least the backward
+      stop too: from nb = max(n_stop, 2k/β + 2), nb ← (L + 1)/KL(c‖β) + 1 with
+      c = max(k/(nb − 1), γ'nb/(nb − 1)), γ' = 1 − (1−β)e^ε, until that no longer raises nb
+      (nb doubles while c ≥ β, and is ∞ past 10^30; at most 60 rounds);
+    * at ε = 0: ``n0`` = k and ``n_stop`` = 16(k/β + 2) for the hockey-stick (its TV bound
+      decays like 1/√n), k for pointwise (the value 1 at n = k);
+    * ``bits`` = n_stop·log2 q (β = p/q), ``work`` = (n_stop − n0 + 1 + 200)·bits bit-steps
+      (the group sizes walked plus about 200 linear set-up passes).
+    """
     b, e = float(beta), eps_float(eps)
     # ln β from the exact β, and a floor for divisions: float(β) is 0.0 below 2^-1074
     log_b = log_fraction(beta)
@@ -517,7 +536,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
         kl = 0.0
     else:
         n0 = max(k / g - 1, 1.0)
-        kl = _float_kl(min(g, 1 - 1e-300), b) if g < 1 else -log_b
+        kl = _float_kl(g, b) if g < 1 else -log_b
     if measure != "paper-d" and (backward or e == 0):
         n0 = float(k)
     # log of the value near the start: log f(k; n, β) ≤ log of the tail (float screen only);
@@ -532,7 +551,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
         )
     else:
         ls = -kl * nn
-    L = max(-ls, 0.0) + 0.01
+    L = max(-ls, 0.0)
     if measure == "hockey-stick" and b < 1:
         # the hockey-stick value is at most TV(P_n, Q_n) ≤ β·max pmf: its best is about β times
         # the tail, so the proven stop comes ln(1/β)/KL group sizes later (tiny β: many)
