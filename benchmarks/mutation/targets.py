@@ -48,6 +48,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_sdgs_capped_reference.py",
         "tests/test_sdgs_edges_reference.py",
         "tests/test_sdgs_kl_lower_reference.py",
+        "tests/test_sdgs_work_estimate_reference.py",
         "tests/test_sdgs.py",
         "tests/test_long_range_ties.py",
         "tests/test_bounds.py",
