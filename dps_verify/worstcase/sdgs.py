@@ -517,9 +517,10 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
       past 10^300), plus −ln β for the hockey-stick (its worst case is about β times the tail):
       the expected −ln δ; ``value_bits`` = L / ln 2;
     * ``n_stop`` = max(n0, (L + 1)/kl) (∞ when kl = 0); below the edge at least the backward
-      stop too: from nb = max(n_stop, 2k/β + 2), nb ← (L + 1)/KL(c‖β) + 1 with
-      c = max(k/(nb − 1), γ'nb/(nb − 1)), γ' = 1 − (1−β)e^ε, until that no longer raises nb
-      (nb doubles while c ≥ β, and is ∞ past 10^30; at most 60 rounds);
+      stop too: max(nb, (L + 1)/KL(c‖β) + 1) from nb = max(n_stop, 2k/β + 2) and
+      c = max(k/(nb − 1), γ'nb/(nb − 1)), γ' = 1 − (1−β)e^ε: the first point at or past the least
+      N with (N − 1)·KL(c_N‖β) ≥ L + 1 of the iteration nb ← (L + 1)/KL(c‖β) + 1 (∞ if c ≥ β
+      in floats, which the bounds in the code rule out in exact arithmetic);
     * at ε = 0: ``n0`` = k and ``n_stop`` = 16(k/β + 2) for the hockey-stick (its TV bound
       decays like 1/√n), k for pointwise (the value 1 at n = k);
     * ``bits`` = n_stop·log2 q (β = p/q), ``work`` = (n_stop − n0 + 1 + 200)·bits bit-steps
@@ -561,22 +562,15 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
     else:
         n_stop = float("inf")
     if backward and math.isfinite(n_stop):
+        # the backward rule stops at the least N with (N − 1)·KL(c_N‖β) ≥ L + 1, an increasing
+        # function of N (c_N falls); one step from nb gives a point at or past that N, and nb is
+        # already past it when the step does not raise it.  c < β at nb: nb ≥ (L + 1)/KL(γ‖β) ≥
+        # β(1−β)/(γ−β)² (KL ≤ χ²) exceeds β/(β − γ') (γ − β = (1−β)(1 − e^−ε), β − γ' = (1−β)(e^ε − 1))
         gp = 1 - (1 - b) * math.exp(min(e, 700.0))
         nb = max(n_stop, 2 * k / b_div + 2)
-        for _ in range(60):
-            c = max(k / (nb - 1), gp * nb / (nb - 1))
-            klb = _float_kl(c, b) if c < b else 0.0
-            if klb <= 0:
-                nb *= 2
-                if nb > 1e30:
-                    nb = float("inf")
-                    break
-                continue
-            need = (L + 1) / klb + 1
-            if need <= nb:
-                break
-            nb = need
-        n_stop = max(n_stop, nb)
+        c = max(k / (nb - 1), gp * nb / (nb - 1))
+        klb = _float_kl(c, b) if c < b else 0.0
+        n_stop = max(nb, (L + 1) / klb + 1) if klb > 0 else math.inf
     if e == 0:  # hockey-stick: polynomial tail bound; pointwise: 1 at n = k
         n0 = float(k)
         n_stop = 16 * (k / b_div + 2) if measure == "hockey-stick" else float(k)
