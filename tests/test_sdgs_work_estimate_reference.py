@@ -61,12 +61,10 @@ def reference(k: int, beta: Fraction, eps: Fraction, measure: str, backward: boo
             L += -mpmath.log(b)
         n_stop = max(n0, (L + 1) / kl) if kl > 0 else mpmath.inf
         if backward and n_stop < mpmath.inf:
-            gp = 1 - (1 - b) * mpmath.exp(e)
+            # iterate nb <- (L + 1)/KL(k/(nb - 1)||beta) + 1 until it no longer rises
             nb = max(n_stop, 2 * k / b + 2)
             while True:
-                c = max(k / (nb - 1), gp * nb / (nb - 1))
-                assert c < b  # the cases below never double nb
-                need = (L + 1) / _kl(c, b) + 1
+                need = (L + 1) / _kl(k / (nb - 1), b) + 1
                 if need <= nb:
                     break
                 nb = need
