@@ -34,7 +34,7 @@ def _kl(a, b):
     if a > 0:
         out += a * mpmath.log(a / b)
     if a < 1:
-        out += (1 - a) * mpmath.log((1 - a) / (1 - b))
+        out += (1 - a) * mpmath.log1p((b - a) / (1 - b))  # ln((1−a)/(1−b)), no cancellation
     return out
 
 
@@ -43,7 +43,7 @@ def reference(k: int, beta: Fraction, eps: Fraction, measure: str, backward: boo
     with mpmath.workdps(DPS):
         b = mpmath.mpf(beta.numerator) / beta.denominator
         e = mpmath.mpf(eps.numerator) / eps.denominator
-        g = 1 - (1 - b) * mpmath.exp(-e)
+        g = b - (1 - b) * mpmath.expm1(-e)  # 1 − (1−β)e^−ε without cancellation at tiny β, ε
         if e == 0:
             kl = mpmath.mpf(0)
         elif 1 - g < mpmath.mpf(2) ** -60:  # 1.0 as a double
@@ -54,8 +54,11 @@ def reference(k: int, beta: Fraction, eps: Fraction, measure: str, backward: boo
         if measure != "paper-d" and (backward or e == 0):
             n0 = mpmath.mpf(k)
         ns = max(k / g, mpmath.mpf(k))
-        log_f = (mpmath.loggamma(ns + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(ns - k + 1)
-                 + k * mpmath.log(b) + (ns - k) * mpmath.log(1 - b))
+        if ns < mpmath.mpf(10) ** 300:
+            log_f = (mpmath.loggamma(ns + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(ns - k + 1)
+                     + k * mpmath.log(b) + (ns - k) * mpmath.log(1 - b))
+        else:  # Chernoff's exponent in place of the binomial term
+            log_f = -kl * ns
         L = max(-log_f, mpmath.mpf(0))
         if measure == "hockey-stick":
             L += -mpmath.log(b)
@@ -101,8 +104,12 @@ CASES = [
     # ε = 0: the TV tail for the hockey-stick, the value 1 at n = k for pointwise
     (3, F(1, 2), F(0)),
     (4, F(1, 5), F(0)),
-    # γ = 1 − (1−β)e^−ε is 1.0 as a double: KL(γ‖β) is taken as −ln β
+    # γ = 1 − (1−β)e^−ε is 1.0 as a double: KL(γ‖β) is taken as −ln β (also for a β that is
+    # 0.0 as a double: from the exact β)
     (3, F(1, 2), F(800)),
+    (3, F(1, 2**1100), F(40)),
+    # k/γ past 10^300 (β and ε near 10^−300): the value size from Chernoff's exponent
+    (3, F(1, 10**305), F(1, 10**301)),
 ]
 
 
@@ -141,3 +148,32 @@ def test_backward_stop_estimate_is_near_the_stop_the_walk_counts(k, beta, eps, m
     # the work is counted in the same unit as the estimate: (group sizes + set-up) x bits
     counted = (got.details["n_scanned"] + 200) * stop * mpmath.log(beta.denominator, 2)
     assert 0.8 * counted <= est["work"] <= 3 * counted, (est, counted)
+
+
+@pytest.mark.parametrize("measure", ["hockey-stick", "pointwise"])
+def test_estimate_at_a_beta_below_the_doubles_and_epsilon_zero(measure):
+    """β = 2^−1100 is 0.0 as a double and γ = β at ε = 0: no division by the zero γ, the start
+    is k, the value size comes from the exact β (−log2 β^k = 1100k bits, plus −log2 β for the
+    hockey-stick), and only the hockey-stick's 1/√n tail puts the stop out of reach."""
+    k = 3
+    est = sdgs._estimate(k, F(1, 2**1100), F(0), measure, True)
+    assert est["n0"] == k and est["kl"] == 0
+    bits = 1100 * (k + (measure == "hockey-stick"))
+    assert est["value_bits"] == pytest.approx(bits, rel=REL)
+    if measure == "hockey-stick":
+        assert est["n_stop"] > 1e300 and est["work"] == float("inf")
+    else:
+        assert est["n_stop"] == k
+
+
+@pytest.mark.parametrize("measure", ["hockey-stick", "pointwise"])
+def test_estimate_is_infinite_when_beta_is_one_as_a_double(measure):
+    """β = 1 − 2^−60 is 1.0 as a double, so the float γ − β is 0: the screen sees no forward
+    Chernoff exponent and estimates an endless walk (the scan then takes the long-range path or
+    refuses; never the exact walk on a float guess of the stop)."""
+    est = sdgs._estimate(3, 1 - F(1, 2**60), F(1), measure, True)
+    assert est["n0"] == 3 and est["kl"] == 0
+    assert est["n_stop"] == float("inf") and est["work"] == float("inf")
+    # CP Thm 5's d in its regime (ε ≥ −ln(1 − β) = 60 ln 2) at the same β: the same
+    est = sdgs._estimate(3, 1 - F(1, 2**60), F(50), "paper-d", False)
+    assert est["n0"] == 3 and est["kl"] == 0 and est["n_stop"] == float("inf")

@@ -531,18 +531,17 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
     b_div = max(b, 1e-300)
     gm = gamma_minus_beta_float(b, e)
     g = b + gm
-    if gm <= 0 or g <= 0:
+    if gm <= 0:  # ε = 0.0, or β = 1.0 as a double (g = b + gm ≤ 0 only when gm ≤ 0)
         n0 = float(k)
         kl = 0.0
     else:
         n0 = max(k / g - 1, 1.0)
         kl = _float_kl(g, b) if g < 1 else -log_b
-    if measure != "paper-d" and (backward or e == 0):
+    if backward:  # the exact measures below CP Thm 5's edge start at n = k
         n0 = float(k)
     # log of the value near the start: log f(k; n, β) ≤ log of the tail (float screen only);
-    # ln(1 − β) from the exact 1 − β (β close to 1 rounds to 1.0 as a double)
-    one_minus = 1 - Fraction(beta)
-    log1m_b = (math.log(one_minus.numerator) - math.log(one_minus.denominator)) if one_minus > 0 else -math.inf
+    # ln(1 − β) from the exact 1 − β > 0 (β close to 1 rounds to 1.0 as a double)
+    log1m_b = log_fraction(1 - beta)
     nn = max(k / g, float(k)) if g > 0 else float(k)
     if nn < 1e300:
         ls = (
@@ -552,7 +551,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
     else:
         ls = -kl * nn
     L = max(-ls, 0.0)
-    if measure == "hockey-stick" and b < 1:
+    if measure == "hockey-stick":
         # the hockey-stick value is at most TV(P_n, Q_n) ≤ β·max pmf: its best is about β times
         # the tail, so the proven stop comes ln(1/β)/KL group sizes later (tiny β: many)
         L += -log_b
@@ -571,8 +570,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
         nb = max(n_stop, 2 * k / b_div + 2)
         klb = _float_kl(k / (nb - 1), b)
         n_stop = max(nb, (L + 1) / klb + 1) if klb > 0 else math.inf
-    if e == 0:  # hockey-stick: polynomial tail bound; pointwise: 1 at n = k
-        n0 = float(k)
+    if e == 0:  # (n0 = k already: γ = β as doubles) hockey-stick: polynomial tail bound; pointwise: 1 at n = k
         n_stop = 16 * (k / b_div + 2) if measure == "hockey-stick" else float(k)
     steps = n_stop - n0 + 1
     bits = n_stop * math.log2(beta.denominator) if math.isfinite(n_stop) else float("inf")
