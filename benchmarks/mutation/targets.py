@@ -92,6 +92,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # arb_one_minus_power at tiny masses and near/at 1, against the exact T-fold delta
         "tests/test_direct_delta_infinite_loss_reference.py",
         "tests/test_sparse_composition_reference.py",
+        # rtol is validated (finite, >= 0) before any work; rtol = 0 against the exact delta
+        "tests/test_enclosure_rtol_param.py",
         "tests/test_pld_sparse.py",
     ),
     "dps_verify/inverse/releases.py": (

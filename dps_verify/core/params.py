@@ -74,6 +74,20 @@ def delta_param(delta: Number) -> Fraction:
     return d
 
 
+def rtol_param(rtol: Number, name: str = "rtol") -> float:
+    """A relative tolerance (the width asked of an enclosure, upper <= (1 + rtol)*lower) as a
+    float; requires a finite rtol >= 0.  0 asks for the tightest enclosure the work budget
+    allows; a negative or NaN tolerance has no meaning and is refused rather than left to take
+    whichever path its comparisons happen to choose."""
+    r = to_fraction(rtol, name)  # refuses NaN, infinities, booleans and non-numbers
+    if r < 0:
+        raise ParameterError(f"{name} must be >= 0 (a relative width), got {rtol}")
+    try:
+        return float(r)
+    except OverflowError:
+        raise ParameterError(f"{name} must be finite as a double, got {rtol}") from None
+
+
 def k_param(k: Number) -> int:
     if isinstance(k, bool) or not isinstance(k, int):
         kf = to_fraction(k, "k")

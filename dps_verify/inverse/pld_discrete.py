@@ -135,7 +135,7 @@ from scipy import fft as sfft
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, iv_from_fraction, iv_precision
-from dps_verify.core.params import epsilon_param
+from dps_verify.core.params import epsilon_param, rtol_param
 
 #: an exact PLD (:class:`dps_verify.measures.pld.PrivacyLossDistribution`; duck-typed here so
 #: that this module does not import pld, which calls into it)
@@ -816,6 +816,7 @@ def enclose_deltas(
     times = _times_param(times)
     check_releases_budget(times)
     eps = epsilon_param(epsilon)
+    rtol = rtol_param(rtol)  # finite and >= 0; 0 refines until the work budget stops it
     results: list[Certified | None] = [None] * len(plds)
     h_exps: list[int] = [0] * len(plds)
     tails = [1e-11] * len(plds)
@@ -897,7 +898,7 @@ def enclose_deltas(
             # halvings) towards the grid that should reach the target width
             width = old.upper - old.lower
             jump = 1
-            if lo > 0 and width > 0:
+            if lo > 0 and width > 0 and grid_rtol > 0:
                 jump = min(6, max(1, math.ceil(math.log2(float(width / (lo * Fraction(grid_rtol) * Fraction(7, 10)))))))
             jump = min(jump, _halvings_within(old, max_bins))
             tails[i] = _tail_for(lo, grid_rtol, times)

@@ -41,7 +41,7 @@ from math import comb
 from typing import Any
 
 from dps_verify.core.numbers import Certified, Number
-from dps_verify.core.params import epsilon_param
+from dps_verify.core.params import epsilon_param, rtol_param
 
 #: ball precision (bits)
 PREC = 128
@@ -98,11 +98,14 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
     """Enclosure of the ``times``-fold δ at ε of one direction ``pld`` (an exact
     :class:`~dps_verify.measures.pld.PrivacyLossDistribution`), by the number of releases off
     the dominant atom (module doc).  ``details``: ``mode`` = ``"sparse"``, ``terms`` = J + 1,
-    ``remainder`` = the union bound used."""
+    ``remainder`` = the union bound used.  ``rtol`` must be finite and >= 0
+    (:class:`~dps_verify.core.errors.ParameterError` otherwise); 0 sums until j = T or a work
+    budget stops it."""
     from dps_verify.worstcase.ball_binomial import arb_epsilon
 
     flint = _flint()
     eps = epsilon_param(epsilon)
+    rtol = rtol_param(rtol)
     T = int(times)
     with flint.ctx.workprec(PREC):
         e = arb_epsilon(eps)

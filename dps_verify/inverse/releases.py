@@ -113,7 +113,7 @@ from scipy import fft as sfft
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, log_fraction
-from dps_verify.core.params import beta_param, epsilon_param, k_param
+from dps_verify.core.params import beta_param, epsilon_param, k_param, rtol_param
 from dps_verify.core.search import least_integer
 from dps_verify.engine.protocol import thresholded_count_law
 from dps_verify.inverse.pld_discrete import (
@@ -371,6 +371,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     k = k_param(k)
     b = beta_param(beta)
     eps = epsilon_param(epsilon)
+    rtol = rtol_param(rtol)
     times = _times_param(times)
     check_releases_budget(times)
     if n_max is not None:
