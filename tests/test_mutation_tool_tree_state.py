@@ -54,3 +54,33 @@ def test_an_edited_module_makes_a_dirty_tree(tmp_path: Path) -> None:
 
 def test_an_old_record_says_its_commit_is_not_recorded() -> None:
     assert describe_state({}) == "code: commit not recorded"
+
+
+def test_an_edit_the_snapshot_copies_outside_the_selection_is_recorded_as_dirty_elsewhere(
+        tmp_path: Path) -> None:
+    head = _repo(tmp_path)
+    for name in ("dps_verify/core/numbers.py", "conftest.py", "pyproject.toml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n", encoding="utf-8")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "more")
+    head = _git(tmp_path, "rev-parse", "HEAD").strip()
+    assert "nothing else under dps_verify" in describe_state(tree_state(tmp_path, MODULE, SELECTION))
+    for name in ("dps_verify/core/numbers.py", "conftest.py", "pyproject.toml"):
+        (tmp_path / name).write_text("x = 2\n", encoding="utf-8")
+    (tmp_path / "tests/test_new.py").write_text("x = 1\n", encoding="utf-8")  # untracked
+    (tmp_path / "other.py").write_text("x = 2\n", encoding="utf-8")  # not copied into tests' path
+    (tmp_path / "tests/test_y.py").write_text("x = 2\n", encoding="utf-8")  # of the selection
+    st = tree_state(tmp_path, MODULE, SELECTION)
+    assert st["commit"] == head
+    assert [x.split()[-1] for x in st["dirty"]] == ["tests/test_y.py"]
+    assert sorted(x.split()[-1] for x in st["dirty_elsewhere"]) == [
+        "conftest.py", "dps_verify/core/numbers.py", "pyproject.toml", "tests/test_new.py"]
+    line = describe_state(st)
+    assert "dirty tree" in line and "dirty elsewhere" in line
+    assert "dps_verify/core/numbers.py" in line and "other.py" not in line
+
+
+def test_a_record_made_before_the_wider_check_says_the_rest_was_not_checked() -> None:
+    line = describe_state({"commit": "0123456789abcdef", "dirty": []})
+    assert "as committed" in line and "rest of the tree the snapshot copied was not checked" in line

@@ -137,8 +137,10 @@ exact command, seed and wall time of the campaign that produced it.  A mutant ru
 of the module's selection (`benchmarks/mutation/targets.py`, a subset of the default test run)
 that execute its line (coverage map; import-time lines get the whole selection); a survivor is
 run again against the whole selection.  Every phase runs on one snapshot of the tree taken when
-the campaign starts; the Campaign line names its commit and any file of the module or its
-selection that differed from it (dirty tree).  *Not covered*: no test of the selection executes
+the campaign starts; the Campaign line names its commit, any file of the module or its
+selection that differed from it (dirty tree) and any other file the snapshot copied from the
+package, proofs, tests, properties, conftest.py or pyproject.toml that differed (dirty
+elsewhere; records before that check say the rest was not checked).  *Not covered*: no test of the selection executes
 the line (counts as a survivor).  A kill is by a failing test or by time-out (shown apart: a
 time-out depends on the machine's load).
 
@@ -155,11 +157,19 @@ command and campaign line, the score line, then the survivors, then `<!-- end mo
 """
 
 
+#: what the snapshot's tests import or read besides the module and its selection: the package,
+#: the theorem encodings, every test and property file (conftests, helpers) and the pytest and
+#: Hypothesis configuration
+SNAPSHOT_PATHS = ("dps_verify", "proofs", "tests", "properties", "conftest.py", "pyproject.toml")
+
+
 def tree_state(root: Path, module: str, selection: tuple[str, ...]) -> dict:
     """Which code a campaign measures: the commit checked out at ``root`` (``git rev-parse
-    HEAD``), the files of ``module`` and of its test selection that differ from it (``git status
-    --porcelain``; the snapshot copies the working tree, so those edits are measured too), and
-    the last commit of the tool itself."""
+    HEAD``), the files of ``module`` and of its test selection that differ from it (``dirty``,
+    ``git status --porcelain``; the snapshot copies the working tree, so those edits are measured
+    too), every other file under :data:`SNAPSHOT_PATHS` that differs from it (``dirty_elsewhere``:
+    e.g. another engineer's uncommitted edit of a module the tests import, or of a conftest),
+    and the last commit of the tool itself."""
     def git(*cmd: str) -> str | None:
         try:
             proc = subprocess.run(["git", *cmd], cwd=root, capture_output=True, text=True,
@@ -171,9 +181,12 @@ def tree_state(root: Path, module: str, selection: tuple[str, ...]) -> dict:
     paths = [module] + sorted({a.split("::")[0] for a in selection if not a.startswith("-")})
     head = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--", *paths)
+    everywhere = git("status", "--porcelain", "--", *SNAPSHOT_PATHS)
+    dirty = None if status is None else [x for x in status.splitlines() if x.strip()]
     tool = git("log", "-1", "--format=%h", "--", "benchmarks/mutation")
-    return {"commit": head.strip() if head else None,
-            "dirty": None if status is None else [x for x in status.splitlines() if x.strip()],
+    return {"commit": head.strip() if head else None, "dirty": dirty,
+            "dirty_elsewhere": None if everywhere is None else
+            [x for x in everywhere.splitlines() if x.strip() and x not in (dirty or [])],
             "tool": tool.strip() if tool else None}
 
 
@@ -188,6 +201,13 @@ def describe_state(c: dict) -> str:
                  f"differed from that commit ({'; '.join(c['dirty'])})")
     elif c.get("dirty") is not None:
         text += ", the module and its selection as committed"
+    if c.get("dirty_elsewhere"):
+        text += (f"; **dirty elsewhere**: {len(c['dirty_elsewhere'])} other file(s) the snapshot "
+                 f"copied differed from that commit ({'; '.join(c['dirty_elsewhere'])})")
+    elif c.get("dirty_elsewhere") is not None:
+        text += f"; nothing else under {', '.join(SNAPSHOT_PATHS)} differed"
+    elif c.get("dirty") is not None:
+        text += " (the rest of the tree the snapshot copied was not checked)"
     if c.get("tool"):
         text += f"; tool at {c['tool']}"
     return text + note
@@ -410,6 +430,10 @@ def main(argv: list[str] | None = None) -> int:
         if st["dirty"]:
             print(f"{m}: dirty tree: {'; '.join(st['dirty'])} differ from HEAD "
                   f"{(st['commit'] or '?')[:12]} (measured as they are now)", flush=True)
+        if st.get("dirty_elsewhere"):
+            print(f"{m}: dirty elsewhere: {'; '.join(st['dirty_elsewhere'])} differ from HEAD "
+                  f"{(st['commit'] or '?')[:12]} (the snapshot copies them as they are now)",
+                  flush=True)
     snap = snapshot(ROOT)  # the one code every phase of this campaign measures
     try:
         return campaign(args, modules, snap, argv, states)
