@@ -49,6 +49,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_sdgs_edges_reference.py",
         "tests/test_sdgs_kl_lower_reference.py",
         "tests/test_sdgs_work_estimate_reference.py",
+        "tests/test_sdgs_route_and_messages_reference.py",
         "tests/test_sdgs.py",
         "tests/test_long_range_ties.py",
         "tests/test_bounds.py",
