@@ -6,15 +6,25 @@ the mutation there (never to the working tree), and runs ``check`` — a Python 
 in a fresh interpreter with that copy first on ``sys.path`` — returning its exit code.  A mutant
 is *caught* when the check exits non-zero.  Each mutation must apply exactly once, so a stale
 mutant (its snippet no longer in the source) is reported, not silently skipped.
+
+Bytecode: the package modules a run imports are compiled once per test session, from a private
+copy of the unmutated package, as *checked-hash* pycs: the interpreter re-hashes the source on
+every import and ignores a pyc whose source differs (no reliance on mtime and size, which a
+same-length mutation written in the same second would leave unchanged).  Each mutant's copy gets
+those pycs minus the mutated file's, which is removed, so that file is always compiled from its
+mutated text; the runs themselves write no bytecode (``PYTHONDONTWRITEBYTECODE``).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import py_compile
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,21 +66,87 @@ def apply(mutant: Mutant, root: Path) -> None:
     target.write_text(mutant.apply_to(target.read_text()))
 
 
+_BASELINE_LOCK = threading.Lock()
+_baseline: tempfile.TemporaryDirectory[str] | None = None
+_IMPORTED = ".imported-modules"
+
+
+def _baseline_package() -> Path:
+    """A private copy of the unmutated package, made once per session, holding its bytecode."""
+    global _baseline
+    with _BASELINE_LOCK:
+        if _baseline is None:
+            tmp = tempfile.TemporaryDirectory(prefix="dps-mutant-baseline-")
+            shutil.copytree(
+                PACKAGE, Path(tmp.name) / "dps_verify", ignore=shutil.ignore_patterns("__pycache__")
+            )
+            _baseline = tmp
+        return Path(_baseline.name) / "dps_verify"
+
+
+def _seed_bytecode(pkg: Path) -> None:
+    """Copy the baseline pycs into ``pkg``; each is used only if its source hash still matches."""
+    base = _baseline_package()
+    with _BASELINE_LOCK:
+        for cache in base.rglob("__pycache__"):
+            shutil.copytree(cache, pkg / cache.relative_to(base), dirs_exist_ok=True)
+
+
+def _learn_bytecode(root: Path) -> None:
+    """Compile (checked-hash, from the unmutated copy) the package modules a run imported, so
+    later runs load them instead of recompiling; the mutated file's own source is never used."""
+    listing = root / _IMPORTED
+    if not listing.is_file():
+        return
+    pkg, base = root / "dps_verify", _baseline_package()
+    for line in listing.read_text().splitlines():
+        try:
+            rel = Path(line).relative_to(pkg)
+        except ValueError:
+            continue
+        src = base / rel
+        if src.suffix != ".py" or not src.is_file():
+            continue
+        with _BASELINE_LOCK:
+            if not Path(importlib.util.cache_from_source(str(src))).exists():
+                py_compile.compile(
+                    str(src),
+                    doraise=False,
+                    quiet=2,
+                    invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH,
+                )
+
+
+def _drop_bytecode(source: Path) -> None:
+    """Remove the pyc of ``source`` (the mutated file): it is compiled from its new text."""
+    Path(importlib.util.cache_from_source(str(source))).unlink(missing_ok=True)
+
+
 def run_mutant(mutant: Mutant, check: str, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run ``check`` (Python source) against a copy of the package with ``mutant`` applied."""
     with tempfile.TemporaryDirectory(prefix="dps-mutant-") as tmp:
         root = Path(tmp)
         shutil.copytree(PACKAGE, root / "dps_verify", ignore=shutil.ignore_patterns("__pycache__"))
+        _seed_bytecode(root / "dps_verify")
         apply(mutant, root)
+        _drop_bytecode(root / "dps_verify" / mutant.path)
         env = dict(os.environ, PYTHONPATH=str(root), PYTHONDONTWRITEBYTECODE="1")
-        return subprocess.run(
-            [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(root)!r})\n{check}"],
+        # at exit the run lists the files of the modules it imported (for _learn_bytecode)
+        record = (
+            f"import atexit, sys; sys.path.insert(0, {str(root)!r})\n"
+            f"atexit.register(lambda: open({str(root / _IMPORTED)!r}, 'w').write('\\n'.join("
+            "str(getattr(m, '__file__', None)) for m in list(sys.modules.values()))))\n"
+        )
+        res = subprocess.run(
+            [sys.executable, "-c", record + check],
             env=env,
             capture_output=True,
             text=True,
             timeout=timeout,
             cwd=root,
         )
+        _learn_bytecode(root)
+        return res
 
 
 def caught(mutant: Mutant, check: str, timeout: float = 600) -> bool:
