@@ -124,3 +124,25 @@ def test_a_task_left_running_by_another_audit_is_an_error_not_a_wait():
         holder.join(10)
     waiter.join(10)
     assert same_run == ["answered"]
+
+
+def test_a_process_without_stdout_still_runs_audited_code(monkeypatch):
+    """With no sys.stdout (pythonw, a detached process), print outside any block drops the text
+    as plain Python does, inside and after a worker's open block."""
+    monkeypatch.setattr(sys, "stdout", None)
+    entered, finish = threading.Event(), threading.Event()
+
+    def worker() -> None:
+        with calls.audited_code():
+            entered.set()
+            finish.wait(10)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    try:
+        assert entered.wait(10)
+        print("dropped")  # the main thread, in no block: the process's (absent) stream
+    finally:
+        finish.set()
+        t.join(10)
+    assert sys.stdout is None

@@ -458,7 +458,10 @@ class _ThreadStream(io.TextIOBase):
         return getattr(block.cap, self.name)
 
     def write(self, text: str) -> int:
-        return self._target().write(text)
+        target = self._target()
+        if target is None:  # the process has no such stream (pythonw): print drops the text
+            return len(text)
+        return target.write(text)
 
     def flush(self) -> None:
         target = self._target()
