@@ -586,6 +586,29 @@ def test_round_outward_rounds_each_end_outward_to_bits_significant_bits():
                     assert type(end.numerator) is int and type(end.denominator) is int
 
 
+def test_exact_ends_of_intervals_and_mpfs_are_fractions_of_python_ints():
+    """iv_lower/iv_upper, to_fraction of an mpf and the claims' exact_rational give the exact
+    value (sign included) as a Fraction of Python ints, though mpmath's gmpy backend hands out
+    mpz terms (python-flint and json take Python ints only)."""
+    from mpmath import libmp
+
+    from dps_verify.core.numbers import iv_lower, iv_upper
+    from dps_verify.paper.claims.base import exact_rational
+
+    x = mpmath.iv.mpf([-1, 2]) / 3
+    lo, hi = iv_lower(x), iv_upper(x)
+    assert lo < Fraction(-1, 3) < Fraction(2, 3) < hi
+    assert Fraction(-1, 3) - lo < Fraction(1, 2**50) and hi - Fraction(2, 3) < Fraction(1, 2**50)
+    v = mpmath.mpf(-3) / 7
+    ends = (lo, hi, to_fraction(v), exact_rational(v), exact_rational(-0.1))
+    assert ends[2] == ends[3] == Fraction(*libmp.to_rational(v._mpf_)) < 0
+    assert ends[4] == Fraction(*(-0.1).as_integer_ratio())
+    for end in ends:
+        assert type(end.numerator) is int and type(end.denominator) is int
+    with pytest.raises(ValueError):
+        exact_rational(mpmath.inf)
+
+
 def test_log_fraction_of_rationals_of_any_size_against_mpmath():
     """ln x in floats for x from a subnormal double down to 10^-5000, and for a normal x written
     with 400-digit terms (where a difference of two logarithms of about 921 would lose digits),

@@ -49,6 +49,14 @@ BASE_PREC = 128
 MAX_PREC = 1 << 15
 
 
+def mpf_value_fraction(v: Any) -> Fraction:
+    """The exact value of a finite mpmath raw value ``v`` (an ``_mpf_`` tuple) as a Fraction of
+    Python ints, sign included (mpmath's gmpy backend gives ``mpz`` terms, which python-flint and
+    json refuse; ``mpf.man_exp``'s mantissa drops the sign)."""
+    p, q = libmp.to_rational(v)
+    return Fraction(int(p), int(q))
+
+
 def to_fraction(x: Number, name: str = "value") -> Fraction:
     """Read ``x`` exactly.  Raises :class:`~dps_verify.core.errors.ParameterError` (a ``ValueError``) for NaN,
     infinities and non-numbers."""
@@ -71,8 +79,7 @@ def to_fraction(x: Number, name: str = "value") -> Fraction:
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise ParameterError(f"{name} must be finite, got {x!r}")
-        p, q = libmp.to_rational(x._mpf_)  # signed (mpf.man_exp's mantissa is not)
-        return Fraction(int(p), int(q))
+        return mpf_value_fraction(x._mpf_)
     if isinstance(x, str):
         if x.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
             raise ParameterError(f"{name} must be finite, got {x!r}")
@@ -272,8 +279,7 @@ def _finite_end(v: Any, which: str) -> Fraction:
             f"interval arithmetic produced an unbounded or undefined {which} end ({libmp.to_str(v, 5)}); "
             "no finite certified value"
         )
-    p, q = libmp.to_rational(v)
-    return Fraction(p, q)
+    return mpf_value_fraction(v)
 
 
 def iv_lower(x: Any) -> Fraction:
@@ -528,12 +534,8 @@ def round_outward(num_lo: int, num_hi: int, den: int, bits: int = 256) -> tuple[
     if den.bit_length() <= 4 * bits:
         return fraction_from_ints(num_lo, den), fraction_from_ints(num_hi, den)
 
-    def rounded(num: int, direction: str) -> Fraction:
-        p, q = libmp.to_rational(libmp.from_rational(num, den, bits, direction))
-        return Fraction(int(p), int(q))  # Python ints (mpmath's gmpy backend gives mpz terms,
-        # which python-flint refuses)
-
-    return rounded(num_lo, "f"), rounded(num_hi, "c")
+    return (mpf_value_fraction(libmp.from_rational(num_lo, den, bits, "f")),
+            mpf_value_fraction(libmp.from_rational(num_hi, den, bits, "c")))
 
 
 def format_up(x: Fraction, digits: int = 4) -> str:

@@ -172,10 +172,10 @@ def exact_rational(x: Any) -> Fraction:
     if isinstance(x, Fraction | int):
         return Fraction(x)
     import mpmath
-    from mpmath import libmp
 
-    v = mpmath.mpf(x)
+    from dps_verify.core.numbers import mpf_value_fraction
+
+    v = mpmath.mpf(x)  # exact for a binary float
     if not mpmath.isfinite(v):
         raise ValueError(f"not a finite number: {x!r}")
-    p, q = libmp.to_rational(v._mpf_)  # signed (mpf.man_exp's mantissa is not)
-    return Fraction(int(p), int(q))
+    return mpf_value_fraction(v._mpf_)
