@@ -136,6 +136,7 @@ from scipy import fft as sfft
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, iv_from_fraction, iv_precision
 from dps_verify.core.params import epsilon_param, rtol_param
+from dps_verify.worstcase.ball_binomial import arb_fraction
 
 #: an exact PLD (:class:`dps_verify.measures.pld.PrivacyLossDistribution`; duck-typed here so
 #: that this module does not import pld, which calls into it)
@@ -174,13 +175,6 @@ def _flint() -> Any:
     import flint
 
     return flint
-
-
-def _arb_q(x: Fraction) -> Any:
-    """The rational x as an exact ball (python-flint ``fmpq`` converted at the context precision;
-    a ball containing x in any case)."""
-    flint = _flint()
-    return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
 
 
 def _arb_ends(x: Any) -> tuple[Fraction, Fraction]:
@@ -290,7 +284,7 @@ class _Tails:
             lh = flint.arb(lam) * flint.arb(self.h)  # both dyadic: exact
             m = flint.arb(0)
             for p, j in zip(self.probs, self.idx if lam > 0 else self.idx_low):
-                m += _arb_q(p) * (lh * j).exp()
+                m += arb_fraction(p) * (lh * j).exp()
             self._iv_cache[lam] = (lh, m.log())
         return self._iv_cache[lam]
 
@@ -334,12 +328,12 @@ def _indices(pld: PLD, h_exp: int) -> tuple[Fraction, dict[Fraction, tuple[int, 
     flint = _flint()
     with flint.ctx.workprec(128):
         scale = flint.arb(2) ** (-h_exp)
-        l0 = _arb_q(r0).log()
+        l0 = arb_fraction(r0).log()
         for r in pld.ratios:
             if r == r0:
                 out[r] = (0, 0)
                 continue
-            x = (_arb_q(r).log() - l0) * scale
+            x = (arb_fraction(r).log() - l0) * scale
             # lower()/upper() are ends rounded outward; floor/ceil of an exact end is exact
             out[r] = (int(x.lower().floor().unique_fmpz()), int(x.upper().ceil().unique_fmpz()))
     return r0, out
@@ -371,12 +365,12 @@ def _split_base(pld: PLD, r0: Fraction, idx: dict, h_exp: int) -> _Vec:
     with flint.ctx.workprec(128):
         h = flint.arb(2) ** h_exp
         e_h = (-h).exp()
-        l0 = _arb_q(r0).log()
+        l0 = arb_fraction(r0).log()
         for r, pr in pld.ratios.items():
             lo, hi = idx[r]
-            p = _arb_q(pr)
+            p = arb_fraction(pr)
             if hi == lo + 1:  # strictly inside one cell: t = ln(r/r0) − i·h ∈ [0, h]
-                t = _arb_q(r).log() - l0 - lo * h
+                t = arb_fraction(r).log() - l0 - lo * h
                 frac = ((-t).exp() - e_h) / (1 - e_h)  # share at i: keeps P and Q mass
                 parts = [(lo, p * frac), (hi, p * (1 - frac))]
             else:
@@ -1073,7 +1067,7 @@ def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
 
         inf_lo, inf_hi = _arb_ends(arb_one_minus_power(pld.infinity_mass, times))
         e_lo, e_hi = _arb_ends(arb_epsilon(eps))
-        ends = [_arb_ends(_arb_q(r).log()) for r in pld.ratios]
+        ends = [_arb_ends(arb_fraction(r).log()) for r in pld.ratios]
     inf_lo = max(inf_lo, Fraction(0))
     how = (f"direct sum over all {len(pld.ratios)}^{times} tuples of finite atoms in float "
            "interval arithmetic (outward ulps, 128-bit ball logarithms)")

@@ -42,6 +42,7 @@ from typing import Any
 
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import epsilon_param, rtol_param
+from dps_verify.worstcase.ball_binomial import arb_fraction
 
 #: ball precision (bits)
 PREC = 128
@@ -57,11 +58,6 @@ def _flint() -> Any:
     import flint
 
     return flint
-
-
-def _q(x: Fraction) -> Any:
-    flint = _flint()
-    return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
 
 
 def _ends(x: Any) -> tuple[Fraction, Fraction]:
@@ -88,8 +84,8 @@ def arb_one_minus_power(p: Fraction, times: int) -> Any:
     from the exact rational 1 − p (tight where 1 − p is tiny, which log1p(−p) loses: there its
     ball reaches −1 and is not finite, and only the second ball is used).  Whichever is tighter
     at an end wins, so no threshold on p decides between them."""
-    direct = 1 - _q(1 - p) ** times
-    smooth = -((-_q(p)).log1p() * times).expm1()
+    direct = 1 - arb_fraction(1 - p) ** times
+    smooth = -((-arb_fraction(p)).log1p() * times).expm1()
     return smooth.intersection(direct) if smooth.is_finite() else direct
 
 
@@ -120,21 +116,21 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
         pd = pld.ratios[rd]
         rest = {r: p for r, p in pld.ratios.items() if r != rd}
         q = sum(rest.values(), Fraction(0))
-        log_rd = _q(rd).log()
+        log_rd = arb_fraction(rd).log()
         cur: dict[Fraction, Fraction] = {Fraction(1): Fraction(1)}  # R^{*0}
         lo_sum, hi_sum = inf_lo, inf_hi
         j = 0
         remainder = Fraction(1)
         while True:
-            w = flint.arb(comb(T, j)) * _q(pd) ** (T - j)
+            w = flint.arb(comb(T, j)) * arb_fraction(pd) ** (T - j)
             shift = (T - j) * log_rd - e
             t_lo, t_hi = Fraction(0), Fraction(0)
             for r, pr in cur.items():
-                g = 1 - (-(shift + _q(r).log())).exp()  # 1 − e^(ε − loss)
+                g = 1 - (-(shift + arb_fraction(r).log())).exp()  # 1 − e^(ε − loss)
                 g_lo, g_hi = _ends(g)
                 if g_hi <= 0:
                     continue
-                c_lo, c_hi = _ends(w * _q(pr))
+                c_lo, c_hi = _ends(w * arb_fraction(pr))
                 t_hi += c_hi * min(g_hi, Fraction(1))
                 if g_lo > 0:
                     t_lo += max(c_lo, Fraction(0)) * g_lo

@@ -124,6 +124,7 @@ from dps_verify.inverse.pld_discrete import (
     upper_below,
 )
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
+from dps_verify.worstcase.ball_binomial import arb_fraction
 
 #: screened values of λ for the cheap bound (the certified bound uses the best one)
 LAMBDAS = 2.0 ** np.linspace(-8, 8, 65)
@@ -186,11 +187,6 @@ def _flint() -> Any:
     return flint
 
 
-def _arb_q(x: Fraction) -> Any:
-    flint = _flint()
-    return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
-
-
 def _arb_eps(eps: Fraction) -> Any:
     from dps_verify.worstcase.ball_binomial import arb_fraction
 
@@ -227,7 +223,7 @@ def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, A
     inf_up = min(Fraction(1), times * p_inf)
     if 0 < p_inf < 1 and times > 1:  # 1 − (1 − p∞)^T, tighter than T·p∞ when p∞ is large
         with flint.ctx.workprec(BALL_PREC):
-            inf_up = min(inf_up, _upper(1 - (1 - _arb_q(p_inf)) ** times))
+            inf_up = min(inf_up, _upper(1 - (1 - arb_fraction(p_inf)) ** times))
     if not atoms:
         return inf_up
     e = float(_arb_eps(eps).mid())
@@ -260,7 +256,7 @@ def chernoff_bound(p: dict, q: dict, eps: Number, times: int) -> Fraction:
         logp = np.array([math.log(x.numerator) - math.log(x.denominator) for x, _ in fin])
         ell = np.array([math.log(r.numerator) - math.log(r.denominator) for _, r in fin])
         with flint.ctx.workprec(BALL_PREC):
-            atoms = [(_arb_q(x), _arb_q(r).log()) for x, r in fin]
+            atoms = [(arb_fraction(x), arb_fraction(r).log()) for x, r in fin]
         out = max(out, _direction_bound(logp, ell, atoms, p_inf, eps_f, times))
     return out
 
@@ -284,7 +280,7 @@ def _pair_bound(n: int, k: int | None, beta: Fraction, eps: Fraction, times: int
     ell = _log_beta_pair(beta)[1] + math.log(n) - np.log(n - cs)
     flint = _flint()
     with flint.ctx.workprec(BALL_PREC):
-        B = _arb_q(beta)
+        B = arb_fraction(beta)
         Pn, Pm = _binomial_balls(n, B), _binomial_balls(n - 1, B)
         lr = [((1 - B) * n / (n - c)).log() for c in range(kk, n)]
         fwd_atoms = [(Pn[c], lr[c - kk]) for c in range(kk, n)]
@@ -321,7 +317,7 @@ def tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
     m = min(n - 1, max(k - 1, math.floor(n * beta)))
     flint = _flint()
     with flint.ctx.workprec(BALL_PREC):
-        B = _arb_q(beta)
+        B = arb_fraction(beta)
         tv = B * flint.arb(math.comb(n - 1, m)) * B**m * (1 - B) ** (n - 1 - m)
         out = _upper(1 - (1 - tv) ** times)
     return min(Fraction(1), max(Fraction(0), out))
