@@ -141,11 +141,11 @@ def test_final_sum_is_the_documented_bound(upper: bool) -> None:
 
 def test_every_ball_and_interval_runs_at_the_documented_128_bits(monkeypatch) -> None:
     # the module's ball (python-flint) and interval (mpmath iv) evaluations all read the exact
-    # rationals through _arb_q and iv_from_fraction: record the working precision at each call
+    # rationals through arb_fraction and iv_from_fraction: record the working precision at each call
     import flint
 
     seen: set[tuple[str, int]] = set()
-    arb_q, iv_q = D._arb_q, D.iv_from_fraction
+    arb_q, iv_q = D.arb_fraction, D.iv_from_fraction
 
     def spy_arb(x):  # type: ignore[no-untyped-def]
         seen.add(("arb", flint.ctx.prec))
@@ -155,7 +155,7 @@ def test_every_ball_and_interval_runs_at_the_documented_128_bits(monkeypatch) ->
         seen.add(("iv", mpmath.iv.prec))
         return iv_q(x)
 
-    monkeypatch.setattr(D, "_arb_q", spy_arb)
+    monkeypatch.setattr(D, "arb_fraction", spy_arb)
     monkeypatch.setattr(D, "iv_from_fraction", spy_iv)
     p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)  # infinite loss one way, none the other
     for a, b in ((p, q), (q, p)):

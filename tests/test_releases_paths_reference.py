@@ -180,12 +180,12 @@ def test_screened_sizes_that_no_bound_brings_below_the_target(monkeypatch, max_e
 
 
 def test_every_cheap_bound_ball_runs_at_the_documented_128_bits(monkeypatch) -> None:
-    # the Chernoff and TV bounds read β, the masses and the ratios through _arb_q and leave
+    # the Chernoff and TV bounds read β, the masses and the ratios through arb_fraction and leave
     # their balls through _upper, inside the working-precision blocks: record the precision
     import flint
 
     seen: set[int] = set()
-    arb_q, upper = R._arb_q, R._upper
+    arb_q, upper = R.arb_fraction, R._upper
 
     def spy_q(x):  # type: ignore[no-untyped-def]
         seen.add(flint.ctx.prec)
@@ -195,7 +195,7 @@ def test_every_cheap_bound_ball_runs_at_the_documented_128_bits(monkeypatch) -> 
         seen.add(flint.ctx.prec)
         return upper(x)
 
-    monkeypatch.setattr(R, "_arb_q", spy_q)
+    monkeypatch.setattr(R, "arb_fraction", spy_q)
     monkeypatch.setattr(R, "_upper", spy_up)
     beta = F(1, 3)
     R.thresholded_bound(4, 2, beta, "ln(3/2)", 3)  # _pair_bound, thresholded
