@@ -635,3 +635,25 @@ def test_a_non_finite_string_is_refused_as_not_finite():
     for text in ("nan", "inf", " -Infinity ", "+inf"):
         with pytest.raises(ParameterError, match="must be finite"):
             to_fraction(text, "beta")
+
+
+@pytest.mark.parametrize("r, a", [(Fraction(11), Fraction(0)), (Fraction(1, 2), Fraction(0)),
+                                  (Fraction(3, 7), Fraction(1, 3)), (Fraction(2), Fraction(-3)),
+                                  (Fraction(10**30 + 1, 10**30), Fraction(0)),
+                                  (Fraction(5), Fraction(-7, 10))])
+def test_fraction_to_mpf_rounds_an_exact_log_as_mpmath_rounds_its_120_digit_value(r, a):
+    """a + ln r of either sign (one within 10^-30 of 0) at 10, 53 and 80 bits in each of
+    mpmath's five directions is the 120-digit value rounded once in that direction: the same
+    rounding a Fraction gets, with no enclosure width or guard bits left in the answer."""
+    from mpmath import libmp
+
+    from dps_verify.core.numbers import fraction_to_mpf
+
+    x = exact_log(r, a)
+    ref = _mp(x)
+    for prec in (10, 53, 80):
+        for rounding in "udcfn":
+            want = mpmath.mp.make_mpf(libmp.mpf_pos(ref._mpf_, prec, rounding))
+            assert fraction_to_mpf(x, rounding, prec) == want, (prec, rounding)
+    # the default precision is mpmath's working one
+    assert fraction_to_mpf(x, "c") == mpmath.mp.make_mpf(libmp.mpf_pos(ref._mpf_, mpmath.mp.prec, "c"))

@@ -236,16 +236,24 @@ def exact_log(r: Fraction | int, a: Fraction | int = 0) -> Fraction | ExactLog:
 
 
 def fraction_to_mpf(x: Fraction, rounding: str = "n", prec: int | None = None) -> mpmath.mpf:
-    """``x`` as an ``mpf`` rounded in direction ``rounding`` ('u' up, 'd' down, 'n' nearest).
+    """``x`` as an ``mpf`` of ``prec`` bits, rounded in mpmath's direction ``rounding``: 'c'
+    ceiling, 'f' floor, 'u' away from 0, 'd' towards 0 (up and down for x ≥ 0), 'n' nearest.
 
-    An :class:`ExactLog` is enclosed with interval arithmetic and the end for ``rounding`` taken
-    ('n': the lower end, within one unit of the last place)."""
+    An :class:`ExactLog` a + ln r is rounded exactly so too: its enclosure is refined (twice the
+    working precision each time) until both ends round to the same ``mpf``, which is then the
+    value's own rounding, since rounding is monotone.  This ends: r ≠ 1 makes a + ln r irrational
+    (Hermite–Lindemann), so it is never a rounding boundary (a dyadic or a midpoint of two)."""
     prec = prec or mpmath.mp.prec
     if isinstance(x, ExactLog):
-        with iv_precision(prec + 20):
-            v = x.interval()
-            end = iv_upper(v) if rounding in ("u", "c") else iv_lower(v)
-        return fraction_to_mpf(end, rounding, prec)
+        work = 2 * prec
+        while True:
+            with iv_precision(work):
+                v = x.interval()
+                lo, hi = iv_lower(v), iv_upper(v)
+            down, up = fraction_to_mpf(lo, rounding, prec), fraction_to_mpf(hi, rounding, prec)
+            if down == up:
+                return down
+            work *= 2
     return mpmath.mp.make_mpf(libmp.from_rational(x.numerator, x.denominator, prec, rounding))
 
 
@@ -603,14 +611,9 @@ def _decimal_exponent(x: Fraction) -> int:
 
 def log_fraction(x: Fraction) -> float:
     """ln x for a rational 0 < x < 2^1024 (terms of any size, x down to any tiny value), in
-    floats (screens only; never a verdict)."""
-    fv = float(x)
-    if fv > 1e-300:
-        return math.log(fv)
-    # below the normal doubles: math.log takes Python ints of any size (a gmpy2 mpz term would
-    # go through float and overflow, hence int()), and ln x <= -690 here, so the difference of
-    # the two logarithms loses nothing that matters
-    return math.log(int(x.numerator)) - math.log(int(x.denominator))
+    floats (screens only; never a verdict): mpmath's logarithm of x rounded to the working
+    precision (an ``mpf`` has no exponent range to leave, unlike a double)."""
+    return float(mpmath.log(fraction_to_mpf(x)))
 
 
 def log_upper_mpf(x: Fraction) -> mpmath.mpf:
