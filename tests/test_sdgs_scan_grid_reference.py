@@ -139,6 +139,9 @@ GRID = [
     (2, F(1, 2), None, F(2)),  # exactly at the edge: e^ε(1 − β) = 1
     (3, F(1, 3), None, F(3, 2)),  # exactly at the edge
     (1, F(1, 3), None, F(5, 4)),  # k = 1, outside the regime
+    # outside it with a large β: published counts k ≤ j < γ'n are backward-bad at the maximiser
+    (4, F(3, 4), F(1, 2), None),
+    (5, F(4, 5), F(1, 2), None),
 ]
 
 
@@ -260,3 +263,36 @@ def test_start_group_size_at_a_large_k_is_found_from_a_close_float_guess(k, beta
     want = _n_m_reference(k, beta, eps)
     assert R.call_limited(sdgs.n_min, k, beta, eps, seconds=1.0) == want
     assert R.call_limited(sdgs._n_min_E, k, beta, eps, sdgs._Exp(eps), seconds=1.0) == want
+
+
+def _published_backward(n: int, k: int, beta: Fraction, e: tuple[int, int, int]) -> list[int]:
+    """Published counts j ≥ k whose mass under D−t exceeds e^ε times their mass under D."""
+    P, Q = _laws(n, k, beta.numerator, beta.denominator)
+    return [o for o in sorted(P) if o >= k and greater(Q.get(o, 0), e, P.get(o, 0))]
+
+
+def _pointwise_without_published_backward(n: int, k: int, beta: Fraction, e: tuple[int, int, int]) -> Fraction:
+    """The pointwise value at n with the published backward-bad counts left out of the bad set:
+    what a backward threshold stuck at k − 1 would compute (the negative control below)."""
+    P, Q = _laws(n, k, beta.numerator, beta.denominator)
+    dropped = set(_published_backward(n, k, beta, e))
+    bad = [o for o in set(P) | set(Q) if o not in dropped
+           and (greater(P.get(o, 0), e, Q.get(o, 0)) or greater(Q.get(o, 0), e, P.get(o, 0)))]
+    return F(max(sum(P.get(o, 0) for o in bad), sum(Q.get(o, 0) for o in bad)), beta.denominator**n)
+
+
+@pytest.mark.parametrize("k, beta, eps", [(4, F(3, 4), F(1, 2)), (5, F(4, 5), F(1, 2))])
+def test_pointwise_scan_keeps_published_counts_in_the_backward_bad_set(k, beta, eps):
+    """Outside CP Thm 5's regime (ε < −ln(1−β)) the backward bad set holds the published counts
+    k ≤ j < γ'n, γ' = 1 − (1−β)e^ε, once γ'n passes k: the walk's backward threshold must rise
+    with n.  Here the maximiser has such counts, and leaving them out (a threshold stuck at
+    k − 1) gives a strictly smaller maximum, so the scan must meet the definitions exactly."""
+    e = e_eps(eps, None)
+    lo, hi, argmax = reference(k, beta, e, "pointwise")
+    n = argmax[0]
+    assert _published_backward(n, k, beta, e)  # the premise: backward-bad published counts
+    without = max(_pointwise_without_published_backward(m, k, beta, e) for m in range(1, N_MAX + 1))
+    assert without < lo  # negative control: the reference tells the smaller bad set apart
+    got = R.call_limited(sdgs.scan, k, beta, eps, measure="pointwise", seconds=LIMIT)
+    assert got.lower == got.upper == lo == hi
+    assert got.details["argmax_n"] == n
