@@ -658,6 +658,37 @@ def test_suppressed_outcome_ball_touching_zero_is_not_a_decision():
     assert sc.z(k) is False
 
 
+def test_suppressed_outcome_ball_at_most_zero_is_decided_without_refinement(monkeypatch):
+    """A ball of F(k−1; n−1) − e^ε F(k−1; n) whose upper end is at most 0 (the exact zero ball:
+    Arb rounds a radius up, so it is the one ball ending exactly at 0) is a decision, "not bad"
+    (a tie is not bad): z answers at once, without refining in ball arithmetic, so it answers
+    also where the exact check is refused (k past EXACT_TIE_MAX_K).  Refinement is watched by
+    replacing the refining ball binomial."""
+    import flint
+
+    k, beta, eps = CASES[0]
+    with mpmath.workdps(DPS):  # the definition at n = k: not bad
+        assert _mp(_ref_cdf(k - 1, k - 1, beta)) <= mpmath.exp(_mp(eps)) * _mp(_ref_cdf(k - 1, k, beta))
+    monkeypatch.setattr(long_range, "EXACT_TIE_MAX_K", k - 1)
+
+    def refined(*args, **kwargs):
+        raise AssertionError("z refined a ball that already decides")
+
+    for ball in (flint.arb(0), flint.arb(-(2.0**-9), 2.0**-10)):
+        sc = _scan(k, beta, eps, "hockey-stick")
+        sc.cache[("z", k)] = ball
+        with monkeypatch.context() as m:
+            m.setattr(long_range, "BallBinomial", refined)
+            assert sc.z(k) is False
+    # negative control: a ball straddling 0 is refined (the watch can fail)
+    sc = _scan(k, beta, eps, "hockey-stick")
+    sc.cache[("z", k)] = flint.arb(0, 2.0**-10)
+    with monkeypatch.context() as m:
+        m.setattr(long_range, "BallBinomial", refined)
+        with pytest.raises(AssertionError, match="refined"):
+            sc.z(k)
+
+
 def test_backward_value_at_a_billion_records_is_rounded_at_that_group_size_precision():
     """k = 1: b_0(n) = F(0; n−1) − e^ε F(0; n) = (1−β)^{n−1}(1 − e^ε(1−β)) in closed form.  At
     n = 10^9 the segment scan's ball contains it and is tight to 2^−110 relative: its
@@ -711,6 +742,12 @@ def test_segment_estimate_counts_the_first_segment():
         long_range.sdgs_by_segments(*args, budget=budget, est_n_stop=float(over))
     with pytest.raises(CertificationError, match=r"segments\) near group size"):
         long_range.sdgs_by_segments(*args, budget=budget, est_n_stop=float(under))
+    # an estimate exactly equal to the budget is not over it: at est_n_stop = k the estimate is
+    # the first segment alone, exactly 1.0, so with a budget of 1 the count refuses, not the estimate
+    with pytest.raises(CertificationError, match=r"segments\) near group size"):
+        long_range.sdgs_by_segments(*args, budget=1, est_n_stop=float(k))
+    with pytest.raises(CertificationError, match=r"segments, estimated \d"):  # the control: just over
+        long_range.sdgs_by_segments(*args, budget=1, est_n_stop=float(k) + 1e-6)
 
 
 BACKWARD_DOMINATED = [(2, F(7, 10), F(1, 20)), (1, F(9, 10), F(1, 10)), (2, F(1, 10), F(1, 100))]
