@@ -12,6 +12,8 @@ decided pair), status 1 only when δ > claim, status 0 only when δ ≤ claim.
 
 from __future__ import annotations
 
+import itertools
+import math
 from fractions import Fraction as F
 
 import numpy as np
@@ -389,29 +391,84 @@ def test_screens_count_their_terms_as_sub_samples_times_the_laws(n):
     assert terms == sum(_sub_samples(c) for c in _vectors(n - 1)) * (M + 1)
 
 
+@pytest.mark.parametrize("definition", ["hockey-stick", "pointwise"])
 @pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
-def test_parent_screen_uses_the_dense_block_exactly_up_to_its_limit(monkeypatch, relation):
-    """The dense block B × L is used while B·L <= DENSE_LIMIT (divided by m for replace-one);
-    beyond, the sparse groups.  The two differ in the float error bound (L outputs per dataset
-    against the outputs that occur), so the limit is seen in ``err``."""
+def test_parent_screen_gives_the_same_bits_with_the_dense_block_or_the_sparse_groups(
+        monkeypatch, relation, definition):
+    """The dense block B × L (used while B·L <= DENSE_LIMIT, divided by m for replace-one) and
+    the sparse index of the groups that occur give every pair the same δ̂, error and status, bit
+    for bit (a group no sample reaches adds exact zeros and is not counted in L), on both sides
+    of the switch: the limit is a memory limit only.  Float mode, checked against the brute
+    force."""
     name, beta, eps, n = "repeated", BETA_FLOAT, F(1, 2), 3
-    chk = _checker(name, beta, eps, F(1, 100), "hockey-stick", n)
+    chk = _checker(name, beta, eps, F(1, 100), definition, n)
+    assert chk._setup(n)[1] is None  # float mode
     B = len(_vectors(n - 1))
     outputs = {ANONYMIZERS[name](tuple(v for v, s in zip(DOMAIN, c) for _ in range(s)))
                for k in range(n + 1) for c in _vectors(k)}
-    L = len(outputs)
-
-    def err(limit: int) -> list[float]:
-        monkeypatch.setattr(screen, "DENSE_LIMIT", limit)
-        return _screen_parents(chk, n, relation)[2].tolist()
-
-    dense, sparse = err(10**9), err(0)
-    assert dense != sparse
     per = M if relation == "replace-one" else 1
-    assert err(B * L * per) == dense
-    assert err(B * L * per - 1) == sparse
-    if relation == "replace-one":
-        assert err(B * L) == sparse
+    edge = B * len(outputs) * per  # the largest limit at which the sparse groups are used is edge - 1
+
+    def run(limit: int) -> tuple:
+        monkeypatch.setattr(screen, "DENSE_LIMIT", limit)
+        pairs, *arrays = _screen_parents(chk, n, relation)
+        return pairs, [a.tolist() for a in arrays]
+
+    ref = run(10**9)
+    for limit in (0, edge - 1, edge, edge + 1):
+        assert run(limit) == ref, limit
+    assert any(e > 0 for e in ref[1][1])  # not every pair settled as δ = 0
+    _check(name, beta, eps, definition, ref[0], *(np.array(a) for a in ref[1]), F(1, 100))
+
+
+class _BincountSpy:
+    """numpy for verdict/screen.py, recording the length of every ``np.bincount`` result (the
+    screen's law and group arrays)."""
+
+    def __init__(self) -> None:
+        self.lengths: list[int] = []
+
+    def __getattr__(self, name: str):
+        return getattr(np, name)
+
+    def bincount(self, *args, **kwargs):
+        out = np.bincount(*args, **kwargs)
+        self.lengths.append(len(out))
+        return out
+
+
+@pytest.mark.parametrize("relation", ["add-remove", "replace-one"])
+def test_parent_screen_builds_the_dense_block_exactly_up_to_its_limit(monkeypatch, relation):
+    """Memory: a law array of the dense block B × L (B parents, L outputs that occur) is built
+    while B·L <= DENSE_LIMIT (B·L·m <= DENSE_LIMIT for replace-one); one entry above the limit
+    no array of the screen is that long (only the groups that occur, far fewer here: every
+    sample of <= 5 records over 6 atoms is its own output).  The numbers are the same bits on
+    both sides."""
+    m, n = 6, 5
+    T = screen.rank_table(m, n)
+    outputs = math.comb(n + m, m)  # one output per sample of <= n records
+    E = np.array([c for c in itertools.product(range(n), repeat=m) if sum(c) == n - 1],
+                 dtype=np.int64)
+    tab = {"rank_T": T, "out_of_rank": np.arange(outputs, dtype=np.int64),
+           "n_outputs": outputs, "beta_f": 1 / 3, "one_minus_beta_f": 2 / 3}
+    job = (tab, screen.binomial_table(1, 3, n), E, 1.5, 0.01, False, None, n, relation)
+    block = len(E) * outputs  # every output occurs for some parent: L = all of them
+    edge = block * (m if relation == "replace-one" else 1)
+
+    def run(limit: int) -> tuple[int, list]:
+        spy = _BincountSpy()
+        monkeypatch.setattr(screen, "DENSE_LIMIT", limit)
+        monkeypatch.setattr(screen, "np", spy)
+        try:
+            got = screen.screen_parents(job)
+        finally:
+            monkeypatch.setattr(screen, "np", np)
+        return max(spy.lengths), [a.tolist() for a in got[:5]]
+
+    dense, sparse = run(edge), run(edge - 1)
+    assert dense[0] == block
+    assert sparse[0] < block // 2
+    assert dense[1] == sparse[1]
 
 
 def test_integer_decision_keeps_a_ratio_within_its_4u_margin_below_e_ambiguous():
@@ -434,18 +491,22 @@ def _parent_error_model(name: str, n: int, relation: str, e: float) -> dict:
     err = 2 (G + L + 8) u (1 + e) with G = terms + (m + 4) + 2, where a parent E has
     K = Π (E_i + 1) sub-samples, terms = 2K per law of E + x (the sums W and R_x of the mixture
     (1 − β) W + β R_x) and 3K for a replace-one pair, m + 4 operations per weight (the model's
-    m factors plus the mixture's roundings) and L the outputs of the dense block (every sample
-    of ≤ n records)."""
+    m factors plus the mixture's roundings) and L the outputs that occur for E: those of its
+    sub-samples S and of every S + x."""
     import itertools
     import math
 
-    samples = [tuple(v for v, s in zip(DOMAIN, sub) for _ in range(s))
-               for k in range(n + 1) for sub in _vectors(k)]
-    L = len({ANONYMIZERS[name](s) for s in samples})
+    def sample(c) -> tuple:
+        return tuple(v for v, s in zip(DOMAIN, c) for _ in range(s))
+
     per_law = 3 if relation == "replace-one" else 2
     out = {}
     for E in _vectors(n - 1):
         K = math.prod(c + 1 for c in E)
+        subs = list(itertools.product(*(range(c + 1) for c in E)))
+        L = len({ANONYMIZERS[name](sample(s)) for s in subs}
+                | {ANONYMIZERS[name](sample(tuple(v + (j == x) for j, v in enumerate(s))))
+                   for s in subs for x in range(M)})
         G = per_law * K + (M + 4) + 2
         err = 2.0 * (G + L + 8) * U * (1.0 + e)
         for x, y in itertools.product(range(M), repeat=2):
@@ -512,7 +573,6 @@ def test_parent_screen_sends_a_claim_within_its_error_of_the_exact_delta_to_exac
 # tests restate it, find the first float where it holds (values near 2^-1 or 2^53, where one
 # float step is about u relative, so a margin one u wider or narrower moves the boundary by a
 # step) and check the screen's status on both sides of it.
-import math  # noqa: E402
 
 R = 2 * (4 + 2 + 2) * U  # r = 2Gu of _float_decide: terms 4, m = 2, so G = 8
 
@@ -801,3 +861,51 @@ def test_parent_screen_counts_m_plus_one_factors_per_weight_in_its_underflow_gua
         assert chk._setup(2)[1] is None
         st = _screen_parents(chk, 2, "add-remove")[3]
         assert st.tolist() == [status] * len(st), beta
+
+
+# ------------------------------------------------- a dataset's numbers do not depend on its batch
+def _float_screen_alone_and_in_batch(parents: bool, name: str, beta: F, n: int):
+    """(δ̂, err, status) of every pair of a float-mode screen of all datasets at level n in one
+    batch, and of the same pairs with each dataset screened in a batch of its own."""
+    chk = _checker(name, beta, F(1, 10), F(1, 100), "hockey-stick", n)
+    pmf, ex = chk._setup(n)
+    assert ex is None  # float mode
+    if parents:
+        E = np.array(_vectors(n - 1), dtype=np.int64)
+        T = chk._rank_T(M, n)
+        tab = {"rank_T": T, "out_of_rank": chk._out_of_rank(T, M, n),
+               "n_outputs": max(len(chk.table.outputs), 1),
+               "beta_f": float(beta), "one_minus_beta_f": float(1 - beta)}
+
+        def run(rows: np.ndarray) -> tuple:
+            return screen.screen_parents((tab, pmf, rows, chk.e_f, chk.d_f, False, None, n))
+    else:
+        E = np.array(_vectors(n), dtype=np.int64)
+        tab = chk.table.arrays()
+
+        def run(rows: np.ndarray) -> tuple:
+            return screen.screen_chunk((tab, pmf, rows, chk.e_f, chk.d_f, False, None))
+    di, xi, *arrays, _ = run(E)
+    batch = {(int(i), int(x)): tuple(a[j] for a in arrays)
+             for j, (i, x) in enumerate(zip(di.tolist(), xi.tolist()))}
+    alone = {}
+    for i in range(len(E)):
+        dj, xj, *one, _ = run(E[i:i + 1])
+        assert set(dj.tolist()) == {0}
+        for j, x in enumerate(xj.tolist()):
+            alone[(i, int(x))] = tuple(a[j] for a in one)
+    return batch, alone
+
+
+@pytest.mark.parametrize("parents", [False, True])
+def test_float_screen_gives_a_dataset_the_same_bits_in_any_batch(parents):
+    """Chunks (and so the worker count) must not change a result: each dataset's sub-samples
+    are enumerated from its own first one wherever it stands in the batch, so every float sum
+    is formed in the same order and δ̂, err and status are bit for bit those of the dataset
+    screened alone (an enumeration shifted by the dataset's offset in the batch sums the same
+    terms in another order, which moves low bits).  β = 333333/10^6 at 7 records: float mode
+    (q^3 >= 2^53), with enough terms per output for the order to show."""
+    batch, alone = _float_screen_alone_and_in_batch(parents, "repeated", F(333333, 10**6), 7)
+    assert batch.keys() == alone.keys() and len(batch) > 20
+    for key, got in batch.items():
+        assert [float(v) for v in got] == [float(v) for v in alone[key]], key

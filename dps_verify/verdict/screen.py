@@ -11,7 +11,8 @@ binomial factor is the exact value rounded once; a weight is a product of at mos
 terms into P(y) adds relative error ≤ γ_K.  Hence |P̂(y) − P(y)| ≤ γ_G P(y) with
 G = K + ms + 2, and the same for Q.  The hockey-stick sum Σ max(0, P − e Q) is 1-Lipschitz in
 each term, e is the float nearest e^ε (relative error ≤ 2u after the interval), and the final
-sum over L outputs adds γ_L.  Altogether |δ̂ − δ| ≤ γ_{G+L+8} (ΣP + e^ε ΣQ)·(1 + 4u) and we report
+sum over the L outputs that occur adds γ_L (an exact zero term adds no rounding).  Altogether
+|δ̂ − δ| ≤ γ_{G+L+8} (ΣP + e^ε ΣQ)·(1 + 4u) and we report
 ``err = 2 (G + L + 8) u (1 + e)`` (twice the first-order bound, so the γ_n = nu/(1−nu)
 denominator and the e^ε rounding are covered for every n < 2^40).
 """
@@ -263,7 +264,7 @@ def count_ranks(C: np.ndarray, T: np.ndarray) -> np.ndarray:
 
 
 #: Largest B × L dense block (datasets × distinct outputs) built by :func:`screen_parents`;
-#: beyond it only the groups that occur are kept.
+#: beyond it only the groups that occur are kept (the same numbers: a memory limit only).
 DENSE_LIMIT = 4_000_000
 
 
@@ -328,7 +329,12 @@ def screen_parents(job: tuple) -> tuple:
         b_grp = groups // L
     W = np.bincount(g0, weights=w, minlength=G)
     terms_b = 2 * K
-    L_b = np.bincount(b_grp, minlength=B)
+    # L per dataset: the groups that occur.  A group of the dense block that no sample reaches
+    # holds exact zeros, which add no rounding to a sum, so both branches give the same bits.
+    occurs = np.zeros(G, dtype=bool)
+    occurs[g0] = True
+    occurs[gx] = True
+    L_b = np.bincount(b_grp[occurs], minlength=B)
     res_d, res_e, res_s = [], [], []
     zero_ok = ex is not None or underflow_free(pmf, n, m + 1)  # deterministic: outputs have mass 1
     if ex is not None:  # integer mode: q, p and the law of E scaled by q^n
