@@ -354,3 +354,25 @@ def test_a_claim_too_small_for_the_run_budget_is_inconclusive_without_confirmati
     assert rep.verdict == "INCONCLUSIVE" and q["summary"].startswith("not run")
     assert q["pipeline_runs"] == q["screening"]["pipeline_runs"]
     assert q["detectable_delta"] is None and "cannot refute any delta" in q["summary"]
+
+
+def test_histogram_decades_are_exact_at_powers_of_ten_and_tiny_deltas() -> None:
+    """A row's decade is 10^e <= δ < 10^(e+1) by exact comparison (brute force below), also at
+    δ exactly a power of ten, just under one, and far below the double range."""
+    from dps_verify.audit.data import _exact_decade, _histogram
+
+    def brute(v: Fraction) -> int:
+        e = 0
+        while Fraction(10) ** e > v:
+            e -= 1
+        while Fraction(10) ** (e + 1) <= v:
+            e += 1
+        return e
+
+    cases = [Fraction(1, 10 ** j) for j in (1, 3, 8, 22, 23, 300, 400)]
+    cases += [c - Fraction(1, 10 ** (j + 40)) for j, c in zip((1, 3, 8, 22, 23, 300, 400), cases)]
+    cases += [Fraction(1), Fraction(999, 1000), Fraction(3, 7 * 10 ** 500)]
+    for v in cases:
+        assert _exact_decade(v) == brute(v), v
+    hist = _histogram({3: (Fraction(1, 10 ** 8), 2), 4: (Fraction(0), 5), 5: (Fraction(1, 10 ** 8) - Fraction(1, 10 ** 60), 1)})
+    assert hist == {"0": 5, "1e-9..1e-8": 1, "1e-8..1e-7": 2}

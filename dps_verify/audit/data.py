@@ -593,10 +593,14 @@ def _exact_witness(XY: tuple, eps: Fraction, kind: str, row: int, table: Table, 
 
 
 def _log10(v: Fraction) -> float:
-    """log10 of an exact non-negative rational (−inf for 0), without underflow."""
+    """log10 of an exact rational δ in [0, 1] (−inf for 0), without underflow however small δ
+    is (mpmath's logarithm through ``core.numbers.log_fraction``; a report figure, not a
+    verdict)."""
+    from dps_verify.core.numbers import log_fraction
+
     if v <= 0:
         return -math.inf
-    return (math.log(int(v.numerator)) - math.log(int(v.denominator))) / math.log(10)
+    return log_fraction(v) / math.log(10)
 
 
 def _fmt(v: Fraction, rounding: str) -> str:
@@ -611,12 +615,24 @@ def _fmt(v: Fraction, rounding: str) -> str:
     return mpmath.nstr(fraction_to_mpf(v, rounding), 4)
 
 
+def _exact_decade(v: Fraction) -> int:
+    """The integer e with 10^e <= v < 10^(e+1), for a rational v > 0: the float logarithm
+    guesses, exact comparisons settle (a δ of exactly 10^-8 belongs to 1e-8..1e-7 however the
+    logarithm rounds)."""
+    e = math.floor(_log10(v))
+    while Fraction(10) ** e > v:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= v:
+        e += 1
+    return e
+
+
 def _histogram(by_size: dict[int, tuple[Fraction, int]]) -> dict:
     """Rows by decade of their exact δ: {"0": rows with δ = 0, "1e-8..1e-7": ...}; ``by_size``
     maps a group size to (δ of removing one of its rows, number of such rows)."""
     out: Counter = Counter()
     for v, c in by_size.values():
-        out[-10**9 if v <= 0 else math.floor(_log10(v))] += c
+        out[-10**9 if v <= 0 else _exact_decade(v)] += c
     return {("0" if e == -10**9 else f"1e{e}..1e{e + 1}"): c for e, c in sorted(out.items())}
 
 
