@@ -657,3 +657,26 @@ def test_fraction_to_mpf_rounds_an_exact_log_as_mpmath_rounds_its_120_digit_valu
             assert fraction_to_mpf(x, rounding, prec) == want, (prec, rounding)
     # the default precision is mpmath's working one
     assert fraction_to_mpf(x, "c") == mpmath.mp.make_mpf(libmp.mpf_pos(ref._mpf_, mpmath.mp.prec, "c"))
+
+
+@pytest.mark.parametrize("r", [Fraction(3), Fraction(2, 7)])
+def test_fraction_to_mpf_refines_an_exact_log_within_2_to_the_minus_200_of_a_rounding_boundary(r):
+    """x = 1 + (ln r − L) with L = ln r truncated to 200 bits, so 0 < |x − 1| < 2^-199: at 53
+    bits its first enclosures straddle the boundary 1 and the ends round apart in every
+    direction but nearest; the answer must still be the 120-digit value rounded once (more
+    precision until both ends agree, not a guess from the first enclosure)."""
+    from mpmath import libmp
+
+    from dps_verify.core.numbers import fraction_to_mpf
+
+    with mpmath.workdps(120):
+        ln = mpmath.log(mpmath.mpf(r.numerator) / r.denominator)
+        trunc = Fraction(int(mpmath.floor(ln * 2**200)), 2**200)
+    x = exact_log(r, 1 - trunc)
+    ref = _mp(x)
+    with mpmath.workdps(120):
+        assert 0 < ref - 1 < mpmath.mpf(2) ** -199
+    for rounding in "udcfn":
+        want = mpmath.mp.make_mpf(libmp.mpf_pos(ref._mpf_, 53, rounding))
+        assert fraction_to_mpf(x, rounding, 53) == want, rounding
+    assert fraction_to_mpf(x, "c", 53) > 1 == fraction_to_mpf(x, "f", 53)
