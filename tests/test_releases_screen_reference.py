@@ -164,3 +164,181 @@ def test_format_bound_of_exactly_one_is_the_plain_rounded_up_form() -> None:
         assert R.format_bound(x) == format_up(x, 4)
     below = F(10**9 - 1, 10**9)
     assert F(R.format_bound(below)) < 1 and F(format_up(below, 4)) >= 1
+
+
+class _StopAfterCut(Exception):
+    """Raised by the spy below once the kept atoms are seen (the rest of the screen is not needed)."""
+
+
+def _kept_log_masses(monkeypatch: pytest.MonkeyPatch, logp: list[float], times: int) -> list[float]:
+    """The log-masses the screen of one direction keeps: what it hands to its Chernoff range."""
+    seen: list[list[float]] = []
+
+    def spy(lp: np.ndarray, ell: np.ndarray, t: int, tau: float) -> tuple[float, float]:
+        seen.append(sorted(lp.tolist()))
+        raise _StopAfterCut
+
+    monkeypatch.setattr(R, "_loss_range", spy)
+    with pytest.raises(_StopAfterCut):
+        R._screen_direction(np.array(logp), np.linspace(-1.0, 1.0, len(logp)), 0.0, 0.5, times, 1 << 8)
+    return seen[0]
+
+
+@pytest.mark.parametrize("heaviest", [0.0, -1.5])
+def test_screen_keeps_the_atoms_heavier_than_the_noise_floor_per_release(monkeypatch, heaviest: float) -> None:
+    # the documented mass floor SCREEN_NOISE/100/T (here above e^-60 of the heaviest atom):
+    # an atom 0.005 nats above it is kept, one 0.005 nats below it or exactly at it is dropped
+    # (a floor 1 % higher or lower, or per T releases the other way round, flips one of them)
+    times = 3
+    cut = math.log(R.SCREEN_NOISE / 100 / times)
+    assert cut > heaviest - 60
+    logp = [heaviest, cut + 0.005, cut - 0.005, cut, -200.0]
+    assert _kept_log_masses(monkeypatch, logp, times) == sorted([heaviest, cut + 0.005])
+
+
+@pytest.mark.parametrize("heaviest", [0.0, -1.5])
+def test_screen_keeps_the_atoms_within_sixty_nats_of_the_heaviest(monkeypatch, heaviest: float) -> None:
+    # 10^14 releases put the per-release noise floor (about -62.2 nats) below e^-60 of the
+    # heaviest atom, so the 60-nat cut decides: 0.01 nats inside it kept, 0.01 outside or
+    # exactly at it dropped
+    times = 10**14
+    assert math.log(R.SCREEN_NOISE / 100 / times) < heaviest - 60.5
+    logp = [heaviest, heaviest - 59.99, heaviest - 60.01, heaviest - 60.0, heaviest - 61.0]
+    assert _kept_log_masses(monkeypatch, logp, times) == sorted([heaviest, heaviest - 59.99])
+
+
+@pytest.mark.parametrize(("bins", "times", "composed"), [
+    (1 << 7, 7, 64),  # T·(m − 1) + 1 is a power of two: exactly that length, no padding
+    (1 << 6, 4, 33),  # one past a power of two: the next power, so the top bin does not wrap
+    (1 << 6, 8, 33),
+    (1 << 6, 9, None),  # longer than the bins: the bins, the law folded onto a window
+])
+def test_screen_fft_length_is_the_least_power_of_two_holding_the_composed_law(
+        monkeypatch: pytest.MonkeyPatch, bins: int, times: int, composed: int | None) -> None:
+    # the T-fold law of an m-bin grid has T·(m − 1) + 1 bins: the screen transforms at the
+    # least power of two holding them (at most ``bins``); without a fold its value is the
+    # direct convolution's (nothing wraps around)
+    from types import SimpleNamespace
+
+    from scipy import fft as sfft
+
+    seen: list[tuple[np.ndarray, int]] = []
+    ranges: list[tuple[float, float]] = []
+    real_range = R._loss_range
+
+    def rfft(base: np.ndarray, size: int) -> np.ndarray:
+        seen.append((base.copy(), size))
+        return sfft.rfft(base, size)
+
+    def loss_range(lp: np.ndarray, ell: np.ndarray, t: int, tau: float) -> tuple[float, float]:
+        ranges.append(real_range(lp, ell, t, tau))
+        return ranges[-1]
+
+    monkeypatch.setattr(R, "sfft", SimpleNamespace(rfft=rfft, irfft=sfft.irfft))
+    monkeypatch.setattr(R, "_loss_range", loss_range)
+    logp, ell = np.log(np.array([0.5, 0.3, 0.2])), np.array([0.0, 0.35, 0.7])
+    e = 0.2
+    got = R._screen_direction(logp, ell, 0.0, e, times, bins)
+    base, size = seen[0]
+    total = times * (len(base) - 1) + 1
+    if composed is not None:
+        assert total == composed  # the edge this case is for
+    least = 1
+    while least < total:
+        least *= 2
+    assert size == min(bins, least)
+    if total <= bins:  # the value: Σ law·(1 − e^(ε − loss))⁺ of the direct T-fold convolution
+        law = np.array([1.0])
+        for _ in range(times):
+            law = np.convolve(law, base)
+        (w_lo, w_hi), = ranges
+        h = max((w_hi - w_lo) / (bins // 2), 0.7 / (bins // 2), 1e-12)
+        loss = np.arange(len(law)) * h  # the least loss is T·0
+        ref = float(np.sum(law * -np.expm1(np.minimum(e - loss, 0.0))))
+        assert 0 < ref and got == pytest.approx(ref, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize(("k", "beta", "eps", "times", "rtol"), [
+    (5, F(1, 3), "ln(2)", 2, 0.01),
+    (3, F(1, 4), "ln(2)", 3, 0.05),
+    (4, F(1, 2), "1/20", 14, 0.01),  # lower end > 1/2: top + rtol·(1 − lower) is the smaller
+])
+def test_screened_sizes_are_bounded_below_the_documented_target(
+        monkeypatch: pytest.MonkeyPatch, k: int, beta: F, eps: str, times: int, rtol: float) -> None:
+    # step 2 asks every size the cheap bound cannot settle for an upper bound below the target
+    # max(goal, tail bound at the tail start), goal = max(top, min((1 + rtol)·lower,
+    # top + rtol·(1 − lower))) over the enclosures (top: largest upper end, lower: largest lower
+    # end): not below the largest enclosed upper end, and within rtol of the best lower end
+    from dps_verify.core.params import epsilon_param
+
+    targets: list[F] = []
+    real = R.upper_below
+
+    def spy(plds, e, t, target, **kw):  # type: ignore[no-untyped-def]
+        targets.append(target)
+        return real(plds, e, t, target, **kw)
+
+    monkeypatch.setattr(R, "upper_below", spy)
+    r = R.releases_delta(k, beta, eps, times, rtol=rtol)
+    assert targets
+    e = epsilon_param(eps)
+    encl = [R.pair_delta_enclosure(*R.group_pair(n, k, beta), e, times, rtol=rtol) for n in r.enclosed]
+    top, lower = max(c.upper for c in encl), max(c.lower for c in encl)
+    goal = max(top, min(lower * F(1 + rtol), top + F(rtol) * (1 - lower)))
+    target = max(goal, R.untruncated_bound(r.tail_from, beta, e, times))
+    # one target throughout: no enclosure was added in step 2
+    assert set(targets) == {target} and top < target <= lower * F(1 + rtol)
+    assert r.delta.upper <= r.delta.lower * F(1 + rtol)
+
+
+@pytest.mark.parametrize("noisy", ["first", "last"])
+def test_a_screen_value_exactly_at_the_noise_level_is_noise(monkeypatch: pytest.MonkeyPatch, noisy: str) -> None:
+    # k = 4, β = 1/1000, ε = 1, T = 2: every δ_T(n) is below SCREEN_NOISE (the worst about
+    # 4.6e-12), so a screen value of exactly SCREEN_NOISE is noise: step 1 does not stop early
+    # past it (its stop needs a peak above the noise) and does not enclose its size (that needs
+    # a screen value above both the noise and the lower end at k); step 2 certifies every size
+    # as always.  The result holds whatever the screen says: it meets the result of the real screen
+    k, beta, eps, times = 4, F(1, 1000), "1", 2
+    exact = R.releases_delta(k, beta, eps, times)
+    assert exact.delta.upper < R.SCREEN_NOISE and exact.tail_from == 11
+    at = k + 1 if noisy == "first" else exact.tail_from - 1
+    seen: list[tuple[int, int]] = []
+
+    def fake(n: int, kk: int, b: F, e: float, t: int, bins: int = R.SCREEN_BINS[1]) -> float:
+        seen.append((n, bins))
+        return R.SCREEN_NOISE if n == at else 0.0
+
+    monkeypatch.setattr(R, "screen_delta", fake)
+    r = R.releases_delta(k, beta, eps, times)
+    coarse_bins = R.SCREEN_BINS[0]
+    # step 1 screened every size below the tail start before any fine screen
+    assert seen[:r.tail_from - k - 1] == [(n, coarse_bins) for n in range(k + 1, r.tail_from)]
+    assert at not in r.enclosed or at == exact.argmax_n
+    assert r.enclosed == exact.enclosed and r.tail_from == exact.tail_from
+    assert max(r.delta.lower, exact.delta.lower) <= min(r.delta.upper, exact.delta.upper)
+
+
+@pytest.mark.parametrize(("at_k5", "last"), [(0.5, 6), (0.4, 5)])
+def test_screened_first_step_stops_at_the_first_size_past_the_peak_plus_three_below_half_of_it(
+        monkeypatch: pytest.MonkeyPatch, at_k5: float, last: int) -> None:
+    # a made-up screen peaking at k + 1: the sizes k + 2..k + 4 (not past peak + 3) are at a
+    # quarter of the peak, k + 5 at ``at_k5`` of it, k + 6 on at a quarter: step 1 screens coarse
+    # from k + 1 up to the first size past peak + 3 strictly below half the peak (k + 5 at 0.4,
+    # k + 6 when k + 5 is exactly at half), then the band of the peak (k + 1 alone) fine; the
+    # result still holds (it meets the real screen's result)
+    k, beta, eps, times = 3, F(1, 10**4), "1/2", 2
+    exact = R.releases_delta(k, beta, eps, times)
+    assert exact.tail_from > k + 7
+    peak = 2.0**-20
+    made_up = {k + 1: peak, k + 2: peak / 4, k + 3: peak / 4, k + 4: peak / 4, k + 5: peak * at_k5}
+    seen: list[tuple[int, int]] = []
+
+    def fake(n: int, kk: int, b: F, e: float, t: int, bins: int = R.SCREEN_BINS[1]) -> float:
+        seen.append((n, bins))
+        return made_up.get(n, peak / 4)
+
+    monkeypatch.setattr(R, "screen_delta", fake)
+    r = R.releases_delta(k, beta, eps, times)
+    coarse_bins, fine_bins = R.SCREEN_BINS
+    assert seen[:last + 1] == [(n, coarse_bins) for n in range(k + 1, k + last + 1)] + [(k + 1, fine_bins)]
+    assert max(r.delta.lower, exact.delta.lower) <= min(r.delta.upper, exact.delta.upper)
