@@ -863,7 +863,7 @@ def enclose_deltas(
         target = lo * Fraction(1 + grid_rtol)
         todo = [i for i, c in enumerate(results)
                 if c is not None and c.details.get("mode") == "discretised" and c.upper > target
-                and c.upper - c.lower > Fraction(1, 10**300) and i not in final]
+                and i not in final]
         if target < DISCRETE_FLOOR:  # beneath any grid's width floor: exact if affordable
             made = []
             for i in todo:
