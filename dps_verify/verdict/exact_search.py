@@ -255,13 +255,12 @@ class PairChecker:
     def _setup(self, n: int) -> tuple[np.ndarray, dict | None]:
         q = self.beta.denominator
         integer = not self.table.is_randomized and q**n < 2**53
-        size = max(n, 16)
-        key = (size, integer)
+        key = (n, integer)
         if key not in self._pmf:
-            self._pmf[key] = binomial_table(self.beta.numerator, q, size, integer=integer)
+            self._pmf[key] = binomial_table(self.beta.numerator, q, n, integer=integer)
         if not integer:
             return self._pmf[key], None
-        lo_e, hi_e = exp_interval(self.eps) if self.eps else (Fraction(1), Fraction(1))
+        lo_e, hi_e = exp_interval(self.eps)  # (1, 1) at ε = 0
         d = self.d
         ex = {
             "q": q,

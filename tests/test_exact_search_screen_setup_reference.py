@@ -1,0 +1,205 @@
+"""The exact search's integer screen setup and the order of its exact decisions, against
+references written from the definitions.
+
+The integer screen (deterministic code, q^n < 2^53 for β = p/q) compares integer masses with
+e^ε, which it takes as a float enclosure [e_lo, e_hi]: the floats just outside the rational
+enclosure of e^ε (exactly 1 at ε = 0, where the screen is exact), and the claim scaled by q^n.
+Reference: e^ε from mpmath at 300 bits (ε rational, e^ε transcendental for ε ≠ 0, so a float
+is never equal to it; each comparison is checked to be far outside that precision).
+
+Order: the candidates a screen cannot clear are decided exactly, certain violations first,
+then the largest screened δ first, so the witness a level yields is its largest violation
+when every violation is certain; the brute force is the hockey-stick δ (CP Def. 2) of the
+laws summed over every sub-sample (CP Def. 3).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+
+from dps_verify.core.errors import CertificationError
+from dps_verify.core.types import Claim
+from dps_verify.engine.count_vectors import Atoms, SampleTable
+from dps_verify.verdict import exact_search as es
+from dps_verify.verdict.executor import SerialExecutor
+from tests.test_exact_search_pairs_reference import (
+    ANONYMIZERS,
+    DOMAIN,
+    _delta,
+    _law,
+    _pairs,
+)
+
+
+def _checker(name: str, beta: F, eps: F, d: F) -> es.PairChecker:
+    anon = ANONYMIZERS[name]
+    table = SampleTable(anon, Atoms(anon, list(DOMAIN)), radix=4)
+    return es.PairChecker(table, beta, eps, d, "hockey-stick", SerialExecutor())
+
+
+def _side(x: float, eps: F) -> int:
+    """Sign of x − e^ε, certain at 300 bits (asserted far from a tie)."""
+    with mpmath.workprec(300):
+        diff = mpmath.mpf(x) - mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        assert abs(diff) > mpmath.mpf(2) ** -200 * max(1, abs(mpmath.mpf(x)))
+        return 1 if diff > 0 else -1
+
+
+EPSILONS = [F(1, 3), F(1, 2), F(1), F(7, 5), F(2), F(5), F(1, 1000)]
+
+
+@pytest.mark.parametrize("eps", EPSILONS)
+def test_integer_screen_encloses_e_to_the_eps_between_adjacent_floats(eps):
+    """e_lo < e^ε < e_hi, at most 3 ulps apart (one float step beyond each end of the rational
+    enclosure), and the claim scaled by q^n: T = float(δ·q^n), ⌊δ·q^n⌋."""
+    d = F(3, 7)
+    pmf, ex = _checker("repeated", F(1, 2), eps, d)._setup(3)
+    assert ex is not None and ex["q"] == 2 and ex["p"] == 1
+    assert _side(ex["e_lo"], eps) < 0 < _side(ex["e_hi"], eps)
+    ulp = math.ulp(ex["e_lo"])
+    assert ex["e_lo"] < ex["e_hi"] <= ex["e_lo"] + 3 * ulp
+    assert ex["T"] == {3: float(d * 8)} and ex["Tfloor"] == {3: 3.0}
+    # the exact integers C(c, s) p^s (q − p)^(c − s) of every sub-sample size c <= n
+    for c in range(4):
+        for s in range(c + 1):
+            assert pmf[c, s] == math.comb(c, s)
+
+
+def test_the_epsilons_reach_a_float_nearest_e_to_the_eps_below_and_above_it():
+    """Control for the enclosure test: rounding e^ε to the nearest float goes down for some of
+    its ε and up for others, so neither end may be the nearest float itself."""
+    sides = set()
+    for eps in EPSILONS:
+        with mpmath.workprec(300):
+            nearest = float(mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator))
+        sides.add(_side(nearest, eps))
+    assert sides == {-1, 1}
+
+
+def test_integer_screen_takes_e_to_the_zero_as_exactly_one():
+    pmf, ex = _checker("repeated", F(2, 5), F(0), F(1, 10))._setup(2)
+    assert ex is not None and ex["e_lo"] == 1.0 == ex["e_hi"]
+    assert ex["T"] == {2: 2.5} and ex["Tfloor"] == {2: 2.0}
+    assert pmf[2, 1] == 2 * 2 * 3  # C(2, 1) p (q − p), β = 2/5
+
+
+def test_integer_screen_stops_where_q_to_the_n_reaches_two_to_the_53():
+    """Integers below 2^53 are exact floats: q^n = 2^52 still screens in integers, 2^53 not;
+    randomized code never does."""
+    chk = _checker("repeated", F(1, 2), F(1), F(1, 2))
+    assert chk._setup(52)[1] is not None
+    assert chk._setup(53)[1] is None
+    rnd = _checker("squares", F(1, 2), F(1), F(1, 2))
+    pmf, ex = rnd._setup(3)
+    assert ex is None and pmf[3, 1] == 3 / 8  # the float binomial law, C(3, 1) / 2^3
+
+
+def test_search_at_eps_zero_with_a_clear_claim_decides_no_pair_exactly():
+    """At ε = 0 the integer screen is exact (e^0 = 1, no margin): a claim clearly above every
+    δ up to 3 records clears every pair in the screen; a claim equal to the largest δ (an exact
+    tie, which the screen leaves to exact arithmetic) is the control that the count can move."""
+    beta, eps = F(2, 5), F(0)
+    top = max(_delta(_law("repeated", a, beta), _law("repeated", b, beta), eps,
+                     "hockey-stick")[1] for n in (1, 2, 3) for a, b in _pairs(n, "add-remove"))
+    kwargs = {"max_size": 3, "executor": "serial", "progress": False}
+    clear = es.exhaustive_search(ANONYMIZERS["repeated"], list(DOMAIN),
+                                 Claim(beta, eps, top + F(1, 10)), **kwargs)
+    assert clear.witness is None and clear.exact_checks == 0 and clear.pairs > 0
+    tie = es.exhaustive_search(ANONYMIZERS["repeated"], list(DOMAIN), Claim(beta, eps, top),
+                               **kwargs)
+    assert tie.witness is None and tie.exact_checks > 0
+
+
+def test_raise_undecided_names_the_first_undecided_pair():
+    from dataclasses import replace
+
+    from dps_verify.verdict.witness import Witness
+
+    res = es.shape_search(ANONYMIZERS["repeated"], list(DOMAIN), Claim(F(1, 2), 1, 1),
+                          max_records=2, executor="serial")
+    first, second = (Witness(dataset=ds, neighbour=ds[:1], event=(), p_event=F(1, 2),
+                             q_event=F(1, 4), epsilon=F(1), implied_delta=F(0))
+                     for ds in ((0, 1), (2, 2)))
+    with pytest.raises(CertificationError, match=r"^2 pair\(s\).*D = \[0, 1\]\)"):
+        es.raise_undecided(replace(res, undecided=[first, second]))
+
+
+# ------------------------------------------------------------ the order of the exact decisions
+@pytest.mark.parametrize("name, claim", [("largest", F(1, 100)), ("largest", F(1, 4)),
+                                         ("squares", F(1, 100)), ("squares", F(1, 10))])
+def test_exhaustive_search_decides_certain_violations_first_then_the_largest_delta(
+        monkeypatch, name, claim):
+    """The candidates each level hands to the exact decisions (recorded; none is decided, so
+    every level is screened): the pairs with δ above the claim (certain) by δ descending, then
+    those with δ equal to it (a tie the screen leaves to exact arithmetic), ties by dataset row
+    and atom; no pair below the claim.  The level-by-parents screen (deterministic code) and the
+    per-dataset screen (randomized code, whose equal δ may be ordered by their float
+    rounding), at ε = 0 and β = 1/2."""
+    beta, eps = F(1, 2), F(0)
+    seen: list[list] = []
+
+    def record(self, counts, cand, **info):
+        seen.append([(i, x) for _st, _dh, i, x in cand])
+        return None
+
+    monkeypatch.setattr(es.PairChecker, "first_violation", record)
+    res = es.exhaustive_search(ANONYMIZERS[name], list(DOMAIN), Claim(beta, eps, claim),
+                               max_size=3, executor="serial", progress=False)
+    assert res.witness is None and len(seen) == 3
+    kinds = set()
+    for n, got in zip((1, 2, 3), seen):
+        rows = [tuple(int(v) for v in r) for r in es.level_counts(len(DOMAIN), n)]
+        ref = []
+        for i, a in enumerate(rows):
+            for x in range(len(DOMAIN)):
+                if a[x]:
+                    b = tuple(v - (j == x) for j, v in enumerate(a))
+                    v = _delta(_law(name, a, beta), _law(name, b, beta), eps, "hockey-stick")[0]
+                    if v >= claim:
+                        ref.append((0 if v > claim else 1, -v, i, x))
+                        kinds.add(ref[-1][0])
+        if name == "squares":  # float screen: equal δ may differ in their last bits
+            key = {(i, x): (k, v) for k, v, i, x in ref}
+            assert sorted(got) == sorted(key) and [key[g] for g in got] == sorted(key.values())
+        else:  # integer screen: exact, ties by row and atom
+            assert got == [(i, x) for *_, i, x in sorted(ref)], n
+    # the claim 1/4 (1/10) is a tie with some pairs: both kinds of candidate occur
+    assert kinds == ({0} if claim == F(1, 100) else {0, 1})
+    assert len({v for got in seen for v in got}) > 1
+
+
+def test_shape_search_at_beta_one_decides_the_largest_enclosure_first(monkeypatch):
+    """At β = 1 the shape search encloses each pair in integers and decides the ones above the
+    claim largest upper end first: shapes offered with δ growing give the last one as witness.
+    Randomized code reports 'hit' with probability (1 + z²)/10 for z zeros, so (D, D − 0) has
+    δ (2z − 1)/10 at ε = 0: 1/10, 3/10, 5/10 for z = 1, 2, 3 (three records each)."""
+    from dps_verify.verdict import shapes
+
+    offered = [{0: 1, 1: 2}, {0: 2, 1: 1}, {0: 3}]
+
+    def stand_in(values, ks, **kwargs):
+        for counts in offered:
+            yield "stand-in", counts, None
+
+    monkeypatch.setattr(shapes, "leak_shapes", stand_in)
+    claim = F(1, 20)
+    for counts in offered:
+        a = tuple(counts.get(i, 0) for i in range(len(DOMAIN)))
+        b = tuple(v - (i == 0) for i, v in enumerate(a))
+        z = a[0]
+        assert _delta(_law("squares", a, F(1)), _law("squares", b, F(1)), F(0),
+                      "hockey-stick") == (F(2 * z - 1, 10),) * 2
+    res = es.shape_search(ANONYMIZERS["squares"], list(DOMAIN), Claim(F(1), F(0), claim),
+                          executor="serial")
+    w = res.witness
+    assert w is not None and w.dataset == (0, 0, 0) and w.neighbour == (0, 0)
+    assert res.exact_checks == 1
+    # a claim equal to the largest δ: its enclosure's upper end is within the claim, so every
+    # pair is cleared in integers and none is decided exactly
+    tie = es.shape_search(ANONYMIZERS["squares"], list(DOMAIN), Claim(F(1), F(0), F(1, 2)),
+                          executor="serial")
+    assert tie.witness is None and tie.exact_checks == 0 and tie.pairs == 5
