@@ -1,0 +1,38 @@
+"""The sparse composition's clamps at 1: a ball of a number at most 1 may end above 1.
+
+``1 − e^(ε − loss)`` and ``1 − (1 − p∞)^T`` are at most 1, but when they lie within the ball
+precision (2^-128) of 1 their balls end above 1; sparse_delta clamps both at 1 (f ≤ 1 in the
+module's proof), so a term never adds more than its mass.  Reference: the exact δ of one
+release from the definition (CP Def. 2): δ = Σ_y max(0, P(y) − e^ε Q(y)), and 1 − (1 − p∞)^T
+for mass at infinite loss only.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from dps_verify.inverse.pld_sparse import sparse_delta
+from dps_verify.measures.pld import PrivacyLossDistribution
+
+
+def test_a_loss_far_above_epsilon_adds_at_most_its_mass():
+    """P = {a: 1/2, b: 1/2}, Q = {a: 2^-202, b: 1 − 2^-202}, ε = 1, one release: δ = 1/2 −
+    e·2^-202 (b's ratio is below 1).  a's loss is about 139, so 1 − e^(ε − loss) is within
+    2^-198 of 1 and its ball reaches above 1: unclamped, the upper end would pass 1/2."""
+    qa = F(1, 2**202)
+    pld = PrivacyLossDistribution.from_exact_laws({"a": F(1, 2), "b": F(1, 2)},
+                                                  {"a": qa, "b": 1 - qa})
+    c = sparse_delta(pld, 1, 1)
+    # 2 < e < 3 brackets the exact δ; the ends are 128-bit balls
+    assert F(1, 2) - F(1, 2**120) <= c.lower <= F(1, 2) - 2 * qa
+    assert F(1, 2) - 2 * qa < c.upper <= F(1, 2)
+
+
+def test_mass_only_at_infinite_loss_is_clamped_at_one():
+    """A sub-probability direction with all its mass (1/2) at infinite loss, 200 releases:
+    δ = 1 − 2^-200, within the ball precision of 1, so the ball ends above 1."""
+    pld = PrivacyLossDistribution(ratios={}, infinity_mass=F(1, 2))
+    c = sparse_delta(pld, F(1, 2), 200)
+    exact = 1 - F(1, 2**200)
+    assert c.lower <= exact <= c.upper <= 1
+    assert c.details["terms"] == 0
