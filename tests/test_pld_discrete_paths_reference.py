@@ -385,3 +385,56 @@ def test_every_public_entry_refuses_a_number_of_releases_that_is_not_a_positive_
     for call in calls:
         with pytest.raises(ParameterError, match="times must be an integer >= 1"):
             call()
+
+
+# infinite loss (P-mass Z, so the grid's lower end is about 2Z > 0) plus the rare output of loss
+# ln 1000: δ_2(ln 100) = 1 − (1 − Z)² + (rare part) ≈ 7.3e-13, below DISCRETE_FLOOR
+Z = F(275, 10**15)
+P_INF = {0: F(1, 2), 1: F(1, 2) - X - Z, 2: X, 3: Z}
+
+
+@pytest.mark.parametrize(("rtol", "made_up", "mode"), [
+    (0.01, "a hundredth", "direct"),  # exactly 100 times narrower than the grid's: kept
+    (0.01, "0.1 % wider", "exact"),  # a little less narrow: the exact PLD (affordable) instead
+    (2.0, "up to the target", "direct"),  # wide, but its upper end is exactly the target: kept
+])
+def test_enclose_deltas_below_the_floor_keeps_a_direct_sum_at_the_target_or_a_hundred_times_narrower(
+        monkeypatch, rtol: float, made_up: str, mode: str) -> None:
+    # below the grid floor a direct sum (intersected with the grid's enclosure) is kept when its
+    # upper end is at most the target (1 + rtol/3)·(largest lower end) or it is at least 100
+    # times narrower than the grid's enclosure; else the exact PLD (affordable here) is taken.
+    # The direct sum is replaced by a made-up enclosure of the exact δ inside the grid's
+    pld = PrivacyLossDistribution.from_exact_laws(P_INF, Q)
+    assert pld.infinity_mass == Z and not sparse_promising(pld, 2)
+    exact = _hs(P_INF, Q, E_X, 2)
+    grids: list[Certified] = []
+    real_discrete = D._discrete
+
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        grids.append(real_discrete(*args, **kw))
+        return grids[-1]
+
+    def made_up_direct(pld, eps, times):  # type: ignore[no-untyped-def]
+        old = grids[-1]
+        target = old.lower * F(1 + rtol / 3)  # the float rtol/3, as documented
+        if made_up == "up to the target":
+            lo, hi = exact, target
+        else:
+            w = (old.upper - old.lower) / (100 if made_up == "a hundredth" else F(100) / (1 + F(1, 1000)))
+            lo, hi = exact - w, exact
+        assert old.lower <= lo <= exact <= hi <= old.upper
+        return Certified(lo, hi, "made-up direct sum", {"mode": "direct", "times": times})
+
+    monkeypatch.setattr(D, "_discrete", spy)
+    monkeypatch.setattr(D, "direct_delta", made_up_direct)
+    (c,) = D.enclose_deltas([pld], EPS, 2, exact_budget=0, rtol=rtol)
+    (old,) = grids  # the coarsest grid, then below the floor at once
+    target = old.lower * F(1 + rtol / 3)  # the float rtol/3, as documented
+    assert 0 < old.lower <= exact <= old.upper and target < D.DISCRETE_FLOOR < old.upper
+    assert c.details["mode"] == mode
+    if mode == "exact":
+        assert c.lower == exact == c.upper
+    elif made_up == "a hundredth":
+        assert c.how == "made-up direct sum" and c.upper - c.lower == (old.upper - old.lower) / 100 < exact - target
+    else:
+        assert c.how == "made-up direct sum" and (c.lower, c.upper) == (exact, target)
