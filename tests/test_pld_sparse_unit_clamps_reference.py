@@ -36,3 +36,21 @@ def test_mass_only_at_infinite_loss_is_clamped_at_one():
     exact = 1 - F(1, 2**200)
     assert c.lower <= exact <= c.upper <= 1
     assert c.details["terms"] == 0
+
+
+def test_a_ratio_within_two_to_the_minus_250_of_e_gives_a_lower_end_of_zero():
+    """A near-tie: one atom whose ratio r_d lies 2^-250 above e^ε (ε = 1, one release), so
+    1 − e^(ε − ln r_d) ≈ 2e-76 and its ball straddles 0.  The term then adds nothing to the
+    lower end (never a negative amount): 0 <= lower <= δ <= upper, δ = 1 − e/r_d (mpmath at
+    400 bits, far from a tie at that precision)."""
+    import mpmath
+
+    with mpmath.workprec(400):
+        m, ex = mpmath.frexp(mpmath.e)
+        rd = F(int(mpmath.floor(m * 2**260)), 2**260) * F(2) ** ex + F(1, 2**250)
+        exact = 1 - mpmath.e / (mpmath.mpf(rd.numerator) / rd.denominator)
+        assert mpmath.mpf(2) ** -260 < exact < mpmath.mpf(2) ** -240
+    pld = PrivacyLossDistribution.from_exact_laws({"a": F(1)}, {"a": 1 / rd, "b": 1 - 1 / rd})
+    c = sparse_delta(pld, 1, 1)
+    assert c.lower == 0 and c.details["terms"] == 1
+    assert F(2**-240) < c.upper < F(2**-100)
