@@ -384,8 +384,8 @@ def iv_exp(x: Any) -> Any:
             m, e = bound.man_exp()
         finally:
             flint.ctx.prec = old
-        if not upper and m <= 0:  # e^t > 0: Arb's lower end may be 0 (or below) for t << 0
-            return libmp.fzero
+        if m <= 0:  # e^t > 0: Arb's lower end may be 0 (or below) for t << 0; its upper end
+            return libmp.fzero  # is >= e^t > 0, so never takes this branch
         return libmp.from_man_exp(int(m), int(e), prec, "c" if upper else "f")
 
     return mpmath.iv.make_mpf((end(lo_raw, False), end(hi_raw, True)))
