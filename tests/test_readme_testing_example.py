@@ -20,7 +20,10 @@ def run_pytest(tmp_path: Path, sources: dict[str, str], *args: str) -> subproces
     for name, source in sources.items():
         (tmp_path / name).write_text(source)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path), *args],
+        # --assert=plain: see tests/test_testing_plugin.py USER_SESSION_ARGS (the example's
+        # failure is the fixture's own error, shown the same either way)
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--assert=plain",
+         str(tmp_path), *args],
         cwd=tmp_path,
         capture_output=True,
         text=True,

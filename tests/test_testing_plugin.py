@@ -102,11 +102,19 @@ def test_plugin_is_the_pytest11_entry_point_and_profiles_register_with_hypothesi
     assert off.returncode != 0 and "dps-ci" in off.stderr
 
 
+#: The user sessions below run with ``--assert=plain``: pytest assert-rewrites every module of
+#: every installed distribution that provides a ``pytest11`` plugin, Hypothesis' ~60 included,
+#: and where bytecode is not written (``PYTHONDONTWRITEBYTECODE``) each session parsed and
+#: rewrote them from source again (~1.5 s of CPU per session that imports Hypothesis).  A plain
+#: ``assert`` in a user's test still fails; how failures are displayed is not what is tested.
+USER_SESSION_ARGS = ("-q", "-p", "no:cacheprovider", "--assert=plain")
+
+
 def _pytest_in(tmp_path: Path, test_source: str, *args: str) -> subprocess.CompletedProcess:
     (tmp_path / "test_user.py").write_text(textwrap.dedent(test_source))
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+        [sys.executable, "-m", "pytest", *USER_SESSION_ARGS, "--rootdir", str(tmp_path),
          *args, str(tmp_path / "test_user.py")],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
 
