@@ -15,6 +15,7 @@ mpmath at 60 digits:
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from math import comb
 
@@ -486,3 +487,130 @@ def test_chernoff_comparison_is_certain_or_false():
     assert sdgs._chernoff_below(N, beta, eps, above, den) is True
     assert sdgs._chernoff_below(N, beta, eps, below, den) is False
     assert sdgs._chernoff_below(N, beta, eps, tie, den) is False
+
+
+def test_chernoff_comparison_decides_at_four_times_its_first_precision():
+    """The comparison runs at 64 + bits(N) = 70 bits (N = 40), then once more at 4× that, 280
+    bits: a best above the bound by a relative 2^−245 is within the 3× (210-bit) balls' width
+    but certain at 280 bits, so it is True; below it by as much, False (mpmath at 150 digits)."""
+    beta, eps, N = F(1, 3), F(1, 2), 40
+    den = 1 << 400
+    with mpmath.workdps(150):
+        b = _mp(beta)
+        g = 1 - (1 - b) * mpmath.exp(-_mp(eps))
+        kl = g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+        bound = mpmath.exp(-N * kl)
+        above = int(mpmath.ceil(bound * den * (1 + mpmath.mpf(2) ** -245)))
+        below = int(mpmath.floor(bound * den * (1 - mpmath.mpf(2) ** -245)))
+        assert above > bound * den > below
+    assert sdgs._chernoff_below(N, beta, eps, above, den) is True
+    assert sdgs._chernoff_below(N, beta, eps, below, den) is False
+
+
+@pytest.mark.parametrize("beta, eps", [(F(1, 3), F(1, 2)), (F(1, 2), F(1, 10**6)), (F(9, 10), F(30)), (F(1, 10**9), F(2))])
+def test_float_chernoff_exponent_screen_is_kl_of_gamma_and_beta(beta, eps):
+    """The float screen of KL(γ‖β), γ = 1 − (1−β)e^{−ε}, against the definition at 60 digits
+    (relative 10^−9: it only proposes stops, but it must propose them near the right n)."""
+    with mpmath.workdps(DPS):
+        b = _mp(beta)
+        g = 1 - (1 - b) * mpmath.exp(-_mp(eps))
+        want = g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+    assert sdgs._float_kl_gamma(beta, eps) == pytest.approx(float(want), rel=1e-9)
+
+
+def test_float_chernoff_exponent_screen_is_nan_where_floats_cannot_hold_it():
+    """β below the smallest double, γ rounding to 1 (ε = 800), γ − β rounding to 0 (ε =
+    10^−400, or 1 − β = 2^−1100): NaN, which makes the scan take the certified bound instead."""
+    import math
+
+    assert math.isnan(sdgs._float_kl_gamma(F(1, 1 << 1100), F(1)))
+    assert math.isnan(sdgs._float_kl_gamma(F(1, 2), F(800)))
+    assert math.isnan(sdgs._float_kl_gamma(F(1, 2), F(1, 10**400)))
+    assert math.isnan(sdgs._float_kl_gamma(1 - F(1, 1 << 1100), F(1)))
+
+
+def test_epsilon_zero_past_the_budget_is_refused_by_the_budget_even_with_the_long_range_paths():
+    """ε = 0 has no Chernoff exponent, so the segment route (which needs KL(γ‖β) > 0) is never
+    taken: past the work budget the exact walk's budget error says why, as with
+    long_range=False."""
+    for measure in ("hockey-stick", "pointwise"):
+        with pytest.raises(CertificationError, match="WORK_BUDGET|work limit|budget"):
+            sdgs.scan(10**5, F(1, 2), F(0), measure=measure, budget=10**6)
+
+
+# --- how an enclosure says it was made --------------------------------------------------------
+
+
+def test_tail_enclosure_is_exact_up_to_exact_tail_work_and_truncated_past_it():
+    """(terms × n × bits of q) = 1000 · 2000 · 50 = 10^8 = EXACT_TAIL_WORK: summed to the last
+    term (a point, the exact sum); one term more (T one lower) is past it: truncated, an
+    enclosure [lo, hi] with lo < hi around the exact sum (β = 1/2^49: the terms fall fast)."""
+    n, p, q = 2000, 1, 1 << 49
+    assert q.bit_length() == 50 and sdgs.EXACT_TAIL_WORK == 10**8
+
+    def tail(T: int) -> int:  # the definition's sum, in GMP integers (Python ints take 0.3 s)
+        return int(sum(gmpy2.comb(n, j) * gmpy2.mpz(q - 1) ** (n - j) for j in range(T, n + 1)))
+
+    assert sdgs.tail_enclosure(n, 1001, p, q) == (tail(1001),) * 2
+    lo, hi = sdgs.tail_enclosure(n, 1000, p, q)
+    assert lo < tail(1000) <= hi
+
+
+def _d_or_pointwise_at(n: int, k: int, beta: Fraction, eps: Fraction, measure: str) -> Fraction:
+    """CP Thm 5's d or the pointwise value at group size n in the paper's regime, from the
+    definitions: the bad counts are j > γn ((n − j)e^ε < n(1 − β), decided at 60 digits, far
+    from a tie), the suppressed outcome is never bad there."""
+    p, q = beta.numerator, beta.denominator
+    with mpmath.workdps(DPS):
+        e = mpmath.exp(_mp(eps))
+        bad = [j for j in range(n + 1) if (n - j) * e < n * _mp(1 - beta)]
+    Pm = sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in bad)
+    if measure == "paper-d":
+        return F(Pm, q**n)
+    Qm = sum(q * comb(n - 1, j) * p**j * (q - p) ** (n - 1 - j) for j in bad if j >= k and j <= n - 1)
+    Pm = sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in bad if j >= k)
+    return F(max(Pm, Qm), q**n)
+
+
+@pytest.mark.parametrize("measure", ["paper-d", "pointwise", "hockey-stick"])
+def test_how_text_says_tails_were_truncated_exactly_when_they_were(monkeypatch, measure):
+    """k = 500, β = 1/2, ε = 2: the tails are cheap, summed exactly, and the how-text does not
+    speak of truncation; with EXACT_TAIL_WORK = 0 they are truncated, the ends move apart
+    around the same value (the definitions' value at the maximiser for d and pointwise), and
+    the how-text says so with its bound, 2^−140 relative.  At k = 1000 (d) the ends are rounded
+    to 256-bit dyadics but the tails are exact: that is said, truncation is not."""
+    k, beta, eps = 500, F(1, 2), F(2)
+    exact = sdgs.scan(k, beta, eps, measure=measure)
+    assert "truncated" not in exact.how
+    monkeypatch.setattr(sdgs, "EXACT_TAIL_WORK", 0)
+    cut = sdgs.scan(k, beta, eps, measure=measure)
+    assert "tails truncated with a geometric remainder bound (2^-140 relative)" in cut.how
+    assert cut.lower < cut.upper
+    assert cut.lower <= exact.upper and exact.lower <= cut.upper
+    if measure != "hockey-stick":
+        v = _d_or_pointwise_at(exact.details["argmax_n"], k, beta, eps, measure)
+        assert exact.lower == exact.upper == v and cut.lower <= v <= cut.upper
+    monkeypatch.setattr(sdgs, "EXACT_TAIL_WORK", 10**8)
+    rounded = sdgs.scan(1000, beta, eps, measure="paper-d")
+    assert "ends rounded outward to 256-bit dyadics" in rounded.how and "truncated" not in rounded.how
+
+
+def test_how_text_names_a_truncated_tail_of_the_skipped_range(monkeypatch):
+    """Hockey-stick in the regime computes the group sizes just below the start n_m from
+    Pr[X_{n_m − 1} ≥ k]: when only that tail is an enclosure (widened by one unit here, still a
+    valid enclosure), the how-text says tails were truncated; the walk's own tails are exact."""
+    k, beta, eps = 500, F(1, 2), F(2)
+    plain = sdgs.scan(k, beta, eps, measure="hockey-stick")
+    n0 = plain.details["n_start"]
+    assert "truncated" not in plain.how and f"≤ n < {n0} computed exactly" in plain.how
+    real = sdgs.tail_enclosure
+
+    def widened(n, T, p, q, rel_bits=sdgs.TAIL_BITS):
+        lo, hi = real(n, T, p, q, rel_bits)
+        skipped = sys._getframe(1).f_code.co_name == "_hockey_stick_below"
+        return (lo, hi + 1) if skipped and (n, T) == (n0 - 1, k) else (lo, hi)
+
+    monkeypatch.setattr(sdgs, "tail_enclosure", widened)
+    got = sdgs.scan(k, beta, eps, measure="hockey-stick")
+    assert "tails truncated" in got.how
+    assert got.lower <= plain.upper and plain.lower <= got.upper

@@ -386,12 +386,13 @@ def clear_caches() -> None:
 
 def _float_kl_gamma(beta: Fraction, eps: Fraction) -> float:
     """Float screen of KL(γ‖β), γ = 1 − (1−β)e^{−ε} (no guarantee; the scan's stop is decided
-    by :func:`kl_lower`).  NaN when floats cannot represent it."""
+    by :func:`kl_lower`).  NaN when floats cannot represent it: γ − β rounds to 0 (ε or 1 − β
+    below the doubles), γ rounds to 1, or β rounds to 0 (the division fails)."""
     try:
         b, e = float(beta), eps_float(eps)
         gm = gamma_minus_beta_float(b, e)
         g = b + gm
-        if not (0 < b < 1 and gm > 0 and g < 1):
+        if not (gm > 0 and g < 1):
             return math.nan
         return g * math.log1p(gm / b) - (1 - g) * e
     except (OverflowError, ValueError, ZeroDivisionError):
@@ -839,6 +840,8 @@ def _scan_from(
     UPl, UPh = tail_enclosure(n0, T, p, q)
     # CP Thm 5's d reads only the tails under Bin(n): the Bin(n−1) tails are not needed
     UQl, UQh = (mpz(0), mpz(0)) if paper else tail_enclosure(n0 - 1, T, p, q)
+    # the walk keeps these tails' widths: they are truncated iff an end differs here
+    tails_truncated = UPl != UPh or UQl != UQh
     a = gmpy2.comb(n0, T - 1) * P ** (T - 1) * R ** (n0 - T + 1) if T >= 1 else mpz(0)
     qn = Q**n0
     if backward:
@@ -1018,7 +1021,8 @@ def _scan_from(
                 f"n = {n0 - 1} below the best value"
             )
         else:
-            n_low = _hockey_stick_below(k, beta, E, n0, best)
+            n_low, below_truncated = _hockey_stick_below(k, beta, E, n0, best)
+            tails_truncated = tails_truncated or below_truncated
             stop_note += (
                 f"; for {k} ≤ n < {n_low} the value is ≤ β·f(k−1; n−1), increasing in n there and "
                 f"below the best value; {n_low} ≤ n < {n0} computed exactly"
@@ -1031,10 +1035,10 @@ def _scan_from(
     exact_note = (
         "exact integer arithmetic (GMP) over q^n"
         if measure != "hockey-stick"
-        else "exact integer tails over q^n; e^ε enclosed by python-flint arb balls (mpmath.iv for exact logs "
+        else "integer tails over q^n; e^ε enclosed by python-flint arb balls (mpmath.iv for exact logs "
         "and ε ≥ 4096; ≥128 bits, raised until 60 bits of each value are certain), outward rounding"
     )
-    if lower != upper and measure != "hockey-stick":
+    if tails_truncated:
         exact_note += f"; tails truncated with a geometric remainder bound (2^-{TAIL_BITS} relative)"
     if best.lo_den.bit_length() > 1024:
         exact_note += "; ends rounded outward to 256-bit dyadics"
@@ -1048,7 +1052,7 @@ def _scan_from(
     )
 
 
-def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -> int:
+def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -> tuple[int, bool]:
     """Hockey-stick values for k ≤ n < n0 = n_m (ε ≥ −ln(1−β)), walking n downward.
 
     There the bad set is [k, n], so HS(n) = Pr[X_n ≥ k] − e^ε Pr[X_{n−1} ≥ k] ≤ Pr[X_n ≥ k] −
@@ -1056,7 +1060,8 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
     f(k−1; m+1)/f(k−1; m) = (m+1)(1−β)/(m+2−k) ≥ 1 ⇔ k−1 ≥ β(m+1)), so once n−1 is in that range
     and β f(k−1; n−1) ≤ best, every smaller n is bounded too.  Otherwise HS(n) is computed
     exactly (tails walked down with Pr[X_{n−1} ≥ k] = Pr[X_n ≥ k] − β f(k−1; n−1)) and offered.
-    Returns the smallest n computed exactly (n0 if none).
+    Returns the smallest n computed (n0 if none) and whether a value offered came from a
+    truncated tail (:func:`tail_enclosure`: then an enclosure, not exact).
 
     Ties (argmax_n is the smallest maximiser): values computed here are offered with
     :meth:`_Best.offer_earlier`.  Below the returned n only n = k can tie with the best: for
@@ -1068,6 +1073,7 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
     peak = ((k - 1) * q) // p  # m ≤ peak − 1 ⇔ m ≤ (k−1)/β − 1 (increasing range), for m ≥ 0
     n = n0 - 1
     Vl, Vh = tail_enclosure(n, k, p, q)  # Pr[X_n ≥ k]·q^n
+    truncated = Vl != Vh
     Nm = gmpy2.comb(n - 1, k - 1) * P ** (k - 1) * R ** (n - k) if n - 1 >= k - 1 else mpz(0)  # N(n−1, k−1)
     qn = Q**n
     while n >= k:
@@ -1075,7 +1081,7 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
         if n - 1 <= peak and _cmp(P * Nm, qn, best.lo_num, best.lo_den) <= 0:
             if best.equals(P**k, Q**k):
                 best.n = k  # HS(k) = β^k ties with the best (the only possible tie, docstring)
-            return n + 1
+            return n + 1, truncated and n + 1 < n0
         # exact HS(n): V(n−1) = (V(n) − p·N(n−1, k−1))/q
         Wl = (Vl - P * Nm) // Q
         Wh = -((-(Vh - P * Nm)) // Q)
@@ -1089,7 +1095,7 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
         Vl, Vh = Wl, Wh
         qn //= Q
         n -= 1
-    return k
+    return k, truncated  # n0 > k here: n0 − 1 .. k were offered
 
 
 def _hs_below_best(E: _Exp, Ah: Any, Bl: Any, qn: Any, best: _Best) -> bool:
