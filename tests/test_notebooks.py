@@ -57,6 +57,26 @@ def kernel_env(tmp_path_factory: pytest.TempPathFactory) -> str:
     mp.undo()
 
 
+@pytest.fixture(scope="module")
+def shared_kernel(kernel_env: str, deep_profile: bool) -> object:
+    """By default one kernel (started in notebooks/) runs every notebook of the module, each in
+    a namespace cleared first (``%reset -f``: a name a notebook uses without defining or
+    importing it still fails): a kernel start with its dps_verify and matplotlib imports costs
+    ~2.4 s of CPU, about as much as a short notebook's own cells.  Under the deep profile
+    (None) each notebook starts its own kernel."""
+    if deep_profile:
+        yield None
+        return
+    from jupyter_client.manager import KernelManager
+
+    km = KernelManager(kernel_name=kernel_env)
+    km.start_kernel(cwd=str(NB_DIR))
+    try:
+        yield km
+    finally:
+        km.shutdown_kernel(now=True)
+
+
 def test_committed_notebooks_are_built_and_have_no_outputs() -> None:
     build = _build_module()
     assert build.main(["--check"]) == 0, "run: python notebooks/build.py"
@@ -121,19 +141,26 @@ SLOW_NOTEBOOKS = frozenset({
     [pytest.param(n, marks=pytest.mark.deep) if n in SLOW_NOTEBOOKS else n
      for n in sorted(p.name for p in NB_DIR.glob("[0-9][0-9]_*.ipynb"))],
 )
-def test_notebook_executes(name: str, kernel_env: str) -> None:
+def test_notebook_executes(name: str, kernel_env: str, shared_kernel: object) -> None:
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(NB_DIR / name, as_version=4)
+    if shared_kernel is not None:
+        nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
     client = NotebookClient(
         nb,
         kernel_name=kernel_env,
+        km=shared_kernel,
         timeout=300,
         resources={"metadata": {"path": str(NB_DIR)}},
     )
     t0 = time.perf_counter()
-    client.execute()
+    try:
+        client.execute()
+    finally:
+        if shared_kernel is not None and client.kc is not None:
+            client.kc.stop_channels()
     elapsed = time.perf_counter() - t0
     images = sum(
         1
