@@ -20,6 +20,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
 
@@ -110,7 +111,33 @@ def _numeral(e: z3.ExprRef) -> str:
     return body if p >= 0 else f"(- {body})"
 
 
+#: The printed text and the declarations of every z3 node printed so far in this process,
+#: keyed by (context, AST id); each entry holds its node, so the id is not reused while the
+#: entry lives.  The queries of one proof share most of their hypotheses (z3 hash-conses equal
+#: terms into one AST), so each shared term is printed once.  Cleared when it reaches
+#: :data:`_PRINTED_LIMIT` entries.
+_PRINTED: dict[tuple[int, int], tuple[z3.ExprRef, str, dict[str, str]]] = {}
+_PRINTED_LIMIT = 200_000
+
+
+def _node_key(e: z3.ExprRef) -> tuple[int, int]:
+    return id(e.ctx), e.get_id()
+
+
 def _print(e: z3.ExprRef, decls: dict[str, str]) -> str:
+    key = _node_key(e)
+    hit = _PRINTED.get(key)
+    if hit is None:
+        mine: dict[str, str] = {}
+        hit = (e, _print_node(e, mine), mine)
+        if len(_PRINTED) >= _PRINTED_LIMIT:
+            _PRINTED.clear()
+        _PRINTED[key] = hit
+    decls.update(hit[2])
+    return hit[1]
+
+
+def _print_node(e: z3.ExprRef, decls: dict[str, str]) -> str:
     if z3.is_true(e):
         return "true"
     if z3.is_false(e):
@@ -167,25 +194,38 @@ def to_smtlib(assertions: Sequence[z3.BoolRef], comment: str = "") -> str:
 # ------------------------------------------------------------------------- solving
 
 
+#: Whether each z3 node seen so far is quantifier-free and free of integer constants, keyed
+#: like :data:`_PRINTED` (and holding its node); cleared at :data:`_PRINTED_LIMIT` entries.
+_PURE: dict[tuple[int, int], tuple[z3.ExprRef, bool]] = {}
+
+
+def _pure_real_node(e: z3.ExprRef) -> bool:
+    key = _node_key(e)
+    hit = _PURE.get(key)
+    if hit is not None:
+        return hit[1]
+    if z3.is_quantifier(e) or (z3.is_const(e) and e.sort() == z3.IntSort()):
+        pure = False
+    else:
+        pure = all(_pure_real_node(c) for c in e.children())
+    if len(_PURE) >= _PRINTED_LIMIT:
+        _PURE.clear()
+    _PURE[key] = (e, pure)
+    return pure
+
+
 def _pure_real(formulas: Sequence[z3.ExprRef]) -> bool:
-    seen: set[int] = set()
-    todo = list(formulas)
-    while todo:
-        e = todo.pop()
-        if e.get_id() in seen:
-            continue
-        seen.add(e.get_id())
-        if z3.is_quantifier(e):
-            return False
-        if z3.is_const(e) and e.sort() == z3.IntSort():
-            return False
-        todo.extend(e.children())
-    return True
+    """No quantifier and no integer constant (numeral or symbol) anywhere in ``formulas``: z3's
+    QF_NRA solver applies."""
+    return all(_pure_real_node(f) for f in formulas)
 
 
 def _z3_solver(formulas: Sequence[z3.BoolRef], rlimit: int,
-               timeout_ms: int = HANG_GUARD_MS) -> z3.Solver:
-    s = z3.SolverFor("QF_NRA") if _pure_real(formulas) else z3.Solver()
+               timeout_ms: int = HANG_GUARD_MS, *, pure: bool | None = None,
+               ctx: z3.Context | None = None) -> z3.Solver:
+    if pure is None:
+        pure = _pure_real(formulas)
+    s = z3.SolverFor("QF_NRA", ctx=ctx) if pure else z3.Solver(ctx=ctx)
     s.set("rlimit", rlimit)  # relative to the context's count at this check
     s.set("timeout", timeout_ms)
     s.add(*formulas)
@@ -208,21 +248,65 @@ def model_dict(model: z3.ModelRef) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
+#: z3's answers (``sat`` with its model, or ``unsat``) on the formula lists asked so far in this
+#: process, keyed by their nodes (see :data:`_PRINTED`) and the limits; the proofs ask the
+#: same hypothesis sets again for the vacuity checks of steps that share them.  ``unknown`` is
+#: never kept (a wall-clock guard may have decided it).  Cleared at :data:`_ANSWERS_LIMIT`.
+_ANSWERS: dict[tuple[Any, ...], tuple[list[z3.BoolRef], str, dict[str, str] | None]] = {}
+_ANSWERS_LIMIT = 20_000
+
+
+def _confirmed(s: z3.Solver, formulas: Sequence[z3.BoolRef]) -> z3.ModelRef | None:
+    """The solver's model when every formula evaluates to true in it (model completion)."""
+    m = s.model()
+    return m if all(z3.is_true(m.eval(f, model_completion=True)) for f in formulas) else None
+
+
+def _fresh_model(formulas: Sequence[z3.BoolRef], rlimit: int, timeout_ms: int,
+                 pure: bool) -> dict[str, str] | None:
+    """A model of ``formulas`` found in a new z3 context (``None``: none confirmed there).
+
+    Which model z3 returns depends on its internal term numbering, hence, in the shared
+    context, on every term the process created before; in a new context the formulas are
+    numbered afresh, so the model is a function of the formulas alone."""
+    ctx = z3.Context()
+    moved = [f.translate(ctx) for f in formulas]
+    s = _z3_solver(moved, rlimit, timeout_ms, pure=pure, ctx=ctx)
+    if s.check() != z3.sat:
+        return None
+    m = _confirmed(s, moved)
+    return None if m is None else model_dict(m)
+
+
 def z3_check(formulas: Sequence[z3.BoolRef], rlimit: int = Z3_RLIMIT,
-             timeout_ms: int = HANG_GUARD_MS) -> tuple[str, dict[str, str] | None]:
+             timeout_ms: int = HANG_GUARD_MS, *,
+             model: bool = True) -> tuple[str, dict[str, str] | None]:
     """z3's answer on ``And(formulas)`` within ``rlimit`` units of work; a ``sat`` model is
     re-checked by evaluating every formula in it (model completion) -- an unconfirmed model is
-    reported ``unknown``."""
-    s = _z3_solver(formulas, rlimit, timeout_ms)
+    reported ``unknown``.  With ``model=False`` the model is not returned (a vacuity check).
+
+    The returned model is the one z3 finds for ``formulas`` in a new context (the shared
+    context's, should that search not confirm one), so the same formulas give the same model
+    whatever the process asked z3 before."""
+    key = (tuple(_node_key(f) for f in formulas), rlimit, timeout_ms)
+    hit = _ANSWERS.get(key)
+    if hit is not None and (hit[1] == UNSAT or hit[2] is not None or not model):
+        return hit[1], (dict(hit[2]) if model and hit[2] is not None else None)
+    pure = _pure_real(formulas)
+    s = _z3_solver(formulas, rlimit, timeout_ms, pure=pure)
     res = s.check()
     if res == z3.unsat:
-        return UNSAT, None
-    if res == z3.sat:
-        m = s.model()
-        if all(z3.is_true(m.eval(f, model_completion=True)) for f in formulas):
-            return SAT, model_dict(m)
+        answer, found = UNSAT, None
+    elif res == z3.sat and _confirmed(s, formulas) is not None:
+        answer = SAT
+        found = (_fresh_model(formulas, rlimit, timeout_ms, pure)
+                 or model_dict(s.model())) if model else None
+    else:
         return UNKNOWN, None
-    return UNKNOWN, None
+    if len(_ANSWERS) >= _ANSWERS_LIMIT:
+        _ANSWERS.clear()
+    _ANSWERS[key] = (list(formulas), answer, found)
+    return answer, (dict(found) if found is not None else None)
 
 
 def cvc5_check(text: str, rlimit: int = CVC5_RLIMIT) -> str:
@@ -251,7 +335,7 @@ def cvc5_check(text: str, rlimit: int = CVC5_RLIMIT) -> str:
 def discharge(q: Query, *, cvc5_rlimit: int = CVC5_RLIMIT, z3_rlimit: int = Z3_RLIMIT) -> Query:
     """Run the vacuity check, z3 and cvc5 on ``q`` (answers recorded on ``q``)."""
     t0 = time.perf_counter()
-    vac, _ = z3_check(q.hypotheses, z3_rlimit)
+    vac, _ = z3_check(q.hypotheses, z3_rlimit, model=False)
     q.vacuity = {"z3": vac}
     if vac == SAT:
         z, model = z3_check(q.main_formula(), z3_rlimit)
