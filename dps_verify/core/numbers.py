@@ -513,7 +513,8 @@ def exp_dyadic(eps: Fraction, prec: int = BASE_PREC) -> tuple[int, int | None, i
 
 
 def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
+    """Whether a denominator n ≥ 1 is a power of 2."""
+    return n & (n - 1) == 0
 
 
 def fraction_from_ints(num: int, den: int) -> Fraction:
