@@ -289,3 +289,69 @@ def test_chernoff_mass_bound_of_a_side_is_at_most_one() -> None:
     # mass there (index 27 = three releases at 9: (1/6)^3)
     far = tails.bound(3, None, 27)
     assert F(1, 216) <= F(far) < F(1, 100)
+
+
+def _direct_documented(pld: PrivacyLossDistribution, eps: str, times: int) -> tuple[F, F]:
+    """direct_delta's float interval sum re-typed from its docstring (a pin of the formula):
+    128-bit ball ends of 1 − (1 − p∞)^T, of each ln r and of ε; masses and log-ratios widened one ulp, every
+    product and sum of endpoints one ulp outward; the weights 1 − e^(−d) trusted to 2^-40;
+    the two float sums of N terms widened by γ_N = 1.01·(N + 4)·u relative and N·2^-1074."""
+    import flint
+
+    from dps_verify.core.params import epsilon_param
+    from dps_verify.inverse.pld_sparse import arb_one_minus_power
+    from dps_verify.worstcase.ball_binomial import arb_epsilon
+
+    down, up = -math.inf, math.inf
+    with flint.ctx.workprec(128):
+        inf_lo, inf_hi = D._arb_ends(arb_one_minus_power(pld.infinity_mass, times))
+        e_lo, e_hi = D._arb_ends(arb_epsilon(epsilon_param(eps)))
+        ends = [D._arb_ends(flint.arb(flint.fmpq(r.numerator, r.denominator)).log()) for r in pld.ratios]
+    probs = [float(p) for p in pld.ratios.values()]
+    one = [(max(math.nextafter(p, down), 0.0), math.nextafter(p, up),
+            math.nextafter(float(a), down), math.nextafter(float(b), up)) for p, (a, b) in zip(probs, ends)]
+    tuples = one
+    for _ in range(times - 1):
+        tuples = [(max(math.nextafter(a[0] * b[0], down), 0.0), math.nextafter(a[1] * b[1], up),
+                   math.nextafter(a[2] + b[2], down), math.nextafter(a[3] + b[3], up))
+                  for a in tuples for b in one]
+    n = len(tuples)
+    gamma = 1.01 * (n + 4) * U
+    his, los = [], []
+    for p_lo, p_hi, l_lo, l_hi in tuples:
+        d_lo = math.nextafter(l_lo - math.nextafter(float(e_hi), up), down)
+        d_hi = math.nextafter(l_hi - math.nextafter(float(e_lo), down), up)
+        his.append(p_hi * min(max(-math.expm1(-d_hi), 0.0) * (1 + 2.0**-40), 1.0))
+        los.append(p_lo * (max(-math.expm1(-d_lo), 0.0) * (1 - 2.0**-40)))
+    s_hi = _up(float(np.sum(np.array(his))) * (1 + gamma) + n * 2.0**-1074)
+    s_lo = max(0.0, math.nextafter(float(np.sum(np.array(los))) * (1 - gamma) - n * 2.0**-1074, down))
+    upper = min(F(1), inf_hi + F(s_hi))
+    return min(upper, max(inf_lo, F(0)) + F(s_lo)), upper
+
+
+# a rare output of loss ln 1000 (P-mass 1e-13), and outputs whose P-mass 1e-320 is a subnormal
+# float (the N·2^-1074 underflow terms then show in both ends)
+_RARE = ({0: F(1, 2), 1: F(1, 2) - F(1, 10**13), 2: F(1, 10**13)},
+         {0: F(1, 2) - F(1, 10**16), 1: F(1, 2), 2: F(1, 10**16)})
+_SUBNORMAL = ({0: 1 - F(1, 10**320), 1: F(1, 10**320)}, {0: 1 - F(1, 10**330), 1: F(1, 10**330)})
+# half the P-mass at infinite loss, the other half at loss ln(5e19): the widened sum passes 1
+_PAST_ONE = ({0: F(1, 2), 1: F(1, 2)}, {0: F(1, 10**20), 2: 1 - F(1, 10**20)})
+
+
+@pytest.mark.parametrize(("laws", "eps", "times"), [
+    (_RARE, "ln(100)", 2), (_RARE, "ln(100)", 3), (_RARE, "1/10", 4),
+    ((_law(6, F(1, 3), 2), _law(5, F(1, 3), 2)), "ln(11/10)", 3),
+    ((_law(5, F(1, 3), 2), _law(6, F(1, 3), 2)), "1/20", 2),
+    (_SUBNORMAL, "ln(3)", 1), (_SUBNORMAL, "ln(3)", 2),
+    (_PAST_ONE, "ln(2)", 1), (_PAST_ONE, "ln(2)", 2),
+])
+def test_direct_sum_is_the_documented_float_interval_sum(laws: tuple, eps: str, times: int) -> None:
+    from tests.test_inverse_edges_reference import _hs  # exact T-fold δ, every tuple enumerated
+
+    p, q = laws
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    c = D.direct_delta(pld, eps, times)
+    assert (c.lower, c.upper) == _direct_documented(pld, eps, times)  # pin of the formula
+    if eps.startswith("ln("):  # and it encloses the exact δ (e^ε rational here)
+        exact = _hs(p, q, F(eps[3:-1]), times)
+        assert c.lower <= exact <= c.upper
