@@ -1073,7 +1073,7 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
     peak = ((k - 1) * q) // p  # m ≤ peak − 1 ⇔ m ≤ (k−1)/β − 1 (increasing range), for m ≥ 0
     n = n0 - 1
     Vl, Vh = tail_enclosure(n, k, p, q)  # Pr[X_n ≥ k]·q^n
-    truncated = Vl != Vh
+    truncated = False  # whether an offered value came from a truncated tail
     Nm = gmpy2.comb(n - 1, k - 1) * P ** (k - 1) * R ** (n - k) if n - 1 >= k - 1 else mpz(0)  # N(n−1, k−1)
     qn = Q**n
     while n >= k:
@@ -1081,12 +1081,13 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
         if n - 1 <= peak and _cmp(P * Nm, qn, best.lo_num, best.lo_den) <= 0:
             if best.equals(P**k, Q**k):
                 best.n = k  # HS(k) = β^k ties with the best (the only possible tie, docstring)
-            return n + 1, truncated and n + 1 < n0
+            return n + 1, truncated
         # exact HS(n): V(n−1) = (V(n) − p·N(n−1, k−1))/q
         Wl = (Vl - P * Nm) // Q
         Wh = -((-(Vh - P * Nm)) // Q)
         lo, hi, s = _affine_iv(E, Vl, Vh, Q * Wl, Q * Wh)
         best.offer_earlier(lo, hi, qn << s, n)
+        truncated = Vl != Vh  # the same at every n: floor and ceil of the walk keep lo < hi
         # step down: N(n−2, k−1) = N(n−1, k−1)·(n−k)/((n−1)·r)
         if n - 2 >= k - 1:
             Nm = gmpy2.divexact(Nm * (n - k), (n - 1) * R)
@@ -1095,7 +1096,7 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
         Vl, Vh = Wl, Wh
         qn //= Q
         n -= 1
-    return k, truncated  # n0 > k here: n0 − 1 .. k were offered
+    return k, truncated
 
 
 def _hs_below_best(E: _Exp, Ah: Any, Bl: Any, qn: Any, best: _Best) -> bool:
