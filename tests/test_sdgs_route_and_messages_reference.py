@@ -72,3 +72,54 @@ def test_value_size_refusal_suggests_a_k_of_at_least_one():
     assert "about 1 or less" in str(e)
     e = sdgs._value_size_error(8, F(1, 2), F(1), {"value_bits": 2.0 * sdgs.MAX_VALUE_BITS})
     assert "about 4 or less" in str(e)
+
+
+def _routes(monkeypatch, n0_estimate: float) -> list[str]:
+    """Which route scan takes (pointwise below CP Thm 5's edge, k = 3, β = 1/2, ε = 1/10) when
+    its float estimate says the walk would start at ``n0_estimate`` with a tiny amount of work:
+    the exact walk and the segment scan are replaced by spies that record their call."""
+    from dps_verify.core.numbers import Certified
+    from dps_verify.worstcase import long_range
+
+    calls: list[str] = []
+    real = sdgs._estimate
+    done = Certified(lower=F(0), upper=F(0), how="spy", details={})
+
+    def estimate(*args):
+        return {**real(*args), "n0": n0_estimate, "work": 1.0}
+
+    def walk(*args):
+        calls.append("exact walk")
+        return done
+
+    def segments(*args, **kwargs):
+        calls.append("segments")
+        return done
+
+    monkeypatch.setattr(sdgs, "_estimate", estimate)
+    monkeypatch.setattr(sdgs, "_scan_from", walk)
+    monkeypatch.setattr(long_range, "sdgs_by_segments", segments)
+    return calls
+
+
+@pytest.mark.parametrize("long_range_paths", [True, False])
+def test_a_start_estimate_of_exactly_a_billion_still_takes_the_exact_walk(monkeypatch, long_range_paths):
+    """The exact walk is left for group sizes past 10^9 (segment route, or a budget refusal
+    without the long-range paths): an estimated start of exactly 1e9 is not past it, the next
+    double above is."""
+    import math
+
+    from dps_verify.core.errors import CertificationError
+
+    k, beta, eps = 3, F(1, 2), F(1, 10)
+    calls = _routes(monkeypatch, 1e9)
+    sdgs.scan(k, beta, eps, measure="pointwise", long_range=long_range_paths)
+    assert calls == ["exact walk"]
+    calls = _routes(monkeypatch, math.nextafter(1e9, math.inf))
+    if long_range_paths:
+        sdgs.scan(k, beta, eps, measure="pointwise")
+        assert calls == ["segments"]
+    else:
+        with pytest.raises(CertificationError):
+            sdgs.scan(k, beta, eps, measure="pointwise", long_range=False)
+        assert calls == []
