@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
@@ -12,11 +13,16 @@ def _rewritten(module_name: str) -> bool:
 
 
 def test_hypothesis_is_imported_without_assert_rewriting_and_tests_still_are(request):
-    """Hypothesis' modules are loaded from their bytecode (root conftest NOT_REWRITTEN), while
-    this test module -- the control that the probe sees rewriting -- is rewritten."""
+    """Hypothesis' modules are loaded from their bytecode (root conftest NOT_REWRITTEN); conftests
+    are rewritten; a test module is rewritten when named on the command line (or with
+    DPS_TEST_REWRITE_ALL=1), not in a run of whole folders.  Run both ways, this module is the
+    control that the probe sees rewriting: ``pytest tests/test_session_setup.py`` (rewritten)
+    and ``pytest tests -k session_setup`` (not)."""
     if request.config.getoption("assertmode") != "rewrite":
         pytest.skip("assert rewriting is off in this session (--assert=plain)")
     import hypothesis.core  # noqa: F401 - the module whose loader is read
 
-    assert _rewritten(__name__)
+    named = request.session.isinitpath(request.path)
+    assert _rewritten(__name__) == (named or bool(os.environ.get("DPS_TEST_REWRITE_ALL")))
+    assert _rewritten("tests.conftest")
     assert not _rewritten("hypothesis.core")
