@@ -11,22 +11,25 @@ survives is frozen (``gc.freeze()``), so that later collections -- Python's own 
 the one after each module in tests/conftest.py -- walk only the objects made since, not the
 session's imports, caches and proof results again (about 2.5 s of CPU less per 11 modules,
 measured A/B; peak RSS unchanged).  A frozen object is still freed when its last reference goes;
-only a reference cycle among frozen objects outlives the module.  ``DPS_TEST_NO_GC_FREEZE=1``
-switches it off (to measure it).
+only a reference cycle among frozen objects outlives the module.  The same at the end of
+collection: while the ~2,000 modules of the session are imported, Python's automatic
+collections are off (each full one walked every object imported so far: ~1 s of CPU in 8 of
+them per session); one collection and a freeze follow the last import.
+``DPS_TEST_NO_GC_FREEZE=1`` switches both off (to measure them).
 
 And: Hypothesis' own modules are imported as usual, not assert-rewritten.  pytest rewrites every
 module of every installed distribution that provides a ``pytest11`` plugin, Hypothesis included,
 so each session parsed, rewrote and compiled Hypothesis' ~60 modules from source instead of
 loading their bytecode (~1.8 s of CPU per session that imports Hypothesis, measured A/B on one
 property module's collection: 3.2 -> 1.4 s); their asserts are Hypothesis' internal ones, not
-this project's tests.  Test modules, conftests and dps_verify's own plugin are still rewritten
-(tests/test_session_setup.py checks both sides).
+this project's tests.  Conftests and dps_verify's own plugin are still rewritten, test modules
+as below (tests/test_session_setup.py checks both sides).
 
 And: test modules are assert-rewritten only when named on the command line (``pytest
 tests/test_x.py``, or ``tests/test_x.py::test_y``).  In a run of whole folders -- the default
-run, CI -- rewriting the ~150 test modules' ~3,400 asserts cost ~6 s of CPU per session
-(measured on the AST rewrite and compile alone, 7.6 against 1.7 s; this environment writes no
-bytecode, so no session reuses another's).  A failing assert in such a run still fails the test
+run, CI -- rewriting the ~150 test modules' ~3,400 asserts cost ~10 s of CPU per session
+(collecting the default run: 20.6 against 10.3 s, A/B; where no bytecode is written, as here,
+no session reuses another's rewritten modules, and a fresh clone has none either).  A failing assert in such a run still fails the test
 and shows its line; run its file to get pytest's detailed comparison, or set
 ``DPS_TEST_REWRITE_ALL=1`` to rewrite every test module.  Conftests and plugins stay rewritten.
 """
@@ -80,6 +83,24 @@ class _FreezeSurvivorsBetweenModules:
         gc.freeze()
 
 
+class _CollectOnceAfterImports:
+    """Ends the collection phase's pause of the garbage collector: one full collection, the
+    survivors frozen, automatic collection back on (also when collection fails, and at the
+    latest when the session ends, for a session that never collects)."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collection(self, session: Any) -> Any:
+        try:
+            return (yield)
+        finally:
+            gc.collect()
+            gc.freeze()
+            gc.enable()
+
+    def pytest_unconfigure(self, config: Any) -> None:
+        gc.enable()
+
+
 #: Installed packages whose modules pytest would assert-rewrite as part of a plugin's
 #: distribution, imported normally instead (their asserts are not this project's tests).
 NOT_REWRITTEN = ("hypothesis",)
@@ -102,6 +123,10 @@ def pytest_addoption(parser: Any, pluginmanager: Any) -> None:
     # one is pytest's own ``python_files`` setting, which collection reads.
     if isinstance(getattr(hook, "fnpats", None), list) and not os.environ.get("DPS_TEST_REWRITE_ALL"):
         hook.fnpats = []
+    # no automatic collection while the session imports its modules (see the module docstring)
+    if not os.environ.get("DPS_TEST_NO_GC_FREEZE") and gc.isenabled():
+        gc.disable()
+        pluginmanager.register(_CollectOnceAfterImports(), "dps-gc-after-collection")
 
 
 def pytest_configure(config: Any) -> None:

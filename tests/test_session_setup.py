@@ -26,3 +26,11 @@ def test_hypothesis_is_imported_without_assert_rewriting_and_tests_still_are(req
     assert _rewritten(__name__) == (named or bool(os.environ.get("DPS_TEST_REWRITE_ALL")))
     assert _rewritten("tests.conftest")
     assert not _rewritten("hypothesis.core")
+
+
+def test_automatic_garbage_collection_is_back_on_after_collection():
+    """The root conftest pauses Python's automatic collections only while the session imports
+    its modules; the tests run with them on (unless DPS_TEST_NO_GC_FREEZE left them alone)."""
+    import gc
+
+    assert gc.isenabled()
