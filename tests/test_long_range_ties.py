@@ -183,6 +183,17 @@ def test_exact_tie_check_has_a_stated_limit(monkeypatch):
     assert sc.z(n_tie + 1) is True  # decided by the balls: no exact check needed
     with pytest.raises(CertificationError, match="exact check is limited to k ≤ 1"):
         sc.z(n_tie)
+    # the limit is inclusive: at EXACT_TIE_MAX_K = k the exact check decides the tie (not bad,
+    # as the definition's strict inequality says), one below it refuses
+    assert _cdf(k - 1, n_tie - 1, beta) == x * _cdf(k - 1, n_tie, beta)
+    for limit in (k, k - 1):
+        monkeypatch.setattr(long_range, "EXACT_TIE_MAX_K", limit)
+        sc = long_range._SegmentScan(k, beta, eps, "pointwise", sdgs._Exp(eps), True, 96)
+        if limit == k:
+            assert sc.z(n_tie) is False
+        else:
+            with pytest.raises(CertificationError, match=f"exact check is limited to k ≤ {k - 1}"):
+                sc.z(n_tie)
 
 
 # ---- argmax_n is the smallest maximiser on exact ties ------------------------------------
