@@ -95,3 +95,48 @@ def test_a_model_does_not_depend_on_what_z3_was_asked_before():
         kept.append(terms[: rnd.randint(0, len(terms))])
         del terms
         assert witness() == first
+
+
+def test_a_remembered_translation_is_used_only_where_a_fresh_one_would_agree():
+    import sympy as sp
+
+    from dps_verify.paper.kernel import core
+
+    k_int = sp.Symbol("trk", integer=True)
+    k_real = sp.Symbol("trk", real=True)
+    f = sp.Function("TRF")
+    term = k_int ** 2 + f(k_int - 1) >= 1
+    env: dict[str, z3.ExprRef] = {}
+    first = core.to_z3(term, env)
+    assert list(env) == ["trk", "TRF(trk - 1)"] and env["trk"].sort() == z3.IntSort()
+    env2: dict[str, z3.ExprRef] = {}
+    again = core.to_z3(term, env2)  # remembered: the same z3 term and the same env
+    assert again.eq(first) and list(env2) == list(env) and env2["trk"].eq(env["trk"])
+    # an env that already reads trk as a real (an earlier formula's real trk) translates the
+    # term afresh with that constant, as before, never with the remembered integer one
+    env3: dict[str, z3.ExprRef] = {}
+    core.to_z3(k_real > 0, env3)
+    mixed = core.to_z3(term, env3)
+    assert not mixed.eq(first) and env3["trk"].sort() == z3.RealSort()
+    # ... and what it made there is not remembered for an empty env
+    env4: dict[str, z3.ExprRef] = {}
+    assert core.to_z3(term, env4).eq(first) and env4["trk"].sort() == z3.IntSort()
+
+
+def test_a_statement_unfolds_a_formula_as_it_did_and_keeps_its_fingerprint():
+    import dataclasses
+
+    import sympy as sp
+
+    from dps_verify.paper.kernel.statement import Statement
+
+    x = sp.Symbol("ux", positive=True)
+    g = sp.Function("UG")
+    st = Statement("ref", "a paraphrase", (x > 0,), g(x) >= 0,
+                   definitions=(sp.Eq(g(x), x ** 2),))
+    assert st.unfold(g(x + 1) >= 0) == ((x + 1) ** 2 >= 0)
+    assert st.unfold(g(x + 1) >= 0) == ((x + 1) ** 2 >= 0)  # remembered, the same
+    before = st.fingerprint
+    other = dataclasses.replace(st, conclusion=g(x) > 0)  # a new statement: its own memory
+    assert other.fingerprint != before and st.fingerprint == before
+    assert other.unfold(g(x)) == x ** 2

@@ -361,6 +361,34 @@ def z3_prove(
     return Verdict.OPEN, None, secs
 
 
+#: Translations of sympy terms into z3 made so far in this process (:func:`to_z3`), each with
+#: the z3 constants of its names (:func:`_z3_names`); used for a term whose names the caller's
+#: ``env`` maps to those same constants or not at all, which is when a translation afresh would
+#: give the same z3 term.  Cleared at :data:`_Z3_OF_LIMIT` entries.
+_Z3_OF: dict[Any, tuple[Any, tuple[tuple[str, Any], ...]]] = {}
+_Z3_OF_LIMIT = 50_000
+
+
+def _z3_names(e: Any) -> tuple[tuple[str, Any], ...]:
+    """The ``env`` keys :func:`to_z3` gives the names of ``e`` (symbols by name, applied
+    functions by their text) with the constants a translation in an empty ``env`` makes for
+    them, in the order it first meets them."""
+    out: dict[str, Any] = {}
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, AppliedUndef):
+            key = sp.sstr(x)
+            if key not in out:
+                out[key] = z3.Real(key)
+        elif isinstance(x, sp.Symbol):
+            if x.name not in out:
+                out[x.name] = z3.Int(x.name) if x.is_integer else z3.Real(x.name)
+        elif isinstance(x, sp.Basic):
+            todo.extend(reversed(x.args))
+    return tuple(out.items())
+
+
 def to_z3(expr: Any, env: dict[str, z3.ExprRef] | None = None) -> Any:
     """Translate a polynomial/rational sympy expression or relation into z3.
 
@@ -372,6 +400,22 @@ def to_z3(expr: Any, env: dict[str, z3.ExprRef] | None = None) -> Any:
     def tr(e: Any) -> Any:
         if isinstance(e, bool) or e is sp.true or e is sp.false:
             return z3.BoolVal(bool(e))
+        if not isinstance(e, sp.Basic):
+            return tr_node(e)
+        hit = _Z3_OF.get(e)
+        if hit is not None and all(n not in env or env[n].eq(z) for n, z in hit[1]):
+            for n, z in hit[1]:
+                env.setdefault(n, z)
+            return hit[0]
+        out = tr_node(e)
+        names = _z3_names(e)
+        if all(env[n].eq(z) for n, z in names):
+            if len(_Z3_OF) >= _Z3_OF_LIMIT:
+                _Z3_OF.clear()
+            _Z3_OF[e] = (out, names)
+        return out
+
+    def tr_node(e: Any) -> Any:
         if isinstance(e, AppliedUndef):  # F(k - 1, n): an opaque real named by its text
             key = sp.sstr(e)
             if key not in env:
@@ -1064,6 +1108,13 @@ def _may_supply(x: Any, sub: dict[Any, Any], w: Any) -> bool:
     return True
 
 
+@lru_cache(maxsize=65536)
+def _sstr(expr: Any) -> str:
+    """``sp.sstr(expr)``, cached: the chaining check writes the same assumptions for many
+    steps (equal formulas print alike)."""
+    return sp.sstr(expr)
+
+
 def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str, Any]],
           derived: bool = False, found: list[Any] | None = None) -> str | None:
     """Where the assumption ``a`` of step ``s`` comes from (``None``: nowhere).  A step stated
@@ -1078,7 +1129,9 @@ def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str
         # for that one value only, never for every value
         if set(s.over) & (_free(formula) - set(over)):
             continue
-        sub = instance_of(formula, over, a)
+        # without index variables only the formula itself is an instance (as instance_of says,
+        # without its call: most known facts are of this kind)
+        sub = ({} if formula == a else None) if not over else instance_of(formula, over, a)
         if sub is not None:
             if found is not None:
                 found.append(source)
@@ -1119,20 +1172,20 @@ def check_chain(steps: Sequence[Step], facts: Sequence[Fact]) -> list[str]:
             for a in s.assumes:
                 if a in s.local:
                     ok = any(any(u is s for u in t.uses_steps[1:]) for t in steps[idx:])
-                    links.append({"formula": sp.sstr(a), "from": "induction hypothesis, "
+                    links.append({"formula": _sstr(a), "from": "induction hypothesis, "
                                   + ("discharged by a later induction step" if ok
                                      else "NOT DISCHARGED")})
                     if not ok:
-                        missing.append(sp.sstr(a))
+                        missing.append(_sstr(a))
                     continue
                 src = _link(a, s, known, found=sources)
                 if src is None and isinstance(a, sp.And):  # a conjunction: every conjunct
                     parts = [_link(c, s, known, a in s.derived, sources) for c in _conjuncts(a)]
                     if all(parts):
                         src = "; ".join(dict.fromkeys(str(x) for x in parts))
-                links.append({"formula": sp.sstr(a), "from": src or "UNLINKED"})
+                links.append({"formula": _sstr(a), "from": src or "UNLINKED"})
                 if src is None:
-                    missing.append(sp.sstr(a))
+                    missing.append(_sstr(a))
             s.links = links
             s.sources = tuple(sources)
         if missing:

@@ -309,10 +309,18 @@ def z3_check(formulas: Sequence[z3.BoolRef], rlimit: int = Z3_RLIMIT,
     return answer, (dict(found) if found is not None else None)
 
 
+#: cvc5's ``sat``/``unsat`` answers on the scripts asked so far in this process (by text and
+#: limit: its resource limit makes an answer a function of them); ``unknown`` is never kept.
+_CVC5_ANSWERS: dict[tuple[str, int], str] = {}
+
+
 def cvc5_check(text: str, rlimit: int = CVC5_RLIMIT) -> str:
     """cvc5's answer on an SMT-LIB 2 script (parsed by cvc5's own parser) within ``rlimit``
     units of work per check (``rlimit-per``; the wall-clock guard ``tlimit-per`` only against
     a hang)."""
+    hit = _CVC5_ANSWERS.get((text, rlimit))
+    if hit is not None:
+        return hit
     import cvc5
 
     solver = cvc5.Solver()
@@ -329,16 +337,26 @@ def cvc5_check(text: str, rlimit: int = CVC5_RLIMIT) -> str:
         out = cmd.invoke(solver, sm).strip()
         if out in (SAT, UNSAT, UNKNOWN):
             answer = out
+    if answer != UNKNOWN:
+        if len(_CVC5_ANSWERS) >= _ANSWERS_LIMIT:
+            _CVC5_ANSWERS.clear()
+        _CVC5_ANSWERS[(text, rlimit)] = answer
     return answer
 
 
 def discharge(q: Query, *, cvc5_rlimit: int = CVC5_RLIMIT, z3_rlimit: int = Z3_RLIMIT) -> Query:
-    """Run the vacuity check, z3 and cvc5 on ``q`` (answers recorded on ``q``)."""
+    """Run the vacuity check, z3 and cvc5 on ``q`` (answers recorded on ``q``).
+
+    z3 is asked the main formula first: a model of it that every formula evaluates true in is
+    a model of the hypotheses too, so the vacuity check is then answered ``sat`` by that model;
+    otherwise z3 is asked the hypotheses alone.  The main answers are recorded only when the
+    hypotheses are satisfiable."""
     t0 = time.perf_counter()
-    vac, _ = z3_check(q.hypotheses, z3_rlimit, model=False)
+    main = q.main_formula()
+    z, model = z3_check(main, z3_rlimit)
+    vac = SAT if z == SAT else z3_check(q.hypotheses, z3_rlimit, model=False)[0]
     q.vacuity = {"z3": vac}
     if vac == SAT:
-        z, model = z3_check(q.main_formula(), z3_rlimit)
         q.model = model
         q.answers = {"z3": z, "cvc5": cvc5_check(q.smtlib(), cvc5_rlimit)}
     q.seconds = time.perf_counter() - t0

@@ -26,6 +26,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import sympy as sp
@@ -94,15 +95,29 @@ class Statement:
         lines.append(f"conclusion: {sp.sstr(self.conclusion)}")
         return "\n".join(lines)
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """SHA-256 of :meth:`text`, first 16 hex digits."""
+        """SHA-256 of :meth:`text`, first 16 hex digits (computed once per statement: its
+        fields are immutable)."""
         return hashlib.sha256(self.text().encode("utf-8")).hexdigest()[:16]
 
     def unfold(self, formula: Any) -> Any:
         """``formula`` with the statement's definitions of functions ``F(v1, ..., vn) =
-        closed`` (distinct symbols, non-recursive) and of symbols ``x = expr`` substituted."""
+        closed`` (distinct symbols, non-recursive) and of symbols ``x = expr`` substituted
+        (remembered per statement and formula: :func:`decide` unfolds each step's conclusion
+        and its conjuncts several times)."""
         out = sp.sympify(formula)
+        memo = self._unfolded
+        hit = memo.get(out)
+        if hit is None:
+            hit = memo[out] = self._unfold(out)
+        return hit
+
+    @cached_property
+    def _unfolded(self) -> dict[Any, Any]:
+        return {}
+
+    def _unfold(self, out: Any) -> Any:
         for _ in range(8):
             before = out
             for d in self.definitions:
