@@ -438,3 +438,56 @@ def test_enclose_deltas_below_the_floor_keeps_a_direct_sum_at_the_target_or_a_hu
         assert c.how == "made-up direct sum" and c.upper - c.lower == (old.upper - old.lower) / 100 < exact - target
     else:
         assert c.how == "made-up direct sum" and (c.lower, c.upper) == (exact, target)
+
+
+class _GivenCut:
+    """A stand-in for the Chernoff tails: its float cut is the given index range."""
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo, self.hi = lo, hi
+
+    def cut(self, times: int, tau: float) -> tuple[int, int]:
+        return self.lo, self.hi
+
+
+def _window_by_search(full_lo: int, full_hi: int, n: int, c_lo: int, c_hi: int) -> tuple[int, int, int]:
+    """The documented window, found by search: keep the Chernoff range clipped to the T-fold
+    support (the whole support when that is empty); the least power of two holding it and the
+    one-release vector (n bins); of the windows of that length inside the support (the support's
+    start when the support is shorter), the one leaving below the kept range the room nearest to
+    half of the spare room, rounded down."""
+    a, b = max(c_lo, full_lo), min(c_hi, full_hi)
+    if a > b:
+        a, b = full_lo, full_hi
+    kept = b - a + 1
+    size = next(p for p in (2**i for i in range(64)) if p >= kept and p >= n)
+    if full_hi - full_lo + 1 < size:
+        return full_lo, size, kept
+    half = (size - kept) // 2
+    starts = range(full_lo, full_hi - size + 2)
+    lo = min(starts, key=lambda s: (abs((a - s) - half), s))
+    return lo, size, kept
+
+
+def test_power_window_is_the_documented_window_on_a_grid_of_cuts() -> None:
+    # every clipping of the float cut (inside, past either end, empty, a single bin), kept
+    # ranges of exactly a power of two, supports exactly as long as the window, one bin shorter
+    # or longer, against the window found by search
+    edges = {"single": 0, "pow2": 0, "fits": 0, "short": 0}
+    for n in (1, 2, 3, 5, 8, 9):
+        for offset in (-3, 0, 2):
+            base = D._Vec(np.ones(n), offset, 0.0, 0.0)
+            for times in (1, 2, 3, 7):
+                full_lo = times * offset
+                full_hi = full_lo + times * (n - 1)
+                marks = sorted({full_lo - 2, full_lo, full_lo + 1, full_lo + 3, full_hi - 1, full_hi, full_hi + 4})
+                for c_lo in marks:
+                    for c_hi in marks + [c_lo + 7, c_lo + 8, c_lo - 1]:
+                        got = D._window(base, times, _GivenCut(c_lo, c_hi), 1e-9)
+                        lo, size, kept = _window_by_search(full_lo, full_hi, n, c_lo, c_hi)
+                        assert got == (lo, size, kept), (n, offset, times, c_lo, c_hi)
+                        edges["single"] += kept == 1 and full_hi > full_lo
+                        edges["pow2"] += kept == size > n
+                        edges["fits"] += full_hi - full_lo + 1 == size
+                        edges["short"] += full_hi - full_lo + 2 == size
+    assert all(edges.values()), edges  # each edge is met (else the check could not fail there)

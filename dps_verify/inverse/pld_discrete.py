@@ -405,7 +405,9 @@ def _window(base: _Vec, times: int, tails: _Tails, tau: float) -> tuple[int, int
     kept = cut_hi - cut_lo + 1
     size = 1 << (max(kept, len(base.data)) - 1).bit_length()
     lo = cut_lo - (size - kept) // 2  # centre the range in the window (equal room for both tails)
-    lo = max(full_lo, min(lo, full_hi - size + 1)) if full_hi - full_lo + 1 >= size else full_lo
+    # inside the T-fold support [full_lo, full_hi]; a support shorter than the window gets
+    # full_lo (then full_hi - size + 1 < full_lo)
+    lo = max(full_lo, min(lo, full_hi - size + 1))
     return lo, size, kept
 
 
