@@ -39,6 +39,26 @@ def test_releases_delta_refuses_too_many_releases_before_any_enclosure_or_bound(
         R.releases_delta(3, F(1, 4), 1, D.MAX_RELEASES + 1, n_max=5)
 
 
+@pytest.mark.parametrize("times", [0, -2, 2.0, True, "3"])
+def test_releases_delta_refuses_a_number_of_releases_that_is_not_a_positive_integer_before_any_work(
+        monkeypatch, times: object) -> None:
+    # one ParameterError line naming times, on every route, before any enclosure, cheap bound
+    # or float screen is started
+    from dps_verify.core.errors import ParameterError
+    from dps_verify.inverse import releases as R
+
+    def no_work(*a, **kw):  # type: ignore[no-untyped-def]
+        raise AssertionError("work started before the number of releases was checked")
+
+    for name in ("pair_delta_enclosure", "thresholded_bound", "screen_delta", "untruncated_bound",
+                 "check_releases_budget"):
+        monkeypatch.setattr(R, name, no_work)
+    for kw in ({"method": "screen"}, {"method": "scan"}, {"n_max": 5}):
+        with pytest.raises(ParameterError, match="times must be an integer >= 1") as e:
+            R.releases_delta(3, F(1, 4), 1, times, **kw)  # type: ignore[arg-type]
+        assert "\n" not in str(e.value)
+
+
 def test_the_releases_budget_is_enforced_exactly_at_its_boundary() -> None:
     D.check_releases_budget(D.MAX_RELEASES)  # at the budget: accepted
     with pytest.raises(CertificationError, match="MAX_RELEASES"):
