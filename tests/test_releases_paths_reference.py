@@ -117,6 +117,19 @@ def test_finite_range_encloses_each_size_and_says_it_covers_only_that_range() ->
     assert "n in [2, 4] only" in r.delta.how and r.tail_from is None
 
 
+@pytest.mark.parametrize("n_max", [2, 3])
+def test_finite_range_encloses_the_worst_size_up_to_n_max_and_no_further(n_max: int) -> None:
+    # δ_2(n) at ε = 0, k = 2, β = 1/4 grows from n = 2 to its peak at n = 3: a range ending
+    # below the peak must not take in the next size (its δ would lift both ends past the range's)
+    k, beta, x, times = 2, F(1, 4), F(1), 2
+    deltas = {n: exact_delta(n, k, beta, x, times) for n in range(k, n_max + 2)}
+    assert deltas[k] < deltas[k + 1] > deltas[k + 2] if n_max == 3 else deltas[k] < deltas[k + 1]
+    r = R.releases_delta(k, beta, 0, times, n_max=n_max)
+    worst = max(deltas[n] for n in range(k, n_max + 1))
+    assert r.delta.lower == worst == r.delta.upper and r.enclosed == tuple(range(k, n_max + 1))
+    assert k <= r.argmax_n <= n_max and deltas[r.argmax_n] == worst
+
+
 def _grid_enclosures(monkeypatch) -> None:
     """Every size's enclosure through the discretised PLD (exact_budget = 0) instead of the
     exact one, so that the enclosures are true intervals (coarse and fine ones differ)."""
