@@ -90,6 +90,17 @@ def test_screen_is_the_documented_split_grid_estimate(n: int, k: int, beta: F, e
     assert s == pytest.approx(ref, rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.parametrize(("n", "k", "beta", "eps", "times"), [
+    (3, 3, F(1, 3), 0.5, 2), (4, 4, F(1, 2), 0.2, 3), (2, 5, F(1, 2), 0.2, 2), (1, 1, F(1, 3), 0.5, 2),
+])
+def test_screen_of_a_group_not_above_the_threshold(n: int, k: int, beta: F, eps: float, times: int) -> None:
+    # n <= k: the group with n − 1 records is always suppressed (mass 1 on "suppressed"), the
+    # group with n records publishes its count n only when n = k (mass β^k at infinite loss)
+    s = R.screen_delta(n, k, beta, eps, times, 1 << 10)
+    ref = _reference(n, k, beta, eps, times, 1 << 10) if n == k else 0.0
+    assert s == pytest.approx(ref, rel=1e-9, abs=1e-12)
+
+
 def test_screen_default_is_the_fine_pass() -> None:
     ref = _reference(5, 2, F(1, 3), 1.0, 3, R.SCREEN_BINS[1])
     assert R.screen_delta(5, 2, F(1, 3), 1.0, 3) == pytest.approx(ref, rel=1e-9, abs=1e-12)

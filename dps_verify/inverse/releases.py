@@ -533,13 +533,14 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
                  bins: int = SCREEN_BINS[1]) -> float:
     """Float estimate of δ_T(n) (both directions) for the thresholded pair of :func:`group_pair`
     (closed-form log-laws; a screen, not a bound)."""
+    if n < k:  # every count of either group is below k: both always suppressed, δ = 0
+        return 0.0
     lp_n, lp_m = _log_binomial_pmf(n, beta), _log_binomial_pmf(n - 1, beta)
-    kk = min(k, n)
-    fin_n, fin_m = lp_n[kk:n], lp_m[kk:n]  # counts k..n−1 are possible under both
-    if kk > 0:
-        fin_n = np.append(fin_n, np.logaddexp.reduce(lp_n[:kk]))
-        fin_m = np.append(fin_m, np.logaddexp.reduce(lp_m[:kk]) if kk <= n - 1 else lp_m.max())
-    p_inf = math.exp(lp_n[n]) if n >= k else 0.0
+    fin_n, fin_m = lp_n[k:n], lp_m[k:n]  # counts k..n−1 are possible under both
+    if k > 0:  # "suppressed": counts below k (for n = k every count of the smaller group)
+        fin_n = np.append(fin_n, np.logaddexp.reduce(lp_n[:k]))
+        fin_m = np.append(fin_m, np.logaddexp.reduce(lp_m[:k]))
+    p_inf = math.exp(lp_n[n])  # count n: only the group with n records can show it
     fwd = _screen_direction(fin_n, fin_n - fin_m, p_inf, e, times, bins)
     bwd = _screen_direction(fin_m, fin_m - fin_n, 0.0, e, times, bins)
     return max(fwd, bwd)
