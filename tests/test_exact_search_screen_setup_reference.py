@@ -231,3 +231,52 @@ def test_shape_search_at_beta_one_decides_the_largest_enclosure_first(monkeypatc
     tie = es.shape_search(ANONYMIZERS["squares"], list(DOMAIN), Claim(F(1), F(0), F(1, 2)),
                           executor="serial")
     assert tie.witness is None and tie.exact_checks == 0 and tie.pairs == 5
+
+
+def test_replace_one_candidates_name_the_pairs_of_their_parents(monkeypatch):
+    """Replace-one (the level-by-parents screen, deterministic code): the candidates of level n
+    are (status, −δ̂, parent row, x·m + y) for the pairs (E + x, E + y), x < y, of the parents E
+    of n − 1 records; against the brute force they are exactly the pairs with δ at or above the
+    claim (all certain: no δ lies near it), by δ descending, ties by parent row and code."""
+    beta, eps, claim = F(1, 2), F(0), F(1, 100)
+    m = len(DOMAIN)
+    seen: list[list] = []
+
+    def record(self, parents, cand, **info):
+        seen.append([(i, code) for _st, _dh, i, code in cand])
+        return None
+
+    monkeypatch.setattr(es.PairChecker, "first_violation_replace", record)
+    res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN), Claim(beta, eps, claim),
+                               max_size=3, executor="serial", progress=False,
+                               relation="replace-one")
+    assert res.witness is None and len(seen) == 3
+    for n, got in zip((1, 2, 3), seen):
+        parents = [tuple(int(v) for v in r) for r in es.level_counts(m, n - 1)]
+        ref = []
+        for i, e in enumerate(parents):
+            for x, y in itertools.combinations(range(m), 2):
+                a = tuple(v + (j == x) for j, v in enumerate(e))
+                b = tuple(v + (j == y) for j, v in enumerate(e))
+                v = _delta(_law("largest", a, beta), _law("largest", b, beta), eps,
+                           "hockey-stick")[0]
+                if v >= claim:
+                    ref.append((0 if v > claim else 1, -v, i, x * m + y))
+        assert got == [(i, code) for *_, i, code in sorted(ref)], n
+    assert len(seen[1]) > 1 and any(i > 0 for i, _ in seen[2])
+
+
+def test_per_dataset_screen_names_its_worst_pair():
+    """Randomized code (the per-dataset screen): the screened worst pair is the pair of largest δ
+    up to 3 records, here unique: (2, 2, 2) and (2, 2), by the brute force; its dataset is the
+    last of its level in canonical order, so a wrong row offset names another dataset."""
+    beta, eps = F(1, 2), F(0)
+    best = max((_delta(_brute_law("twos", a, beta), _brute_law("twos", b, beta), eps,
+                       "hockey-stick")[0], a, b)
+               for n in (1, 2, 3) for a, b in _pairs(n, "add-remove"))
+    assert best[1:] == ((0, 0, 3), (0, 0, 2))
+    res = es.exhaustive_search(SEARCHED["twos"], list(DOMAIN), Claim(beta, eps, F(1)),
+                               max_size=3, executor="serial", progress=False)
+    w = res.worst
+    assert w is not None and w["dataset"] == (2, 2, 2) and w["target"] == 2 and w["size"] == 3
+    assert abs(w["delta_screened"] - float(best[0])) < 1e-12
