@@ -17,6 +17,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
+from dps_verify.core.numbers import Certified
 from dps_verify.inverse import releases as R
 from tests.test_releases_exact_reference import _law
 
@@ -353,3 +354,50 @@ def test_screened_first_step_stops_at_the_first_size_past_the_peak_plus_three_be
     coarse_bins, fine_bins = R.SCREEN_BINS
     assert seen[:last + 1] == [(n, coarse_bins) for n in range(k + 1, k + last + 1)] + [(k + 1, fine_bins)]
     assert max(r.delta.lower, exact.delta.lower) <= min(r.delta.upper, exact.delta.upper)
+
+
+@pytest.mark.parametrize("grid_bounds", [False, True])
+def test_screened_target_is_raised_to_the_documented_goal_after_each_enclosure(
+        monkeypatch: pytest.MonkeyPatch, grid_bounds: bool) -> None:
+    # a made-up screen peaking at k + 1 (a quarter of it elsewhere) makes step 2 enclose sizes
+    # the screen missed (from an exact bound, or with grid bounds only by a new enclosure);
+    # after each enclosure the target is again max(goal, tail bound at the tail start) over the
+    # enclosures so far (goal as in the test above): every upper_below call is asked for that
+    # target.  The result meets the result of the real screen
+    from dps_verify.core.params import epsilon_param
+
+    k, beta, eps, times, rtol = 2, F(1, 10), "ln(11/10)", 4, 0.01
+    real_result = R.releases_delta(k, beta, eps, times)
+    events: list[tuple[str, object, Certified]] = []
+    real_encl, real_ub = R.pair_delta_enclosure, R.upper_below
+
+    def encl(*args, **kw):  # type: ignore[no-untyped-def]
+        c = real_encl(*args, **kw)
+        events.append(("enclosure", None, c))
+        return c
+
+    def ub(plds, e, t, target, **kw):  # type: ignore[no-untyped-def]
+        c = real_ub(plds, e, t, target, **(dict(kw, exact_budget=0) if grid_bounds else kw))
+        events.append(("bound", target, c))
+        return c
+
+    peak = 2.0**-20
+    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: peak if n == k + 1 else peak / 4)
+    monkeypatch.setattr(R, "pair_delta_enclosure", encl)
+    monkeypatch.setattr(R, "upper_below", ub)
+    r = R.releases_delta(k, beta, eps, times, rtol=rtol)
+    tail = R.untruncated_bound(r.tail_from, beta, epsilon_param(eps), times)
+    enclosures: list[Certified] = []
+    targets = []
+    for kind, target, c in events:
+        if kind == "enclosure":
+            enclosures.append(c)
+            continue
+        top, lower = max(e.upper for e in enclosures), max(e.lower for e in enclosures)
+        goal = max(top, min(lower * F(1 + rtol), top + F(rtol) * (1 - lower)))
+        assert target == max(goal, tail)
+        targets.append(target)
+        if c.upper > target and c.details.get("mode") in ("exact", "direct") and c.upper <= c.lower * F(1 + rtol):
+            enclosures.append(c)  # an exact or narrow direct bound serves as the size's enclosure
+    assert len(set(targets)) >= 2  # the target was raised after a step-2 enclosure
+    assert max(r.delta.lower, real_result.delta.lower) <= min(r.delta.upper, real_result.delta.upper)
