@@ -86,8 +86,8 @@ def run(rounds: int = 2) -> dict:
     runs: dict[str, list[tuple[float, float]]] = {"memories off": [], "memories on": []}
     verdicts: dict[str, dict[str, str]] = {}
     for _ in range(rounds):
-        for label, on in (("memories off", False), ("memories on", True)):
-            total, solver, verdicts[label] = _session(on)
+        for label, memories in (("memories off", False), ("memories on", True)):
+            total, solver, verdicts[label] = _session(memories)
             runs[label].append((total, solver))
     med = {label: statistics.median(t for t, _ in r) for label, r in runs.items()}
     on = med["memories on"]
