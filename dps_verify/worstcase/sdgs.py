@@ -845,14 +845,12 @@ def _scan_from(
     a = gmpy2.comb(n0, T - 1) * P ** (T - 1) * R ** (n0 - T + 1) if T >= 1 else mpz(0)
     qn = Q**n0
     if backward:
-        # n0 == k here: nothing below k is published, backward threshold M_k ≤ k − 1.
-        M = -1
-        while M + 1 <= n0 - 1 and bwd_bad(n0, M + 1):
-            M += 1
+        # n0 == k here.  The backward threshold m = max(M_n, k − 1), M_n the largest j < γ'n:
+        # at n = k, M_k ≤ k − 1 (j < n), so m = k − 1; it is tracked directly (see the step).
         F = qn - P**k
         FQ = Q ** (k - 1)
         f = mpz(k) * P ** (k - 1) * R
-        m = k - 1  # = max(M, k − 1): the walk above keeps M ≤ n0 − 1 = k − 1
+        m = k - 1
         G, GQ, g = F, FQ, f
     # The Chernoff exponent: a float screen kl_f proposes when to stop; the certified lower
     # bound (ball arithmetic, kl_lower) is computed only when a stop is proposed (or when the
@@ -996,17 +994,18 @@ def _scan_from(
             f_next = gmpy2.divexact(f * (n + 1) * R, n + 2 - k)  # N(n+1, k−1)
             F, FQ = Q * F - P * f, F
             f = f_next
-            M2 = M + 1 if bwd_bad(n + 1, M + 1) else M
-            m2 = max(M2, k - 1)
-            if m2 == m + 1:
+            # m rises by one exactly when m + 1 < γ'(n+1): M_{n+1} is M_n or M_n + 1 (γ' < 1);
+            # if M_n ≥ k − 1 then m = M_n and that is the test; if M_n < k − 1 then
+            # M_{n+1} ≤ k − 1, so k ≥ γ'(n+1): no rise, and m stays k − 1, as the test says
+            if bwd_bad(n + 1, m + 1):
                 h = gmpy2.divexact(g * (n - m) * P, (m + 1) * R)  # N(n, m+1)
                 c2 = gmpy2.divexact(h * (n + 1) * R, n - m)  # N(n+1, m+1)
                 G, GQ = Q * G - P * g + c2, G + h
                 g = c2
+                m += 1
             else:
                 G, GQ = Q * G - P * g, G
                 g = gmpy2.divexact(g * (n + 1) * R, n + 1 - m)
-            M, m = M2, m2
         J, T = J2, T2
         qn *= Q
         n += 1
