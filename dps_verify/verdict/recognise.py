@@ -276,11 +276,27 @@ def recognise(
 
 
 def _level(m: int, n: int) -> Iterator[list[int]]:
+    """Every count vector of ``n`` records over ``m`` atoms, in the order of
+    ``combinations_with_replacement(range(m), n)`` (first count largest first): built count by
+    count when that is cheaper (few atoms, large samples: O(m²) per vector, not O(n))."""
+    if m * m <= 2 * n:
+        yield from _level_by_counts(m, n)
+        return
     for combo in itertools.combinations_with_replacement(range(m), n):
         c = [0] * m
         for i in combo:
             c[i] += 1
         yield c
+
+
+def _level_by_counts(m: int, n: int) -> Iterator[list[int]]:
+    if m <= 1:
+        if m == 1 or n == 0:
+            yield [n] * m
+        return
+    for c0 in range(n, -1, -1):
+        for rest in _level_by_counts(m - 1, n - c0):
+            yield [c0, *rest]
 
 
 __all__ = ["DEFAULT_SAMPLE_BUDGET", "Recognition", "declared_table", "largest_checkable_size",
