@@ -84,9 +84,10 @@ def _proof_sources_fingerprint() -> str:
 
 @pytest.fixture(scope="session")
 def proof_results() -> Any:
-    """Every registered theorem's proof, run once per test session in this process (about 25 s
-    of CPU for all of them, read by several test files), with mpmath's global state and the bits
-    of d(20, 0.1, 1) recorded before and after the runs.  The results also fill the cache of
+    """Every registered theorem's proof, run once per test session in this process (about 20 s
+    of CPU for all of them, half of it inside z3 and cvc5: ``python -m benchmarks proof_session``;
+    read by several test files), with mpmath's global state and the bits of d(20, 0.1, 1)
+    recorded before and after the runs.  The results also fill the cache of
     ``dps-verify explore --steps`` (:data:`dps_verify.paper.walkthroughs.PROOF_CACHE`).
 
     ``run(theorem_id)`` hands out the session's result while the proof sources are the ones it
