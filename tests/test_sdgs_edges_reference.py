@@ -626,3 +626,28 @@ def test_how_text_of_a_skipped_range_bounded_at_once_or_computed_down_to_k(k, be
     n_low = n0 if first else k
     assert n0 > k and f"for {k} ≤ n < {n_low} the value is ≤" in got.how
     assert f"{n_low} ≤ n < {n0} computed exactly" in got.how and "truncated" not in got.how
+
+
+def test_pointwise_skipped_range_bound_equal_to_the_best_needs_no_restart(monkeypatch):
+    """k = 4, β = 1/4, ε = 1 (the regime; the walk starts at n_m = 5, where the maximum 1/64 is,
+    as the definitions give it): below n_m the value is Pr[X_n ≥ k], increasing in n, so the
+    walk need not go below n_m when the upper end of Pr[X_{n_m − 1} ≥ k] is at most the best.
+    That tail (exactly 1/256) widened to an upper end equal to the best, still an enclosure, is
+    accepted; one unit above the best is not, and the walk restarts at n = k (same value)."""
+    k, beta, eps = 4, F(1, 4), F(1)
+    plain = sdgs.scan(k, beta, eps, measure="pointwise")
+    n0 = plain.details["n_start"]
+    assert n0 == 5 and plain.lower == plain.upper == F(1, 64) == max(
+        _d_or_pointwise_at(n, k, beta, eps, "pointwise") for n in range(1, 40))
+    assert _tail(n0 - 1, k, 1, 4) == 1  # Pr[X_4 ≥ 4]·4^4: the tail is 1/256
+    real = sdgs.tail_enclosure
+    for extra, start in ((0, n0), (1, k)):
+
+        def widened(n, T, p, q, rel_bits=sdgs.TAIL_BITS, extra=extra):
+            lo, hi = real(n, T, p, q, rel_bits)
+            after_walk = "best" in sys._getframe(1).f_locals  # the skipped-range check
+            return (lo, 4 + extra) if after_walk and (n, T) == (n0 - 1, k) else (lo, hi)
+
+        monkeypatch.setattr(sdgs, "tail_enclosure", widened)
+        got = sdgs.scan(k, beta, eps, measure="pointwise")
+        assert got.details["n_start"] == start and got.lower == got.upper == F(1, 64)
