@@ -280,3 +280,12 @@ def test_per_dataset_screen_names_its_worst_pair():
     w = res.worst
     assert w is not None and w["dataset"] == (2, 2, 2) and w["target"] == 2 and w["size"] == 3
     assert abs(w["delta_screened"] - float(best[0])) < 1e-12
+
+
+def test_public_names_are_the_two_searches_and_their_helpers():
+    """``__all__`` names the module's public API (a star import or the docs take it), the
+    leak-shape search included, and every name it lists exists."""
+    assert sorted(es.__all__) == ["DEFAULT_WORK_BUDGET", "SearchResult", "decide_pair",
+                                  "estimate_work", "exhaustive_search", "level_counts",
+                                  "raise_undecided", "shape_search"]
+    assert all(hasattr(es, name) for name in es.__all__)

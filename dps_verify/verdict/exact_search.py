@@ -660,6 +660,7 @@ __all__ = [
     "exhaustive_search",
     "level_counts",
     "raise_undecided",
+    "shape_search",
 ]
 
 
