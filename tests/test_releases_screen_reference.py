@@ -401,3 +401,61 @@ def test_screened_target_is_raised_to_the_documented_goal_after_each_enclosure(
             enclosures.append(c)  # an exact or narrow direct bound serves as the size's enclosure
     assert len(set(targets)) >= 2  # the target was raised after a step-2 enclosure
     assert max(r.delta.lower, real_result.delta.lower) <= min(r.delta.upper, real_result.delta.upper)
+
+
+def _step2_first_target(screen) -> F:  # type: ignore[no-untyped-def]
+    """The target of the first grid bound releases_delta(2, 1/10, ln(11/10), 4) asks for, with
+    ``screen`` as its float screen."""
+    targets: list[F] = []
+    real_ub, real_screen = R.upper_below, R.screen_delta
+
+    def ub(plds, e, t, target, **kw):  # type: ignore[no-untyped-def]
+        targets.append(target)
+        return real_ub(plds, e, t, target, **kw)
+
+    R.screen_delta, R.upper_below = screen, ub
+    try:
+        R.releases_delta(2, F(1, 10), "ln(11/10)", 4)
+    finally:
+        R.screen_delta, R.upper_below = real_screen, real_ub
+    return targets[0]
+
+
+_FIRST_TARGET: dict[str, float] = {}
+
+
+@pytest.mark.parametrize("side", ["below", "at", "above"])
+def test_screened_step_two_screens_again_at_the_fine_length_within_three_percent_of_the_target(side: str) -> None:
+    # a made-up screen peaking at k + 1 (a quarter of it elsewhere): step 1 stops at k + 5, so
+    # step 2 screens k + 6 coarse first; that size (its cheap bound above the target) is screened
+    # again at the fine length before its grid bound exactly when its coarse screen times 1.03
+    # reaches the target: just below, exactly at and just above that threshold
+    k, n0, peak = 2, 8, 2.0**-20
+    coarse_bins, fine_bins = R.SCREEN_BINS
+
+    def base(n: int, *a, **kw) -> float:  # type: ignore[no-untyped-def]
+        return peak if n == k + 1 else peak / 4
+
+    if "base" not in _FIRST_TARGET:  # the same for every case: computed once
+        _FIRST_TARGET["base"] = float(_step2_first_target(base))
+    t0 = _FIRST_TARGET["base"]
+    v = t0 / 1.03
+    while v * 1.03 < t0:
+        v = math.nextafter(v, math.inf)
+    while math.nextafter(v, 0.0) * 1.03 >= t0:
+        v = math.nextafter(v, 0.0)
+    # v: the least float with v·1.03 >= t0; here v·1.03 == t0 exactly (the tie itself)
+    assert v * 1.03 == t0
+    chosen = {"below": math.nextafter(v, 0.0), "at": v, "above": v * (1 + 2e-3)}[side]
+    assert (chosen * 1.03 >= t0) == (side != "below")
+    assert chosen * 1.04 >= t0 > chosen * 1.02  # a threshold 1 % higher or lower tells them apart
+    seen: list[tuple[int, int]] = []
+
+    def screen(n: int, kk: int, b: F, e: float, t: int, bins: int = fine_bins) -> float:
+        seen.append((n, bins))
+        return chosen if n == n0 else base(n)
+
+    assert float(_step2_first_target(screen)) == t0  # the same first target
+    assert seen[:6] == [(n, coarse_bins) for n in range(k + 1, k + 6)] + [(k + 1, fine_bins)]
+    assert seen.count((n0, coarse_bins)) == 1
+    assert ((n0, fine_bins) in seen) == (side != "below")
