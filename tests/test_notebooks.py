@@ -125,6 +125,58 @@ def test_every_plot_has_a_title() -> None:
         assert all(len(t) > 12 for t in titles), (source.name, titles)
 
 
+#: Cells run before each notebook in the shared kernel: the user namespace is cleared, and the
+#: process-wide settings a notebook could leave behind for the next one (mpmath's precision,
+#: matplotlib's rcParams) are put back to the defaults a fresh kernel has.
+_FRESH_STATE_CELLS = (
+    "%reset -f",
+    "import matplotlib as _m, mpmath as _p\n_m.rcdefaults(); _p.mp.prec = 53\ndel _m, _p",
+)
+
+
+def _execute(nb: object, kernel_env: str, shared_kernel: object) -> None:
+    """Run ``nb`` top to bottom: in the shared kernel after the fresh-state cells, or in a
+    kernel of its own (deep profile)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    if shared_kernel is not None:
+        for i, src in enumerate(_FRESH_STATE_CELLS):
+            nb.cells.insert(i, nbformat.v4.new_code_cell(src))  # type: ignore[attr-defined]
+    client = NotebookClient(
+        nb,
+        kernel_name=kernel_env,
+        km=shared_kernel,
+        timeout=300,
+        resources={"metadata": {"path": str(NB_DIR)}},
+    )
+    try:
+        client.execute()
+    finally:
+        if shared_kernel is not None and client.kc is not None:
+            client.kc.stop_channels()
+
+
+def test_a_notebook_cannot_use_what_an_earlier_one_left_in_the_kernel(
+    kernel_env: str, shared_kernel: object
+) -> None:
+    """Negative control of the shared kernel: a name and an mpmath precision set by one notebook
+    are gone for the next, so a notebook that leans on an earlier one fails here as it would
+    alone."""
+    import nbformat
+    from nbclient.exceptions import CellExecutionError
+
+    first = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import mpmath\nleft_behind = 1\nmpmath.mp.prec = 300")])
+    _execute(first, kernel_env, shared_kernel)
+    uses_name = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("left_behind + 1")])
+    with pytest.raises(CellExecutionError):
+        _execute(uses_name, kernel_env, shared_kernel)
+    checks_prec = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import mpmath\nassert mpmath.mp.prec == 53, mpmath.mp.prec")])
+    _execute(checks_prec, kernel_env, shared_kernel)
+
+
 #: Notebooks of 6-10 s of CPU each (kernel start-up plus their computations): executed under the
 #: deep profile; the default run executes the others (the committed notebooks are built from
 #: the same sources and checked above either way).  The exercises (06) are the solutions' (07)
@@ -143,24 +195,10 @@ SLOW_NOTEBOOKS = frozenset({
 )
 def test_notebook_executes(name: str, kernel_env: str, shared_kernel: object) -> None:
     import nbformat
-    from nbclient import NotebookClient
 
     nb = nbformat.read(NB_DIR / name, as_version=4)
-    if shared_kernel is not None:
-        nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
-    client = NotebookClient(
-        nb,
-        kernel_name=kernel_env,
-        km=shared_kernel,
-        timeout=300,
-        resources={"metadata": {"path": str(NB_DIR)}},
-    )
     t0 = time.perf_counter()
-    try:
-        client.execute()
-    finally:
-        if shared_kernel is not None and client.kc is not None:
-            client.kc.stop_channels()
+    _execute(nb, kernel_env, shared_kernel)
     elapsed = time.perf_counter() - t0
     images = sum(
         1
