@@ -5,6 +5,7 @@ tuple cap — each forced with the module's own budgets on a three-atom law and 
 the exact T-fold hockey-stick δ (CP Def. 2 for independent releases), every T-tuple of outputs
 enumerated in Fractions (milliseconds each)."""
 
+import math
 from fractions import Fraction as F
 
 import numpy as np
@@ -491,3 +492,30 @@ def test_power_window_is_the_documented_window_on_a_grid_of_cuts() -> None:
                         edges["fits"] += full_hi - full_lo + 1 == size
                         edges["short"] += full_hi - full_lo + 2 == size
     assert all(edges.values()), edges  # each edge is met (else the check could not fail there)
+
+
+@pytest.mark.parametrize(("times", "rel"), [(3, F(1, 10**12)), (3, F(5, 10**12)), (2, F(2, 10**12)),
+                                            (3, F(1, 10**13))])
+def test_upper_below_jumps_to_the_grid_the_estimate_asks_for(monkeypatch, times: int, rel: F) -> None:
+    # a grid bound above the target: the next grid is ceil(log2(over/room)) halvings finer (at
+    # least 1, at most 6, and no more than fit the bin budget), over = bound − estimate, room =
+    # 0.8·(target − estimate); the bound returned is certified (above the exact δ)
+    p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    exact = _hs(p, q, F(11, 10), times)
+    target, estimate = exact * (1 + rel), float(exact)
+    calls: list[tuple[int, Certified]] = []
+    real = D.discretised_delta
+
+    def spy(pld, eps, t, h_exp, **kw):  # type: ignore[no-untyped-def]
+        calls.append((h_exp, real(pld, eps, t, h_exp, **kw)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(D, "discretised_delta", spy)
+    c = D.upper_below([pld], "ln(11/10)", times, target, estimate=estimate, exact_budget=0)
+    assert len(calls) >= 2 and exact <= c.upper
+    for (h, g), (h_next, _) in zip(calls, calls[1:]):
+        assert g.upper > target
+        over, room = float(g.upper) - estimate, (float(target) - estimate) * 0.8
+        jump = min(6, max(1, math.ceil(math.log2(over / room))), D._halvings_within(g, D.DEFAULT_MAX_BINS))
+        assert h - h_next == jump

@@ -1013,9 +1013,10 @@ def upper_below(
                 best = c
             if c.upper <= target or estimate >= float(target) or h <= MIN_H_EXP:
                 break
+            # here c.upper > target > estimate (else the loop stopped above): over, room > 0
             over = float(c.upper) - estimate
             room = (float(target) - estimate) * 0.8
-            jump = min(6, max(1, math.ceil(math.log2(over / room)))) if room > 0 and over > 0 else 1
+            jump = min(6, max(1, math.ceil(math.log2(over / room))))
             jump = min(jump, _halvings_within(c, max_bins))
             if best is not c:  # the last finer grid did not help: stop
                 break
