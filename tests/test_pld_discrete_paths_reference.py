@@ -519,3 +519,16 @@ def test_upper_below_jumps_to_the_grid_the_estimate_asks_for(monkeypatch, times:
         over, room = float(g.upper) - estimate, (float(target) - estimate) * 0.8
         jump = min(6, max(1, math.ceil(math.log2(over / room))), D._halvings_within(g, D.DEFAULT_MAX_BINS))
         assert h - h_next == jump
+
+
+@pytest.mark.parametrize("estimate", [math.nan, math.inf, -math.inf])
+def test_upper_below_ignores_an_estimate_that_is_not_finite(estimate: float) -> None:
+    # the estimate is a float screen, not relied on: NaN or an infinity gives the bound of no
+    # estimate (0.0), which holds
+    p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
+    pld = PrivacyLossDistribution.from_exact_laws(p, q)
+    exact = _hs(p, q, F(11, 10), 3)
+    target = exact * (1 + F(1, 10**12))
+    c = D.upper_below([pld], "ln(11/10)", 3, target, estimate=estimate, exact_budget=0)
+    assert c == D.upper_below([pld], "ln(11/10)", 3, target, estimate=0.0, exact_budget=0)
+    assert exact <= c.upper

@@ -962,6 +962,7 @@ def upper_below(
     times = _times_param(times)
     check_releases_budget(times)
     eps = epsilon_param(epsilon)
+    estimate = float(estimate) if math.isfinite(estimate) else 0.0  # not relied on: NaN/inf say nothing
     out: list[Certified] = []
     hints = list(h_exp) if h_exp is not None else [None] * len(plds)
 
