@@ -1,11 +1,11 @@
-"""The SMT back end's per-process memory (printed terms, z3 answers) changes no answer, text or
-model: a term printed once is printed the same inside another formula, with its declarations;
-an answer asked again is the one z3 gave, models are independent copies; and a model is a
-function of the formulas alone, whatever z3 was asked before (it is searched in a new context)."""
+"""The SMT back end's per-process memory (printed terms, z3 and cvc5 answers) changes no answer,
+text or model: a term printed once is printed the same inside another formula, with its
+declarations; an answer asked again is the one the solver gave, models are independent copies;
+``unknown`` (a limit reached) is never remembered and an answer only for its own limit; and a
+model is a function of the formulas alone, whatever z3 was asked before (it is searched in a new
+context)."""
 
 from __future__ import annotations
-
-import random
 
 import z3
 
@@ -76,25 +76,100 @@ def test_unknown_is_never_remembered():
     assert key not in smt._ANSWERS
 
 
+def _counting_cvc5_solvers(monkeypatch) -> list[int]:
+    """Counts the cvc5 solvers ``cvc5_check`` makes: one per script it asks cvc5."""
+    import cvc5
+
+    made: list[int] = []
+    real = cvc5.Solver
+
+    def counting(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cvc5, "Solver", counting)
+    return made
+
+
+def _easy_script(name: str) -> str:
+    """sat within cvc5's default limit, unknown within 1 unit of work."""
+    x, y = z3.Reals(f"{name}_x {name}_y")
+    return smt.to_smtlib([x * y > 2, x < 1, y < 5])
+
+
+def test_a_cvc5_unknown_is_never_remembered(monkeypatch):
+    made = _counting_cvc5_solvers(monkeypatch)
+    text = _easy_script("cvc5_unk")
+    assert smt.cvc5_check(text, rlimit=1) == smt.UNKNOWN and len(made) == 1
+    assert (text, 1) not in smt._CVC5_ANSWERS
+    assert smt.cvc5_check(text, rlimit=1) == smt.UNKNOWN and len(made) == 2  # asked again
+    assert smt.cvc5_check(text) == smt.SAT and len(made) == 3
+    assert smt.cvc5_check(text) == smt.SAT and len(made) == 3  # sat is remembered
+
+
+def test_a_cvc5_answer_is_remembered_for_its_limit_only(monkeypatch):
+    made = _counting_cvc5_solvers(monkeypatch)
+    text = _easy_script("cvc5_lim")
+    assert smt.cvc5_check(text) == smt.SAT and len(made) == 1
+    assert smt.cvc5_check(text) == smt.SAT and len(made) == 1  # remembered at that limit
+    # a lower limit is asked again: the answer within the default limit does not answer it
+    assert smt.cvc5_check(text, rlimit=1) == smt.UNKNOWN and len(made) == 2
+    assert smt.cvc5_check(text, rlimit=smt.CVC5_RLIMIT + 1) == smt.SAT and len(made) == 3
+
+
+#: Two negative controls of the sensitivity lemma (``prove plan-utility-sensitivity``), as the
+#: kernel prints them: the first (the bound k - 1) and the third (the hypotheses without G(x) = 0
+#: below k).  The first, asked before the third, has created their shared subterms in another
+#: order; that moved the model z3 finds for the third in its shared context (G(x) = -3 after
+#: it, -5/2 alone) before models were searched in a new context.
+_DECLARE = """
+(declare-fun |G(x + 1){t}| () Real)
+(declare-fun |G(x){t}| () Real)
+(declare-fun k{t} () Int)
+(declare-fun x{t} () Int)
+"""
+_SENSITIVITY_CONTROL_1 = _DECLARE + """
+(assert (<= 1.0 (to_real k{t})))
+(assert (=> (>= x{t} k{t}) (= |G(x){t}| (to_real x{t}))))
+(assert (=> (< x{t} k{t}) (= 0.0 |G(x){t}|)))
+(assert (=> (>= (+ 1.0 (to_real x{t})) (to_real k{t})) (= |G(x + 1){t}| (+ 1.0 (to_real x{t})))))
+(assert (=> (< (+ 1.0 (to_real x{t})) (to_real k{t})) (= 0.0 |G(x + 1){t}|)))
+(assert (<= 0.0 (to_real x{t})))
+(assert (not (<= (+ (* (- 1.0) |G(x){t}|) |G(x + 1){t}|) (+ (- 1.0) (to_real k{t})))))
+"""
+_SENSITIVITY_CONTROL_3 = _DECLARE + """
+(assert (<= 1.0 (to_real k{t})))
+(assert (=> (>= x{t} k{t}) (= |G(x){t}| (to_real x{t}))))
+(assert (=> (>= (+ 1.0 (to_real x{t})) (to_real k{t})) (= |G(x + 1){t}| (+ 1.0 (to_real x{t})))))
+(assert (<= 0.0 (to_real x{t})))
+(assert (not (and (<= 0.0 (+ (* (- 1.0) |G(x){t}|) |G(x + 1){t}|))
+                  (<= (+ (* (- 1.0) |G(x){t}|) |G(x + 1){t}|) (to_real k{t})))))
+"""
+
+
 def test_a_model_does_not_depend_on_what_z3_was_asked_before():
-    """The third control of the sensitivity lemma: in z3's shared context its model used to
-    read G(x) = -3 or G(x) = -5/2 depending on the terms created before it."""
-    from dps_verify_proofs import plan_utility_sensitivity as lemma
+    """The same formulas after two histories (alone; after a neighbouring query that creates
+    their subterms in another order) get the same model, the one a brand-new z3 context gives.
+    The names carry a suffix per history, so every term is new to the shared context."""
+    def unsuffixed(model: dict[str, str] | None, t: str) -> dict[str, str]:
+        assert model is not None
+        return {name.removesuffix(t): value for name, value in model.items()}
 
-    def witness() -> dict[str, str] | None:
-        smt._ANSWERS.clear()  # ask z3 again, not the memory
-        return lemma.negative_controls()[2].counterexample
+    ctx = z3.Context()  # the reference: the formulas numbered afresh, nothing asked before
+    alone = z3.Solver(ctx=ctx)
+    alone.add(z3.parse_smt2_string(_SENSITIVITY_CONTROL_3.format(t=""), ctx=ctx))
+    assert alone.check() == z3.sat
+    expected = smt.model_dict(alone.model())
 
-    first = witness()
-    assert first is not None
-    kept = []
-    for trial in range(3):  # create (and drop) other terms, so later terms get other numbers
-        rnd = random.Random(trial)
-        terms = [z3.Real(f"perturb{trial}_{i}") * rnd.randint(1, 9)
-                 for i in range(rnd.randint(50, 400))]
-        kept.append(terms[: rnd.randint(0, len(terms))])
-        del terms
-        assert witness() == first
+    models = {}
+    for t, before in (("_alone", None), ("_after", _SENSITIVITY_CONTROL_1)):
+        neighbour = z3.parse_smt2_string(before.format(t=t)) if before else None
+        answer, model = smt.z3_check(list(z3.parse_smt2_string(
+            _SENSITIVITY_CONTROL_3.format(t=t))))
+        assert answer == smt.SAT
+        models[t] = unsuffixed(model, t)
+        del neighbour
+    assert models == {"_alone": expected, "_after": expected}
 
 
 def test_a_remembered_translation_is_used_only_where_a_fresh_one_would_agree():
