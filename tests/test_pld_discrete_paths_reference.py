@@ -494,12 +494,16 @@ def test_power_window_is_the_documented_window_on_a_grid_of_cuts() -> None:
     assert all(edges.values()), edges  # each edge is met (else the check could not fail there)
 
 
-@pytest.mark.parametrize(("times", "rel"), [(3, F(1, 10**12)), (3, F(5, 10**12)), (2, F(2, 10**12)),
-                                            (3, F(1, 10**13))])
-def test_upper_below_jumps_to_the_grid_the_estimate_asks_for(monkeypatch, times: int, rel: F) -> None:
+@pytest.mark.parametrize(("times", "rel", "max_bins"), [
+    (3, F(1, 10**12), D.DEFAULT_MAX_BINS), (3, F(5, 10**12), D.DEFAULT_MAX_BINS),
+    (2, F(2, 10**12), D.DEFAULT_MAX_BINS), (3, F(1, 10**13), D.DEFAULT_MAX_BINS),
+    (3, F(1, 10**12), 4 * 1276),  # the first grid (1276 bins) may be halved twice only
+])
+def test_upper_below_jumps_to_the_grid_the_estimate_asks_for(monkeypatch, times: int, rel: F,
+                                                             max_bins: int) -> None:
     # a grid bound above the target: the next grid is ceil(log2(over/room)) halvings finer (at
-    # least 1, at most 6, and no more than fit the bin budget), over = bound − estimate, room =
-    # 0.8·(target − estimate); the bound returned is certified (above the exact δ)
+    # most 6, and no more than fit the bin budget), over = bound − estimate, room =
+    # 0.8·(target − estimate) (so over/room > 1.25: at least 1); the bound returned is certified
     p, q = _law(6, F(1, 3), 2), _law(5, F(1, 3), 2)
     pld = PrivacyLossDistribution.from_exact_laws(p, q)
     exact = _hs(p, q, F(11, 10), times)
@@ -512,12 +516,14 @@ def test_upper_below_jumps_to_the_grid_the_estimate_asks_for(monkeypatch, times:
         return calls[-1][1]
 
     monkeypatch.setattr(D, "discretised_delta", spy)
-    c = D.upper_below([pld], "ln(11/10)", times, target, estimate=estimate, exact_budget=0)
+    c = D.upper_below([pld], "ln(11/10)", times, target, estimate=estimate, exact_budget=0,
+                      max_bins=max_bins)
     assert len(calls) >= 2 and exact <= c.upper
     for (h, g), (h_next, _) in zip(calls, calls[1:]):
         assert g.upper > target
         over, room = float(g.upper) - estimate, (float(target) - estimate) * 0.8
-        jump = min(6, max(1, math.ceil(math.log2(over / room))), D._halvings_within(g, D.DEFAULT_MAX_BINS))
+        assert over / room > 1.25
+        jump = min(6, math.ceil(math.log2(over / room)), D._halvings_within(g, max_bins))
         assert h - h_next == jump
 
 

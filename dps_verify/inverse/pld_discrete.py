@@ -1014,10 +1014,11 @@ def upper_below(
                 best = c
             if c.upper <= target or estimate >= float(target) or h <= MIN_H_EXP:
                 break
-            # here c.upper > target > estimate (else the loop stopped above): over, room > 0
+            # here c.upper > target > estimate (else the loop stopped above), so over/room >
+            # 1/0.8 and the jump is at least 1 halving
             over = float(c.upper) - estimate
             room = (float(target) - estimate) * 0.8
-            jump = min(6, max(1, math.ceil(math.log2(over / room))))
+            jump = min(6, math.ceil(math.log2(over / room)))
             jump = min(jump, _halvings_within(c, max_bins))
             if best is not c:  # the last finer grid did not help: stop
                 break
