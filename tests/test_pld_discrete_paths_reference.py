@@ -525,6 +525,10 @@ def test_upper_below_jumps_to_the_grid_the_estimate_asks_for(monkeypatch, times:
         assert over / room > 1.25
         jump = min(6, math.ceil(math.log2(over / room)), D._halvings_within(g, max_bins))
         assert h - h_next == jump
+    # a finer grid whose bound is not below the best so far is the last one tried
+    uppers = [g.upper for _, g in calls]
+    assert all(i == len(calls) - 1 for i in range(1, len(calls)) if uppers[i] >= min(uppers[:i]))
+    assert c.upper == min(uppers)
 
 
 @pytest.mark.parametrize("estimate", [math.nan, math.inf, -math.inf])
