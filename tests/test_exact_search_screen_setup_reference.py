@@ -289,3 +289,23 @@ def test_public_names_are_the_two_searches_and_their_helpers():
                                   "estimate_work", "exhaustive_search", "level_counts",
                                   "raise_undecided", "shape_search"]
     assert all(hasattr(es, name) for name in es.__all__)
+
+
+def test_a_budget_below_one_record_still_searches_every_dataset_of_one_record():
+    """The search is cut to the largest size its budget covers, but never below 1: with a budget
+    of one term the datasets of one record are still searched (and the note says so)."""
+    with pytest.warns(UserWarning, match="raise work_budget"):
+        res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN), Claim(F(1, 2), 0, F(1)),
+                                   max_size=3, work_budget=1, executor="serial", progress=False)
+    assert res.sizes == [1] and res.max_size == 1 and res.pairs == len(DOMAIN)
+    assert any("up to 1 records instead" in note for note in res.notes)
+
+
+def test_replace_one_float_screen_reports_its_error_bound():
+    """β = 1/2^20 over 3 records: q^n = 2^60 >= 2^53, so the parents screen runs in floats and
+    its error bound (positive, tiny) is reported for replace-one as for add-remove."""
+    claim = Claim(F(1, 2**20), 0, F(1))
+    for relation in ("add-remove", "replace-one"):
+        res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN), claim, max_size=3,
+                                   executor="serial", progress=False, relation=relation)
+        assert res.witness is None and 0 < res.error_bound < 1e-12, relation
