@@ -15,6 +15,7 @@ mpmath at 60 digits:
 
 from __future__ import annotations
 
+import math
 import sys
 from fractions import Fraction
 from math import comb
@@ -651,3 +652,50 @@ def test_pointwise_skipped_range_bound_equal_to_the_best_needs_no_restart(monkey
         monkeypatch.setattr(sdgs, "tail_enclosure", widened)
         got = sdgs.scan(k, beta, eps, measure="pointwise")
         assert got.details["n_start"] == start and got.lower == got.upper == F(1, 64)
+
+
+def test_float_stop_screen_proposes_within_its_stated_tolerance(monkeypatch):
+    """The float screen N·KL_f ≥ −ln(best)·(1 − 2^−30) − 10^−9 only orders the work: a stop it
+    proposes is certified in ball arithmetic.  k = 2, β = 1/10, ε = 1/5 (pointwise, the regime)
+    stops at N = 18 with the best 0.1496944 found at n = 7 (the definitions' maximum).  With the
+    screen's KL_f replaced by a value whose N·KL_f lies 0.5·10^−9 below the threshold, the scan
+    still stops at N = 18 (within the tolerance); 2·10^−9 below (a clear "not yet"), one n later,
+    with the same certified value."""
+    k, beta, eps = 2, F(1, 10), F(1, 5)
+    plain = sdgs.scan(k, beta, eps, measure="pointwise")
+    n, N = plain.details["argmax_n"], 18
+    assert f"stopped at n = {N}:" in plain.how and plain.details["n_scanned"] == N - plain.details["n_start"]
+    assert plain.lower == plain.upper == max(_d_or_pointwise_at(m, k, beta, eps, "pointwise") for m in range(1, 60))
+    num, den = plain.lower * beta.denominator**n, beta.denominator**n  # the walk's best: integer over q^n
+    assert num.denominator == 1
+    need = sdgs._ln_f(den) - sdgs._ln_f(int(num))
+    for below, stop in ((0.5e-9, N), (2e-9, N + 1)):
+        kl_f = (need * (1 - 2.0**-30) - below) / N
+        monkeypatch.setattr(sdgs, "_float_kl_gamma", lambda b, e, v=kl_f: v)
+        got = sdgs.scan(k, beta, eps, measure="pointwise")
+        assert f"stopped at n = {stop}:" in got.how, (below, got.how)
+        assert got.lower == got.upper == plain.lower
+
+
+def test_backward_stop_screen_asks_for_the_certified_log_within_its_tolerance(monkeypatch):
+    """Outside the regime (k = 20, β = 1/2, ε = 1/2, pointwise: the backward rule stops at
+    N = 65) a certified −ln(best) is computed once the float screen N·KL_f ≥ (−ln(best) + ln 2)
+    ·(1 − 2^−30) − 10^−9 says the stop is near, and the stop needs N·KL_f ≥ (that certified
+    value + ln 2)·(1 − 2^−30).  With KL_f replaced so that N·KL_f meets the second bound exactly
+    at N = 65, the scan still stops there (the first screen, 10^−9 looser, asked in time); with
+    N·KL_f 2·10^−9 short of it, one n later, with the same value."""
+    k, beta, eps = 20, F(1, 2), F(1, 2)
+    plain = sdgs.scan(k, beta, eps, measure="pointwise")
+    n, N = plain.details["argmax_n"], 65
+    assert f"stopped at n = {N}:" in plain.how and "c_N" in plain.how
+    num, den = plain.lower * beta.denominator**n, beta.denominator**n
+    assert num.denominator == 1 and plain.lower == plain.upper
+    need = float(sdgs._neg_ln_upper(int(num), den) + sdgs._LN2_UP) * (1 - 2.0**-30)
+    for short, stop in ((0.0, N), (2e-9, N + 1)):
+        kl_f = (need - short) / N
+        while N * kl_f < need - short:  # the product in floats meets the bound
+            kl_f = math.nextafter(kl_f, math.inf)
+        monkeypatch.setattr(sdgs, "_float_kl_gamma", lambda b, e, v=kl_f: v)
+        got = sdgs.scan(k, beta, eps, measure="pointwise")
+        assert f"stopped at n = {stop}:" in got.how, (short, got.how)
+        assert got.lower == got.upper == plain.lower
