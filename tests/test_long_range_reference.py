@@ -256,7 +256,7 @@ def test_segment_scan_refuses_past_its_segment_budget():
     k, beta, eps = CASES[0]
     c = sdgs.scan_segments_for_test(k, beta, eps, "pointwise")
     used = c.details["segments"]
-    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), True, sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
+    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
     assert long_range.sdgs_by_segments(*args, budget=used).lower == c.lower
     with pytest.raises(CertificationError, match="SEGMENT_BUDGET"):
         long_range.sdgs_by_segments(*args, budget=used - 1)
@@ -374,7 +374,7 @@ def test_default_segment_budget_is_20000_segments_then_a_probe_of_300(monkeypatc
     """An estimate past SEGMENT_BUDGET = 20000 names it; the scan then probes 300 segments: a scan
     that ends within them still answers, the 301st segment is refused with the estimate."""
     k, beta, eps = CASES[0]
-    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), True, sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
+    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
     c = long_range.sdgs_by_segments(*args, est_n_stop=10.0**9)  # over the budget, ends early
     assert c.details["segments"] < 300
     visits = []
@@ -732,7 +732,7 @@ def test_segment_estimate_counts_the_first_segment():
     regime): with the budget one short of what the scan needs, an n_stop whose estimate is
     budget + 1/2 is refused by the estimate, one whose estimate is budget − 1/2 by the count."""
     k, beta, eps = CASES[0]
-    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), True, sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
+    args = (k, beta, eps, "pointwise", sdgs._Exp(eps), sdgs.kl_lower(beta, eps), sdgs.kl_lower_below)
     budget = long_range.sdgs_by_segments(*args).details["segments"] - 1
     assert 1 < budget < long_range.PROBE
     g, gp = _gammas(beta, eps)
@@ -797,3 +797,67 @@ def test_segment_scan_holds_beta_and_e_to_epsilon_with_64_guard_bits():
     for v, bits in ((sc.b, 159), (sc.em1, 158)):
         lo, hi = arb_to_fractions(v)
         assert 0 < (hi - lo) / (hi + lo) <= F(1, 1 << bits)
+
+
+# --- the backward bad set is the scan's own decision --------------------------------------
+# (k, β, ε, measure): the exact regime edge ε = −ln(1−β) = ln(4/3) for β = 1/4 (inside: the
+# backward set is empty there), e^ε 1/1000 below and above it, and three inputs outside the
+# regime where a forward-only scan misses the maximum (pointwise k = 4, β = 3/4, ε = 1/2: the
+# definitions give 0.68853759765625, a forward-only scan 0.44494...).
+_EDGE = [
+    (3, F(1, 4), "ln(4/3)", "hockey-stick"),
+    (3, F(1, 4), "ln(4/3)", "pointwise"),
+    (3, F(1, 4), "ln(1333/1000)", "hockey-stick"),
+    (3, F(1, 4), "ln(1333/1000)", "pointwise"),
+    (3, F(1, 4), "ln(1334/1000)", "hockey-stick"),
+    (3, F(1, 4), "ln(1334/1000)", "pointwise"),
+    (4, F(3, 4), F(1, 2), "pointwise"),
+    (5, F(4, 5), F(1, 2), "hockey-stick"),
+    (2, F(1, 2), F(1, 4), "pointwise"),
+]
+
+
+@pytest.mark.parametrize("k,beta,eps,measure", _EDGE)
+def test_segment_scan_chooses_the_backward_bad_set_on_either_side_of_the_regime_edge(k, beta, eps, measure):
+    """sdgs_by_segments decides by itself whether the backward bad set is added (exactly when
+    ε < −ln(1−β)); its enclosure holds the exact walk's value over n on both sides of the edge
+    and at the edge itself (ε = ln x: rational e^ε), and, for rational ε, the brute-force value
+    at the exact walk's maximiser."""
+    from dps_verify.core.params import epsilon_param
+
+    e = epsilon_param(eps) if isinstance(eps, str) else eps
+    c = long_range.sdgs_by_segments(k, beta, e, measure, sdgs._Exp(e), sdgs.kl_lower(beta, e), sdgs.kl_lower_below)
+    ref = sdgs.scan(k, beta, e, measure=measure, long_range=False)
+    assert c.lower <= ref.upper and ref.lower <= c.upper, (c, ref)
+    assert c.upper - c.lower <= F(1, 10**20)
+    if not isinstance(eps, str):
+        x = brute_delta(ref.details["argmax_n"], k, beta, e, measure)
+        with mpmath.workdps(DPS):
+            assert _mp(c.lower) - mpmath.mpf(10) ** -40 <= x <= _mp(c.upper) + mpmath.mpf(10) ** -40
+    if (k, beta, eps) == (4, F(3, 4), F(1, 2)):
+        assert c.lower <= F(68853759765625, 10**14) <= c.upper
+
+
+def test_segment_scan_refuses_a_measure_it_does_not_compute():
+    """CP Thm 5's d has its own route (d_by_runs); the segment scan computes the hockey-stick
+    and pointwise values only and says so in one line for anything else."""
+    k, beta, eps = CASES[0]
+    with pytest.raises(ParameterError, match="segment scan: measure must be hockey-stick or pointwise, got 'paper-d'"):
+        long_range.sdgs_by_segments(k, beta, eps, "paper-d", sdgs._Exp(eps), sdgs.kl_lower(beta, eps),
+                                    sdgs.kl_lower_below)
+
+
+def test_one_record_is_the_worst_case_for_k_1_and_the_scan_visits_no_other_size():
+    """k = 1, β = 2^−100, ε = 2^−101 (outside the regime), hockey-stick: from the definitions
+    δ = β exactly.  At n = 1 (one record against none) the published count 1 has mass β against
+    0, and the suppressed output loses mass, so δ(1) = β; for every n, δ(n) ≤ TV ≤ β (couple
+    n − 1 records with n: the outputs differ only when the extra record is sampled).  On the
+    first segment (threshold 1, backward threshold m = 0, suppressed outcome bad) the backward
+    maximiser is n = 1 itself, so the scan evaluates only n = 1 there and returns the exact point
+    [β, β]; evaluating n = 2 as well would widen the upper end (its ball lies within 2^−96 of β)."""
+    beta = F(1, 1 << 100)
+    eps = beta / 2
+    c = sdgs.scan_segments_for_test(1, beta, eps, "hockey-stick")
+    assert brute_delta(1, 1, beta, eps, "hockey-stick") == _mp(beta)
+    assert c.lower == c.upper == beta
+    assert c.details["argmax_n"] == 1

@@ -161,7 +161,7 @@ def test_sdgs_budget_error_names_the_parameter():
     with pytest.raises(CertificationError, match="epsilon"):
         sdgs.scan(5, b, e, measure="hockey-stick", long_range=False)
     with pytest.raises(CertificationError, match="SEGMENT_BUDGET = 2 .*beta = 1e-12 and epsilon = 1e-13"):
-        sdgs_by_segments(5, b, e, "hockey-stick", sdgs._Exp(e), True, sdgs.kl_lower(b, e), sdgs.kl_lower_below, budget=2)
+        sdgs_by_segments(5, b, e, "hockey-stick", sdgs._Exp(e), sdgs.kl_lower(b, e), sdgs.kl_lower_below, budget=2)
 
 
 # ---- the certified closed forms near the float limit ------------------------------------

@@ -425,7 +425,6 @@ def sdgs_by_segments(
     eps: Fraction,
     measure: WorstCaseMeasureLike,
     E: Any,
-    backward: bool,
     kl: Fraction,
     kl_below: Any,
     budget: int = SEGMENT_BUDGET,
@@ -434,11 +433,18 @@ def sdgs_by_segments(
 ) -> Certified:
     """sup_{n ≥ k} of the hockey-stick or pointwise value of one recoding group (see the
     segment notes above), visiting segments of constant bad set instead of single group sizes.
-    ε > 0.  ``kl`` ≤ KL(γ‖β) certified; ``kl_below(c, β)`` ≤ KL(c‖β) certified for c < β.
+    ε > 0, ``E`` the enclosure of e^ε (:class:`dps_verify.worstcase.sdgs._Exp`).  The backward
+    bad set is added exactly outside CP Thm 5's regime (ε < −ln(1−β)), decided here from ``E``
+    (the test of :func:`dps_verify.worstcase.sdgs.in_regime_fast`), so no caller can ask for the
+    wrong one.  ``kl`` ≤ KL(γ‖β) certified; ``kl_below(c, β)`` ≤ KL(c‖β) certified for c < β.
     ``details['argmax_n']`` is the smallest group size with the largest certified lower end
     (candidates are visited in increasing n and only a strictly larger lower end replaces the
     best): on an exact tie that the balls show, such as the pointwise value 1 over a segment, it
     is the smallest maximiser, as in the exact walk of ``scan``; balls do not decide other ties."""
+    if measure not in ("hockey-stick", "pointwise"):
+        raise ParameterError(f"segment scan: measure must be hockey-stick or pointwise, got {measure!r}")
+    # outside the regime ⇔ e^ε·(q − p) < q for β = p/q (exact; ε > 0)
+    backward = E.less(beta.denominator - beta.numerator, beta.denominator)
     over_estimate: CertificationError | None = None
     if est_n_stop is not None:  # work estimate before starting (segments ≈ (γ + γ')·range)
         bf, ef = float(beta), min(eps_float(eps), 700.0)

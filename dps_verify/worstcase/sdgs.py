@@ -66,7 +66,6 @@ from dps_verify.core.numbers import (
 )
 from dps_verify.core.params import (
     epsilon_param,
-    in_paper_regime,
     k_param,
     require_paper_regime,
     resolve_beta,
@@ -791,7 +790,7 @@ def scan(
         # the Chernoff stopping point of the estimate; the hockey-stick's TV cut may stop far
         # earlier (β ≫ ε), so its estimate is only used when TV cannot help (β·max pmf small)
         n_stop = est["n_stop"] if measure == "pointwise" or not backward else None
-        return sdgs_by_segments(k, beta, eps, measure, E, backward, kl, kl_lower_below, est_n_stop=n_stop)
+        return sdgs_by_segments(k, beta, eps, measure, E, kl, kl_lower_below, est_n_stop=n_stop)
     if max_n is None and est["work"] > budget:
         raise _budget_error(k, beta, eps, est, budget)
     if est["n0"] > 1e9:
@@ -1254,5 +1253,4 @@ def scan_segments_for_test(k: int, beta: Fraction, eps: Fraction, measure: Worst
     ε > 0, for the property tests that compare it with the exact walk over n."""
     from dps_verify.worstcase.long_range import sdgs_by_segments
 
-    backward = not in_paper_regime(beta, eps)
-    return sdgs_by_segments(k, beta, eps, measure, _Exp(eps), backward, kl_lower(beta, eps), kl_lower_below)
+    return sdgs_by_segments(k, beta, eps, measure, _Exp(eps), kl_lower(beta, eps), kl_lower_below)
