@@ -90,6 +90,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_discrete.py",
     ),
     "dps_verify/inverse/pld_sparse.py": (
+        # the PLD and times are validated before any work, each boundary both sides (< 1 s)
+        "tests/test_pld_sparse_input_validation.py",
         # the clamps at 1 of balls within 2^-128 of 1 (about 1 s)
         "tests/test_pld_sparse_unit_clamps_reference.py",
         # arb_one_minus_power at tiny masses and near/at 1, against the exact T-fold delta

@@ -40,6 +40,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
 from dps_verify.core.params import epsilon_param, rtol_param
 from dps_verify.worstcase.ball_binomial import arb_fraction
@@ -89,20 +90,63 @@ def arb_one_minus_power(p: Fraction, times: int) -> Any:
     return smooth.intersection(direct) if smooth.is_finite() else direct
 
 
+def _exact(x: Any) -> bool:
+    return isinstance(x, (Fraction, int)) and not isinstance(x, bool)
+
+
+def _check_pld(pld: Any) -> None:
+    """ParameterError unless ``pld`` is a valid exact PLD: ratios (e^loss) exact rationals > 0,
+    masses exact rationals >= 0, finite masses plus the mass at infinite loss at most 1 — the
+    proof of the enclosure (module doc) assumes a (sub-)probability law, and a negative mass
+    would let a negative "δ" out as certified."""
+    ratios: Any = getattr(pld, "ratios", None)
+    inf: Any = getattr(pld, "infinity_mass", None)
+    if not isinstance(ratios, dict) or not _exact(inf):
+        raise ParameterError("pld must be a PrivacyLossDistribution with a dict of exact ratios "
+                             "and an exact infinity_mass (Fraction or int)")
+    bad = [(r, p) for r, p in ratios.items()
+           if not (_exact(r) and _exact(p) and r > 0 and p >= 0)]
+    if bad:
+        r, p = bad[0]
+        raise ParameterError(f"pld atom {r!r}: {p!r} is not an exact ratio > 0 with an exact "
+                             f"mass >= 0 (Fraction or int)")
+    if inf < 0:
+        raise ParameterError(f"pld infinity_mass must be >= 0, got {float(inf):.6g}")
+    total = sum(ratios.values(), Fraction(inf))
+    if total > 1:
+        raise ParameterError(f"pld is not a (sub-)probability law: its total mass (incl. infinite "
+                             f"loss) exceeds 1 by {float(total - 1):.3g}")
+
+
+def _times_param(times: Any) -> int:
+    """``times`` as an int in [1, MAX_RELEASES] (the package's release budget,
+    :data:`~dps_verify.inverse.pld_discrete.MAX_RELEASES`); ParameterError otherwise (past it
+    the ball ends T·ln r_d and p_d^T leave the range this route handles)."""
+    from dps_verify.inverse.pld_discrete import MAX_RELEASES
+
+    if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= MAX_RELEASES:
+        got = (f"an integer of {times.bit_length()} bits" if isinstance(times, int)
+               and times.bit_length() > 64 else repr(times)[:80])
+        raise ParameterError(f"times must be an integer in [1, 10^9] (number of releases), got {got}")
+    return times
+
+
 def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
                  floor: Fraction = Fraction(0), max_atoms: int = MAX_ATOMS) -> Certified:
     """Enclosure of the ``times``-fold δ at ε of one direction ``pld`` (an exact
     :class:`~dps_verify.measures.pld.PrivacyLossDistribution`), by the number of releases off
     the dominant atom (module doc).  ``details``: ``mode`` = ``"sparse"``, ``terms`` = J + 1,
-    ``remainder`` = the union bound used.  ``rtol`` must be finite and >= 0
-    (:class:`~dps_verify.core.errors.ParameterError` otherwise); 0 sums until j = T or a work
-    budget stops it."""
+    ``remainder`` = the union bound used.  ``rtol`` must be finite and >= 0; 0 sums until j = T
+    or a work budget stops it.  ``pld`` must be a valid exact law (ratios > 0, masses >= 0, total
+    mass incl. infinite loss <= 1) and ``times`` an int in [1, 10^9]; otherwise, and for a bad
+    ``rtol``, :class:`~dps_verify.core.errors.ParameterError` before any work."""
     from dps_verify.worstcase.ball_binomial import arb_epsilon
 
     flint = _flint()
     eps = epsilon_param(epsilon)
     rtol = rtol_param(rtol)
-    T = int(times)
+    T = _times_param(times)
+    _check_pld(pld)
     with flint.ctx.workprec(PREC):
         e = arb_epsilon(eps)
         # 1 - (1 - p_inf)^T without cancellation, so a tiny p_inf keeps its relative precision
