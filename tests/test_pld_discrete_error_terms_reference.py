@@ -352,6 +352,26 @@ def test_direct_sum_is_the_documented_float_interval_sum(laws: tuple, eps: str, 
     pld = PrivacyLossDistribution.from_exact_laws(p, q)
     c = D.direct_delta(pld, eps, times)
     assert (c.lower, c.upper) == _direct_documented(pld, eps, times)  # pin of the formula
-    if eps.startswith("ln("):  # and it encloses the exact δ (e^ε rational here)
-        exact = _hs(p, q, F(eps[3:-1]), times)
-        assert c.lower <= exact <= c.upper
+    # independent half: it encloses the exact δ, for every case.  δ at e^ε = x decreases in x, so
+    # for rationals x_lo <= e^ε <= x_hi the exact δ lies in [δ(x_hi), δ(x_lo)]: e^ε rational
+    # (ε = ln r) gives x_lo = x_hi = r, otherwise an outward 300-bit mpmath interval of e^ε
+    x_lo, x_hi = _exp_enclosure(eps)
+    assert x_lo <= x_hi and x_hi - x_lo <= F(1, 2**280)
+    assert c.lower <= _hs(p, q, x_hi, times) <= _hs(p, q, x_lo, times) <= c.upper
+
+
+def _exp_enclosure(eps: str) -> tuple[F, F]:
+    """Rationals x_lo <= e^ε <= x_hi, for ε written "ln(r)" (exact) or as a rational (mpmath
+    interval arithmetic at 300 bits, outward; independent of the ball code under test)."""
+    if eps.startswith("ln("):
+        r = F(eps[3:-1])
+        return r, r
+    e = F(eps)
+    iv, prec = mpmath.iv, mpmath.iv.prec
+    try:
+        iv.prec = 300
+        y = iv.exp(iv.mpf(e.numerator) / e.denominator)
+    finally:
+        iv.prec = prec
+    lo, hi = (F(*map(int, mpmath.libmp.to_rational(end))) for end in y._mpi_)
+    return lo, hi
