@@ -617,6 +617,34 @@ def test_how_text_names_a_truncated_tail_of_the_skipped_range(monkeypatch):
     assert got.lower <= plain.upper and plain.lower <= got.upper
 
 
+@pytest.mark.parametrize("measure", ["pointwise", "hockey-stick"])
+@pytest.mark.parametrize("k, beta, eps", [(500, F(1, 2), F(2)), (5, F(1, 2), F(1, 10))])
+def test_how_text_names_a_truncated_tail_under_the_smaller_group_alone(monkeypatch, k, beta, eps, measure):
+    """The walk starts from two tails at its first group size n0: Pr[X_n0 ≥ T] and
+    Pr[X_(n0−1) ≥ T].  When only the second is an enclosure (widened by one unit here, still a
+    valid enclosure, as tail_enclosure's contract allows), the how-text says tails were
+    truncated, and the value still overlaps the exact one.  Inside the regime (ε = 2, the walk
+    starts at n_m) and outside it (ε = 1/10, it starts at k)."""
+    plain = sdgs.scan(k, beta, eps, measure=measure)
+    n0 = plain.details["n_start"]
+    assert "truncated" not in plain.how
+    real = sdgs.tail_enclosure
+    widened_calls = []
+
+    def widened(n, T, p, q, rel_bits=sdgs.TAIL_BITS):
+        lo, hi = real(n, T, p, q, rel_bits)
+        if sys._getframe(1).f_code.co_name == "_scan_from" and n == n0 - 1 and not widened_calls:
+            widened_calls.append((n, T))
+            return lo, hi + 1
+        return lo, hi
+
+    monkeypatch.setattr(sdgs, "tail_enclosure", widened)
+    got = sdgs.scan(k, beta, eps, measure=measure)
+    assert widened_calls
+    assert "tails truncated with a geometric remainder bound (2^-140 relative)" in got.how
+    assert got.lower <= plain.upper and plain.lower <= got.upper
+
+
 @pytest.mark.parametrize("k, beta, eps, first", [(5, F(1, 3), F(1), True), (5, F(1, 2), F(1), False)])
 def test_how_text_of_a_skipped_range_bounded_at_once_or_computed_down_to_k(k, beta, eps, first):
     """Hockey-stick in the regime with exact tails: the skipped range below n_m is bounded at

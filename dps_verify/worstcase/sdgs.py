@@ -839,7 +839,9 @@ def _scan_from(
     UPl, UPh = tail_enclosure(n0, T, p, q)
     # CP Thm 5's d reads only the tails under Bin(n): the Bin(n−1) tails are not needed
     UQl, UQh = (mpz(0), mpz(0)) if paper else tail_enclosure(n0 - 1, T, p, q)
-    # the walk keeps these tails' widths: they are truncated iff an end differs here
+    # the walk keeps these tails' widths: they are truncated iff an end differs here.  Both are
+    # read: tail_enclosure decides each tail's truncation on its own terms, and its contract (an
+    # enclosure) does not tie the Bin(n0 − 1) tail's to the Bin(n0) one's
     tails_truncated = UPl != UPh or UQl != UQh
     a = gmpy2.comb(n0, T - 1) * P ** (T - 1) * R ** (n0 - T + 1) if T >= 1 else mpz(0)
     qn = Q**n0
