@@ -164,8 +164,7 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
         cur: dict[Fraction, Fraction] = {Fraction(1): Fraction(1)}  # R^{*0}
         lo_sum, hi_sum = inf_lo, inf_hi
         j = 0
-        remainder = Fraction(1)
-        while True:
+        while True:  # every pass sets remainder before any break
             w = flint.arb(comb(T, j)) * arb_fraction(pd) ** (T - j)
             shift = (T - j) * log_rd - e
             t_lo, t_hi = Fraction(0), Fraction(0)
