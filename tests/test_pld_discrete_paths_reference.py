@@ -101,6 +101,24 @@ def test_upper_below_a_target_below_the_floor_takes_the_direct_sum_or_the_exact_
     assert c.details["mode"] == "direct" and exact <= c.upper <= exact * (1 + F(1, 10**9))
 
 
+def test_upper_below_with_an_estimate_a_subnormal_step_below_the_target_still_bounds_delta(monkeypatch) -> None:
+    # no direct sum, no exact PLD: the grid loop runs for a target of 1e-310 (below δ, so no grid
+    # meets it) with an estimate one ulp (2^-1074) below it; the room (target − estimate)·0.8 is
+    # then the smallest double and over/room >= δ/room is infinite.  The jump (work only) is
+    # clamped at 6 halvings: the same grids and bound as an estimate of 0 (over/room past 2^6
+    # there too), and above δ
+    exact = _hs(P, Q, E_X, 2)
+    monkeypatch.setattr(D, "DIRECT_QUICK_TUPLES", 0)
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 0)
+    target = F(1, 10**310)
+    near = math.nextafter(float(target), 0.0)
+    assert math.isinf(float(exact) / ((float(target) - near) * 0.8))
+    c = D.upper_below([_pld()], EPS, 2, target, estimate=near, exact_budget=0, fallback_budget=0)
+    c0 = D.upper_below([_pld()], EPS, 2, target, estimate=0.0, exact_budget=0, fallback_budget=0)
+    assert c.details["mode"] == "discretised" and exact <= c.upper < 1
+    assert (c.upper, c.details["h_exps"]) == (c0.upper, c0.details["h_exps"])
+
+
 def test_upper_below_goes_exact_when_no_grid_reaches_the_target() -> None:
     # a target below δ (no bound can reach it), above the grid floor: the grid bounds miss it,
     # and the exact PLD (cost 25 within exact_budget = 300, above its sixteenth) is taken

@@ -1015,10 +1015,12 @@ def upper_below(
             if c.upper <= target or estimate >= float(target) or h <= MIN_H_EXP:
                 break
             # here c.upper > target > estimate (else the loop stopped above), so over/room >
-            # 1/0.8 and the jump is at least 1 halving
+            # 1/0.8 and the jump is at least 1 halving; the jump only sets work, and the ratio is
+            # clamped before its log: an estimate within about 1e-308 of the target leaves a
+            # subnormal room and an infinite over/room, which has no integer log
             over = float(c.upper) - estimate
             room = (float(target) - estimate) * 0.8
-            jump = min(6, math.ceil(math.log2(over / room)))
+            jump = min(6, math.ceil(math.log2(min(over / room, 64.0))))
             jump = min(jump, _halvings_within(c, max_bins))
             if best is not c:  # the last finer grid did not help: stop
                 break
