@@ -37,7 +37,6 @@ from dps_verify.engine.randomized import randomized
 from dps_verify.measures.divergence import (
     delta_certified,
     delta_exceeds,
-    pointwise_delta_exact,
 )
 from dps_verify.verdict.executor import Executor, choose_executor
 from dps_verify.verdict.screen import binomial_table, screen_chunk
@@ -191,22 +190,21 @@ def decide_counts(
     D, D2 = atoms.records(c), atoms.records(c2)
     w = witness_from_laws(P, Q, eps, D, D2, definition, target=target, **info)
     if definition == "pointwise":
-        v = pointwise_delta_exact(P, Q, eps)
-        lo = hi = v
-    else:
-        cert = delta_certified(P, Q, eps)
-        lo, hi = cert.lower, cert.upper
-    if lo > d and w.implied_delta > d:
+        # exact, so never undecided: the witness's mass is the pointwise δ itself (TR Def. 2:
+        # the larger mass of the union of the two directions' bad sets, decided exactly by
+        # divergence._bad_set_forward; the value divergence.pointwise_delta_exact gives)
+        return ("violation" if w.implied_delta > d else "ok"), w
+    cert = delta_certified(P, Q, eps)
+    if cert.lower > d and w.implied_delta > d:
         return "violation", w
-    if hi <= d:
+    if cert.upper <= d:
         return "ok", w
-    if definition != "pointwise":
-        # the enclosure straddles d: decide δ > d exactly (one comparison of e^ε with a
-        # rational per direction, measures.divergence.delta_exceeds)
-        if not delta_exceeds(P, Q, eps, d):
-            return "ok", w
-        return "violation", replace(w, note=EXACT_DECISION_NOTE)
-    return "undecided", w
+    # the enclosure straddles d, or its lower end is above d but the witness's certified mass
+    # is not: decide δ > d exactly (one comparison of e^ε with a rational per direction,
+    # measures.divergence.delta_exceeds)
+    if not delta_exceeds(P, Q, eps, d):
+        return "ok", w
+    return "violation", replace(w, note=EXACT_DECISION_NOTE)
 
 
 _DBL_MAX = sys.float_info.max
