@@ -375,3 +375,20 @@ def _exp_enclosure(eps: str) -> tuple[F, F]:
         iv.prec = prec
     lo, hi = (F(*map(int, mpmath.libmp.to_rational(end))) for end in y._mpi_)
     return lo, hi
+
+
+def test_base_vector_error_covers_a_bin_of_many_atoms_whose_additions_all_round_away() -> None:
+    """A bin holding 1/2 and ten atoms of 0.99·2^-54 each: every float addition of a tiny atom
+    to 1/2 rounds back to 1/2, so the float bin misses about 9.9u of the mass ‖p‖₁ ≈ 1/2 — more
+    than a flat 3u·‖p‖₁ — and the error charged must cover it (exact rational check)."""
+    from types import SimpleNamespace
+
+    tiny = F(99, 100 * 2**54)
+    masses = [F(1, 2)] + [tiny] * 10
+    ratios = [F(2) + F(j, 10**6) for j in range(len(masses))]
+    pld = SimpleNamespace(ratios=dict(zip(ratios, masses)))
+    idx = {r: (0, 0) for r in ratios}
+    v = D._base_vector(pld, idx, 0)
+    true_err = abs(F(float(v.data[0])) - sum(masses))
+    assert float(v.data[0]) == 0.5 and true_err > 3 * F(U) * sum(masses)  # the flat bound fails
+    assert true_err <= F(v.err2)

@@ -124,6 +124,7 @@ atom dominates and that is tight, and otherwise refines the grid until ``upper �
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -345,9 +346,12 @@ def _base_vector(pld: PLD, idx: dict, which: int) -> _Vec:
     data = np.zeros(max(js) - lo + 1)
     for r, pr in pld.ratios.items():
         data[idx[r][which] - lo] += float(pr)
-    # each float(pr) is within u·pr; a sum of two or more adds ≤ u each: 2-norm error ≤ 3u·‖p‖₁
+    # each float(pr) is within u·pr, and a bin of c atoms summed in turn errs by at most
+    # (c − 1)·u times its mass (each addition rounds within u of a partial sum <= the bin's mass):
+    # 2-norm error <= 1-norm <= c·u·‖p‖₁ for the largest c, charged as max(3, c)·u·‖p‖₁
     # (+ 2^-1000 per atom covers any underflow of a tiny probability)
-    err = 3 * U * float(sum(pld.ratios.values())) * (1 + 4 * U) + len(js) * 2.0**-1000
+    c = max(Counter(js).values())
+    err = max(3, c) * U * float(sum(pld.ratios.values())) * (1 + 4 * U) + len(js) * 2.0**-1000
     return _Vec(data, lo, err, 0.0)
 
 
