@@ -137,6 +137,7 @@ from scipy import fft as sfft
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, iv_from_fraction, iv_precision
 from dps_verify.core.params import epsilon_param, rtol_param
+from dps_verify.inverse.pld_sparse import MAX_RELEASES as _SPARSE_MAX_RELEASES
 from dps_verify.worstcase.ball_binomial import arb_fraction
 
 #: an exact PLD (:class:`dps_verify.measures.pld.PrivacyLossDistribution`; duck-typed here so
@@ -715,8 +716,8 @@ def discretised_delta(
 #: numbers that grow with T (exact: T × the one-release bits; sparse: losses T·ln r as exact
 #: dyadic ball ends; grid: a window ∝ √T bins), and past 10^9 one of them leaves its budget or
 #: its number range (measured: T = 10^12 on a k = 3 group pair ran for minutes in the sparse
-#: route, T = 10^9 answered in 0.3 s)
-MAX_RELEASES = 10**9
+#: route, T = 10^9 answered in 0.3 s); defined in pld_sparse, whose input check uses it too
+MAX_RELEASES = _SPARSE_MAX_RELEASES
 
 
 def check_releases_budget(times: int) -> None:

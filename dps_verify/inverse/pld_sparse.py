@@ -118,12 +118,14 @@ def _check_pld(pld: Any) -> None:
                              f"loss) exceeds 1 by {float(total - 1):.3g}")
 
 
-def _times_param(times: Any) -> int:
-    """``times`` as an int in [1, MAX_RELEASES] (the package's release budget,
-    :data:`~dps_verify.inverse.pld_discrete.MAX_RELEASES`); ParameterError otherwise (past it
-    the ball ends T·ln r_d and p_d^T leave the range this route handles)."""
-    from dps_verify.inverse.pld_discrete import MAX_RELEASES
+#: The package's release budget (every route of T-fold composition refuses more releases;
+#: :mod:`dps_verify.inverse.pld_discrete` uses the same limit).
+MAX_RELEASES = 10**9
 
+
+def _times_param(times: Any) -> int:
+    """``times`` as an int in [1, MAX_RELEASES] (the package's release budget); ParameterError
+    otherwise (past it the ball ends T·ln r_d and p_d^T leave the range this route handles)."""
     if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= MAX_RELEASES:
         got = (f"an integer of {times.bit_length()} bits" if isinstance(times, int)
                and times.bit_length() > 64 else repr(times)[:80])
