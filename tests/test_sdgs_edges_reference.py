@@ -727,3 +727,20 @@ def test_backward_stop_screen_asks_for_the_certified_log_within_its_tolerance(mo
         got = sdgs.scan(k, beta, eps, measure="pointwise")
         assert f"stopped at n = {stop}:" in got.how, (short, got.how)
         assert got.lower == got.upper == plain.lower
+
+
+@pytest.mark.parametrize("N, k, gp_hi", [
+    (2, 1, None), (10, 3, Fraction(1, 2)), (10, 7, Fraction(1, 2)), (47752, 1, Fraction(989, 1000)),
+    (50, 4, Fraction(-1, 3)), (1000, 40, Fraction(3, 100)), (64, 2, Fraction(0)),
+])
+def test_backward_rate_bounds_every_later_group_size(N: int, k: int, gp_hi: Fraction | None) -> None:
+    """The backward stops' rate c_N is max(k, γ'·N)/(N − 1) with γ' clipped at 0 (the
+    definition), and it bounds max(k, γ'·n')/(n' − 1) for every later size n' (checked over the
+    next 300 sizes and far out): the property both backward stops rely on."""
+    from dps_verify.worstcase.sdgs import _backward_rate
+
+    g = max(gp_hi or Fraction(0), Fraction(0))
+    c = _backward_rate(N, k, gp_hi)
+    assert c == max(Fraction(k), g * N) / (N - 1)
+    for n in [*range(N, N + 300), 10 * N, 10**9]:
+        assert max(Fraction(k), g * n) / (n - 1) <= c

@@ -958,7 +958,7 @@ def _scan_from(
                         break
                     if N >= next_bwd_check:
                         assert gp_hi is not None  # set above whenever backward
-                        c = max(Fraction(k), max(gp_hi, Fraction(0)) * N) / (N - 1)
+                        c = _backward_rate(N, k, gp_hi)
                         if c < beta and (N - 1) * kl_lower_below(c, beta) >= need:
                             stop_note = (
                                 f"stopped at n = {N}: for every n' ≥ {N}, exp(−n'·KL(γ‖β)) + "
@@ -1152,6 +1152,15 @@ def _max_frac(num: Any, den: Any, x: Fraction) -> tuple[Any, Any]:
     return num, den
 
 
+def _backward_rate(N: int, k: int, gp_hi: Fraction | None) -> Fraction:
+    """c_N = max(k, γ'·N)/(N − 1), with γ' ≤ ``gp_hi`` clipped at 0 (``None``: 0): for every
+    n' ≥ N, max(k, γ'·n')/(n' − 1) ≤ c_N (n'/(n' − 1) falls as n' grows and k/(n' − 1) falls too),
+    the rate the backward bad counts of a group of n' records stay below; both backward stops
+    bound their probability by the lower Chernoff–Hoeffding tail exp(−(N − 1)·KL(c_N‖β)) when
+    c_N < β."""
+    return max(Fraction(k), max(gp_hi or Fraction(0), Fraction(0)) * N) / (N - 1)
+
+
 def _tail_bound(
     N: int, k: int, beta: Fraction, eps: Fraction, kl: Fraction, gp_hi: Fraction | None, backward: bool, measure: WorstCaseMeasureLike
 ) -> Fraction:
@@ -1164,7 +1173,7 @@ def _tail_bound(
     with iv_precision(BASE_PREC):
         total += iv_upper(iv_exp(-iv_from_fraction(kl * N)))
         if backward:
-            c = max(Fraction(k), max(gp_hi or Fraction(0), Fraction(0)) * N) / (N - 1)
+            c = _backward_rate(N, k, gp_hi)
             if c >= beta:
                 return Fraction(1)
             klb = kl_lower_below(c, beta)
