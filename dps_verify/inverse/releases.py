@@ -124,7 +124,7 @@ from dps_verify.inverse.pld_discrete import (
     upper_below,
 )
 from dps_verify.measures.pld import PrivacyLossDistribution, pair_delta_enclosure
-from dps_verify.worstcase.ball_binomial import arb_fraction
+from dps_verify.worstcase.ball_binomial import arb_epsilon, arb_fraction
 
 #: screened values of λ for the cheap bound (the certified bound uses the best one)
 LAMBDAS = 2.0 ** np.linspace(-8, 8, 65)
@@ -187,12 +187,6 @@ def _flint() -> Any:
     return flint
 
 
-def _arb_eps(eps: Fraction) -> Any:
-    from dps_verify.worstcase.ball_binomial import arb_fraction
-
-    return arb_fraction(eps)
-
-
 def _upper(x: Any) -> Fraction:
     from dps_verify.worstcase.ball_binomial import arb_to_fractions
 
@@ -226,7 +220,7 @@ def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, A
             inf_up = min(inf_up, _upper(1 - (1 - arb_fraction(p_inf)) ** times))
     if not atoms:
         return inf_up
-    e = float(_arb_eps(eps).mid())
+    e = float(arb_epsilon(eps).mid())
     X = logp[None, :] + LAMBDAS[:, None] * ell[None, :]
     m = X.max(axis=1)
     lse = m + np.log(np.exp(X - m[:, None]).sum(axis=1))
@@ -238,7 +232,7 @@ def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, A
         for pr, lr in atoms:
             M += pr * (L * lr).exp()
         C = (L * L.log() - (1 + L) * (1 + L).log()).exp()
-        b = C * (times * M.log() - L * _arb_eps(eps)).exp()
+        b = C * (times * M.log() - L * arb_epsilon(eps)).exp()
         fin = _upper(b)
     return min(Fraction(1), inf_up + fin)
 
@@ -554,7 +548,7 @@ def _pair_plds(n: int, k: int, b: Fraction) -> list[PrivacyLossDistribution]:
 def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_limit: int,
               max_enclosures: int, fft: bool) -> ReleasesResult:
     """The default algorithm (module doc, "The screened algorithm")."""
-    e = float(_arb_eps(eps).mid())
+    e = float(arb_epsilon(eps).mid())
     coarse_bins, fine_bins = SCREEN_BINS
     encl: dict[int, Certified] = {
         k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol, fft=fft)}
