@@ -148,7 +148,7 @@ def test_dyadic_enclosure_of_e_to_the_epsilon_refines_and_decides_exactly():
             widths.append(Fraction(int(E.hi - E.lo), 2**E.s))
             if not E.refine():
                 break
-        assert E.prec >= 2**14 and len(widths) >= 8
+        assert E.prec == 2**14 and len(widths) == 8  # 128, 256, ..., 16384 bits: the cap, not past it
         assert all(b < a for a, b in zip(widths, widths[1:]))
         # exact decisions, including a Y whose side the first enclosure cannot tell
         X = 3**40
@@ -161,3 +161,30 @@ def test_dyadic_enclosure_of_e_to_the_epsilon_refines_and_decides_exactly():
     huge = _Exp(Fraction(5000))
     assert huge.hi is None and not huge.refine()
     assert not huge.less(1, 2**5000) and huge.less(0, 1)
+
+
+@pytest.mark.parametrize("bits, certain", [(10_000, True), (20_000, False)])
+def test_e_to_the_epsilon_is_refined_for_a_cancelling_difference_up_to_two_to_the_fourteen_bits(bits, certain):
+    """_Exp.affine encloses A − e^ε·B (clipped at 0) and doubles the precision of e^ε until 60
+    bits of the result are certain, at most up to 2^14 bits.  With B = 2^bits and A = ⌈e^ε·B⌉ the
+    difference is below 1 while A has `bits` bits: 10^4 bits of cancellation are absorbed below
+    the cap (60 certain bits at 2^14 bits; 2^13 would not do), 2·10^4 are not, and the enclosure
+    comes back at the cap as a wider one that still holds the value (checked against mpmath at
+    more bits than both sides carry)."""
+    from dps_verify.worstcase.sdgs import _Exp
+
+    eps = Fraction(1, 3)
+    with mpmath.workprec(bits + 200):
+        B = 2**bits
+        A = int(mpmath.ceil(mpmath.exp(mpmath.mpf(1) / 3) * B))
+    E = _Exp(eps)
+    lo, hi, s = E.affine(A, B)
+    assert E.prec == 2**14 and not E.refine()
+    with mpmath.workprec(bits + s + 200):
+        value = (A - mpmath.exp(mpmath.mpf(1) / 3) * B) * mpmath.mpf(2) ** s
+        assert 0 < value < mpmath.mpf(2) ** s  # a difference below 1 (the cancelling case)
+        assert lo <= value <= hi
+    assert (((hi - lo) << 60) <= hi) is certain
+    # the hockey-stick enclosure's how-text states the limit
+    how = scan(3, Fraction(1, 5), Fraction(1), measure="hockey-stick").how
+    assert "raised until 60 bits of each value are certain or 16384 bits are reached" in how

@@ -126,6 +126,16 @@ def test_tail_enclosure_of_an_empty_or_full_tail():
         assert sdgs.tail_enclosure(n, n + 1, p, q) == (0, 0)
 
 
+@pytest.mark.parametrize("T", [0, -1])
+def test_tail_enclosure_from_zero_is_the_exact_total_past_exact_tail_work(T):
+    """Σ_{j≥T} N(n, j) for T ≤ 0 is the whole binomial sum, (p + (q − p))^n = q^n exactly, also
+    where a tail from T ≥ 1 would be summed only to 2^−TAIL_BITS (n = 10000, q = 3: terms × n ×
+    bits of q = 2·10^8 > EXACT_TAIL_WORK): a point, never a truncated enclosure of it."""
+    n, p, q = 10_000, 1, 3
+    assert (n + 1) * n * q.bit_length() > sdgs.EXACT_TAIL_WORK
+    assert sdgs.tail_enclosure(n, T, p, q) == (q**n, q**n)
+
+
 def test_truncated_tail_encloses_the_exact_sum_within_two_to_the_minus_tail_bits():
     """n = 3000, β = 2^16/(3·2^16) = 1/3 with 18-bit q (past EXACT_TAIL_WORK: the sum is
     truncated) from T just above the mean, where the term ratio is close to 1: lo ≤ exact ≤ hi

@@ -64,3 +64,23 @@ def test_kl_lower_gives_no_bound_past_the_precision_limit(eps: Fraction) -> None
     with mpmath.workdps(50):
         e = mpmath.mpf(eps.numerator) / eps.denominator
         assert e * e / 8 < mpmath.mpf(2) ** -18000  # the true KL: positive but far below any usable bound
+
+
+@pytest.mark.parametrize("beta, eps", [(Fraction(1, 3), Fraction(1, 3)), (Fraction(9, 10), Fraction(100))])
+def test_kl_lower_takes_the_ball_route_when_it_is_certain_to_twenty_bits(monkeypatch, beta, eps) -> None:
+    """python-flint is a dependency, so where its ball of KL(γ‖β) is positive with 20 certain bits
+    kl_lower answers from it (about 50× cheaper) and never reaches mpmath.iv; the answer is still
+    a lower bound within 2^−19 of the definition.  Control: for ε = 10^−60 the ball cancels too
+    much and mpmath.iv is asked (so the stub below can tell the routes apart)."""
+
+    def no_interval_route(*args, **kwargs):
+        raise AssertionError("mpmath.iv route taken")
+
+    monkeypatch.setattr(sdgs, "iv_adaptive", no_interval_route)
+    got = sdgs.kl_lower(beta, eps)
+    ref = _kl_reference(beta, eps)
+    with mpmath.workdps(1500):
+        lo = mpmath.mpf(got.numerator) / got.denominator
+        assert 0 < lo <= ref and lo >= ref * (1 - mpmath.mpf(2) ** -19)
+    with pytest.raises(AssertionError, match="mpmath.iv route taken"):
+        sdgs.kl_lower(Fraction(1, 2), Fraction(1, 10**60))

@@ -7,7 +7,9 @@ value-size refusal suggests (never below 1).  Each case runs in well under a sec
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 
+import mpmath
 import pytest
 
 from dps_verify.worstcase import sdgs
@@ -63,6 +65,69 @@ def test_hockey_stick_how_text_names_the_skipped_range_below_the_start():
     assert c.details["n_start"] == 29
     assert "for 20 ≤ n < 27 the value is ≤ β·f(k−1; n−1)" in c.how
     assert "27 ≤ n < 29 computed exactly" in c.how
+
+
+def test_pointwise_how_text_names_the_skipped_range_below_the_start():
+    """The pointwise walk in the regime also starts at n_m (29 for k = 20, β = 1/10, ε = 1) and
+    skips k ≤ n < n_m, where the value is the suppressed-free tail Pr[Bin(n, β) ≥ k], increasing
+    in n: the how-text says so, and the claim holds (the tail at n = 28, exact from the
+    definition, is below the certified lower end)."""
+    k, beta = 20, F(1, 10)
+    c = sdgs.scan(k, beta, F(1), measure="pointwise")
+    assert c.details["n_start"] == 29
+    assert (
+        "for 20 ≤ n < 29 the value is Pr[Bin(n, β) ≥ k], increasing in n, and at n = 28 below the best value"
+        in c.how
+    )
+    tail_28 = sum((comb(28, j) * beta**j * (1 - beta) ** (28 - j) for j in range(k, 29)), F(0))
+    assert tail_28 < c.lower
+
+
+def _kl(c, b):
+    return c * mpmath.log(c / b) + (1 - c) * mpmath.log((1 - c) / (1 - b))
+
+
+def _backward_stop_reference(k: int, beta: Fraction, eps: Fraction, best: Fraction) -> tuple[int, int, float]:
+    """The group size where the walk outside CP Thm 5's regime may stop, from the rule it
+    documents (mpmath at 40 digits): the first N with N·KL(γ‖β) ≥ need, need = −ln(best) + ln 2,
+    opens the backward checks; a check at N passes when c_N = max(k, γ'N)/(N − 1) < β and
+    (N − 1)·KL(c_N‖β) ≥ need; after a failed check the next comes at N + max(1, ⌊N/64⌋).
+    Returns the stop, the first check and the smallest distance of any compared quantity from need (the code
+    decides with certified bounds 2^−20 tight, so a distance well above that makes the
+    comparisons agree)."""
+    with mpmath.workdps(40):
+        b = mpmath.mpf(beta.numerator) / beta.denominator
+        e = mpmath.mpf(eps.numerator) / eps.denominator
+        g, gp = 1 - (1 - b) * mpmath.exp(-e), 1 - (1 - b) * mpmath.exp(e)
+        need = -mpmath.log(mpmath.mpf(best.numerator) / best.denominator) + mpmath.log(2)
+        N = first = int(mpmath.ceil(need / _kl(g, b)))
+        margins = [N * _kl(g, b) - need, (N - 1) * _kl(g, b) - need]
+        while True:
+            c = max(k, gp * N) / (N - 1)
+            if c < b:
+                margins.append((N - 1) * _kl(c, b) - need)
+                if margins[-1] >= 0:
+                    return N, first, float(min(abs(m) for m in margins))
+            N += max(1, N // 64)
+
+
+@pytest.mark.parametrize("k, beta, eps, measure, stop", [
+    (40, F(1, 2), F(1, 2), "hockey-stick", 132),
+    (29, F(1, 4), F(1, 4), "pointwise", 207),
+    (89, F(2, 3), F(1), "hockey-stick", 196),
+])
+def test_walk_outside_the_regime_stops_at_the_first_passing_backward_check(k, beta, eps, measure, stop):
+    """Outside the regime the walk stops where both Chernoff–Hoeffding terms are below half the
+    best value; the backward term is checked only at the scheduled group sizes (the next check
+    ⌊N/64⌋ later), so the stop, n_scanned and the how-text are those of the documented schedule.
+    The reference recomputes the schedule from the definitions of KL and c_N; the best value
+    is reached before the first check, so it is the final one."""
+    c = sdgs.scan(k, beta, eps, measure=measure, long_range=False)
+    want, first, margin = _backward_stop_reference(k, beta, eps, c.lower)
+    assert want == stop and margin > 1e-4
+    assert c.details["argmax_n"] < first < stop  # the best was found before the checks began
+    assert f"stopped at n = {stop}: for every n' ≥ {stop}, exp(−n'·KL(γ‖β)) + exp(−(N−1)·KL(c_N‖β))" in c.how
+    assert c.details["n_scanned"] == stop - c.details["n_start"]
 
 
 def test_value_size_refusal_suggests_a_k_of_at_least_one():

@@ -169,6 +169,9 @@ EXACT_SDGS_WORK = 10**9
 #: that many bits each (2^26 bits = 8 MiB; k = 10^8 at β = 1/2, ε = 1 needs 3.8·10^7 bits and
 #: a few seconds, k = 10^9 would need ten times both).
 MAX_VALUE_BITS = 1 << 26
+#: Most bits of e^ε the hockey-stick walk's enclosure of e^ε is refined to (from BASE_PREC,
+#: doubling) while a value A − e^ε·B has fewer than 60 certain bits (:meth:`_Exp.affine`).
+EXP_PREC_LIMIT = 1 << 14
 #: Tails are summed to the last term (exact) when (terms × bits) is below this.
 EXACT_TAIL_WORK = 10**8
 #: Relative bits kept by truncated geometric tail sums (see :func:`tail_enclosure`).
@@ -264,7 +267,7 @@ class _Exp:
         self.lo, self.hi, self.s = mpz(lo), (None if hi is None else mpz(hi)), s
 
     def refine(self) -> bool:
-        if self.hi is None or self.prec >= 1 << 14:
+        if self.hi is None or self.prec >= EXP_PREC_LIMIT:
             return False
         self.prec *= 2
         self._set()
@@ -286,7 +289,8 @@ class _Exp:
         """Numerators (lo, hi) over 2^s of A − e^ε·B (A, B ≥ 0 integers), clipped below at 0.
 
         Only used on bad sets, where A − e^ε·B ≥ 0 holds exactly, so the clip is sound.  The
-        precision of e^ε is doubled until 60 bits of the result are certain (or it is ≤ 0)."""
+        precision of e^ε is doubled until 60 bits of the result are certain (or it is ≤ 0, or
+        EXP_PREC_LIMIT bits are reached: then the wider enclosure is returned)."""
         while True:
             if B == 0:
                 v = mpz(A) << self.s
@@ -1036,7 +1040,8 @@ def _scan_from(
         "exact integer arithmetic (GMP) over q^n"
         if measure != "hockey-stick"
         else "integer tails over q^n; e^ε enclosed by python-flint arb balls (mpmath.iv for exact logs "
-        "and ε ≥ 4096; ≥128 bits, raised until 60 bits of each value are certain), outward rounding"
+        f"and ε ≥ 4096; ≥{BASE_PREC} bits, raised until 60 bits of each value are certain or "
+        f"{EXP_PREC_LIMIT} bits are reached), outward rounding"
     )
     if tails_truncated:
         exact_note += f"; tails truncated with a geometric remainder bound (2^-{TAIL_BITS} relative)"
