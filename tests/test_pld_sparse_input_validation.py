@@ -77,3 +77,31 @@ def test_the_budget_itself_is_accepted():
     pld = PLD({F(1): 1 - F(1, 10**10), F(3): F(1, 10**10)})
     c = sparse_delta(pld, F(1, 10), MAX_RELEASES)
     assert F(5, 100) < c.lower <= c.upper <= 1 and c.details["times"] == MAX_RELEASES
+
+
+def test_the_first_invalid_atom_is_the_one_named():
+    # two invalid atoms: the message names the first in the law's order, not the last
+    pld = PLD({F(0): F(1, 4), F(-3): F(1, 4)})
+    with pytest.raises(ParameterError, match=r"pld atom Fraction\(0, 1\)") as info:
+        sparse_delta(pld, F(1, 10), 3)
+    assert "Fraction(-3, 1)" not in str(info.value)
+
+
+@pytest.mark.parametrize("times, shown", [
+    (2**64 - 1, str(2**64 - 1)),              # 64 bits: still printed in full
+    (-(2**63), str(-(2**63))),                # 64 bits, negative
+    (2**64, "an integer of 65 bits"),         # 65 bits: only its size
+    (-(2**64), "an integer of 65 bits"),
+])
+def test_a_refused_release_count_is_printed_in_full_up_to_64_bits(times, shown):
+    with pytest.raises(ParameterError) as info:
+        sparse_delta(PLD({F(2): F(1, 2)}, F(1, 2)), 0, times)
+    assert str(info.value).endswith("got " + shown)
+
+
+def test_a_refused_release_count_of_another_type_is_shown_by_its_first_80_characters():
+    times = "7" * 100  # repr: a quote, 100 digits, a quote
+    with pytest.raises(ParameterError) as info:
+        sparse_delta(PLD({F(2): F(1, 2)}, F(1, 2)), 0, times)
+    assert str(info.value).endswith("got " + repr(times)[:80])
+    assert repr(times)[:81] not in str(info.value)

@@ -178,7 +178,11 @@ def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,
                 c_lo, c_hi = _ends(w * arb_fraction(pr))
                 t_hi += c_hi * min(g_hi, Fraction(1))
                 if g_lo > 0:
-                    t_lo += max(c_lo, Fraction(0)) * g_lo
+                    # c_lo * g_lo <= c * g whatever c_lo's sign (c >= 0 exactly, g >= g_lo > 0),
+                    # so no clamp at 0 is needed; and c_lo > 0 anyway for every accepted T: the
+                    # ball C(T, j) pd^(T - j) pr of positive factors keeps a relative radius of
+                    # about T 2^-127 <= 2^-97 (pr = 0 or pd = 0 give the exact ball 0)
+                    t_lo += c_lo * g_lo
             lo_sum += t_lo
             hi_sum += t_hi
             if j >= T or q == 0:
