@@ -663,7 +663,9 @@ def discretised_delta(
     r0, idx = _indices(pld, h_exp)
     _check_grid_work(times, h_exp, idx, max_bins)
     with iv_precision(128):
-        anchor = mpmath.iv.log(mpmath.iv.mpf(r0.numerator) / r0.denominator)
+        # r0 enclosed by iv_from_fraction (as every other exact rational here): its ends are r0
+        # rounded outward once, so the anchor interval is never wider than before
+        anchor = mpmath.iv.log(iv_from_fraction(r0))
     probs = list(pld.ratios.values())
     ups, downs = [idx[r][1] for r in pld.ratios], [idx[r][0] for r in pld.ratios]
     up: _Vec | None = None
