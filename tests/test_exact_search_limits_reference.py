@@ -50,3 +50,45 @@ def test_shape_search_default_budget_and_thresholds(monkeypatch):
         assert seen[-1] == ks
         assert res.datasets == 0 and res.witness is None
         assert res.notes == ["shape search stopped at its work budget (4,000,000 terms)"]
+
+
+
+def test_the_parents_screen_is_used_up_to_its_limit_of_distinct_outputs(monkeypatch):
+    """The level-by-parents screen's per-output arrays grow with the distinct outputs, so it is
+    used while the anonymizer has produced at most PARENT_MAX_OUTPUTS = 2048 of them, and the
+    per-dataset screen beyond.  The boundary with the limit set to 4 and to 3: "largest" over 3
+    values has exactly 4 outputs (-1 for the empty sample, 0, 1, 2) from level 1 on, so a limit
+    of 4 screens every level by parents, a limit of 3 every level per dataset; both routes check
+    every pair and give the same witness (level 1: δ({x}, ∅) = 1/2 > 1/4 at β = 1/2, ε = 0)."""
+    from fractions import Fraction as F
+
+    from dps_verify.core.types import Claim
+    from tests.test_exact_search_pairs_reference import ANONYMIZERS, DOMAIN
+
+    assert es.PARENT_MAX_OUTPUTS == 2048
+    routes: list[tuple[str, int]] = []
+    by_parents, per_dataset = es.PairChecker.screen_level, es.PairChecker.screen
+
+    def spy_parents(self, n, *args, **kwargs):
+        routes.append(("parents", n))
+        return by_parents(self, n, *args, **kwargs)
+
+    def spy_dataset(self, counts, *args, **kwargs):
+        routes.append(("per dataset", int(counts[0].sum())))
+        return per_dataset(self, counts, *args, **kwargs)
+
+    monkeypatch.setattr(es.PairChecker, "screen_level", spy_parents)
+    monkeypatch.setattr(es.PairChecker, "screen", spy_dataset)
+    found = []
+    for limit, route in ((4, "parents"), (3, "per dataset")):
+        monkeypatch.setattr(es, "PARENT_MAX_OUTPUTS", limit)
+        routes.clear()
+        res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN),
+                                   Claim(F(1, 2), 0, F(1, 4)), max_size=3, executor="serial",
+                                   progress=False)
+        assert len(res.table.outputs) == 4
+        assert routes == [(route, 1)], limit  # level 1 already violates: 1/2 > 1/4
+        w = res.witness
+        assert w is not None and res.pairs == 3
+        found.append((w.dataset, w.neighbour))
+    assert found[0] == found[1]

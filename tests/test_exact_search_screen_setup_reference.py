@@ -233,12 +233,17 @@ def test_shape_search_at_beta_one_decides_the_largest_enclosure_first(monkeypatc
     assert tie.witness is None and tie.exact_checks == 0 and tie.pairs == 5
 
 
-def test_replace_one_candidates_name_the_pairs_of_their_parents(monkeypatch):
+@pytest.mark.parametrize("claim", [F(1, 100), F(1, 4)])
+def test_replace_one_candidates_name_the_pairs_of_their_parents(monkeypatch, claim):
     """Replace-one (the level-by-parents screen, deterministic code): the candidates of level n
     are (status, −δ̂, parent row, x·m + y) for the pairs (E + x, E + y), x < y, of the parents E
-    of n − 1 records; against the brute force they are exactly the pairs with δ at or above the
-    claim (all certain: no δ lies near it), by δ descending, ties by parent row and code."""
-    beta, eps, claim = F(1, 2), F(0), F(1, 100)
+    of n − 1 records; against the brute force: first every pair with δ above the claim (the
+    certain violations), by δ descending, ties by parent row and code; then the pairs the
+    screen leaves to exact arithmetic, all of them ties (δ equal to the claim 1/4; a tie whose
+    bad set has no mass under the other law is cleared exactly in integers), by parent row and
+    code; nothing else.  So a level's witness is a certain violation
+    whenever it holds one."""
+    beta, eps = F(1, 2), F(0)
     m = len(DOMAIN)
     seen: list[list] = []
 
@@ -246,6 +251,7 @@ def test_replace_one_candidates_name_the_pairs_of_their_parents(monkeypatch):
         seen.append([(i, code) for _st, _dh, i, code in cand])
         return None
 
+    left: list[int] = []  # the levels with ties left to exact arithmetic
     monkeypatch.setattr(es.PairChecker, "first_violation_replace", record)
     res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN), Claim(beta, eps, claim),
                                max_size=3, executor="serial", progress=False,
@@ -253,17 +259,26 @@ def test_replace_one_candidates_name_the_pairs_of_their_parents(monkeypatch):
     assert res.witness is None and len(seen) == 3
     for n, got in zip((1, 2, 3), seen):
         parents = [tuple(int(v) for v in r) for r in es.level_counts(m, n - 1)]
-        ref = []
+        ref, ties = [], set()
         for i, e in enumerate(parents):
             for x, y in itertools.combinations(range(m), 2):
                 a = tuple(v + (j == x) for j, v in enumerate(e))
                 b = tuple(v + (j == y) for j, v in enumerate(e))
                 v = _delta(_law("largest", a, beta), _law("largest", b, beta), eps,
                            "hockey-stick")[0]
-                if v >= claim:
-                    ref.append((0 if v > claim else 1, -v, i, x * m + y))
-        assert got == [(i, code) for *_, i, code in sorted(ref)], n
+                if v > claim:
+                    ref.append((-v, i, x * m + y))
+                elif v == claim:
+                    ties.add((i, x * m + y))
+        certain = [(i, code) for _, i, code in sorted(ref)]
+        assert got[:len(certain)] == certain, n
+        rest = got[len(certain):]
+        assert set(rest) <= ties and rest == sorted(rest), n
+        if rest:
+            left.append(n)
     assert len(seen[1]) > 1 and any(i > 0 for i, _ in seen[2])
+    # the claim 1/4 is a tie with pairs of levels 2 and 3, which also hold pairs of δ 1/2
+    assert left == ([] if claim == F(1, 100) else [2, 3])
 
 
 def test_per_dataset_screen_names_its_worst_pair():
