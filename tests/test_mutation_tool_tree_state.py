@@ -84,3 +84,23 @@ def test_an_edit_the_snapshot_copies_outside_the_selection_is_recorded_as_dirty_
 def test_a_record_made_before_the_wider_check_says_the_rest_was_not_checked() -> None:
     line = describe_state({"commit": "0123456789abcdef", "dirty": []})
     assert "as committed" in line and "rest of the tree the snapshot copied was not checked" in line
+
+
+def test_a_campaign_at_a_commit_measures_the_commit_not_the_working_tree(tmp_path: Path) -> None:
+    from benchmarks.mutation.runner import drop_snapshot, snapshot_commit
+
+    head = _repo(tmp_path)
+    (tmp_path / MODULE).write_text("x = 3\n", encoding="utf-8")  # uncommitted
+    (tmp_path / "new.py").write_text("y = 1\n", encoding="utf-8")  # untracked
+    snap = snapshot_commit(tmp_path, head)
+    try:
+        assert (snap / MODULE).read_text(encoding="utf-8") == "x = 1\n"
+        assert (snap / "tests/test_y.py").exists() and not (snap / "new.py").exists()
+        assert not (snap / ".git").exists()
+    finally:
+        drop_snapshot(snap)
+    assert not snap.exists()
+    line = describe_state({"commit": head, "dirty": [], "dirty_elsewhere": [], "archived": True,
+                           "tool": "abc1234"})
+    assert f"commit {head[:12]} exactly" in line and "tool at abc1234" in line
+    assert "dirty" not in line

@@ -4,6 +4,7 @@
     python -m benchmarks.mutation --module core/numbers --module measures/divergence
     python -m benchmarks.mutation                       # every mutant of every target module
     python -m benchmarks.mutation --list                # the mutants, without running them
+    python -m benchmarks.mutation --at-commit ...       # measure HEAD as committed (git archive)
     python -m benchmarks.mutation --speed-check --sample 6 --module core/numbers
 
 Each mutant runs only the tests of its module's selection (``targets.py``, a subset of the
@@ -52,7 +53,14 @@ from benchmarks.mutation.coverage_map import (
     tests_for_line,
 )
 from benchmarks.mutation.operators import Mutant, mutants
-from benchmarks.mutation.runner import Outcome, baseline, drop_snapshot, run, snapshot
+from benchmarks.mutation.runner import (
+    Outcome,
+    baseline,
+    drop_snapshot,
+    run,
+    snapshot,
+    snapshot_commit,
+)
 from benchmarks.mutation.targets import TARGETS
 
 HERE = Path(__file__).resolve().parent
@@ -195,6 +203,10 @@ def describe_state(c: dict) -> str:
     note = f".  Correction: {c['correction']}" if c.get("correction") else ""
     if not c.get("commit"):
         return "code: commit not recorded" + note
+    if c.get("archived"):
+        text = (f"code: commit {c['commit'][:12]} exactly (--at-commit: a git archive of it, so "
+                f"no uncommitted edit of the working tree was measured)")
+        return text + (f"; tool at {c['tool']}" if c.get("tool") else "") + note
     text = f"code: commit {c['commit'][:12]}"
     if c.get("dirty"):
         text += (f", **dirty tree**: {len(c['dirty'])} file(s) of the module or its selection "
@@ -409,6 +421,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="rewrite the report sections of the chosen modules from their last "
                         "campaign's saved outcomes (benchmarks/mutation/outcomes/) with the "
                         "current judgements; runs nothing")
+    p.add_argument("--at-commit", action="store_true",
+                   help="measure HEAD exactly as committed (a git archive of it), not the working "
+                        "tree: uncommitted edits (e.g. another engineer's in a shared tree) are "
+                        "not measured, and the campaign line says so")
     p.add_argument("--no-baseline", action="store_true",
                    help="skip the check that each selection passes on the unmutated code (only "
                         "when it was just run green: a red selection would 'kill' every mutant)")
@@ -426,6 +442,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     states = {m: tree_state(ROOT, m, tuple(args.tests) if args.tests else TARGETS[m])
               for m in modules}
+    if args.at_commit:
+        head = next(iter(states.values()))["commit"]
+        if not head:
+            p.error("--at-commit: no commit found (git rev-parse HEAD failed)")
+        states = {m: {"commit": head, "dirty": [], "dirty_elsewhere": [], "archived": True,
+                      "tool": st.get("tool")} for m, st in states.items()}
+        print(f"measuring commit {head[:12]} as committed (git archive)", flush=True)
+        snap = snapshot_commit(ROOT, head)
+        try:
+            return campaign(args, modules, snap, argv, states)
+        finally:
+            drop_snapshot(snap)
     for m, st in states.items():
         if st["dirty"]:
             print(f"{m}: dirty tree: {'; '.join(st['dirty'])} differ from HEAD "

@@ -51,6 +51,23 @@ def snapshot(root: Path) -> Path:
     return _copy(root)
 
 
+def snapshot_commit(root: Path, commit: str) -> Path:
+    """A private copy of the tree of ``commit`` in the repository at ``root`` (``git archive``):
+    the code exactly as committed, whatever uncommitted edits the working tree holds (another
+    engineer's work in progress in a shared tree is not measured).  Remove it with
+    :func:`drop_snapshot`."""
+    import io
+    import tarfile
+
+    tar = subprocess.run(["git", "archive", "--format=tar", commit], cwd=root, check=True,
+                         capture_output=True, timeout=300).stdout
+    dest = Path(tempfile.mkdtemp(prefix="dps-mutation-")) / "repo"
+    dest.mkdir()
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(dest, filter="data")
+    return dest
+
+
 def drop_snapshot(snap: Path) -> None:
     shutil.rmtree(snap.parent, ignore_errors=True)
 
