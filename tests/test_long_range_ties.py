@@ -244,3 +244,105 @@ def test_segment_scan_reports_the_smallest_group_size_of_the_value_one(k, beta, 
     assert got.details["argmax_n"] == ones[0]
     walk = sdgs.sdgs_delta_certified(k, beta, _ln(x), "pointwise")
     assert walk.lower == 1 and walk.details["argmax_n"] == ones[0]
+
+
+# ---- ties of the Chernoff stopping rules -------------------------------------------------
+# Both scans stop once an exponent bound times a group size reaches ℓ, the upper end (rounded up
+# at 96 bits) of a ball of −ln(best lower end) (+ ln 2 outside the regime), compared as exact
+# rationals.
+# κ (d_by_runs) and kl_below (sdgs_by_segments) are parameters, so a caller can put the product
+# exactly on ℓ: the documented rule (≥) stops there, a strict one a run or segment later; a
+# product inside the ball of −ln(best), or reaching only −ln of the best ball's upper end, proves
+# nothing and must not stop.
+
+
+def _ell_ball(best: Fraction, backward: bool = False) -> tuple[Fraction, Fraction]:
+    """The lower end of the 96-bit ball of −ln(best) (+ ln 2) and its upper end rounded up at
+    96 bits, ℓ, which the scans compare against."""
+    flint = pytest.importorskip("flint")
+    with flint.ctx.workprec(96):
+        ball = -long_range.arb_fraction(best).log() + (flint.arb(2).log() if backward else 0)
+        return long_range.arb_to_fractions(ball)[0], long_range.arb_to_fractions(ball.upper())[1]
+
+
+def _ell(best: Fraction, backward: bool = False) -> Fraction:
+    """ℓ for a best lower end (see _ell_ball)."""
+    return _ell_ball(best, backward)[1]
+
+
+def _first_run(k, beta, eps):
+    """(N_k, lower end, upper end) of the first run's ball U(k) = Pr[Bin(N_k, β) ≥ k]."""
+    from dps_verify.worstcase.ball_binomial import BallBinomial
+
+    N = long_range.Thresholds(beta, eps, sdgs._Exp(eps)).last_below(k)
+    return (N, *long_range.arb_to_fractions(BallBinomial(beta, 96).upper_tail(k, N)))
+
+
+# k = 1, β = 1/3, ε = 10: the first run is N_1 = 1 with U(1) = 1/3 (a ball of width about
+# 2^−96 around it); the second is N_2 = 2 with U(2) = 1/9, so d = 1/3 at n = 1
+RUN_CASE = (1, F(1, 3), F(10))
+
+
+def test_runs_stop_at_a_run_whose_chernoff_product_ties_the_threshold():
+    k, beta, eps = RUN_CASE
+    N, lo, hi = _first_run(k, beta, eps)
+    assert N == 1 and lo < F(1, 3) < hi
+    kl = _ell(lo) / (N + 1)  # (N + 1)·κ = ℓ exactly
+    assert 0 < kl <= sdgs.kl_lower(beta, eps)  # a valid exponent bound: the stop is proven
+    c = long_range.d_by_runs(k, beta, eps, sdgs._Exp(eps), kl)
+    assert c.details["runs"] == 1 and "stopped after run J = 1 (n = 1)" in c.how
+    assert c.lower <= F(1, 3) <= c.upper
+
+
+@pytest.mark.parametrize("window", ["between -ln of the value's ends", "inside the ball of -ln(lower end)"])
+def test_runs_do_not_stop_before_the_product_passes_minus_ln_of_the_lower_end(window):
+    """The stop is referred to the upper end ℓ of the ball of −ln(lower end of the best value):
+    a κ with (N + 1)·κ below ℓ — between ℓ of the value's upper and of its lower end, or inside
+    the ball of −ln(lower end) — does not stop at the first run; the second (3κ > ln 3) does."""
+    k, beta, eps = RUN_CASE
+    N, lo, hi = _first_run(k, beta, eps)
+    ell_lo, ell_hi = _ell_ball(lo)
+    below = _ell(hi) if window.startswith("between") else ell_lo
+    assert below < ell_hi  # the window is not empty
+    kl = (below + ell_hi) / (2 * (N + 1))
+    assert below < (N + 1) * kl < ell_hi and kl <= sdgs.kl_lower(beta, eps)
+    c = long_range.d_by_runs(k, beta, eps, sdgs._Exp(eps), kl)
+    assert c.details["runs"] == 2 and "stopped after run J = 2 (n = 2)" in c.how
+    assert c.lower <= F(1, 3) <= c.upper and c.details["argmax_n"] == 1
+
+
+def _stop_n(how: str) -> int:
+    return int(how.split("stopped at n = ")[1].split(":")[0])
+
+
+@pytest.mark.parametrize("product", ["tie", "inside the ball"])
+@pytest.mark.parametrize("k, beta, eps, backward", [
+    (3, F(1, 2), F(1, 2), True),  # outside the regime: the two-tail stop decides
+    (3, F(1, 10), F(1), False),  # in the regime: the forward Chernoff stop decides
+])
+def test_segment_scan_stops_where_the_chernoff_product_reaches_the_threshold(k, beta, eps, backward, product):
+    """The scan's own stop at N with the best value b.  An exponent bound lowered so that the
+    deciding product at N is exactly ℓ(b) (backward: kl_below, forward: κ) — still a valid
+    bound, since the scan's own one passed there, and lower bounds only fail the earlier checks
+    too — must still stop at N: the same stop, segments and enclosure.  Lowered into the ball of
+    −ln(b) (+ ln 2), below its upper end, it proves nothing at N: the scan goes on."""
+    E = sdgs._Exp(eps)
+    kl = sdgs.kl_lower(beta, eps)
+    ref = long_range.sdgs_by_segments(k, beta, eps, "pointwise", E, kl, sdgs.kl_lower_below)
+    N = _stop_n(ref.how)
+    lo, hi = _ell_ball(ref.lower, backward)
+    need = hi if product == "tie" else (lo + hi) / 2
+    assert lo < hi and ("both tails" in ref.how) is backward
+    if backward:
+        def lowered_below(c, b):
+            return min(sdgs.kl_lower_below(c, b), need / (N - 1))
+
+        got = long_range.sdgs_by_segments(k, beta, eps, "pointwise", E, kl, lowered_below)
+    else:
+        assert need / N <= kl
+        got = long_range.sdgs_by_segments(k, beta, eps, "pointwise", E, need / N, sdgs.kl_lower_below)
+    if product == "tie":
+        assert _stop_n(got.how) == N and got.details["segments"] == ref.details["segments"]
+    else:
+        assert _stop_n(got.how) > N and got.details["segments"] > ref.details["segments"]
+    assert (got.lower, got.upper) == (ref.lower, ref.upper)

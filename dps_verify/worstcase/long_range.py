@@ -109,7 +109,6 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
     th = Thresholds(beta, eps, E)
     prec = 96
     B = BallBinomial(beta, prec)
-    kl_ball = arb_fraction(kl)
     values: dict[int, tuple[int, Any]] = {}  # J -> (N_J, ball)
     best_lo = Fraction(0)  # the largest certified lower end so far
     J = k
@@ -121,14 +120,16 @@ def d_by_runs(k: int, beta: Fraction, eps: Fraction, E: Any, kl: Fraction, budge
         values[J] = (N, v)
         best_lo = max(best_lo, arb_to_fractions(v)[0])
         if best_lo > 0:
+            # ℓ = the upper end of a ball of −ln(best_lo) (rounded up at prec); κ and ℓ are
+            # compared as exact rationals
             with flint.ctx.workprec(prec):
-                ell = -arb_fraction(best_lo).log()
-                if (N + 1) * kl_ball >= ell.upper():
-                    stop_note = (
-                        f"stopped after run J = {J} (n = {N}): for every n > {N}, "
-                        "exp(−n·KL(γ‖β)) (Chernoff–Hoeffding) is below the best value found"
-                    )
-                    break
+                ell = arb_to_fractions((-arb_fraction(best_lo).log()).upper())[1]
+            if (N + 1) * kl >= ell:
+                stop_note = (
+                    f"stopped after run J = {J} (n = {N}): for every n > {N}, "
+                    "exp(−n·KL(γ‖β)) (Chernoff–Hoeffding) is below the best value found"
+                )
+                break
         if est is None:
             first_log = -float(v.log().mid())  # v > 0: a tight ball of a positive probability
             est = _estimate_runs(k, beta, eps, kl, first_log, N)
@@ -405,15 +406,18 @@ class _SegmentScan:
                 if arb_to_fractions(self.b * self.B.pmf(mode, N - 1))[1] <= best:
                     return (f"stopped at n = {N}: for every n' ≥ {N}, δ ≤ TV(Bin(n'), Bin(n'−1)) = "
                             "β·max pmf of Bin(n'−1), non-increasing in n', is below the best value")
-            need = (-arb_fraction(best).log() + (self.flint.arb(2).log() if self.backward else 0)).upper()
-            if not N * arb_fraction(kl) >= need:
+            # need = the upper end of a ball of −ln(best) (+ ln 2), rounded up at the scan's
+            # precision; the exponents are compared with it as exact rationals
+            ball = -arb_fraction(best).log() + (self.flint.arb(2).log() if self.backward else 0)
+            need = arb_to_fractions(ball.upper())[1]
+            if not N * kl >= need:
                 return ""
             if not self.backward:
                 return (f"stopped at n = {N}: for every n' ≥ {N} the Chernoff–Hoeffding bound "
                         "exp(−n'·KL(γ‖β)) is below the best value found")
             gp_hi = 1 - (1 - beta) * Fraction(int(self.E.lo), 1 << self.E.s)  # ≥ γ' > 0
             c_N = max(Fraction(self.k), gp_hi * N) / (N - 1)
-            if c_N < beta and (N - 1) * arb_fraction(kl_below(c_N, beta)) >= need:
+            if c_N < beta and (N - 1) * kl_below(c_N, beta) >= need:
                 return (f"stopped at n = {N}: for every n' ≥ {N}, exp(−n'·KL(γ‖β)) + "
                         "exp(−(N−1)·KL(c_N‖β)) (Chernoff–Hoeffding, both tails) is below the best value")
         return ""
