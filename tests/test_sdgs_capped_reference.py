@@ -188,3 +188,21 @@ def test_e_to_the_epsilon_is_refined_for_a_cancelling_difference_up_to_two_to_th
     # the hockey-stick enclosure's how-text states the limit
     how = scan(3, Fraction(1, 5), Fraction(1), measure="hockey-stick").how
     assert "raised until 60 bits of each value are certain or 16384 bits are reached" in how
+
+
+@pytest.mark.parametrize("eps, ball", [
+    (Fraction(1, 10**30), True), (Fraction(4095), True), (Fraction(8191, 2), True),
+    (Fraction(0), False), (Fraction(4096), False), (Fraction(4097), False),
+])
+def test_e_to_the_epsilon_comes_from_a_flint_ball_exactly_for_epsilon_in_0_to_4096(eps, ball):
+    """_exp_dyadic_arb: integers lo/2^s ≤ e^ε ≤ hi/2^s from a python-flint ball for 0 < ε < 4096
+    (checked at 2000 digits), None outside that open range (the mpmath.iv version then)."""
+    from dps_verify.worstcase.sdgs import _exp_dyadic_arb
+
+    got = _exp_dyadic_arb(eps, 128)
+    assert (got is not None) is ball
+    if got is not None:
+        lo, hi, s = got
+        with mpmath.workdps(2000):
+            ref = mpmath.exp(_mp(eps)) * mpmath.mpf(2) ** s
+            assert lo <= ref <= hi and hi - lo <= ref * mpmath.mpf(2) ** -120

@@ -130,6 +130,29 @@ def test_walk_outside_the_regime_stops_at_the_first_passing_backward_check(k, be
     assert c.details["n_scanned"] == stop - c.details["n_start"]
 
 
+@pytest.mark.parametrize("rule", ["backward", "forward"])
+def test_walk_outside_the_regime_stops_where_a_chernoff_product_ties_the_threshold(monkeypatch, rule):
+    """The walk's stop at N = 132 (k = 40, β = 1/2, ε = 1/2, hockey-stick) with need = ℓ + ln 2,
+    ℓ the certified upper bound of −ln(best lower end) (β = 1/2: every denominator a power of
+    two, so the reduced best gives the walk's ℓ).  An exponent bound lowered so that the rule's
+    product at N is exactly need — (N − 1)·KL(c_N‖β) (kl_lower_below), or N·KL(γ‖β) (kl_lower,
+    which then lets no earlier N open the checks) — is still a valid bound (the walk's own one
+    passed at N) and must still stop at N: the rules are ≥, equality included."""
+    k, beta, eps, N = 40, F(1, 2), F(1, 2), 132
+    ref = sdgs.scan(k, beta, eps, measure="hockey-stick", long_range=False)
+    assert f"stopped at n = {N}:" in ref.how and ref.details["argmax_n"] < N
+    need = sdgs._neg_ln_upper(ref.lower.numerator, ref.lower.denominator) + sdgs._LN2_UP
+    if rule == "backward":
+        real = sdgs.kl_lower_below
+        monkeypatch.setattr(sdgs, "kl_lower_below", lambda c, b: min(real(c, b), need / (N - 1)))
+    else:
+        assert N * sdgs.kl_lower(beta, eps) >= need
+        monkeypatch.setattr(sdgs, "kl_lower", lambda b, e, prec=128: need / N)
+    got = sdgs.scan(k, beta, eps, measure="hockey-stick", long_range=False)
+    assert f"stopped at n = {N}:" in got.how and got.details["n_scanned"] == ref.details["n_scanned"]
+    assert (got.lower, got.upper) == (ref.lower, ref.upper)
+
+
 def test_value_size_refusal_suggests_a_k_of_at_least_one():
     """A value needing more than k·MAX_VALUE_BITS bits would suggest k < 1: the message says
     'about 1 or less', never 0."""
