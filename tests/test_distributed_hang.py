@@ -44,9 +44,15 @@ def test_task_deadline_from_the_estimate_the_parameter_or_the_environment(monkey
 
 
 def test_a_task_that_sleeps_forever_on_our_local_cluster_is_stopped_and_its_worker_killed() -> None:
-    be = choose_backend("dask", workers=1, task_timeout=1.0)
+    """With distributed's default start method (``spawn``: the product's; the test session's
+    other clusters fork their workers from a server, see conftest.py)."""
+    import dask
+
+    with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
+        be = choose_backend("dask", workers=1, task_timeout=1.0)
     assert isinstance(be, DaskBackend) and be.task_timeout == 1.0
     pids = list(be.client.run(os.getpid).values())
+    assert set(be.client.run(os.getppid).values()) == {os.getpid()}  # spawned here, not forked by a server
     assert be.map(abs, [-3, 4]) == [3, 4]  # quick tasks are unaffected
     t0 = time.monotonic()
     with pytest.raises(AuditedCodeError, match="per-task deadline of 1 s") as err:
