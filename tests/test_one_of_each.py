@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_import_graph import parsed
+
 PACKAGE = Path(__file__).resolve().parents[1] / "dps_verify"
 #: The theorem encodings (top-level proofs/), scanned with the package; paths start "proofs/".
 PROOFS = Path(__file__).resolve().parents[1] / "proofs"
@@ -114,7 +116,7 @@ def _scan(root: Path, prefix: str) -> tuple[tuple[str, str, str, int], ...]:
     found: list[tuple[str, str, str, int]] = []
     for path in sorted(root.rglob("*.py")):
         rel = prefix + path.relative_to(root).as_posix()
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = parsed(path)  # the session's syntax tree of the file (also read by the import graph)
 
         def visit(node: ast.AST, func: str, rel: str = rel) -> None:
             for child in ast.iter_child_nodes(node):

@@ -18,6 +18,7 @@ import pytest
 
 from dps_verify import cli
 from dps_verify.paper import index, refs
+from tests.test_import_graph import parsed
 
 ROOT = Path(__file__).resolve().parents[1]
 ID_IN_TEXT = re.compile(
@@ -26,7 +27,7 @@ SCANNED = ("dps_verify", "docs", "notebooks", "properties", "README.md")
 
 
 def _defined_names(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)  # parsed once per session (many entries name the same module)
     names: set[str] = set()
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):

@@ -105,7 +105,13 @@ def test_cli_huge_k_exits_5_with_one_line(capsys):
     assert "--k" in err and err.count("\n") == 1
 
 
+@pytest.mark.deep
 def test_k_ten_million_answers_on_bounded_paths(walk_budget):
+    """k = 10^7 (3 s): segments of constant bad set for both measures, runs of equal threshold
+    for d, under the walk budget.  Deep profile only: by default the tiny-β cases above take
+    the same bounded routes (sdgs_by_segments, d_by_runs) under the same budget, and
+    tests/test_long_range_reference.py::test_segment_estimate_counts_the_first_segment reaches
+    the segment scan's work-estimate branch that this case also reaches."""
     hs = sdgs_delta_certified(10**7, "0.5", 1, "hockey-stick")
     pw = sdgs_delta_certified(10**7, "0.5", 1, "pointwise")
     d = d_certified(10**7, "0.5", 1)
