@@ -288,3 +288,12 @@ def test_upper_below_stops_after_one_grid_when_the_estimate_equals_the_target() 
     c = D.upper_below([_three_atoms()], "ln(11/10)", 2, target, estimate=float(target), exact_budget=0)
     assert c.details["mode"] == "discretised" and len(c.details["h_exps"]) == 1
     assert exact <= c.upper
+
+
+def test_releases_result_built_without_the_optional_fields_claims_only_its_scanned_range() -> None:
+    # the conservative defaults of the public result type: an enclosure over the scanned sizes
+    # only (not over every n), no tail bound, nothing enclosed, the bound from the enclosure
+    c = Certified(Fraction(1, 4), Fraction(1, 2), "test")
+    r = R.ReleasesResult(c, 3, (2, 5), "exact")
+    assert r.covers_all_n is False and r.tail_from is None and r.tail_bound is None
+    assert (r.enclosed, r.bound_source, r.details, r.target_missed) == ((), "enclosure", {}, None)

@@ -180,8 +180,10 @@ def test_direct_delta_refuses_more_tuples_than_its_cap() -> None:
 
 
 def test_norm2_upper_of_entries_above_the_probability_range() -> None:
-    # entries above 2^10 are not scaled (2^500·x² would overflow): the bound still holds, tightly
-    for x in (np.array([3000.0, 4.0, 0.5]), np.array([2.0**11] * 5), np.array([1e150, 1.0])):
+    # n·max² above 2^20 is not scaled (the sum of 2^1000·x² could overflow): the bound still
+    # holds, tightly; sixteen entries of 2^10 (scaled, the sum was 2^1024 = inf) included
+    for x in (np.array([3000.0, 4.0, 0.5]), np.array([2.0**11] * 5), np.array([1e150, 1.0]),
+              np.array([2.0**10] * 16), np.array([1.0] * (1 << 10) + [2.0**-600] * 3)):
         exact_sq = sum(F(float(v)) ** 2 for v in x)
         b = F(D._norm2_upper(x))
         assert b * b >= exact_sq and b * b <= exact_sq * (1 + F(1, 10**12))
@@ -560,3 +562,59 @@ def test_upper_below_ignores_an_estimate_that_is_not_finite(estimate: float) -> 
     c = D.upper_below([pld], "ln(11/10)", 3, target, estimate=estimate, exact_budget=0)
     assert c == D.upper_below([pld], "ln(11/10)", 3, target, estimate=0.0, exact_budget=0)
     assert exact <= c.upper
+
+
+# ---- each bins budget admits exactly max_bins; the window's top at the support's top ----------
+
+
+def test_every_bins_budget_admits_exactly_max_bins() -> None:
+    pld = PrivacyLossDistribution.from_exact_laws(_law(6, F(1, 3), 2), _law(5, F(1, 3), 2))
+    r0, idx = D._indices(pld, -5)
+    base = D._split_base(pld, r0, idx, -5)
+    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**-5,
+                     idx_low=[idx[r][0] for r in pld.ratios])
+    # the FFT power: its work measure is the kept Chernoff range
+    _, _, kept = D._window(base, 50, tails, 1e-12)
+    assert D._power(base, 50, tails, 1e-12, kept)[1] == kept
+    with pytest.raises(D._TooBig):
+        D._power(base, 50, tails, 1e-12, kept - 1)
+    # the direct power: the whole T-fold support, T·(n − 1) + 1 bins
+    full = 5 * (len(base.data) - 1) + 1
+    assert D._direct_power(base, 5, full)[1] == full
+    with pytest.raises(D._TooBig):
+        D._direct_power(base, 5, full - 1)
+    # one release's grid: last − first + 1 bins
+    one = max(j for _, j in idx.values()) - min(i for i, _ in idx.values()) + 1
+    D._check_grid_work(3, -5, idx, one)
+    with pytest.raises(CertificationError, match=f"needs {one} bins"):
+        D._check_grid_work(3, -5, idx, one - 1)
+
+
+# most mass at the largest loss, three light atoms below: the T-fold window sits at the top of
+# the full range and cuts only the lower tail
+HIGH_HEAVY = PrivacyLossDistribution({F(i + 1, 3): F(m, 100) for i, m in enumerate((1, 1, 1, 97))})
+
+
+def test_mass_below_a_window_cut_only_at_the_bottom_is_charged_and_nothing_above_it() -> None:
+    pld, times, h_exp, tau = HIGH_HEAVY, 10, -5, 1e-3
+    r0, idx = D._indices(pld, h_exp)
+    base = D._split_base(pld, r0, idx, h_exp)
+    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp,
+                     idx_low=[idx[r][0] for r in pld.ratios])
+    lo, size, _ = D._window(base, times, tails, tau)
+    full_lo = times * base.offset
+    full_hi = full_lo + times * (len(base.data) - 1)
+    assert full_lo < lo and lo + size - 1 == full_hi  # bottom cut only, the top at the support's
+    vec, _ = D._power(base, times, tails, tau, 2**20)
+    assert vec.extra == tails.bound(times, lo, None) > 0
+    exact = pld.self_compose(times).delta_certified(0).upper
+    c = D.discretised_delta(pld, 0, times, h_exp, tail_mass=tau)
+    assert c.lower <= exact <= c.upper
+
+
+def test_direct_convolution_flushes_only_entries_below_1e_290() -> None:
+    # an entry of exactly 1e-290 is kept; one ulp below it is flushed to 0 (charged √n·1e-290)
+    one = D._Vec(np.array([1.0]), 0, 0.0, 0.0)
+    for v, kept in ((1e-290, 1e-290), (math.nextafter(1e-290, 0), 0.0)):
+        c = D._convolve(D._Vec(np.array([v, 0.5]), 0, 0.0, 0.0), one)
+        assert c.data.tolist() == [kept, 0.5]

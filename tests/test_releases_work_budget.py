@@ -128,3 +128,11 @@ def test_the_exact_route_is_taken_exactly_up_to_its_cost_budget() -> None:
     (below,) = D.enclose_deltas([PAIR], 1, times, exact_budget=cost - 1)
     assert below.details.get("mode") != "exact"
     assert below.lower <= exact.lower and exact.upper <= below.upper
+
+
+def test_a_refused_number_of_releases_is_written_in_full_up_to_twenty_digits() -> None:
+    # twenty digits in full, twenty-one as "about 10^20" (the message stays one short line)
+    with pytest.raises(CertificationError, match=r"times = 10000000000000000000 releases exceeds"):
+        D.check_releases_budget(10**19)
+    with pytest.raises(CertificationError, match=r"times = about 10\^20 releases exceeds"):
+        D.check_releases_budget(10**20)

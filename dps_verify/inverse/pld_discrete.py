@@ -225,17 +225,20 @@ def _norm1_sum(x: np.ndarray) -> float:
 
 
 def _norm2_upper(x: np.ndarray) -> float:
-    """Upper bound on ‖x‖₂ for 0 ≤ x ≤ 2^10 (sub-probability vectors and weights).
+    """Upper bound on ‖x‖₂ for x ≥ 0 (sub-probability vectors and weights).
 
     The entries are scaled by 2^500 (exact) so that squares of entries down to 1e-300 stay
     normal floats (subnormal arithmetic makes numpy crawl).  Each square then has relative error
     ≤ u, or absolute error ≤ 2^-1075 if it underflows; pairwise summation of n non-negative terms
     adds relative error ≤ γ_n ≤ 1.01·n·u; so ‖x‖₂² ≤ (1 + 1.01(n + 2)u)·S + n·2^-1074 for the
-    computed sum S, and √ and the unscaling add one rounding each (covered by (1 + 4u))."""
+    computed sum S, and √ and the unscaling add one rounding each (covered by (1 + 4u)).  The
+    scaling is skipped when n·max² > 2^20 (never for a probability vector or weights of at most
+    2^20 bins): the scaled sum, at most 2^1000·n·max², then could overflow, and squares that
+    underflow unscaled are far below the rounding of a sum of at least max²."""
     n = len(x)
     if n == 0:
         return 0.0
-    if float(x.max()) > 2.0**10:  # never for probability vectors; no scaling, no overflow
+    if float(x.max()) ** 2 * n > 2.0**20:
         scale = 1.0
     else:
         scale = 2.0**500
@@ -540,9 +543,10 @@ class _TooBig(Exception):
 
 
 def _weights(n: int, offset: int, h: float, e_shift: float) -> np.ndarray:
-    """f(x_j) = max(0, 1 − e^(x_j)) with x_j = e_shift − (offset + j)·h, in floats."""
+    """f(x_j) = max(0, 1 − e^(x_j)) = −expm1(min(x_j, 0)) with x_j = e_shift − (offset + j)·h,
+    in floats (a zero weight may be −0.0)."""
     x = e_shift - (offset + np.arange(n, dtype=np.float64)) * h
-    return np.where(x < 0, -np.expm1(np.minimum(x, 0.0)), 0.0)
+    return -np.expm1(np.minimum(x, 0.0))
 
 
 def _inf_mass(p_inf: Fraction, times: int) -> tuple[float, float]:
