@@ -909,3 +909,19 @@ def test_float_screen_gives_a_dataset_the_same_bits_in_any_batch(parents):
     assert batch.keys() == alone.keys() and len(batch) > 20
     for key, got in batch.items():
         assert [float(v) for v in got] == [float(v) for v in alone[key]], key
+
+
+def test_parent_screen_takes_its_parents_as_a_list_of_count_lists():
+    """screen_parents is public and runs in workers on plain data: parents given as a list of
+    count lists (not an int64 array) give the same pairs and the same bits."""
+    n = 3
+    chk = _checker("repeated", F(1, 2), F(1, 2), F(1, 10), "hockey-stick", n)
+    E = np.array(_vectors(n - 1), dtype=np.int64)
+    T = chk._rank_T(M, n)
+    tab = {"rank_T": T, "out_of_rank": chk._out_of_rank(T, M, n),
+           "n_outputs": max(len(chk.table.outputs), 1), "beta_f": 0.5, "one_minus_beta_f": 0.5}
+    pmf, ex = chk._setup(n)
+    as_array = screen.screen_parents((tab, pmf, E, chk.e_f, chk.d_f, False, ex, n))
+    as_lists = screen.screen_parents((tab, pmf, E.tolist(), chk.e_f, chk.d_f, False, ex, n))
+    assert len(as_array[2]) == len(E) * M  # every pair (E + x, E)
+    assert [np.asarray(a).tolist() for a in as_array] == [np.asarray(a).tolist() for a in as_lists]
