@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["pytester"]
+
 #: Modules the plugin must not pull in (each costs tens to hundreds of milliseconds).
 HEAVY = ("hypothesis", "numpy", "mpmath", "sympy", "scipy", "dps_verify.worstcase.sdgs",
          "dps_verify.verdict.exact_search", "dps_verify.engine.distribution")
@@ -169,7 +171,24 @@ def test_a_pytest_session_with_dps_profile_loads_hypothesis(tmp_path, heavy_with
     assert "hypothesis" in set(with_profile["heavy"]) - set(without["heavy"])
 
 
-def test_dps_profile_option_and_dp_check_fixture_work(tmp_path):
+def _pytest_in_this_process(pytester: pytest.Pytester, sources: dict[str, str],
+                            *args: str) -> pytest.RunResult:
+    """A user's pytest session in this process (pytester; its modules are dropped again after):
+    pytest loads the installed plugin from its ``pytest11`` entry point as in a fresh session,
+    without a fresh interpreter's ~2 s of CPU importing pytest, Hypothesis, numpy and dps_verify
+    again.  The Hypothesis profile the session's options load is put back after.  (Whether the
+    plugin imports anything heavy needs a fresh interpreter: the sessions above.)"""
+    from hypothesis import settings
+
+    pytester.makepyfile(**{name: textwrap.dedent(src) for name, src in sources.items()})
+    before = settings.get_current_profile_name()
+    try:
+        return pytester.runpytest_inprocess(*USER_SESSION_ARGS, *args)
+    finally:
+        settings.load_profile(before)
+
+
+def test_dps_profile_option_and_dp_check_fixture_work(pytester):
     source = """
         from hypothesis import settings
         from dps_verify.mechanisms import StronglySafeKAnonymizer
@@ -182,7 +201,7 @@ def test_dps_profile_option_and_dp_check_fixture_work(tmp_path):
             dp_check(StronglySafeKAnonymizer(lambda r: r, 2), beta=0.5, epsilon=1.0, delta=1.0,
                      domain=[0, 1])
     """
-    res = _pytest_in(tmp_path, source, "--dps-profile", "deep", "--dps-max-examples", "7",
-                     "--dps-max-size", "2")
-    assert res.returncode == 0, res.stdout + res.stderr
-    assert "2 passed" in res.stdout
+    res = _pytest_in_this_process(pytester, {"test_user": source}, "--dps-profile", "deep",
+                                  "--dps-max-examples", "7", "--dps-max-size", "2")
+    assert res.ret == 0, res.stdout.str() + res.stderr.str()
+    assert "2 passed" in res.stdout.str()
