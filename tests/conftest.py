@@ -133,7 +133,7 @@ def prove_reads_session_proofs(proof_results: Any, monkeypatch: Any) -> Any:
 
 
 #: Test modules that run the claims registry in-process (its theorem claims read the proofs).
-_CLAIM_MODULES = frozenset({"test_claims", "test_cmd_paper"})
+_CLAIM_MODULES = frozenset({"test_claims", "test_claims_policy", "test_cmd_paper"})
 
 
 @pytest.fixture(autouse=True, scope="module")

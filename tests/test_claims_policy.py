@@ -247,25 +247,65 @@ def test_floored_xor_tail_argument_holds_where_it_can_be_checked():
                     assert tv <= Fraction(7, 2) * a, (n, m, part)
 
 
-def test_the_full_data_proof_module_loads_in_any_order():
-    """A first import of cp_theorem_6 loads the kernel registry, which loads the App. A.3 module
-    that reads cp_theorem_6's names: that must not fail on a partly initialised module."""
+def _first_imports_in_a_child(mods: tuple[str, ...]) -> tuple[int, str]:
+    """``(exit code, output)`` of a child that imports each of ``mods`` in turn, forgetting the
+    theorem modules and dps_verify.paper (the kernel and its registry) before each.  The child
+    is a ``fork`` of this process where there is one (sympy, z3 and cvc5 already imported, and
+    the modules it forgets are not this process's: a fork has its own copy), else a fresh
+    interpreter."""
+    import importlib
+    import os
     import subprocess
     import sys
 
-    # one interpreter (sympy, z3 and the rest imported once): before each first import, the
-    # theorem modules and dps_verify.paper (the kernel and its registry) are forgotten
-    code = (
-        "import importlib, sys\n"
-        "for mod in ('dps_verify_proofs.cp_theorem_6', 'dps_verify_proofs.cp_theorem_6_full_data'):\n"
-        "    for name in [n for n in sys.modules\n"
-        "                 if n.startswith(('dps_verify_proofs', 'dps_verify.paper'))]:\n"
-        "        del sys.modules[name]\n"
-        "    importlib.import_module(mod)\n"
-        "    print('first import of', mod, 'ok', flush=True)\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr[-500:]
-    assert r.stdout.count("first import of") == 2, r.stdout
+    def first_imports(out) -> None:
+        for mod in mods:
+            for name in [n for n in sys.modules
+                         if n.startswith(("dps_verify_proofs", "dps_verify.paper"))]:
+                del sys.modules[name]
+            importlib.import_module(mod)
+            print("first import of", mod, "ok", file=out, flush=True)
+
+    if not hasattr(os, "fork"):
+        code = (f"import importlib, sys\nmods = {mods!r}\n"
+                + "".join(line + "\n" for line in [
+                    "for mod in mods:",
+                    "    for name in [n for n in sys.modules",
+                    "                 if n.startswith(('dps_verify_proofs', 'dps_verify.paper'))]:",
+                    "        del sys.modules[name]",
+                    "    importlib.import_module(mod)",
+                    "    print('first import of', mod, 'ok', flush=True)"]))
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=120)
+        return r.returncode, r.stdout + r.stderr[-500:]
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: report through the pipe, never return into pytest
+        code = 1
+        try:
+            os.close(rfd)
+            with os.fdopen(wfd, "w") as out:
+                try:
+                    first_imports(out)
+                    code = 0
+                except BaseException as exc:  # noqa: BLE001 - reported to the parent
+                    print(f"{type(exc).__name__}: {exc}", file=out, flush=True)
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    with os.fdopen(rfd) as fh:
+        text = fh.read()
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), text
+
+
+def test_the_full_data_proof_module_loads_in_any_order():
+    """A first import of cp_theorem_6 loads the kernel registry, which loads the App. A.3 module
+    that reads cp_theorem_6's names: that must not fail on a partly initialised module."""
+    code, out = _first_imports_in_a_child(("dps_verify_proofs.cp_theorem_6",
+                                           "dps_verify_proofs.cp_theorem_6_full_data"))
+    assert code == 0, out[-500:]
+    assert out.count("first import of") == 2, out
 
 
 def test_sec26_and_alg5_premise_checks_reject_a_smaller_claim():
@@ -282,7 +322,8 @@ def test_sec26_and_alg5_premise_checks_reject_a_smaller_claim():
     assert not too_small.holds and too_small.witness == (("t",), ())
 
 
-def test_cp_theorem6_full_data_states_thm5_precondition_and_proves_both_directions():
+def test_cp_theorem6_full_data_states_thm5_precondition_and_proves_both_directions(
+        proof_results):
     """The App. A.3 statement lists CP Thm 5's regime and delta = d(k, beta, eps - eps1) as
     hypotheses, concludes the hockey-stick bound in both directions, and is PROVED; without the
     regime the lemma cannot be applied (negative control)."""
@@ -290,7 +331,6 @@ def test_cp_theorem6_full_data_states_thm5_precondition_and_proves_both_directio
 
     import sympy as sp
 
-    from dps_verify.paper.kernel import run
     from dps_verify.paper.kernel.core import Verdict, prove_sym
 
     m = importlib.import_module("dps_verify_proofs.cp_theorem_6_full_data")
@@ -300,7 +340,7 @@ def test_cp_theorem6_full_data_states_thm5_precondition_and_proves_both_directio
     assert (cp6.E2 * (1 - m.beta_) >= 1) in st.hypotheses
     S, T, E1, E2, d = cp6.S, cp6.T, cp6.E1, cp6.E2, cp6.d
     assert set(sp.And.make_args(st.conclusion)) == {S <= E1 * E2 * T + d, T <= E1 * E2 * S + d}
-    res = run("cp-theorem-6-full-data")
+    res = proof_results.run("cp-theorem-6-full-data")  # the session's run (tests/conftest.py)
     assert res.verdict == Verdict.PROVED
     g = cp6.g_
     nonneg = [cp6.at(h, g) for h in cp6.TERM_HYPS[:5] + cp6.TERM_HYPS[6:8]]
