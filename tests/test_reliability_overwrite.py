@@ -45,9 +45,12 @@ def _png(outdir: Path, name: str) -> Path:
     return p
 
 
-def _safe_audit_target(tmp_path: Path) -> list[str]:
-    src = tmp_path / "safe.py"
-    src.write_text("def anonymize(sample):\n    return 'nothing'\n")
+def _leaky_audit_target(tmp_path: Path) -> list[str]:
+    """An anonymizer that publishes the sample's size: its audit FAILs in milliseconds (a PASS
+    runs the recognition phase, ~0.5 s of CPU; the report file is written the same either way,
+    and tests/test_reliability_outputs.py writes a PASS report)."""
+    src = tmp_path / "leaky.py"
+    src.write_text("def anonymize(sample):\n    return len(sample)\n")
     return ["audit", f"{src}:anonymize", *AUDIT[2:]]
 
 
@@ -95,15 +98,19 @@ def test_audit_json_refuses_a_users_file_before_importing(tmp_path, capsys):
 
 def test_audit_json_written_then_replaced(tmp_path, capsys):
     out = tmp_path / "a.json"
-    argv = [*_safe_audit_target(tmp_path), "--json", str(out)]
-    assert main(argv) == 0
-    assert json.loads(out.read_text())["verdict"] == "PASS"
-    assert main(argv) == 0
+    argv = [*_leaky_audit_target(tmp_path), "--json", str(out)]
+    assert main(argv) == 1
+    assert json.loads(out.read_text())["verdict"] == "FAIL"
+    out.write_text(out.read_text().replace('"FAIL"', '"FAIL (old run)"', 1))
+    assert main(argv) == 1  # ours: replaced without --force
+    assert json.loads(out.read_text())["verdict"] == "FAIL"
     out.write_text("{}")
     assert main(argv) == 2
-    assert main([*argv, "--force"]) == 0
+    assert out.read_text() == "{}"
+    assert main([*argv, "--force"]) == 1
+    assert json.loads(out.read_text())["verdict"] == "FAIL"
     text = capsys.readouterr().out
-    assert text.rstrip().splitlines()[-1].startswith("verdict: PASS")  # 'wrote ...' comes before it
+    assert text.rstrip().splitlines()[-1].startswith("verdict: FAIL")  # 'wrote ...' comes before it
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes anywhere")
