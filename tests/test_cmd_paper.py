@@ -16,10 +16,22 @@ def test_only_no_match_exit_2(capsys):
     assert err.count("\n") == 1 and "no claim id matches" in err
 
 
-def test_only_subset_writes_reports(tmp_path, capsys):
+def test_only_subset_writes_reports(tmp_path, capsys, monkeypatch):
+    from dps_verify.paper import figures
+
+    drawn: list[str] = []
+    real_draw = figures.draw_with_notes
+
+    def counting_draw(name, outdir):
+        drawn.append(name)
+        return real_draw(name, outdir)
+
+    monkeypatch.setattr(figures, "draw_with_notes", counting_draw)
     j, md, h = tmp_path / "r.json", tmp_path / "r.md", tmp_path / "html"
     rc = main(["paper", "--only", "cp.fig5.*", "--json", str(j), "--markdown", str(md), "--html", str(h)])
     out = capsys.readouterr().out
+    assert drawn == ["fig5"]  # drawn once for the Markdown report, copied into the HTML one
+    assert (tmp_path / "r_figures" / "fig5.png").read_bytes() == (h / "figures" / "fig5.png").read_bytes()
     assert rc == 0 and "2 claims" in out and "0 unexpected" in out
     data = json.loads(j.read_text())
     assert data["summary"]["claims"] == 2 and data["summary"]["unexpected"] == 0

@@ -122,11 +122,13 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
 
     from dps_verify import report
+    from dps_verify.report.writers import DrawnFigures
+    drawn: DrawnFigures = {}  # each figure drawn once, copied into the other format's directory
     if args.json is not None:
         print(f"wrote {report.write_json(outcomes, total, args.json, force=args.force)}")
     if args.markdown is not None:
-        print(f"wrote {report.write_markdown(outcomes, total, args.markdown, force=args.force)}")
+        print(f"wrote {report.write_markdown(outcomes, total, args.markdown, force=args.force, drawn=drawn)}")
     if args.html is not None:
-        print(f"wrote {report.write_html(outcomes, total, args.html)}")
+        print(f"wrote {report.write_html(outcomes, total, args.html, drawn=drawn)}")
     print(summary_line(outcomes, total))  # the verdict of the run: always the last line
     return 0 if all(o.ok for o in outcomes) else 1

@@ -43,13 +43,26 @@ def _placeholder(name: str, outdir: Path, why: str) -> Path:
     return path
 
 
-def draw_figures(report: Report, outdir: Path) -> tuple[dict[str, str], dict[str, list[str]]]:
+#: Figures already drawn in this run: artefact -> (file name, PNG bytes, what the drawing left
+#: out).  Handed to each report format of one ``dps-verify paper`` run, so that a figure is
+#: drawn once and copied into the other formats' directories.
+DrawnFigures = dict[str, tuple[str, bytes, list[str]]]
+
+
+def draw_figures(report: Report, outdir: Path,
+                 drawn: DrawnFigures | None = None) -> tuple[dict[str, str], dict[str, list[str]]]:
     """Draw every figure the report needs into ``outdir``: artefact -> file name, and
     artefact -> what its drawing left out.  A figure that cannot be drawn at all becomes a
-    placeholder image naming the error; the report is never aborted by a figure."""
+    placeholder image naming the error; the report is never aborted by a figure.  A figure
+    found in ``drawn`` is copied from there instead of drawn again; what is drawn is added."""
     names: dict[str, str] = {}
     notes: dict[str, list[str]] = {}
     for a in report.figures_needed():
+        if drawn is not None and a in drawn:
+            file_name, png, left_out = drawn[a]
+            (Path(outdir) / file_name).write_bytes(png)
+            names[a], notes[a] = file_name, list(left_out)
+            continue
         try:
             path, left_out = figures.draw_with_notes(a, outdir)
         except (DPSVerifyError, ValueError, ArithmeticError, RuntimeError) as exc:
@@ -57,6 +70,8 @@ def draw_figures(report: Report, outdir: Path) -> tuple[dict[str, str], dict[str
             path, left_out = _placeholder(a, outdir, why), [f"the whole figure: not drawn ({why})"]
         names[a] = path.name
         notes[a] = left_out
+        if drawn is not None:
+            drawn[a] = (path.name, path.read_bytes(), list(left_out))
     return names, notes
 
 
@@ -68,10 +83,12 @@ def write_json(outcomes: list[Outcome], seconds: float, path: Path, *, force: bo
     return fsio.write_output_file(path, text, option="--json", force=force, what="JSON report")
 
 
-def write_markdown(outcomes: list[Outcome], seconds: float, path: Path, *, force: bool = False) -> Path:
+def write_markdown(outcomes: list[Outcome], seconds: float, path: Path, *, force: bool = False,
+                   drawn: DrawnFigures | None = None) -> Path:
     """Markdown report; figures are drawn next to the file (``<stem>_figures/``, a report
-    directory of its own: see :func:`dps_verify.core.fsio.write_report_dir`).  An existing file
-    that dps-verify did not write is refused unless ``force``, before any figure is drawn."""
+    directory of its own: see :func:`dps_verify.core.fsio.write_report_dir`), or copied from
+    ``drawn`` (:func:`draw_figures`).  An existing file that dps-verify did not write is refused
+    unless ``force``, before any figure is drawn."""
     path = fsio.check_output_file(path, option="--markdown", force=force)
     report = build_report(outcomes, seconds)
     if report.figures_needed():
@@ -80,7 +97,7 @@ def write_markdown(outcomes: list[Outcome], seconds: float, path: Path, *, force
         notes: dict[str, list[str]] = {}
 
         def build(d: Path) -> None:
-            names, left_out = draw_figures(report, d)
+            names, left_out = draw_figures(report, d, drawn)
             pngs.update(names)
             notes.update(left_out)
 
@@ -90,20 +107,22 @@ def write_markdown(outcomes: list[Outcome], seconds: float, path: Path, *, force
                                   force=force, what="Markdown report")
 
 
-def write_html(outcomes: list[Outcome], seconds: float, outdir: Path) -> Path:
-    """``outdir/index.html`` plus ``outdir/figures/*.png``; built aside and moved into place only
-    when complete (:func:`dps_verify.core.fsio.write_report_dir`).  Returns the index path."""
+def write_html(outcomes: list[Outcome], seconds: float, outdir: Path, *,
+               drawn: DrawnFigures | None = None) -> Path:
+    """``outdir/index.html`` plus ``outdir/figures/*.png`` (drawn, or copied from ``drawn``:
+    :func:`draw_figures`); built aside and moved into place only when complete
+    (:func:`dps_verify.core.fsio.write_report_dir`).  Returns the index path."""
     report = build_report(outcomes, seconds)
 
     def build(tmp: Path) -> None:
         page = report
         if report.figures_needed():
             (tmp / "figures").mkdir()
-            names, notes = draw_figures(report, tmp / "figures")
+            names, notes = draw_figures(report, tmp / "figures", drawn)
             page = report.with_images({a: f"figures/{n}" for a, n in names.items()}, notes)
         (tmp / "index.html").write_text(render_html(page), encoding="utf-8")
 
     return fsio.write_report_dir(outdir, build, what="HTML report") / "index.html"
 
 
-__all__ = ["draw_figures", "to_dict", "write_html", "write_json", "write_markdown"]
+__all__ = ["DrawnFigures", "draw_figures", "to_dict", "write_html", "write_json", "write_markdown"]
