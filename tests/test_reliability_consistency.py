@@ -24,6 +24,14 @@ FAULTY_ZOO = [p for p in zoo_entries(ROOT / "zoo") if load_callable(f"{p}:anonym
 FAULTY_CODE = sorted((ROOT / "faulty").glob("*.py"))
 
 
+#: Faulty examples whose audit (same claim, domain and seed as below) passes, and the test that
+#: runs it and asserts the PASS: no FAIL report to check here (the PASS's recognition phase
+#: costs ~0.5 s of CPU per run).
+AUDITED_AS_PASS = {
+    "prints_a_lot": "tests/test_reliability_forgery.py::test_noisy_example_is_summarised",
+}
+
+
 def _consistent(rep) -> None:
     assert rep.verdict == "FAIL", rep.summary()
     w, wd = rep.witness, rep.worst_delta
@@ -49,6 +57,8 @@ def test_faulty_examples_never_give_an_inconsistent_report(path):
     FAIL report they produce would have to be consistent."""
     if path.stem == "hangs":
         pytest.skip("needs --timeout (tested with the CLI)")
+    if path.stem in AUDITED_AS_PASS:
+        pytest.skip(f"an honest anonymizer: the same audit is a PASS in {AUDITED_AS_PASS[path.stem]}")
     try:
         anon = load_callable(f"{path}:anonymize")[0]
         rep = audit(anon, beta="0.5", epsilon=1, delta="0.1", domain=ROOT / "faulty" / "domain.json", seed=0)
