@@ -17,6 +17,7 @@ mutated text; the runs themselves write no bytecode (``PYTHONDONTWRITEBYTECODE``
 
 from __future__ import annotations
 
+import importlib.abc
 import importlib.util
 import os
 import py_compile
@@ -152,3 +153,66 @@ def run_mutant(mutant: Mutant, check: str, timeout: float = 600) -> subprocess.C
 def caught(mutant: Mutant, check: str, timeout: float = 600) -> bool:
     """True when ``check`` fails (non-zero exit) on the mutated package."""
     return run_mutant(mutant, check, timeout).returncode != 0
+
+
+def run_mutant_forked(mutant: Mutant, check: str, fresh: str, timeout: float = 600
+                      ) -> subprocess.CompletedProcess:
+    """:func:`run_mutant` in a ``fork`` of this (warm) process, for a mutant inside the package
+    ``fresh`` (such as ``dps_verify.paper.claims``): the child forgets every module of
+    ``fresh``, imports them again from their sources -- the mutated file from its mutated
+    text (compiled from it, never from a pyc) -- and runs ``check``; the rest of the package
+    stays as this process imported it (nothing outside ``fresh`` may import from it: the
+    caller's to ensure).  Exit code 0 when ``check`` passes, 1 with the traceback in
+    ``stderr`` when it raises (or when the mutant is stale).  Where there is no ``fork``, or
+    the mutated file is a package's ``__init__`` or outside ``fresh``, it is :func:`run_mutant`.
+    """
+    import gc
+    import signal
+    import traceback
+
+    name = "dps_verify." + mutant.path.removesuffix(".py").replace("/", ".")
+    if (not hasattr(os, "fork") or not mutant.path.endswith(".py")
+            or name.endswith(".__init__") or not name.startswith(fresh + ".")):
+        return run_mutant(mutant, check, timeout)
+    path = PACKAGE / mutant.path
+    rfd, wfd = os.pipe()
+    gc.freeze()  # the child's collections skip (so do not copy) this process's objects
+    pid = os.fork()
+    if pid == 0:  # child: report through the pipe, never return into the caller
+        code = 1
+        try:
+            os.close(rfd)
+            signal.alarm(max(1, int(timeout)))
+            try:
+                src = mutant.apply_to(path.read_text())
+
+                class _Mutated(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+                    def find_spec(self, fullname, _path=None, _target=None):  # type: ignore[no-untyped-def]
+                        if fullname != name:
+                            return None
+                        return importlib.util.spec_from_file_location(fullname, path, loader=self)
+
+                    def create_module(self, spec):  # type: ignore[no-untyped-def]
+                        return None
+
+                    def exec_module(self, module):  # type: ignore[no-untyped-def]
+                        exec(compile(src, str(path), "exec"), module.__dict__)  # noqa: S102
+
+                for mod in [m for m in sys.modules if m == fresh or m.startswith(fresh + ".")]:
+                    del sys.modules[mod]
+                sys.meta_path.insert(0, _Mutated())
+                exec(compile(check, "<check>", "exec"), {"__name__": "__check__"})  # noqa: S102
+                code, err = 0, ""
+            except BaseException:  # noqa: BLE001 - reported to the parent
+                err = traceback.format_exc()
+            with os.fdopen(wfd, "w") as fh:
+                fh.write(err)
+        finally:
+            os._exit(code)
+    gc.unfreeze()
+    os.close(wfd)
+    with os.fdopen(rfd) as fh:
+        err = fh.read()
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return subprocess.CompletedProcess([mutant.name], code, "", err or f"exit status {code}")
