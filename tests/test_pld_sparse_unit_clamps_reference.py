@@ -54,3 +54,18 @@ def test_a_ratio_within_two_to_the_minus_250_of_e_gives_a_lower_end_of_zero():
     c = sparse_delta(pld, 1, 1)
     assert c.lower == 0 and c.details["terms"] == 1
     assert F(2**-240) < c.upper < F(2**-100)
+
+
+def test_a_union_bound_remainder_above_one_leaves_an_upper_end_of_one():
+    """δ ≤ 1: a sum cut at j = 0 (max_atoms = 0: R^{*1} already has too many atoms) keeps the
+    union bound C(T, 1)·q = 50 · 1/2 = 25 as its remainder, and the upper end is clamped at 1.
+    P/Q ratios 2 and 1/2, mass 1/2 each, T = 50, ε = 0: with k releases at ratio 2 the loss is
+    (2k − 50) ln 2, so δ = Σ_k C(50, k) 2^-50 max(0, 1 − 2^(50 − 2k)) (CP Def. 2)."""
+    from math import comb
+
+    pld = PrivacyLossDistribution({F(2): F(1, 2), F(1, 2): F(1, 2)})
+    c = sparse_delta(pld, 0, 50, rtol=0, max_atoms=0)
+    exact = sum((comb(50, k) * max(F(0), 1 - F(2) ** (50 - 2 * k)) for k in range(51)),
+                F(0)) / 2**50
+    assert c.details["terms"] == 1 and c.details["remainder"] == 25
+    assert 0 <= c.lower <= exact < c.upper == 1
