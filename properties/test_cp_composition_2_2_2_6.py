@@ -13,6 +13,7 @@ Negative controls: replacing A₂ by a data-independent output, the composition 
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from hypothesis import given
@@ -66,7 +67,18 @@ def test_section_2_2_negative_control_data_independent_second_output(n, beta, ep
 # --------------------------------------------------------------------------- §2.6
 
 
+@functools.cache
+def _geometric_clamped(c: int, alpha: Fraction, H: int) -> tuple[tuple[int, Fraction], ...]:
+    return tuple(geometric_clamped_law(c, alpha, H).items())
+
+
 def geometric_clamped(c: int, alpha: Fraction, H: int) -> dict[int, Fraction]:
+    """:func:`geometric_clamped_law`, computed once per (c, α, H) (the engine asks for it once
+    per sample, and many samples share their male count); a fresh dict each call."""
+    return dict(_geometric_clamped(c, alpha, H))
+
+
+def geometric_clamped_law(c: int, alpha: Fraction, H: int) -> dict[int, Fraction]:
     """Law of clamp(c + Z, 0, H) with Pr[Z = z] ∝ α^|z| (ε-DP for counts, ε = ln 1/α)."""
     norm = (1 - alpha) / (1 + alpha)
     out = {}
