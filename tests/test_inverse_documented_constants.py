@@ -297,3 +297,23 @@ def test_releases_result_built_without_the_optional_fields_claims_only_its_scann
     r = R.ReleasesResult(c, 3, (2, 5), "exact")
     assert r.covers_all_n is False and r.tail_from is None and r.tail_bound is None
     assert (r.enclosed, r.bound_source, r.details, r.target_missed) == ((), "enclosure", {}, None)
+
+
+def test_enclose_deltas_keeps_a_sparse_enclosure_whose_upper_end_is_exactly_within_rtol(monkeypatch) -> None:
+    # a sparse enclosure [L, (1 + rtol)·L] is within rtol of the largest lower end L exactly: it
+    # stands and no grid runs (sparse_delta stubbed to return exactly that)
+    from dps_verify.inverse import pld_sparse
+    from tests.test_releases_exact_reference import _law
+
+    def stub(pld: Any, eps: Any, times: int, *, rtol: float, floor: Fraction, max_atoms: int) -> Certified:
+        low = Fraction(1, 1000)
+        return Certified(low, low * Fraction(1 + rtol), "stub", {"mode": "sparse"})
+
+    def no_grid(*args: Any, **kw: Any) -> Certified:
+        raise AssertionError("a grid ran for a sparse enclosure within rtol of the largest lower end")
+
+    monkeypatch.setattr(pld_sparse, "sparse_delta", stub)
+    monkeypatch.setattr(D, "_discrete", no_grid)
+    a = PrivacyLossDistribution.from_exact_laws(_law(3, Fraction(1, 100), 2), _law(2, Fraction(1, 100), 2))
+    (c,) = D.enclose_deltas([a], "ln(2)", 40, rtol=0.25, exact_budget=0)
+    assert (c.lower, c.upper, c.how) == (Fraction(1, 1000), Fraction(1, 800), "stub")

@@ -618,3 +618,193 @@ def test_direct_convolution_flushes_only_entries_below_1e_290() -> None:
     for v, kept in ((1e-290, 1e-290), (math.nextafter(1e-290, 0), 0.0)):
         c = D._convolve(D._Vec(np.array([v, 0.5]), 0, 0.0, 0.0), one)
         assert c.data.tolist() == [kept, 0.5]
+
+
+# ---- ties of enclose_deltas, upper_below, direct_delta and _intersect at their documented
+# boundaries: each rule's equality case, forced with stubbed enclosures (milliseconds each).
+# Every enclosure is sound whichever way a tie goes; these pin the documented rule (≤ or <).
+
+THREE_P = {0: F(1, 2), 1: F(1, 3), 2: F(1, 6)}
+THREE_Q = {0: F(1, 6), 1: F(1, 3), 2: F(1, 2)}
+
+
+def _three() -> PrivacyLossDistribution:
+    pld = PrivacyLossDistribution.from_exact_laws(THREE_P, THREE_Q)
+    # 9 ratio products and 9 tuples at T = 2; no dominant atom
+    assert D.exact_compose_cost(pld, 2) == 9 == D.direct_tuples(pld, 2) and not sparse_promising(pld, 2)
+    return pld
+
+
+def _grid_stub(monkeypatch, ends) -> list:  # type: ignore[no-untyped-def]
+    """Stub enclose_deltas' grid enclosures: the k-th call returns ends(k) (lower, upper)."""
+    grids: list = []
+
+    def stub(pld, eps, times, h_exp, tail, max_bins, lower_only=False, fft=True):  # type: ignore[no-untyped-def]
+        lo, hi = ends(len(grids))
+        grids.append(h_exp)
+        return Certified(lo, hi, f"grid {len(grids)}", {"h_exp": h_exp, "bins": 2, "mode": "discretised"})
+
+    monkeypatch.setattr(D, "_discrete", stub)
+    return grids
+
+
+def _no(what: str):  # type: ignore[no-untyped-def]
+    def fail(*args, **kw):  # type: ignore[no-untyped-def]
+        raise AssertionError(f"{what} ran")
+    return fail
+
+
+def test_enclose_deltas_stops_at_an_upper_end_exactly_at_the_target(monkeypatch) -> None:
+    # rtol 3/4: the grid's target is (1 + 1/4)·lower; an upper end exactly there is done
+    grids = _grid_stub(monkeypatch, lambda k: (F(1, 2), F(5, 8)))
+    (c,) = D.enclose_deltas([_three()], 1, 2, rtol=0.75, exact_budget=0)
+    assert len(grids) == 1 and c.upper == F(5, 8)
+
+
+def test_enclose_deltas_target_exactly_at_the_grid_floor_stays_on_the_grid(monkeypatch) -> None:
+    # lower 4/5·1e-12 at rtol 3/4: the target is exactly DISCRETE_FLOOR = 1e-12, not below it
+    low = F(4, 5 * 10**12)
+    grids = _grid_stub(monkeypatch, lambda k: (low, 2 * low))
+    monkeypatch.setattr(D, "direct_delta", _no("the direct sum"))
+    (c,) = D.enclose_deltas([_three()], 1, 2, rtol=0.75, exact_budget=0, fallback_budget=0)
+    assert low * F(5, 4) == F(1, 10**12) and len(grids) == 2 and c.details["mode"] == "discretised"
+
+
+def test_enclose_deltas_below_the_floor_direct_sum_ties(monkeypatch) -> None:
+    # below the floor the direct sum is kept when its upper end is exactly the target, or when
+    # its width is exactly a hundredth of the grid's (then no grid runs again)
+    low = F(4, 10**13)  # target (5/4)·low = 5e-13 at rtol 3/4
+    for direct, grid_hi in (((low, low * F(5, 4)), 2 * low), ((F(6, 10**13), F(7, 10**13)), low + F(1, 10**11))):
+        grids = _grid_stub(monkeypatch, lambda k, hi=grid_hi: (low, hi))
+        monkeypatch.setattr(D, "direct_delta", lambda pld, eps, times, d=direct: Certified(d[0], d[1], "direct", {}))
+        (c,) = D.enclose_deltas([_three()], 1, 2, rtol=0.75, exact_budget=0, fallback_budget=0)
+        assert len(grids) == 1 and (c.lower, c.upper) == direct and c.details["mode"] == "direct"
+
+
+def test_enclose_deltas_below_the_floor_takes_the_direct_sum_at_exactly_its_tuple_cap(monkeypatch) -> None:
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 9)
+    (c,) = D.enclose_deltas([_pld()], EPS, 2, exact_budget=0)
+    assert c.details["mode"] == "direct"
+    exact = _hs(P, Q, E_X, 2)
+    (e,) = D.enclose_deltas([_pld()], EPS, 2, exact_budget=0, fallback_budget=9)
+    assert c.lower <= exact <= c.upper and e.details["mode"] == "direct"
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 8)
+    (e,) = D.enclose_deltas([_pld()], EPS, 2, exact_budget=0, fallback_budget=9)  # cost 9: exact
+    assert e.details["mode"] == "exact" and e.lower == exact == e.upper
+
+
+def test_enclose_deltas_refines_with_a_zero_largest_lower_end(monkeypatch) -> None:
+    # no lower end above 0 (target 0, below the floor; no direct sum, no exact): the grid is
+    # refined one halving at a time, never dividing by the zero room
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 0)
+    grids = _grid_stub(monkeypatch, lambda k: (F(0), F(1, 2)))
+    (c,) = D.enclose_deltas([_three()], 1, 2, exact_budget=0, fallback_budget=0)
+    assert grids[1] == grids[0] - 1 and len(grids) == 2 and c.upper == F(1, 2)
+
+
+def test_enclose_deltas_refines_again_after_a_width_shrunk_to_exactly_three_quarters(monkeypatch) -> None:
+    # widths 1/4, 3/16 (exactly 3/4 of it: still shrinking), 3/16 (not: stop) at rtol 0
+    widths = [F(1, 4), F(3, 16), F(3, 16)]
+    grids = _grid_stub(monkeypatch, lambda k: (F(1, 2), F(1, 2) + widths[min(k, 2)]))
+    D.enclose_deltas([_three()], 1, 2, rtol=0, exact_budget=0)
+    assert len(grids) == 3
+
+
+def test_enclose_deltas_keeps_the_finer_of_two_equally_wide_grids(monkeypatch) -> None:
+    grids = _grid_stub(monkeypatch, lambda k: (F(1, 2) + F(k, 8), F(3, 4) + F(k, 8)))
+    (c,) = D.enclose_deltas([_three()], 1, 2, rtol=0, exact_budget=0)
+    assert len(grids) == 2 and c.how == "grid 2"
+
+
+def _upper_stub(monkeypatch, upper) -> list:  # type: ignore[no-untyped-def]
+    """Stub upper_below's grid bounds: the k-th call's upper end is upper(k)."""
+    grids: list = []
+
+    def stub(pld, eps, times, h_exp, **kw):  # type: ignore[no-untyped-def]
+        hi = upper(len(grids))
+        grids.append(h_exp)
+        return Certified(F(0), hi, f"grid {len(grids)}", {"h_exp": h_exp, "bins": 2})
+
+    monkeypatch.setattr(D, "discretised_delta", stub)
+    return grids
+
+
+def test_upper_below_target_exactly_at_the_grid_floor_stays_on_the_grid(monkeypatch) -> None:
+    monkeypatch.setattr(D, "direct_delta", _no("the direct sum"))
+    grids = _upper_stub(monkeypatch, lambda k: D.DISCRETE_FLOOR / 2)
+    c = D.upper_below([_three()], 1, 2, F(1, 10**12), exact_budget=0, fallback_budget=0)
+    assert len(grids) == 1 and c.details["mode"] == "discretised"
+
+
+def test_upper_below_below_the_floor_prefers_a_direct_sum_exactly_at_the_target(monkeypatch) -> None:
+    # the quick direct sum (exactly at its tuple cap) is tried before the sparse enclosure and is
+    # kept when its upper end is exactly the target; the sparse route is not asked
+    from dps_verify.inverse import pld_sparse
+
+    target = F(1, 10**13)
+    monkeypatch.setattr(D, "DIRECT_QUICK_TUPLES", 9)
+    monkeypatch.setattr(D, "direct_delta", lambda pld, eps, times: Certified(target / 2, target, "direct", {"mode": "direct"}))
+    monkeypatch.setattr(pld_sparse, "sparse_promising", lambda pld, times: True)
+    monkeypatch.setattr(pld_sparse, "sparse_delta", _no("the sparse enclosure"))
+    c = D.upper_below([_three()], 1, 2, target, exact_budget=0)
+    assert c.how == "direct" and c.upper == target
+
+
+def test_upper_below_keeps_a_sparse_bound_exactly_at_the_target(monkeypatch) -> None:
+    from dps_verify.inverse import pld_sparse
+
+    target = F(1, 1000)
+    monkeypatch.setattr(pld_sparse, "sparse_promising", lambda pld, times: True)
+    monkeypatch.setattr(pld_sparse, "sparse_delta",
+                        lambda pld, eps, times, rtol, floor: Certified(F(0), target, "sparse", {"mode": "sparse"}))
+    monkeypatch.setattr(D, "discretised_delta", _no("a grid"))
+    c = D.upper_below([_three()], 1, 2, target, exact_budget=0)
+    assert c.how == "sparse" and c.upper == target
+
+
+def test_upper_below_below_the_floor_direct_sum_at_exactly_its_cap_and_at_the_target(monkeypatch) -> None:
+    # not quick (cap 0): the direct sum runs at exactly DIRECT_MAX_TUPLES = 9 tuples; at the
+    # target exactly it is kept even though the exact PLD is affordable
+    target = F(1, 10**13)
+    monkeypatch.setattr(D, "DIRECT_QUICK_TUPLES", 0)
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 9)
+    monkeypatch.setattr(D, "direct_delta", lambda pld, eps, times: Certified(target / 2, target, "direct", {"mode": "direct"}))
+    monkeypatch.setattr(D, "discretised_delta", _no("a grid"))
+    for fallback in (0, 9):
+        c = D.upper_below([_three()], 1, 2, target, exact_budget=0, fallback_budget=fallback)
+        assert c.how == "direct" and c.details["mode"] == "direct"
+
+
+def test_upper_below_grid_loop_ties(monkeypatch) -> None:
+    target = F(1, 1000)
+    # an upper end exactly at the target: done after one grid, no exact PLD (cost 9 <= 100)
+    grids = _upper_stub(monkeypatch, lambda k: target)
+    c = D.upper_below([_three()], 1, 2, target, exact_budget=100)
+    assert len(grids) == 1 and c.details["mode"] == "discretised" and c.upper == target
+    # a finer grid no better than the best (equal upper ends): stop after it
+    grids = _upper_stub(monkeypatch, lambda k: 2 * target)
+    c = D.upper_below([_three()], 1, 2, target, exact_budget=0)
+    assert len(grids) == 2 and c.how == "grid 1"
+    # the grid misses the target: the exact PLD at a cost exactly its budget (9)
+    grids = _upper_stub(monkeypatch, lambda k: 2 * target)
+    c = D.upper_below([_three()], 1, 2, target, exact_budget=9)
+    assert len(grids) == 2 and c.details["mode"] == "exact"
+
+
+def test_direct_delta_sums_exactly_up_to_its_tuple_cap(monkeypatch) -> None:
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 9)
+    exact = _hs(THREE_P, THREE_Q, F(2), 2)
+    c = D.direct_delta(_three(), "ln(2)", 2)
+    assert c.lower <= exact <= c.upper
+    monkeypatch.setattr(D, "DIRECT_MAX_TUPLES", 8)
+    with pytest.raises(CertificationError, match="more than 8 tuples"):
+        D.direct_delta(_three(), "ln(2)", 2)
+
+
+def test_intersect_of_touching_enclosures_is_the_point_and_a_tie_keeps_the_first_text() -> None:
+    a = Certified(F(1, 4), F(1, 2), "first", {"k": 1})
+    b = Certified(F(1, 2), F(3, 4), "second", {"k": 2})
+    c = D._intersect(a, b)
+    assert (c.lower, c.upper, c.how, c.details) == (F(1, 2), F(1, 2), "first", {"k": 1})
+    c = D._intersect(b, a)
+    assert (c.lower, c.upper, c.how) == (F(1, 2), F(1, 2), "second")

@@ -53,6 +53,8 @@ def test_scan_method_encloses_the_worst_size(k, beta, eps, x, times) -> None:
     r = R.releases_delta(k, beta, eps, times, method="scan")
     worst = _holds(r, k, beta, x, times, r.tail_from - 1)
     assert r.covers_all_n and r.bound_source == "enclosure" and r.target_missed is None
+    assert r.scanned == (k, r.tail_from - 1)  # every size below the tail start, one by one
+    assert f"n in [{k}, {r.tail_from - 1}] enclosed" in r.delta.how
     assert r.delta.lower == worst == r.delta.upper  # every size exact here
     assert r.argmax_n == min(n for n in r.enclosed if exact_delta(n, k, beta, x, times) == worst)
     assert set(r.details["fine_enclosures"]) == set(r.enclosed)
