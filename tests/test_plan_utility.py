@@ -31,14 +31,15 @@ def brute_force_each(keys: list[tuple], beta: Fraction, ks: list[int]) -> dict[i
     """:func:`brute_force` for each k in ``ks``, in one pass over the 2^N samples."""
     n = len(keys)
     weight = [beta**m * (1 - beta) ** (n - m) for m in range(n + 1)]  # P(one sample of size m)
-    total = dict.fromkeys(ks, Fraction(0))
+    # published records summed over the samples of each size m (integers), weighted at the end:
+    # the same exact sum as adding weight[m] * published sample by sample
+    by_size = {k: [0] * (n + 1) for k in ks}
     for mask in itertools.product((0, 1), repeat=n):
         counts = Counter(key for key, s in zip(keys, mask) if s)
+        m = sum(mask)
         for k in ks:
-            published = sum(c for c in counts.values() if c >= k)
-            if published:
-                total[k] += weight[sum(mask)] * published
-    return total
+            by_size[k][m] += sum(c for c in counts.values() if c >= k)
+    return {k: sum((w * p for w, p in zip(weight, by_size[k]) if p), Fraction(0)) for k in ks}
 
 
 @pytest.mark.parametrize("beta", [Fraction(1, 3), Fraction(7, 10), Fraction(1, 100)])
