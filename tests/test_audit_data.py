@@ -354,6 +354,25 @@ def test_looks_are_planned_from_the_claim_and_spend_at_most_alpha() -> None:
     assert sum(looks[-1]) <= 1024
 
 
+def test_the_exact_test_is_cached_by_its_arguments_and_the_modules_limits(monkeypatch) -> None:
+    """``rejects`` answers a repeated question from its cache, the same as computed afresh; the
+    module's search limits are part of the key (with no evaluations allowed it cannot reject)."""
+    from dps_verify.audit import two_binomials as tb
+    from dps_verify.audit.data import _look_plan
+
+    a_, b_, delta = Fraction(1, 10), Fraction(1872, 1000), Fraction(1, 10**6)
+    looks, levels, _ = _look_plan(a_, b_, delta, 0.05, 1024, None)
+    (n_a, n_b), alpha = looks[0], levels[0]
+    args = (n_a, n_a, 0, n_b, a_, b_, delta, alpha)
+    assert tb.rejects(*args)
+    hits = tb._rejects.cache_info().hits
+    assert tb.rejects(*args) and tb._rejects.cache_info().hits == hits + 1
+    limits = (tb.BITS, tb.MAX_DEPTH, tb.MAX_EVALUATIONS, tb._START_CELLS)
+    assert tb._rejects.__wrapped__(*args, limits)  # uncached: the same answer
+    monkeypatch.setattr(tb, "MAX_EVALUATIONS", 0)
+    assert not tb.rejects(*args)
+
+
 def test_a_claim_too_small_for_the_run_budget_is_inconclusive_without_confirmation_runs() -> None:
     rep = _run(publish_ages, SerialBackend(), first_look=None, max_trials=8)
     q = rep.this_table

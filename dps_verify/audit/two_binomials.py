@@ -32,6 +32,7 @@ confidence bound on the true δ at level 1 − α.
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -97,12 +98,24 @@ def rejects(x_a: int, n_a: int, x_b: int, n_b: int, a: Fraction, b: Fraction, de
     """Whether H0(δ): a·p_A − b·p_B ≤ δ is rejected at level ``alpha`` by the exact test of the
     module docstring, after x_a of n_a and x_b of n_b runs showed the event.  Certified: every
     probability is exact, every rounding conservative; a case it cannot settle within
-    :data:`MAX_DEPTH` halvings or :data:`MAX_EVALUATIONS` evaluations is not rejected."""
+    :data:`MAX_DEPTH` halvings or :data:`MAX_EVALUATIONS` evaluations is not rejected.
+
+    The answer is a function of the arguments (and of this module's limits) only, so it is
+    cached: an audit asks the same questions again (its look plan's designs; the bisection of
+    :func:`lower_confidence_delta` on counts that repeat when a run is repeated with its seed)."""
     if n_a < 1 or n_b < 1 or not (0 <= x_a <= n_a and 0 <= x_b <= n_b):
         raise ValueError("need 0 <= x <= n and n >= 1 for both binomials")
     a, b, delta = Fraction(a), Fraction(b), Fraction(delta)
     if a <= 0 or b < 0 or delta < 0:
         raise ValueError("need a > 0, b >= 0, delta >= 0")
+    return _rejects(x_a, n_a, x_b, n_b, a, b, delta, alpha, (BITS, MAX_DEPTH, MAX_EVALUATIONS, _START_CELLS))
+
+
+@functools.lru_cache(maxsize=4096)
+def _rejects(x_a: int, n_a: int, x_b: int, n_b: int, a: Fraction, b: Fraction, delta: Fraction,
+             alpha: float | Fraction, limits: tuple[int, int, int, int]) -> bool:
+    """:func:`rejects` on checked arguments; ``limits`` (the module's search limits at the call)
+    is part of the cache key only."""
     t = a * Fraction(x_a, n_a) - b * Fraction(x_b, n_b)
     if t <= delta or a <= delta:
         return False  # the observation itself is in H0's range (p-value ≥ 1/2 at best)
