@@ -18,6 +18,7 @@ on a C library other than glibc they are skipped.
 
 from __future__ import annotations
 
+import copy
 import ctypes
 import ctypes.util
 import gc
@@ -116,8 +117,18 @@ def proof_results() -> Any:
             return results[theorem_id]
         return real_run(theorem_id)
 
+    dicts: dict[str, Any] = {}
+
+    def as_dicts() -> dict[str, Any]:
+        """Every result's ``to_dict()`` (printing every formula in text and LaTeX: ~2 s of
+        CPU), made once per session; callers get a deep copy."""
+        if not dicts:
+            dicts.update((tid, r.to_dict()) for tid, r in results.items())
+        return copy.deepcopy(dicts)
+
     return types.SimpleNamespace(results=results, mpmath_state_before=before,
-                                 mpmath_state_after=after, fingerprint=fingerprint, run=run)
+                                 mpmath_state_after=after, fingerprint=fingerprint, run=run,
+                                 as_dicts=as_dicts)
 
 
 @pytest.fixture()
@@ -141,16 +152,17 @@ def _claims_read_the_session_proofs(request: Any) -> Any:
     """In the modules that run the claims registry, the registry's proof bridge
     (:mod:`dps_verify.paper.claims.proofbridge`, which runs every proof again in worker
     processes) is given the session's proof results, as their ``to_dict()`` — what the bridge's
-    workers return; removed again after the module."""
+    workers return (made once per session: ``proof_results.as_dicts()``); removed again after
+    the module."""
     if request.module.__name__.rsplit(".", 1)[-1] not in _CLAIM_MODULES:
         yield
         return
     from dps_verify.paper.claims import proofbridge
 
-    results = request.getfixturevalue("proof_results").results
-    added = [tid for tid in results if tid not in proofbridge._cache]
+    dicts = request.getfixturevalue("proof_results").as_dicts()
+    added = [tid for tid in dicts if tid not in proofbridge._cache]
     for tid in added:
-        proofbridge._cache[tid] = results[tid].to_dict()
+        proofbridge._cache[tid] = dicts[tid]
     yield
     for tid in added:
         proofbridge._cache.pop(tid, None)

@@ -28,6 +28,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from dps_verify.paper.kernel.core import _printed
 from dps_verify.paper.kernel.lemmas import _truth, evaluate
 
 #: at most this many instances of one fact per model (the product of its index variables').
@@ -121,7 +122,7 @@ def check(facts: Sequence[Any], models: Sequence[Model]) -> Consistency:
                         + " (definitions no model satisfies prove anything)")
                     break
             out.checks.append({"model": str(k), "kind": fact.kind, "given": fact.short,
-                               "formula": sp.sstr(fact.formula), "instances": str(len(combos)),
+                               "formula": _printed(fact.formula), "instances": str(len(combos)),
                                "result": result})
     out.outside = [f"[{f.kind}] {f.short}" for i, f in enumerate(facts) if i not in covered]
     return out

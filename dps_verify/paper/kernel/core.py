@@ -83,7 +83,7 @@ class Fact:
         return text if len(text) <= 60 else text[:57].rstrip() + "..."
 
     def to_dict(self) -> dict[str, str]:
-        out = {"formula": sp.sstr(self.formula), "kind": self.kind, "why": self.why}
+        out = {"formula": _printed(self.formula), "kind": self.kind, "why": self.why}
         if self.label:
             out["label"] = self.label
         if self.source:
@@ -156,8 +156,8 @@ class Step:
         out: dict[str, Any] = {
             "name": self.name,
             "statement": self.statement,
-            "expr": None if self.expr is None else sp.sstr(self.expr),
-            "latex": None if self.expr is None else sp.latex(self.expr),
+            "expr": None if self.expr is None else _printed(self.expr),
+            "latex": None if self.expr is None else _printed(self.expr, latex=True),
             "method": self.method,
             "verdict": self.verdict.value,
             "expected": self.expected.value,
@@ -175,7 +175,7 @@ class Step:
         if self.bound:
             out["bound"] = self.bound
         if self.concludes is not None:
-            out["concludes"] = sp.sstr(self.concludes)
+            out["concludes"] = _printed(self.concludes)
         if self.links is not None:
             out["assumes"] = self.links
         return out
@@ -378,7 +378,7 @@ def _z3_names(e: Any) -> tuple[tuple[str, Any], ...]:
     while todo:
         x = todo.pop()
         if isinstance(x, AppliedUndef):
-            key = sp.sstr(x)
+            key = _sstr(x)
             if key not in out:
                 out[key] = z3.Real(key)
         elif isinstance(x, sp.Symbol):
@@ -417,7 +417,7 @@ def to_z3(expr: Any, env: dict[str, z3.ExprRef] | None = None) -> Any:
 
     def tr_node(e: Any) -> Any:
         if isinstance(e, AppliedUndef):  # F(k - 1, n): an opaque real named by its text
-            key = sp.sstr(e)
+            key = _sstr(e)
             if key not in env:
                 env[key] = z3.Real(key)
             return env[key]
@@ -1113,6 +1113,23 @@ def _sstr(expr: Any) -> str:
     """``sp.sstr(expr)``, cached: the chaining check writes the same assumptions for many
     steps (equal formulas print alike)."""
     return sp.sstr(expr)
+
+
+@lru_cache(maxsize=16384)
+def _latex(expr: Any) -> str:
+    """``sp.latex(expr)``, cached like :func:`_sstr`."""
+    return sp.latex(expr)
+
+
+def _printed(expr: Any, latex: bool = False) -> str:
+    """``sp.sstr(expr)`` (``sp.latex`` with ``latex``) through the caches above: a result's
+    ``to_dict()`` prints every formula of its steps and givens, most of them already printed
+    by the chaining check or by an earlier ``to_dict()``; an unhashable ``expr`` is printed
+    directly."""
+    try:
+        return _latex(expr) if latex else _sstr(expr)
+    except TypeError:
+        return sp.latex(expr) if latex else sp.sstr(expr)
 
 
 def _link(a: Any, s: Step, known: Sequence[tuple[Any, tuple[sp.Symbol, ...], str, Any]],

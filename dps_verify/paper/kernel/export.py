@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from dps_verify.paper.kernel.core import ProofResult, Step, Verdict
+from dps_verify.paper.kernel.core import ProofResult, Step, Verdict, _printed
 from dps_verify.paper.kernel.smt import Query, verdict_of
 
 #: second comment line of a finite-instance (CHECKED-BOUNDED) obligation.
@@ -63,7 +63,6 @@ def files_for(result: ProofResult) -> dict[str, str]:
 def chain_text(result: ProofResult, smt_files: dict[int, list[str]] | None = None) -> str:
     """The chain graph of one theorem as text: which step or given fact each assumption of
     each claim step comes from, the statement and the computed trust base."""
-    import sympy as sp
 
     smt_files = smt_files or {}
     lines = [f"# dps-verify {result.theorem_id}: {result.reference}",
@@ -83,7 +82,7 @@ def chain_text(result: ProofResult, smt_files: dict[int, list[str]] | None = Non
     for i, s in enumerate(result.steps, 1):
         lines.append(f"step {i}: {s.name} [{s.role}] {s.verdict.value} by {s.method or '-'}")
         if s.concludes is not None:
-            lines.append(f"  concludes: {sp.sstr(s.concludes)}")
+            lines.append(f"  concludes: {_printed(s.concludes)}")
         for f in smt_files.get(i, []):
             lines.append(f"  obligation: {f}")
         for link in s.links or []:
@@ -105,7 +104,6 @@ def chain_text(result: ProofResult, smt_files: dict[int, list[str]] | None = Non
 
 def certificates_text(result: ProofResult) -> str:
     """Every solver-free certificate of the theorem's steps and controls, as text."""
-    import sympy as sp
 
     lines = [f"# dps-verify {result.theorem_id}: certificates of the steps checked without a "
              "solver (sympy rewrites under the declared symbol assumptions, the induction rule, "
@@ -116,9 +114,9 @@ def certificates_text(result: ProofResult) -> str:
                 continue
             lines += ["", f"{label} {i}: {s.name} ({s.method}): {s.verdict.value}"]
             if s.expr is not None:
-                lines.append(f"  decided: {sp.sstr(s.expr)}")
+                lines.append(f"  decided: {_printed(s.expr)}")
             if s.concludes is not None:
-                lines.append(f"  concludes: {sp.sstr(s.concludes)}")
+                lines.append(f"  concludes: {_printed(s.concludes)}")
             lines.append(f"  certificate: {s.certificate or '(none: ' + (s.note or '-') + ')'}")
     return "\n".join(lines) + "\n"
 

@@ -32,7 +32,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from dps_verify.paper.kernel.core import Fact, Step, Verdict, _conjuncts
+from dps_verify.paper.kernel.core import Fact, Step, Verdict, _conjuncts, _printed
 
 
 def _domain(sym: Any) -> str:
@@ -89,10 +89,10 @@ class Statement:
         if self.reading:
             lines.append(f"reading: {self.reading}")
         lines.append("variables: " + ", ".join(f"{n} in {d}" for n, d in self.variables()))
-        lines += [f"hypothesis: {sp.sstr(h)}" for h in self.hypotheses]
-        lines += [f"definition: {sp.sstr(h)}" for h in self.definitions]
-        lines += [f"lemma: {sp.sstr(h)}" for h in self.lemmas]
-        lines.append(f"conclusion: {sp.sstr(self.conclusion)}")
+        lines += [f"hypothesis: {_printed(h)}" for h in self.hypotheses]
+        lines += [f"definition: {_printed(h)}" for h in self.definitions]
+        lines += [f"lemma: {_printed(h)}" for h in self.lemmas]
+        lines.append(f"conclusion: {_printed(self.conclusion)}")
         return "\n".join(lines)
 
     @cached_property
@@ -141,10 +141,10 @@ class Statement:
             "paraphrase": self.paraphrase,
             "reading": self.reading,
             "variables": [{"name": n, "domain": d} for n, d in self.variables()],
-            "hypotheses": [sp.sstr(h) for h in self.hypotheses],
-            "definitions": [sp.sstr(h) for h in self.definitions],
-            "lemmas": [sp.sstr(h) for h in self.lemmas],
-            "conclusion": sp.sstr(self.conclusion),
+            "hypotheses": [_printed(h) for h in self.hypotheses],
+            "definitions": [_printed(h) for h in self.definitions],
+            "lemmas": [_printed(h) for h in self.lemmas],
+            "conclusion": _printed(self.conclusion),
             "fingerprint": self.fingerprint,
         }
 
