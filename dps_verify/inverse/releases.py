@@ -263,7 +263,16 @@ def _binomial_balls(n: int, beta: Any) -> list[Any]:
 
 def _pair_bound(n: int, k: int | None, beta: Fraction, eps: Fraction, times: int) -> Fraction:
     """Cheap bound for the pair (t(U_n), t(U_{n−1})) with t the threshold at k, or the
-    untruncated pair (U_n, U_{n−1}) when ``k`` is None; laws in closed form (no Fractions).
+    untruncated pair (U_n, U_{n−1}) when ``k`` is None: the worst of both directions of
+    :func:`_pair_direction_bounds`."""
+    return max(_pair_direction_bounds(n, k, beta, eps, times))
+
+
+def _pair_direction_bounds(n: int, k: int | None, beta: Fraction, eps: Fraction,
+                           times: int) -> tuple[Fraction, Fraction]:
+    """Cheap bounds (forward: U_n against U_{n−1}; backward: the reverse) for the pair of
+    :func:`_pair_bound`, each a bound on its own direction's T-fold δ; laws in closed form (no
+    Fractions).
 
     Forward: a count c ≤ n − 1 has ratio (1 − β)n/(n − c); c = n has Q = 0 (mass β^n, kept for
     n ≥ k).  Backward: the inverse ratios, no infinite loss.  Thresholded: counts c < k merge
@@ -292,7 +301,7 @@ def _pair_bound(n: int, k: int | None, beta: Fraction, eps: Fraction, times: int
     ell_b = -ell_f
     fwd = _direction_bound(lp_fwd, ell_f, fwd_atoms, beta**n, eps, times)
     bwd = _direction_bound(lp_bwd, ell_b, bwd_atoms, Fraction(0), eps, times)
-    return max(fwd, bwd)
+    return fwd, bwd
 
 
 def tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
