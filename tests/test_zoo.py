@@ -21,27 +21,35 @@ def test_zoo_size():
 
 
 #: Correct entries whose default audit is slow, audited by default with a smaller ``max_size``
-#: (the deep profile audits them as shipped).  At 24 records (shipped: 40) the audit of
-#: ``ok_plain_kanon_exact`` still goes through every phase: exact pairs, the leak shapes (up to
-#: 96 records whatever ``max_size``), statistical pairs past the exact budget (asserted below)
-#: and recognition -- in about 60 % of the CPU time.
-SMALLER_BY_DEFAULT = {"ok_plain_kanon_exact": 24}
+#: (the deep profile audits them as shipped), with the shape families their audit covers at the
+#: shipped size, asserted at the smaller one too.  ``ok_plain_kanon_exact`` at 24 records
+#: (shipped 40) still goes through every phase: exact pairs, the leak shapes (up to 96 records
+#: whatever ``max_size``), statistical pairs past the exact budget and recognition, in about
+#: 60 % of the CPU time; the randomized entries at 6 records (shipped 12 and 24) in 20-35 %.
+SMALLER_BY_DEFAULT: dict[str, tuple[int, set[str]]] = {
+    "ok_plain_kanon_exact": (24, {"beside-bulk", "crowd", "leak shapes (verdict.shapes)", "outlier",
+                                  "random", "random (statistical)", "singleton"}),
+    "ok_delta_sampling": (6, {"beside-bulk", "crowd", "leak shapes (verdict.shapes)", "outlier",
+                              "random", "singleton"}),
+    "ok_amplified_noisy_count": (6, {"beside-bulk", "crowd", "leak shapes (verdict.shapes)",
+                                     "random", "singleton"}),
+}
 
 
-def _run_with_max_size(path: Path, max_size: int) -> dict:
+def _run_smaller(path: Path, max_size: int, shapes: set[str]) -> dict:
     from dps_verify.audit import audit
     from dps_verify.audit.loader import load_callable
 
     anon, mod = load_callable(f"{path}:anonymize")
     rep = audit(anon, domain={**mod.DOMAIN, "max_size": max_size}, seed=0, **mod.CLAIM)
-    assert rep.coverage["pairs_statistical"] > 0, "the smaller audit no longer reaches the statistical phase"
+    assert set(rep.coverage["shapes"]) == shapes, "the smaller audit covers other shapes"
     return {"expected": mod.EXPECTED, "verdict": rep.verdict, "report": rep}
 
 
 @pytest.mark.parametrize("path", ENTRIES, ids=[p.stem for p in ENTRIES])
 def test_zoo_entry(path, zoo_entry_run, deep_profile):
     smaller = None if deep_profile else SMALLER_BY_DEFAULT.get(path.stem)
-    r = zoo_entry_run(path) if smaller is None else _run_with_max_size(path, smaller)
+    r = zoo_entry_run(path) if smaller is None else _run_smaller(path, *smaller)
     assert r["verdict"] == r["expected"], r["report"].summary()
     rep = r["report"]
     if r["expected"] == "FAIL":
