@@ -808,3 +808,21 @@ def test_intersect_of_touching_enclosures_is_the_point_and_a_tie_keeps_the_first
     assert (c.lower, c.upper, c.how, c.details) == (F(1, 2), F(1, 2), "first", {"k": 1})
     c = D._intersect(b, a)
     assert (c.lower, c.upper, c.how) == (F(1, 2), F(1, 2), "second")
+
+
+def test_upper_below_tries_coarser_grids_up_to_the_coarsest_and_no_further(monkeypatch) -> None:
+    # every grid over the bin budget (stubbed): from the first grid one halving coarser at a
+    # time up to the coarsest (about 256 bins across the losses), then the refusal names it
+    grids: list = []
+
+    def over(pld, eps, times, h_exp, **kw):  # type: ignore[no-untyped-def]
+        grids.append(h_exp)
+        raise CertificationError("over the budget")
+
+    monkeypatch.setattr(D, "discretised_delta", over)
+    pld = _three()
+    coarsest = math.floor(math.log2(D._loss_span(pld) / 256))
+    assert not sparse_promising(pld, 16)
+    with pytest.raises(CertificationError, match=rf"even the grid h = 2\^{coarsest} needs more"):
+        D.upper_below([pld], 1, 16, F(1, 1000), exact_budget=0)
+    assert grids == [coarsest - 2, coarsest - 1, coarsest]  # the first: coarsest − ⌊log2(16)/2⌋
