@@ -18,7 +18,7 @@ function-level imports included, ``if TYPE_CHECKING:`` imports skipped).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tests.test_import_graph import PACKAGE, ROOT, _imports, _modules, import_graph, parsed
@@ -95,6 +95,21 @@ def layer_violations(graph: dict[str, set[str]],
     return out
 
 
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``tree`` except those in the body of an ``if TYPE_CHECKING:`` (imports
+    there never run); such an ``if``'s test and ``else`` branch are kept.  One pass."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) \
+                == "TYPE_CHECKING":
+            stack.append(node.test)
+            stack.extend(node.orelse)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+
+
 def facade_imports(module: str, tree: ast.AST, known: set[str]) -> list[str]:
     """Imports of a user facade in package code: ``dps_verify.exact``/``bounds``/``errors``, or a
     curated name of ``dps_verify`` (anything but ``__version__``)."""
@@ -104,14 +119,7 @@ def facade_imports(module: str, tree: ast.AST, known: set[str]) -> list[str]:
     for edge in _imports(tree, module, False, known):
         if edge in FACADES - {"dps_verify"}:
             out.append(f"{module} imports the facade {edge}")
-    type_checking: set[int] = set()
-    for node in ast.walk(tree):  # imports under `if TYPE_CHECKING:` never run
-        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) \
-                == "TYPE_CHECKING":
-            type_checking.update(id(n) for child in node.body for n in ast.walk(child))
-    for node in ast.walk(tree):
-        if id(node) in type_checking:
-            continue
+    for node in _runtime_nodes(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == PACKAGE:
             for alias in node.names:
                 if f"{PACKAGE}.{alias.name}" in known or alias.name in ROOT_OWN_NAMES:
