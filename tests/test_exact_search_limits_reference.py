@@ -92,3 +92,29 @@ def test_the_parents_screen_is_used_up_to_its_limit_of_distinct_outputs(monkeypa
         assert w is not None and res.pairs == 3
         found.append((w.dataset, w.neighbour))
     assert found[0] == found[1]
+
+
+def test_the_dense_sample_index_is_used_up_to_twenty_million_samples():
+    """dense_ok: deterministic code gets the level-by-parents screen while every sample of <=
+    size records, C(size + m, m), fits the dense index of DENSE_SAMPLES = 20,000,000; one
+    sample more, or randomized code, does not.  One record over m values has m + 1 samples (the
+    checker's table is a stand-in holding only what dense_ok reads)."""
+    from types import SimpleNamespace
+
+    assert es.DENSE_SAMPLES == 20_000_000
+
+    def checker(m: int, randomized: bool = False):
+        return SimpleNamespace(table=SimpleNamespace(atoms=SimpleNamespace(m=m),
+                                                     is_randomized=randomized))
+
+    assert es.PairChecker.dense_ok(checker(19_999_999), 1)
+    assert not es.PairChecker.dense_ok(checker(20_000_000), 1)
+    assert not es.PairChecker.dense_ok(checker(3, randomized=True), 1)
+
+
+def test_a_search_result_built_by_hand_has_the_documented_defaults():
+    """SearchResult is public: fields after the counts default to no worst pair, no undecided
+    pair, no note, 0 s, one worker and no sample table."""
+    r = es.SearchResult(None, 2, 3, [1, 2], 10, 9, 8, 0, 0.0, 3, None)
+    assert (r.worst, r.undecided, r.notes, r.seconds, r.workers, r.table) == \
+        (None, [], [], 0.0, 1, None)

@@ -165,14 +165,19 @@ def test_exhaustive_search_decides_certain_violations_first_then_the_largest_del
     those with δ equal to it (a tie the screen leaves to exact arithmetic), ties by dataset row
     and atom; no pair below the claim.  The level-by-parents screen (deterministic code) and the
     per-dataset screen (randomized code, whose equal δ may be ordered by their float
-    rounding), at ε = 0 and β = 1/2."""
+    rounding), at ε = 0 and β = 1/2.  Each screen also marks each candidate: status 0 for a
+    certain violation, 1 for a tie (no δ here lies within the float error of the claim
+    otherwise), which is what puts a certain violation of smaller δ before a candidate of
+    larger δ the screen could not place."""
     beta, eps = F(1, 2), F(0)
     seen: list[list] = []
 
     def record(self, counts, cand, **info):
         seen.append([(i, x) for _st, _dh, i, x in cand])
+        statuses.append([st for st, *_ in cand])
         return None
 
+    statuses: list[list[int]] = []
     monkeypatch.setattr(es.PairChecker, "first_violation", record)
     res = es.exhaustive_search(SEARCHED[name], list(DOMAIN), Claim(beta, eps, claim),
                                max_size=3, executor="serial", progress=False)
@@ -193,8 +198,10 @@ def test_exhaustive_search_decides_certain_violations_first_then_the_largest_del
         if name != "largest":  # float screen: equal δ may differ in their last bits
             key = {(i, x): (k, v) for k, v, i, x in ref}
             assert sorted(got) == sorted(key) and [key[g] for g in got] == sorted(key.values())
-        else:  # integer screen: exact, ties by row and atom
+            assert statuses[n - 1] == [key[g][0] for g in got], n
+        else:  # integer screen: exact, ties by row and atom; status 0 = certain, 1 = a tie
             assert got == [(i, x) for *_, i, x in sorted(ref)], n
+            assert statuses[n - 1] == [k for k, *_ in sorted(ref)], n
     # the claim 1/4 (1/10) is a tie with some pairs: both kinds of candidate occur
     assert kinds == ({0} if claim == F(1, 100) else {0, 1})
     assert len({v for got in seen for v in got}) > 1

@@ -194,13 +194,14 @@ def decide_counts(
         # the larger mass of the union of the two directions' bad sets, decided exactly by
         # divergence._bad_set_forward; the value divergence.pointwise_delta_exact gives)
         return ("violation" if w.implied_delta > d else "ok"), w
-    cert = delta_certified(P, Q, eps)
-    if cert.lower > d and w.implied_delta > d:
+    # the witness's implied δ, P(E) − ⌈e^ε⌉·Q(E) for its exact bad set E, is a certified lower
+    # bound of δ (CP Def. 2 takes the sup over events), so above d it is a violation
+    if w.implied_delta > d:
         return "violation", w
-    if cert.upper <= d:
+    if delta_certified(P, Q, eps).upper <= d:
         return "ok", w
-    # the enclosure straddles d, or its lower end is above d but the witness's certified mass
-    # is not: decide δ > d exactly (one comparison of e^ε with a rational per direction,
+    # the enclosure reaches above d but the witness's certified mass does not: decide δ > d
+    # exactly (one comparison of e^ε with a rational per direction,
     # measures.divergence.delta_exceeds)
     if not delta_exceeds(P, Q, eps, d):
         return "ok", w
