@@ -27,14 +27,20 @@ from dps_verify.testing.checks import LawCache
 N = 3
 
 
+#: Strategies the composite below draws from, built once (built inside it they were built
+#: anew for every example; the draws are the same).
+SMALL_DOMAINS = S.domains(max_attributes=1, max_value=1, max_records=2)
+BETAS = S.betas(6, allow_one=True)
+EPSILONS = S.epsilons(max_epsilon=2, step=4)
+
 @st.composite
 def theorem1_cases(draw: st.DrawFn):
     """(domain, mechanism, β₁, β₂, ε₁)."""
-    dom = draw(S.domains(max_attributes=1, max_value=1, max_records=2))
+    dom = draw(SMALL_DOMAINS)
     mech = draw(S.finite_mechanisms(dom, N, n_outputs=draw(st.integers(2, 3))))
-    b1 = draw(S.betas(6, allow_one=True))
-    b2 = draw(S.betas(6, allow_one=True).filter(lambda b: b <= b1))
-    e1 = draw(S.epsilons(max_epsilon=2, step=4))
+    b1 = draw(BETAS)
+    b2 = draw(BETAS.filter(lambda b: b <= b1))
+    e1 = draw(EPSILONS)
     return dom, mech, b1, b2, e1
 
 

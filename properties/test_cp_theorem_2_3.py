@@ -49,13 +49,19 @@ def peeking(mech, kernel) -> randomized:
     return r
 
 
+#: Strategies the composite below draws from, built once (built inside it they were built
+#: anew for every example; the draws are the same).
+SMALL_DOMAINS = S.domains(max_attributes=1, max_value=1, max_records=2)
+BETAS = S.betas(6, allow_one=True)
+EPSILONS = S.epsilons(2, 4)
+
 @st.composite
 def theorem2_cases(draw: st.DrawFn):
-    dom = draw(S.domains(max_attributes=1, max_value=1, max_records=2))
+    dom = draw(SMALL_DOMAINS)
     m = draw(st.integers(2, 3))
     mech = draw(S.finite_mechanisms(dom, N, n_outputs=m))
     kernel = draw(S.kernels(m, draw(st.integers(1, 3))))
-    return dom, mech, kernel, draw(S.betas(6, allow_one=True)), draw(S.epsilons(2, 4))
+    return dom, mech, kernel, draw(BETAS), draw(EPSILONS)
 
 
 def theorem2_violation(case, wrap=post_processed) -> str | None:
@@ -84,9 +90,9 @@ def test_theorem2_negative_control_peeking_kernel_is_caught():
 
 @st.composite
 def theorem3_cases(draw: st.DrawFn):
-    dom = draw(S.domains(max_attributes=1, max_value=1, max_records=2))
+    dom = draw(SMALL_DOMAINS)
     p, a1, a2 = draw(S.mixtures(dom, N, n_outputs=draw(st.integers(2, 3))))
-    return dom, p, a1, a2, draw(S.betas(6, allow_one=True)), draw(S.epsilons(2, 4))
+    return dom, p, a1, a2, draw(BETAS), draw(EPSILONS)
 
 
 def data_dependent_mix(p, a1, a2) -> randomized:
