@@ -39,13 +39,19 @@ def worst(k: int, beta: Fraction, eps: Fraction, definition: str) -> Fraction:
     return exact.sdgs_delta_certified(k, beta, eps, definition).upper
 
 
+#: Strategies the composite below draws from, built once (built inside it they were built
+#: anew for every example; the draws are the same).
+SDGS_PARAMS = S.sdgs_params(max_k=5)
+DOMAINS = S.domains(**DOMAIN_MAX)
+
+
 @st.composite
 def theorem5_cases(draw: st.DrawFn, *, threshold_shift: int = 0, min_k: int = 1):
     """(anonymizer, (k, β, ε), D, D2) for CP Thm 5; ``threshold_shift`` = −1 builds the broken
     Apply of the negative control."""
-    k, beta, eps = draw(S.sdgs_params(max_k=5))
+    k, beta, eps = draw(SDGS_PARAMS)
     k = max(k, min_k)
-    dom = draw(S.domains(**DOMAIN_MAX))
+    dom = draw(DOMAINS)
     g = draw(S.recodings(dom))
     anon = StronglySafeKAnonymizer(g, k, threshold=k + threshold_shift)
     data = S.datasets(dom, max_size=5, params=(k, beta, eps), max_group=30)

@@ -33,13 +33,19 @@ def paper_d(k: int, beta: Fraction, eps: Fraction) -> Fraction:
     return bounds.d_certified(k, beta, eps).upper
 
 
+#: Strategies the composite below draws from, built once (built inside it they were built
+#: anew for every example; the draws are the same).
+SDGS_PARAMS = S.sdgs_params(max_k=4, extra=1)
+DOMAINS = S.domains(**DOMAIN_MAX)
+
+
 @st.composite
 def theorem6_cases(draw: st.DrawFn, *, threshold_shift: int = 0, min_k: int = 1):
     """(anonymizer, (k, β, ε, ε₁⁺), D, D2) with ε − ε₁⁺ in CP Thm 5's regime, where ε₁⁺ is a
     rational upper bound on ε₁ = 2 ln w.  ``threshold_shift = −1`` builds the broken Apply."""
-    k, beta, extra = draw(S.sdgs_params(max_k=4, extra=1))
+    k, beta, extra = draw(SDGS_PARAMS)
     k = max(k, min_k)
-    dom = draw(S.domains(**DOMAIN_MAX))
+    dom = draw(DOMAINS)
     anon = draw(S.epsilon_safe_anonymizers(dom, k + threshold_shift))
     e1 = S.epsilon1_upper(anon.w, anon.sensitivity)
     data = S.datasets(dom, max_size=4, params=(k, beta, extra), max_group=20)
