@@ -193,3 +193,21 @@ def zoo_entry_run() -> Any:
         return runs[key]
 
     return run
+
+
+#: Sample budget of the recognition after a PASS under the ``short_recognition`` fixture (the
+#: product's is ``dps_verify.audit.core.RECOGNITION_SAMPLES``, 30,000).
+SHORT_RECOGNITION_SAMPLES = 2_000
+
+
+@pytest.fixture
+def short_recognition(monkeypatch: Any) -> int:
+    """For tests whose PASS audits check something else than the recognition that follows a
+    PASS (what the audited code prints, the report files): that phase runs with a sample budget
+    of :data:`SHORT_RECOGNITION_SAMPLES` (the same code on samples up to a smaller size; ~0.4 ->
+    0.05 s of CPU per audit).  The recognition itself is tested at its own budget
+    (tests/test_reliability_budget.py, tests/test_exact_search_recognise.py)."""
+    from dps_verify.audit import core
+
+    monkeypatch.setattr(core, "RECOGNITION_SAMPLES", SHORT_RECOGNITION_SAMPLES)
+    return SHORT_RECOGNITION_SAMPLES

@@ -180,7 +180,7 @@ PRINTS = """
     """
 
 
-def test_printed_output_is_captured_and_the_verdict_is_last(tmp_path, capsys):
+def test_printed_output_is_captured_and_the_verdict_is_last(tmp_path, capsys, short_recognition):
     rc = main(["audit", _script(tmp_path, PRINTS), *CLAIM, "--domain", _domain(tmp_path)])
     out, err = capsys.readouterr()
     assert rc == 0 and err == ""
@@ -191,7 +191,7 @@ def test_printed_output_is_captured_and_the_verdict_is_last(tmp_path, capsys):
     assert any("to stderr (captured; --show-output prints them)" in line for line in lines)
 
 
-def test_show_output_prints_it_before_the_verdict(tmp_path, capsys):
+def test_show_output_prints_it_before_the_verdict(tmp_path, capsys, short_recognition):
     rc = main(["audit", _script(tmp_path, PRINTS), *CLAIM, "--domain", _domain(tmp_path), "--show-output"])
     out = capsys.readouterr().out
     assert rc == 0
@@ -201,7 +201,7 @@ def test_show_output_prints_it_before_the_verdict(tmp_path, capsys):
     assert out.index("anonymizing") < out.index("verdict: PASS")
 
 
-def test_api_report_carries_the_output():
+def test_api_report_carries_the_output(short_recognition):
     def anonymize(sample):
         print("hello")
         return "same"
@@ -349,7 +349,7 @@ def test_escape_examples_are_exit_4(name, capsys):
     assert "verdict" not in out
 
 
-def test_noisy_example_is_summarised(capsys):
+def test_noisy_example_is_summarised(capsys, short_recognition):
     rc = main(["audit", f"{FAULTY / 'prints_a_lot'}.py:anonymize", *CLAIM, "--domain", str(FAULTY / "domain.json")])
     out = capsys.readouterr().out
     assert rc == 0 and "anonymizing" not in out and out.rstrip().splitlines()[-1].startswith("verdict: PASS")

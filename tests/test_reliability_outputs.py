@@ -236,7 +236,7 @@ def test_fsio_never_deletes_unlisted_stale_entries(tmp_path):
     assert (out / "a.txt").read_text() == "a2"
 
 
-def test_audit_json_written_atomically_and_printed(tmp_path, capsys):
+def test_audit_json_written_atomically_and_printed(tmp_path, capsys, short_recognition):
     (tmp_path / "const.py").write_text("def anonymize(sample):\n    return 'nothing'\n")
     (tmp_path / "dom.json").write_text('{"records": [1, 2], "max_size": 2}')
     out = tmp_path / "audit.json"
