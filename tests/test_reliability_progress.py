@@ -32,7 +32,7 @@ def test_terminal_bar_follows_the_search():
     progress.step("exact pairs", 4, 10)  # no listener any more: silent, no error
 
 
-def test_audit_reports_its_progress():
+def test_audit_reports_its_progress(short_recognition):
     from dps_verify.audit import audit
     from dps_verify.core import progress
 
