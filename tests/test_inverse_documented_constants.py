@@ -317,3 +317,12 @@ def test_enclose_deltas_keeps_a_sparse_enclosure_whose_upper_end_is_exactly_with
     a = PrivacyLossDistribution.from_exact_laws(_law(3, Fraction(1, 100), 2), _law(2, Fraction(1, 100), 2))
     (c,) = D.enclose_deltas([a], "ln(2)", 40, rtol=0.25, exact_budget=0)
     assert (c.lower, c.upper, c.how) == (Fraction(1, 1000), Fraction(1, 800), "stub")
+
+
+def test_public_names_of_both_modules_are_listed_and_defined() -> None:
+    # the star-import surface: every listed name is defined, and the entry points are listed
+    for mod, entry in ((D, {"enclose_delta", "enclose_deltas", "discretised_delta", "direct_delta",
+                            "exact_compose_cost", "EXACT_COST_BUDGET", "MAX_RELEASES"}),
+                       (R, {"releases_delta", "ReleasesResult", "screen_delta", "thresholded_bound",
+                            "tv_bound", "untruncated_bound", "chernoff_bound", "group_pair"})):
+        assert entry <= set(mod.__all__) and all(hasattr(mod, name) for name in mod.__all__)

@@ -825,7 +825,7 @@ def enclose_deltas(
     eps = epsilon_param(epsilon)
     rtol = rtol_param(rtol)  # finite and >= 0; 0 refines until the work budget stops it
     results: list[Certified | None] = [None] * len(plds)
-    h_exps: list[int] = [0] * len(plds)
+    h_exps: dict[int, int] = {}  # grid exponent of each discretised direction
     tails = [1e-11] * len(plds)
     from dps_verify.inverse.pld_sparse import sparse_delta, sparse_promising
 
