@@ -754,3 +754,33 @@ def test_backward_rate_bounds_every_later_group_size(N: int, k: int, gp_hi: Frac
     assert c == max(Fraction(k), g * N) / (N - 1)
     for n in [*range(N, N + 300), 10 * N, 10**9]:
         assert max(Fraction(k), g * n) / (n - 1) <= c
+
+
+@pytest.mark.parametrize("beta, eps, N", [(F(1, 3), F(1, 2), 50), (F(1, 10), F(3), 7), (F(9, 10), F(100), 3)])
+def test_chernoff_ball_says_below_exactly_when_exp_minus_n_kl_is_at_most_the_best(beta, eps, N):
+    """_chernoff_below(N, β, ε, num, den) is True only when exp(−N·KL(γ‖β)) ≤ num/den is
+    certain (KL at min(ε, 64), a lower bound): checked at 60 digits for a best value 10^−9 above
+    that bound (True), and 10^−9 and a factor e^(1/2) below it (False: a stop there would
+    leave later group sizes unbounded)."""
+    with mpmath.workdps(DPS):
+        b = _mp(beta)
+        g = 1 - (1 - b) * mpmath.exp(-_mp(min(eps, F(64))))
+        bound = mpmath.exp(-N * (g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))))
+
+        def best(factor):
+            x = F(mpmath.nstr(bound * factor, 50))
+            return x.numerator, x.denominator
+
+        assert sdgs._chernoff_below(N, beta, eps, *best(1 + mpmath.mpf(10) ** -9))
+        assert not sdgs._chernoff_below(N, beta, eps, *best(1 - mpmath.mpf(10) ** -9))
+        assert not sdgs._chernoff_below(N, beta, eps, *best(mpmath.exp(-mpmath.mpf(1) / 2)))
+
+
+def test_budget_error_blames_the_chernoff_exponent_only_past_fifty_times_the_start():
+    """The refusal names the slow Chernoff stop when the estimated stop lies more than 50·n0
+    past the start n0, and the worst group size's numbers otherwise: at exactly 50·n0 past it
+    (a float tie) k is named."""
+    est = {"n0": 100.0, "n_stop": 5100.0, "kl": 0.5, "work": 1e12, "bits": 5100.0}
+    assert "k = 7 puts the worst group size near n ≈ 100" in str(sdgs._budget_error(7, F(1, 2), F(1), est, 1e9))
+    est["n_stop"] = 5100.5
+    assert "Chernoff exponent" in str(sdgs._budget_error(7, F(1, 2), F(1), est, 1e9))

@@ -84,3 +84,14 @@ def test_kl_lower_takes_the_ball_route_when_it_is_certain_to_twenty_bits(monkeyp
         assert 0 < lo <= ref and lo >= ref * (1 - mpmath.mpf(2) ** -19)
     with pytest.raises(AssertionError, match="mpmath.iv route taken"):
         sdgs.kl_lower(Fraction(1, 2), Fraction(1, 10**60))
+
+
+@pytest.mark.parametrize("beta", [Fraction(1, 3), Fraction(9, 10)])
+def test_kl_lower_takes_epsilon_at_most_64(beta: Fraction) -> None:
+    """ε is capped at 64 (KL(γ‖β) grows with ε, so the capped value is a lower bound): every ε
+    from 64 on gives the bound of ε = 64 itself, and ε just below 64 a smaller one."""
+    at_cap = sdgs.kl_lower(beta, Fraction(64))
+    assert sdgs.kl_lower(beta, Fraction(65)) == sdgs.kl_lower(beta, Fraction(10**6)) == at_cap
+    assert sdgs.kl_lower(beta, Fraction(63)) < at_cap
+    with mpmath.workdps(1500):
+        assert mpmath.mpf(at_cap.numerator) / at_cap.denominator <= _kl_reference(beta, Fraction(65))
