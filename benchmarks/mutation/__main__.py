@@ -52,6 +52,7 @@ from benchmarks.mutation.coverage_map import (
     statement_lines,
     tests_for_line,
 )
+from benchmarks.mutation.judgement_match import applicable
 from benchmarks.mutation.operators import Mutant, mutants
 from benchmarks.mutation.runner import (
     Outcome,
@@ -81,6 +82,20 @@ def load_judgements(path: Path = JUDGEMENTS) -> dict[str, dict[str, str]]:
             raise SystemExit(f"{path}: mutant {key}: kind must be one of {KINDS}")
         out[key] = entry
     return out
+
+
+def judgements_for(outcomes: list[Outcome], sources: dict[str, str | None]
+                   ) -> dict[str, dict[str, str]]:
+    """The judgements to apply to ``outcomes`` (made from ``sources``: module -> source): a
+    judgement whose recorded ``mutant`` text does not describe the survivor its key names now
+    (keys count occurrences, so an edit above a mutant or a key moved by hand can point it at
+    another mutant) is not applied; that survivor is reported unjudged, with both descriptions
+    (:mod:`benchmarks.mutation.judgement_match`)."""
+    judged = applicable([o.mutant for o in outcomes if not o.killed], load_judgements(), sources)
+    for o in outcomes:
+        if not o.killed and judged.get(o.mutant.key, {}).get("kind") == "unjudged":
+            print(f"{o.mutant.key}: {judged[o.mutant.key]['reason']}", file=sys.stderr)
+    return judged
 
 
 def select(modules: list[str], sample: int | None, seed: int, root: Path = ROOT
@@ -528,7 +543,7 @@ def campaign(args: argparse.Namespace, modules: list[str], snap: Path,
     if not args.module_selection and not args.no_escalate:
         outcomes = escalate(snap, outcomes, chosen, maps, tests_for, args, progress)
     seconds = time.perf_counter() - t0
-    judged = load_judgements()
+    judged = judgements_for(outcomes, {m: chosen[m][2] for m in chosen})
     per = score(outcomes, judged)
     if args.tests is not None or args.match:
         for m, s in sorted(per.items()):
@@ -565,15 +580,16 @@ def save_outcomes(module: str, campaign: dict, outcomes: list[Outcome]) -> None:
 def rescore(args: argparse.Namespace, modules: list[str]) -> int:
     """Rewrite the report sections of ``modules`` from their saved outcomes with the current
     judgements (no mutant is run: a kill still needs a new campaign)."""
-    judged = load_judgements()
     outcomes: list[Outcome] = []
     campaigns = {}
+    sources: dict[str, str | None] = {}
     for m in modules:
         path = OUTCOMES / f"{m.replace('/', '.')}.json"
         if not path.exists():
             continue
         data = json.loads(path.read_text(encoding="utf-8"))
         campaigns[m] = data["campaign"]
+        sources[m] = source_at(data["campaign"].get("commit"), m)
         fields = set(Mutant.__dataclass_fields__)
         outcomes += [Outcome(Mutant(**{k: v for k, v in row.items() if k in fields}),
                              row["killed"], row["how"], row["seconds"], row["tests"])
@@ -581,7 +597,21 @@ def rescore(args: argparse.Namespace, modules: list[str]) -> int:
     if not campaigns:
         print("no saved outcomes for these modules", file=sys.stderr)
         return 2
+    judged = judgements_for(outcomes, sources)
     return write_report(args, score(outcomes, judged), judged, campaigns)
+
+
+def source_at(commit: str | None, module: str) -> str | None:
+    """``module``'s source at ``commit`` (the code a saved campaign measured; a record without a
+    commit, or one git cannot show: None, and the judgements' statement check is skipped)."""
+    if not commit:
+        return None
+    try:
+        proc = subprocess.run(["git", "show", f"{commit}:{module}"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
 
 
 def update_report(path: Path, sections: dict[str, str]) -> None:
@@ -626,7 +656,7 @@ def write_report(args: argparse.Namespace, per: dict[str, dict], judged: dict[st
     bad = [m for m, s in per.items()
            if (s["score"] if s["sampled"] >= campaigns[m]["mutants"] else s["lower"]) < args.target]
     worry = [o for s in per.values() for o in s["survivors"]
-             if judged.get(o.mutant.key, {}).get("kind") in (None, "dangerous")]
+             if judged.get(o.mutant.key, {}).get("kind") in (None, "dangerous", "unjudged")]
     return 1 if bad or worry else 0
 
 
