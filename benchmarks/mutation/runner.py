@@ -44,11 +44,24 @@ def _copy(root: Path) -> Path:
     return dest / "repo"
 
 
+def own_proofs(tree: Path) -> Path:
+    """Make ``tree`` (a snapshot) import its own theorem encodings.  They are installed as
+    ``dps_verify_proofs`` from ``proofs/`` (setup.py's package_dir), and an editable install's
+    finder maps that name to the working tree's ``proofs/``; it comes after the path finder, so a
+    ``dps_verify_proofs`` copy of the snapshot's ``proofs/`` at the top of the snapshot (first on
+    ``sys.path`` in every phase) is imported instead.  Returns ``tree``."""
+    proofs, alias = tree / "proofs", tree / "dps_verify_proofs"
+    if proofs.is_dir() and not alias.exists():
+        shutil.copytree(proofs, alias, ignore=_IGNORE)
+    return tree
+
+
 def snapshot(root: Path) -> Path:
     """A private copy of the tree at ``root`` as it is now (without ``.git``): the one code a
-    campaign measures in all its phases, whatever happens to the working tree meanwhile.
-    Remove it with :func:`drop_snapshot`."""
-    return _copy(root)
+    campaign measures in all its phases, whatever happens to the working tree meanwhile
+    (its theorem encodings included: :func:`own_proofs`).  Remove it with
+    :func:`drop_snapshot`."""
+    return own_proofs(_copy(root))
 
 
 def snapshot_commit(root: Path, commit: str) -> Path:
@@ -65,7 +78,7 @@ def snapshot_commit(root: Path, commit: str) -> Path:
     dest.mkdir()
     with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
         archive.extractall(dest, filter="data")
-    return dest
+    return own_proofs(dest)
 
 
 def drop_snapshot(snap: Path) -> None:
@@ -105,7 +118,8 @@ def _fork_one(copy: Path, mutant: Mutant, source: str, tests: tuple[str, ...]) -
             sys.dont_write_bytecode = True
             # the warm imports may have pulled in dps_verify from the working tree (pytest and
             # hypothesis load plugins): forget it, so the child imports the mutated copy
-            for name in [m for m in sys.modules if m.split(".")[0] in ("dps_verify", "tests")]:
+            for name in [m for m in sys.modules
+                         if m.split(".")[0] in ("dps_verify", "dps_verify_proofs", "tests")]:
                 del sys.modules[name]
             import pytest
 
