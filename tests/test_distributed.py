@@ -82,7 +82,9 @@ def test_process_executor_runs_search_chunks_as_dask_tasks_with_the_serial_resul
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     assert isinstance(choose_executor(PARALLEL_THRESHOLD), ProcessExecutor)
 
-    monkeypatch.setattr(exact_search, "CHUNK_TERMS", 64)  # many chunks: several tasks per size
+    # several chunks per size: 3 and 12 tasks at sizes 3 and 4 (64 made 8 and 35, each task a
+    # round trip through the scheduler: ~0.6 s of CPU more, the same code)
+    monkeypatch.setattr(exact_search, "CHUNK_TERMS", 128)
     mapped: list[int] = []
     real_map = DaskBackend.map
 
