@@ -459,3 +459,17 @@ def test_screened_step_two_screens_again_at_the_fine_length_within_three_percent
     assert seen[:6] == [(n, coarse_bins) for n in range(k + 1, k + 6)] + [(k + 1, fine_bins)]
     assert seen.count((n0, coarse_bins)) == 1
     assert ((n0, fine_bins) in seen) == (side != "below")
+
+
+@pytest.mark.parametrize("k,n,beta,x,times", [(2, 3, F(1, 2), F(3, 2), 2),
+                                              (3, 4, F(1, 4), F(11, 10), 3),
+                                              (2, 5, F(1, 2), F(2), 2)])
+def test_screen_delta_of_a_forward_dominated_pair_is_the_exact_delta(k, n, beta, x, times) -> None:
+    # here the forward direction (U_n against U_(n-1)) has the larger exact T-fold delta, so the
+    # screen's forward losses log P_n - log P_(n-1) are what it reports (float, within 1e-6)
+    from tests.test_releases_exact_reference import _hs
+
+    p, q = _law(n, beta, k), _law(n - 1, beta, k)
+    fwd, bwd = _hs(p, q, x, times), _hs(q, p, x, times)
+    assert fwd > bwd * F(5, 4)
+    assert abs(R.screen_delta(n, k, beta, math.log(x), times) / float(fwd) - 1) < 1e-6
