@@ -16,6 +16,7 @@ mpmath at 60 digits:
 from __future__ import annotations
 
 import math
+import re
 import sys
 from fractions import Fraction
 from math import comb
@@ -337,6 +338,30 @@ def test_exact_walk_restarted_at_k_gives_the_same_answer(monkeypatch):
     calls.clear()  # a capped walk (max_n) is not held to the budget, restarted or not
     capped = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False, max_n=40, budget=1)
     assert calls[-1] == k and capped.lower <= want.upper and want.lower <= capped.upper
+
+
+def test_restart_at_k_is_held_to_the_budget_by_its_re_estimated_work(monkeypatch):
+    """The restart at n = k re-estimates the work as (n_stop − k + 1)·bits (the group sizes from
+    k to the estimated stop, both ends counted): k = 100, β = 1/10, ε = 1/5 (n_m = 380, so the
+    first estimate from n_m is smaller) with the first check failing refuses a budget just below
+    that count, naming it, and a budget of exactly it is not refused by the estimate."""
+    k, beta, eps = 100, F(1, 10), F(1, 5)
+    est = sdgs._estimate(k, beta, eps, "pointwise", False)
+    work = (est["n_stop"] - k + 1) * est["bits"]
+    assert est["work"] < work * (1 - 1e-9)  # the first estimate passes both budgets below
+    real = sdgs._scan_from
+    calls: list[int] = []
+
+    def first_check_fails(k_, beta_, eps_, measure, n0, *rest):
+        calls.append(n0)
+        return None if len(calls) == 1 else real(k_, beta_, eps_, measure, n0, *rest)
+
+    monkeypatch.setattr(sdgs, "_scan_from", first_check_fails)
+    with pytest.raises(CertificationError, match=re.escape(f"estimated {work:.3g})")):
+        sdgs.scan(k, beta, eps, measure="pointwise", long_range=False, budget=work * (1 - 1e-9))
+    calls.clear()
+    got = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False, budget=work)
+    assert calls[-1] == k and calls[0] - k > 200 and got.lower > 0  # n_m = 380
 
 
 def _message_number(pattern: str, msg: str) -> float:
