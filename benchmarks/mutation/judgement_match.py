@@ -16,7 +16,8 @@ The hand-written text is free (``"inverse/pld_sparse.py sparse_delta: 'if j >= T
   (a dropped statement: its first two tokens on the left); a text with no ``->`` names the
   changed tokens of the after text, or says ``negated`` / ``pass`` / ``dropped``;
 * point at the mutant's statement: at least half of the names in the quoted code left of the
-  ``->`` (the whole text when nothing is quoted) occur in the source of the statement holding
+  ``->`` (the whole left side when nothing is quoted; no check for a text with neither quoted
+  code nor ``->``, e.g. "condition negated") occur in the source of the statement holding
   the mutant's line (a compound statement's header with its body's first line; when that
   source is known).
 """
@@ -87,7 +88,7 @@ def mismatch(text: str, mutant: Mutant, statement: str | None = None) -> str | N
             w in words for w in ("negated", "pass", "dropped"))
         if not named:
             return f"it does not show the change {' '.join(gone)!r} -> {' '.join(new)!r}"
-    if statement is not None:
+    if statement is not None and (_QUOTED.search(left) or " -> " in body):
         quoted = " ".join(_QUOTED.findall(left)) or left
         asked = _names(quoted) - {mutant.function, *mutant.function.split(".")}
         found = asked & _names(statement)
