@@ -826,3 +826,29 @@ def test_upper_below_tries_coarser_grids_up_to_the_coarsest_and_no_further(monke
     with pytest.raises(CertificationError, match=rf"even the grid h = 2\^{coarsest} needs more"):
         D.upper_below([pld], 1, 16, F(1, 1000), exact_budget=0)
     assert grids == [coarsest - 2, coarsest - 1, coarsest]  # the first: coarsest − ⌊log2(16)/2⌋
+
+
+def test_enclose_deltas_sends_a_sparse_enclosure_just_past_rtol_to_the_grid(monkeypatch) -> None:
+    # the complement of keeping one exactly within rtol: [L, (1 + rtol)·L + 2^-60] is refined on
+    # the grid (sparse_delta stubbed; the grid enclosure recorded)
+    from dps_verify.inverse import pld_sparse
+
+    low = F(1, 1000)
+    monkeypatch.setattr(pld_sparse, "sparse_delta",
+                        lambda pld, eps, times, *, rtol, floor, max_atoms: Certified(
+                            low, low * F(5, 4) + F(1, 2**60), "sparse", {"mode": "sparse"}))
+    grids = _grid_stub(monkeypatch, lambda k: (low, low * F(9, 8)))
+    a = PrivacyLossDistribution.from_exact_laws(_law(3, F(1, 100), 2), _law(2, F(1, 100), 2))
+    (c,) = D.enclose_deltas([a], "ln(2)", 40, rtol=0.25, exact_budget=0)
+    assert grids and c.upper == low * F(9, 8)  # the grid ran; its upper end is the narrower
+
+
+def test_coarsest_grid_has_about_256_bins_across_a_span_just_below_one() -> None:
+    # loss span ln(7307/2693) = 0.99817 in [255/256, 1): 2^floor(log2(span/256)) = 2^-9 (with 255
+    # bins it would be 2^-8); both enclose_deltas and upper_below start there (T = 1 and T = 2)
+    pld = PrivacyLossDistribution.from_exact_laws({0: F(1, 2), 1: F(1, 2)}, {0: F(2693, 10000), 1: F(7307, 10000)})
+    assert 255 / 256 <= D._loss_span(pld) < 1
+    (c,) = D.enclose_deltas([pld], "ln(11/10)", 2, exact_budget=0, rtol=10.0)
+    assert c.details["h_exp"] == -9
+    u = D.upper_below([pld], "ln(11/10)", 2, F(1), exact_budget=0)
+    assert u.details["h_exps"] == [-9]
