@@ -53,14 +53,20 @@ def _edge(beta: Fraction) -> mpmath.mpf:
         return -mpmath.log1p(-R._mp(beta))
 
 
+#: Strategies the composites below draw from, built once (built inside them they were built
+#: anew for every example; the draws are the same).
+EPS_KINDS = st.sampled_from(["near", "above", "far", "below"])
+FAR_EPS = st.sampled_from([Fraction(1), Fraction(89), Fraction(10**30)])
+
+
 @st.composite
 def regime_eps(draw, beta):
     """ε on either side of −ln(1−β): edge·(1 ± 10^-m), or far above (up to 1e30)."""
-    kind = draw(st.sampled_from(["near", "above", "far", "below"]))
+    kind = draw(EPS_KINDS)
     edge = _edge(beta)
     with mpmath.workdps(R.DPS):
         if kind == "far":
-            return draw(st.sampled_from([Fraction(1), Fraction(89), Fraction(10**30)]))
+            return draw(FAR_EPS)
         m = draw(st.integers(1, 30))
         factor = {"near": 1 + mpmath.mpf(10) ** -m, "above": 1 + draw(st.integers(1, 50)),
                   "below": 1 - mpmath.mpf(10) ** -m}[kind]
@@ -180,12 +186,15 @@ SDGS_BETAS = st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1, 3), F
                               Fraction(16, 25), Fraction(9, 10)])
 
 
+SDGS_FIXED_EPS = st.sampled_from([Fraction(1, 2), Fraction(1), Fraction(2)])
+SDGS_DEFINITIONS = st.sampled_from(["hockey-stick", "pointwise"])
+
+
 @st.composite
 def sdgs_cases(draw):
     beta = draw(SDGS_BETAS)
-    eps = draw(st.one_of(regime_eps(beta), st.sampled_from([Fraction(1, 2), Fraction(1),
-                                                            Fraction(2)])))
-    return draw(st.integers(1, 6)), beta, eps, draw(st.sampled_from(["hockey-stick", "pointwise"]))
+    eps = draw(st.one_of(regime_eps(beta), SDGS_FIXED_EPS))
+    return draw(st.integers(1, 6)), beta, eps, draw(SDGS_DEFINITIONS)
 
 
 @settings(max_examples=examples(25))
