@@ -48,12 +48,19 @@ def m_star(k: int, beta: Fraction, eps: Fraction) -> int:
     return m
 
 
+#: Strategies the composite below draws from, built once (built inside it they were built
+#: anew for every example; the draws are the same).
+OUTLIER_BETAS = st.sampled_from([Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(2, 5)])
+EPS_ABOVE_FLOOR = st.sampled_from([0, Fraction(1, 2), 1, 2])
+ORDINARY_BASES = st.lists(st.sampled_from(ORDINARY), max_size=3)
+
+
 @st.composite
 def outlier_cases(draw: st.DrawFn):
     k = draw(st.integers(2, 3))
-    beta = draw(st.sampled_from([Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(2, 5)]))
-    eps = S.regime_floor(beta) + draw(st.sampled_from([0, Fraction(1, 2), 1, 2]))
-    base = draw(st.lists(st.sampled_from(ORDINARY), max_size=3))
+    beta = draw(OUTLIER_BETAS)
+    eps = S.regime_floor(beta) + draw(EPS_ABOVE_FLOOR)
+    base = draw(ORDINARY_BASES)
     m = max(len(base), m_star(k, beta, eps) + draw(st.integers(0, 2)))
     base = S.canonical(base + [ORDINARY[0]] * (m - len(base)))
     return (k, beta, eps), S.canonical(base + (OUTLIER,)), base
