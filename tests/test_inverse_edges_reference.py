@@ -10,6 +10,7 @@ from math import comb
 
 import pytest
 
+from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified
 from dps_verify.inverse import pld_discrete as D
 from dps_verify.inverse import releases as R
@@ -97,6 +98,68 @@ def test_exact_compose_cost_stops_counting_past_every_budget() -> None:
     c = D.exact_compose_cost(pld, 2**40 + 1)
     assert c > 10**18
     assert c < _reference_cost(6, 2**40 + 1)  # it did stop early (the full count is larger)
+
+
+# ---- the work estimates are public: a times that is not a release count is refused ----------
+
+_ONE_RATIO = PrivacyLossDistribution({Fraction(2): Fraction(1, 2)}, Fraction(1, 2))
+_THREE_RATIOS = PrivacyLossDistribution({Fraction(i + 1, 7): Fraction(1, 3) for i in range(3)})
+
+#: each public work estimate, called on a law and a number of releases
+_ESTIMATES = {
+    "exact_support_estimate": D.exact_support_estimate,
+    "exact_bits_estimate": D.exact_bits_estimate,
+    "exact_compose_cost": D.exact_compose_cost,
+    "direct_tuples": D.direct_tuples,
+    "direct_convolve_cost": lambda pld, times: D.direct_convolve_cost(len(pld.ratios), times),
+}
+
+
+# -1 last: without the check, times = -1 never ends direct_convolve_cost's loop (-1 >> 1 == -1)
+# nor exact_compose_cost's for one ratio; 0 first fails such a code at once
+@pytest.mark.parametrize("bad", [0, True, 2.0, "2", -1])
+@pytest.mark.parametrize("name", sorted(_ESTIMATES))
+def test_work_estimates_refuse_a_times_that_is_not_a_release_count(name: str, bad: object) -> None:
+    # without the check: one finite ratio and times = -1 or 2.0 gave a support of 1 (the m <= 1
+    # branch), the bits estimate a negative number or a float, direct_tuples a float
+    for pld in (_ONE_RATIO, _THREE_RATIOS):
+        with pytest.raises(ParameterError) as e:
+            _ESTIMATES[name](pld, bad)
+        assert str(e.value) == f"times must be an integer >= 1 (number of releases), got {bad!r}"
+
+
+def _reference_convolve_cost(n: int, times: int) -> int:
+    """Multiply-adds of the direct power's repeated squaring, from the lengths of the partial
+    powers (a releases of an n-bin base: a·(n − 1) + 1 bins), binary digits of T from the lowest."""
+    def length(a: int) -> int:
+        return a * (n - 1) + 1
+
+    cost, acc, power = 0, 0, 1
+    for bit in reversed(bin(times)[2:]):
+        if bit == "1":
+            if acc:
+                cost += length(acc) * length(power)
+            acc += power
+        if acc < times:
+            cost += length(power) ** 2
+            power *= 2
+    return cost
+
+
+@pytest.mark.parametrize("times", [1, 2, 3, 7, 13])
+def test_work_estimates_of_a_release_count_are_their_definitions(times: int) -> None:
+    for pld in (_ONE_RATIO, _THREE_RATIOS):
+        m = len(pld.ratios)
+        bits = max(x.numerator.bit_length() + x.denominator.bit_length()
+                   for r, p in pld.ratios.items() for x in (r, p))
+        assert D.exact_support_estimate(pld, times) == _support_bound(m, times)
+        assert D.exact_bits_estimate(pld, times) == times * bits
+        assert D.exact_compose_cost(pld, times) == _reference_cost(m, times)
+        assert D.direct_tuples(pld, times) == m**times
+        assert D.direct_convolve_cost(m, times) == _reference_convolve_cost(m, times)
+    # a huge count is a count: accepted (no float, no cap here; the budgets decide)
+    assert D.exact_support_estimate(_THREE_RATIOS, 2**40 + 1) == comb(2**40 + 3, 2)
+    assert D.direct_convolve_cost(3, 2**40 + 1) == _reference_convolve_cost(3, 2**40 + 1)
 
 
 # ---- releases: one record against none, and the decimal form near 1 ---------------------------

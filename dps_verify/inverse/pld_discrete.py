@@ -474,8 +474,9 @@ def _direct_power(base: _Vec, times: int, max_bins: int) -> tuple[_Vec, int]:
 
 
 def direct_convolve_cost(n: int, times: int) -> int:
-    """Multiply-adds of :func:`_direct_power` for a base of ``n`` bins (Σ len_a·len_b)."""
-    cost, acc, sq, t = 0, 0, n, times
+    """Multiply-adds of :func:`_direct_power` for a base of ``n`` bins (Σ len_a·len_b).
+    ParameterError unless ``times`` is an integer >= 1."""
+    cost, acc, sq, t = 0, 0, n, _times_param(times)
     while t:
         if t & 1:
             if acc:
@@ -584,7 +585,9 @@ def _final(vec: _Vec, times: int, anchor_loss: mpmath.mpf, eps: Fraction, h: flo
 
 
 def exact_support_estimate(pld: PLD, times: int) -> int:
-    """Upper bound on the composed exact support: C(T + m − 1, m − 1) for m distinct ratios."""
+    """Upper bound on the composed exact support: C(T + m − 1, m − 1) for m distinct ratios.
+    ParameterError unless ``times`` is an integer >= 1."""
+    times = _times_param(times)
     m = len(pld.ratios)
     if m <= 1:
         return 1
@@ -600,7 +603,9 @@ EXACT_BITS_BUDGET = 1 << 20
 def exact_bits_estimate(pld: PLD, times: int) -> int:
     """Upper bound on the bits of one composed exact number: ``times`` × the largest
     numerator + denominator bit length among the one-release ratios and masses (a product of T
-    fractions has at most the sum of their sizes)."""
+    fractions has at most the sum of their sizes).  ParameterError unless ``times`` is an
+    integer >= 1."""
+    times = _times_param(times)
     sizes = [x.numerator.bit_length() + x.denominator.bit_length()
              for r, p in pld.ratios.items() for x in (r, p)]
     return times * max(sizes, default=1)
@@ -610,7 +615,8 @@ def exact_compose_cost(pld: PLD, times: int) -> int:
     """Upper bound on the ratio products :meth:`~dps_verify.measures.pld.PrivacyLossDistribution.self_compose` performs
     (repeated squaring; each step costs |A|·|B| with |A| bounded by the support estimate);
     more than 10^18 (past every budget) when a composed number would exceed
-    :data:`EXACT_BITS_BUDGET` bits, whatever the count."""
+    :data:`EXACT_BITS_BUDGET` bits, whatever the count.  ParameterError unless ``times`` is an
+    integer >= 1 (raised by :func:`exact_bits_estimate`, called first)."""
     if exact_bits_estimate(pld, times) > EXACT_BITS_BUDGET:
         return 10**18 + 1
     m = max(len(pld.ratios), 1)
@@ -1059,8 +1065,9 @@ DIRECT_QUICK_TUPLES = 1 << 17
 
 
 def direct_tuples(pld: PLD, times: int) -> int:
-    """Number of T-tuples of finite atoms :func:`direct_delta` would sum (m^T)."""
-    return len(pld.ratios) ** times
+    """Number of T-tuples of finite atoms :func:`direct_delta` would sum (m^T).
+    ParameterError unless ``times`` is an integer >= 1."""
+    return len(pld.ratios) ** _times_param(times)
 
 
 def direct_delta(pld: PLD, epsilon: Number, times: int) -> Certified:
