@@ -852,3 +852,36 @@ def test_coarsest_grid_has_about_256_bins_across_a_span_just_below_one() -> None
     assert c.details["h_exp"] == -9
     u = D.upper_below([pld], "ln(11/10)", 2, F(1), exact_budget=0)
     assert u.details["h_exps"] == [-9]
+
+
+def test_enclose_deltas_refines_only_grids_whose_double_fits_the_bin_budget(monkeypatch) -> None:
+    # a grid of 3 bins with max_bins = 5: the next grid (about 6 bins) would not fit, so the
+    # first grid is the answer (rtol 0 never met; grid enclosures stubbed)
+    calls: list = []
+
+    def stub(pld, eps, times, h_exp, tail, max_bins, lower_only=False, fft=True):  # type: ignore[no-untyped-def]
+        calls.append(h_exp)
+        return Certified(F(1, 2), F(3, 4), "grid", {"h_exp": h_exp, "bins": 3, "mode": "discretised"})
+
+    monkeypatch.setattr(D, "_discrete", stub)
+    D.enclose_deltas([_three()], 1, 2, rtol=0, exact_budget=0, max_bins=5)
+    assert len(calls) == 1
+    calls.clear()
+    D.enclose_deltas([_three()], 1, 2, rtol=0, exact_budget=0, max_bins=6)  # 3 · 2 <= 6: refined
+    assert len(calls) == 2
+
+
+def test_enclose_deltas_stops_when_the_next_grid_is_refused_without_retrying_the_same_grid(monkeypatch) -> None:
+    # rtol 0: one halving at a time; the finer grid is over the budget (stubbed refusal), so the
+    # coarser grid's enclosure stands and no grid is computed again
+    calls: list = []
+
+    def stub(pld, eps, times, h_exp, tail, max_bins, lower_only=False, fft=True):  # type: ignore[no-untyped-def]
+        calls.append(h_exp)
+        if len(calls) > 1:
+            raise CertificationError("over the budget")
+        return Certified(F(1, 2), F(3, 4), "grid", {"h_exp": h_exp, "bins": 2, "mode": "discretised"})
+
+    monkeypatch.setattr(D, "_discrete", stub)
+    (c,) = D.enclose_deltas([_three()], 1, 2, rtol=0, exact_budget=0)
+    assert calls == [calls[0], calls[0] - 1] and (c.lower, c.upper) == (F(1, 2), F(3, 4))
