@@ -24,9 +24,14 @@ Speed (the mutated source never touches the working tree):
 
 * one warm parent process has sympy, z3, cvc5 and the proofs imported; each mutant runs in a
   ``fork`` of it (the parent's objects frozen out of the child's garbage collector, so the
-  child does not copy the parent's heap by collecting it), where the proof modules (``smt``,
-  ``finite``, ``core`` and the mutant's theorem) are executed afresh from their source, the
-  mutant's replacement applied in memory;
+  child does not copy the parent's heap by collecting it), where the mutant's theorem module
+  is executed afresh from its source, the mutant's replacement applied in memory -- and, for
+  a mutant of the kernel, the kernel's modules (``smt``, ``finite``, ``core``, ...) too.  A
+  mutant of a theorem uses the parent's kernel, with what it remembers (in the default run,
+  the session's proofs ran there): z3's answers and the translations of formulas it has
+  already made, each keyed by the very formula, so a query the mutant changed is solved
+  afresh and an unchanged one gets the answer the solver gave it (an answer a fresh run could
+  only give again, or ``unknown``: never a verdict a fresh run would not reach);
 * in the default run the second solver's slot is filled by z3 re-reading the exported SMT-LIB
   text (so the printer is still exercised); ``HYPOTHESIS_PROFILE=deep`` runs cvc5 as
   ``dps-verify prove`` does.  The unmutated theorems pass in the same mode (so a failure means
@@ -349,8 +354,12 @@ def _child(mutant: Mutant | None, theorem_id: str, both: bool) -> list:
     from dps_verify.paper import kernel as proofs
 
     mod_name = proofs._MODULES[theorem_id]
-    # (package, name, path relative to dps_verify/) in import order
-    order = [(proofs, name, f"{K}{name}.py") for name in SHARED]
+    # (package, name, path relative to dps_verify/) in import order: the kernel afresh for a
+    # mutant of the kernel; otherwise this process's kernel, warm (see the module docstring)
+    fresh_kernel = mutant is not None and mutant.path.startswith(K)
+    order = [(proofs, name, f"{K}{name}.py") for name in SHARED] if fresh_kernel else []
+    if not fresh_kernel and not both:
+        sys.modules["dps_verify.paper.kernel.smt"].cvc5_check = _z3_on_text  # type: ignore[attr-defined]
     if mutant is not None and mutant.path == W:
         order.append((paper_pkg, "cp6_witness", W))
     order.append((theorems, mod_name, f"{P}{mod_name}.py"))
