@@ -363,8 +363,12 @@ def test_negative_control_rejects_wrong_values():
             _check_safe(ref * (1 + mpmath.mpf(10) ** -6), ref)
 
 
+@pytest.mark.deep
 def test_d_huge_k_near_edge_bounded_time():
     """Found by the deep fuzz run (was > 5 s): now CP Thm 5's d by runs of equal threshold,
-    about 4300 runs in ball arithmetic (measures/long_range.py), well under the limit."""
+    about 4300 runs in ball arithmetic (measures/long_range.py), well under the limit.  Deep
+    profile only (about 1 s): by default the same lines of d's run route are reached by this
+    file's d tests and by tests/test_worstcase_bounded_runs.py, whose tiny-beta cases also
+    bound the route's work (the walk budget)."""
     eps = Fraction(7598530806880350757259371800458401885083634912474950820909983, 10**60)
     R.call_limited(bounds.d, 10**6, Fraction(999, 1000), eps, seconds=5)
