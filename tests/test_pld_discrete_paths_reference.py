@@ -885,3 +885,22 @@ def test_enclose_deltas_stops_when_the_next_grid_is_refused_without_retrying_the
     monkeypatch.setattr(D, "_discrete", stub)
     (c,) = D.enclose_deltas([_three()], 1, 2, rtol=0, exact_budget=0)
     assert calls == [calls[0], calls[0] - 1] and (c.lower, c.upper) == (F(1, 2), F(3, 4))
+
+
+def test_enclose_deltas_falls_back_to_one_halving_when_the_jump_grid_is_refused(monkeypatch) -> None:
+    # rtol 0.3 (grid rtol 0.1), first grid [1/2, 1]: the documented jump is
+    # ceil(log2((1/2) / (0.7 · 1/2 · 0.1))) = 4 halvings; that grid is refused (stubbed), so one
+    # halving is tried next, which meets the target 0.55
+    calls: list = []
+
+    def stub(pld, eps, times, h_exp, tail, max_bins, lower_only=False, fft=True):  # type: ignore[no-untyped-def]
+        calls.append(h_exp)
+        if len(calls) == 1 or h_exp == calls[0]:
+            return Certified(F(1, 2), F(1), "first", {"h_exp": h_exp, "bins": 2, "mode": "discretised"})
+        if h_exp == calls[0] - 4:
+            raise CertificationError("over the budget")
+        return Certified(F(1, 2), F(11, 20), "finer", {"h_exp": h_exp, "bins": 4, "mode": "discretised"})
+
+    monkeypatch.setattr(D, "_discrete", stub)
+    (c,) = D.enclose_deltas([_three()], 1, 2, rtol=0.3, exact_budget=0)
+    assert calls == [calls[0], calls[0] - 4, calls[0] - 1] and c.upper == F(11, 20)
