@@ -164,6 +164,15 @@ def test_enclose_deltas_refines_only_the_lower_end_once_the_upper_end_settled(gr
     assert [g[2] for g in grids] == [False, False, True]
     _check_enclose_schedule(pld, 6, 0.003, grids, c)
     assert c.upper == grids[1][3].upper
+    # its text: the third grid's lower-end text, relabelled as an enclosure whose upper end is
+    # the second grid's, and one width (of the combined enclosure) at the end
+    third = grids[2][3].how.rsplit("; width", 1)[0]
+    assert third.startswith("discretised PLD lower bound (rounded-down chain only): ")
+    assert c.how == (third.replace("discretised PLD lower bound (rounded-down chain only):",
+                                   f"discretised PLD enclosure (upper end from the split chain on the "
+                                   f"grid 2^{grids[1][0]}):")
+                     + f"; width {float(c.upper - c.lower):.3g}")
+    assert c.how.count("; width") == 1 and c.details["upper_h_exp"] == grids[1][0]
 
 
 def test_enclose_deltas_gives_two_sparse_directions_a_cheap_pass_then_a_full_one(monkeypatch) -> None:
