@@ -118,3 +118,46 @@ def test_a_search_result_built_by_hand_has_the_documented_defaults():
     r = es.SearchResult(None, 2, 3, [1, 2], 10, 9, 8, 0, 0.0, 3, None)
     assert (r.worst, r.undecided, r.notes, r.seconds, r.workers, r.table) == \
         (None, [], [], 0.0, 1, None)
+    # the sample table is a memo, not part of the result: not shown, not compared
+    memo = es.SearchResult(None, 2, 3, [1, 2], 10, 9, 8, 0, 0.0, 3, None, table=object())
+    assert memo == r and "table" not in repr(memo)
+
+
+def test_e_to_the_eps_at_the_largest_float_rounded_up_stays_finite():
+    """_float_clamped clamps at the largest finite float: x equal to it (e^ε for ε = ln of that
+    float, an exact log) rounded up is still that float, not inf (inf·0 is nan in the screen);
+    one below it rounds up to it."""
+    import sys
+    from fractions import Fraction as F
+
+    top = sys.float_info.max
+    assert es._float_clamped(F(top), up=True) == top
+    assert es._float_clamped(F(top) * 2, up=True) == top
+    below = math.nextafter(top, 0.0)
+    assert es._float_clamped(F(below), up=True) == top
+    assert es._float_clamped(F(below)) == below
+
+
+def test_shape_search_halves_its_radix_to_fit_int64_keys_but_not_below_13(monkeypatch):
+    """The shape search's sample keys are base-(max_records + 1) numbers over m values: the radix
+    is halved while radix^m >= 2^62 and radix > 13, and the shapes go up to radix - 1 records.
+    17 values: 26 -> 13 (13^17 >= 2^62, but 13 is the floor): shapes of <= 12 records; 28 -> 14
+    -> 7 (14 > 13): <= 6 records; 3 values: 26^3 < 2^62, the radix stays (<= 25 records)."""
+    from fractions import Fraction as F
+
+    from dps_verify.core.types import Claim
+    from dps_verify.verdict import shapes
+
+    assert 13**17 >= 2**62 and 14**17 >= 2**62 and 26**3 < 2**62
+    seen: list[int] = []
+
+    def stand_in(values, ks, **kwargs):
+        seen.append(kwargs["max_records"])
+        return iter(())
+
+    monkeypatch.setattr(shapes, "leak_shapes", stand_in)
+    for m, max_records, shown in ((17, 25, 12), (17, 27, 6), (3, 25, 25)):
+        res = es.shape_search(len, list(range(m)), Claim(F(1, 2), 1, F(1, 10)),
+                              max_records=max_records, executor="serial")
+        assert seen[-1] == shown, (m, max_records)
+        assert res.witness is None and res.requested_size == max_records

@@ -331,3 +331,14 @@ def test_replace_one_float_screen_reports_its_error_bound():
         res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN), claim, max_size=3,
                                    executor="serial", progress=False, relation=relation)
         assert res.witness is None and 0 < res.error_bound < 1e-12, relation
+
+
+@pytest.mark.parametrize("beta", [F(1, 2), F(1)])
+def test_screening_an_empty_batch_finds_no_candidate(beta):
+    """PairChecker.screen of a batch with no dataset (both routes: sampling, and β = 1 without
+    sub-samples) returns no candidate and counts no pair, without reading a first row."""
+    import numpy as np
+
+    chk = _checker("largest", beta, F(0), F(1, 10))
+    assert chk.screen(np.zeros((0, len(DOMAIN)), dtype=np.int64)) == []
+    assert chk.pairs == 0 and chk.worst is None
