@@ -161,3 +161,4 @@ def test_shape_search_halves_its_radix_to_fit_int64_keys_but_not_below_13(monkey
                               max_records=max_records, executor="serial")
         assert seen[-1] == shown, (m, max_records)
         assert res.witness is None and res.requested_size == max_records
+        assert res.sizes == [] and res.max_size == 0  # no shape offered: nothing searched
