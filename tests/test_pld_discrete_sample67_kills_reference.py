@@ -1,0 +1,37 @@
+"""inverse.pld_discrete against exact references where its grid window starts above the anchor's
+T-fold loss (a positive vector offset), and enclose_deltas' releases budget checked before any
+work.  The window offset case: a two-atom PLD whose heaviest atom has the smaller loss, so the
+Chernoff window of its T-fold law starts at a positive grid index; the exact T-fold law (T + 1
+atoms) gives δ_T(ε) exactly (milliseconds)."""
+
+from fractions import Fraction as F
+
+import pytest
+
+from dps_verify.core.errors import CertificationError
+from dps_verify.inverse import pld_discrete as D
+from dps_verify.measures.pld import PrivacyLossDistribution as PLD
+
+# heaviest atom (mass 0.55) at the smaller ratio 11/14, the other at 3/2
+_LOW_ANCHOR = PLD.from_pair({"a": F(55, 100), "b": F(45, 100)}, {"a": F(7, 10), "b": F(3, 10)})
+
+
+@pytest.mark.parametrize("eps", [F(1), F(3)])
+def test_discretised_enclosure_with_a_window_above_the_anchor_contains_the_exact_delta(eps: F) -> None:
+    times = 100
+    exact = _LOW_ANCHOR.self_compose(times).delta_certified(eps)
+    # the exact law's enclosure of δ (e^ε is irrational; its ends differ by far less than the grid's)
+    for h_exp in (-2, -4):
+        c = D.discretised_delta(_LOW_ANCHOR, eps, times, h_exp)
+        assert c.lower <= exact.upper and exact.lower <= c.upper, (h_exp, float(c.lower), float(exact.lower),
+                                                                   float(c.upper))
+
+
+def test_enclose_deltas_refuses_too_many_releases_before_any_work(monkeypatch) -> None:
+    def no_work(*a, **kw):  # type: ignore[no-untyped-def]
+        raise AssertionError("work started before the releases budget was checked")
+
+    for name in ("exact_compose_cost", "discretised_delta"):
+        monkeypatch.setattr(D, name, no_work)
+    with pytest.raises(CertificationError, match="MAX_RELEASES"):
+        D.enclose_deltas([_LOW_ANCHOR], F(1), D.MAX_RELEASES + 1)
