@@ -35,3 +35,16 @@ def test_enclose_deltas_refuses_too_many_releases_before_any_work(monkeypatch) -
         monkeypatch.setattr(D, name, no_work)
     with pytest.raises(CertificationError, match="MAX_RELEASES"):
         D.enclose_deltas([_LOW_ANCHOR], F(1), D.MAX_RELEASES + 1)
+
+
+# a law whose T-fold window (cut at a large tail mass per side) is shorter than its support: the
+# mass above the window's last bin is charged from the Chernoff bound at that bin
+_SKEWED = PLD.from_pair({"a": F(9, 10), "b": F(1, 10)}, {"a": F(19, 20), "b": F(1, 20)})
+
+
+@pytest.mark.parametrize("times,tail_mass,h_exp", [(2, 0.5, 0), (2, 0.5, -1), (3, 0.99, 0)])
+def test_discretised_enclosure_with_a_short_window_charges_all_the_mass_above_it(
+        times: int, tail_mass: float, h_exp: int) -> None:
+    exact = _SKEWED.self_compose(times).delta_certified(0)
+    c = D.discretised_delta(_SKEWED, 0, times, h_exp, tail_mass=tail_mass)
+    assert c.lower <= exact.upper and exact.lower <= c.upper, (float(c.lower), float(exact.lower), float(c.upper))
