@@ -48,3 +48,23 @@ def test_discretised_enclosure_with_a_short_window_charges_all_the_mass_above_it
     exact = _SKEWED.self_compose(times).delta_certified(0)
     c = D.discretised_delta(_SKEWED, 0, times, h_exp, tail_mass=tail_mass)
     assert c.lower <= exact.upper and exact.lower <= c.upper, (float(c.lower), float(exact.lower), float(c.upper))
+
+
+def test_chernoff_charge_at_a_huge_number_of_releases_is_at_least_the_chernoff_value(monkeypatch) -> None:
+    # at n = 2^84 the 128-bit ball of M(λ)^n e^(−λht) is about 2^-46 wide (relative), wider than
+    # the float round-up: the charge must come from the ball's upper end.  One λ (so the choice
+    # is known); t puts the exponent near −5; the reference is the same value at 600 bits.
+    import mpmath
+
+    monkeypatch.setattr(D._Tails, "LAMBDAS", [1.0])
+    probs, idx, h = [F(1, 2), F(1, 3), F(1, 6)], [0, 5, 9], 2.0**-4
+    tails = D._Tails(idx, probs, h)
+    n = 2**84
+    with mpmath.workprec(600):
+        m = sum((mpmath.mpf(p.numerator) / p.denominator * mpmath.exp(mpmath.mpf(h) * j)
+                 for p, j in zip(probs, idx)), mpmath.mpf(0))
+        exponent = n * mpmath.log(m)
+        t = int(mpmath.ceil((exponent + 5) / mpmath.mpf(h)))
+        chernoff = mpmath.exp(exponent - mpmath.mpf(h) * t)
+        charge = tails.bound(n, None, t)
+        assert 0 < charge < 1 and mpmath.mpf(charge) >= chernoff
