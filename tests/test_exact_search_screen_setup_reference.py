@@ -316,9 +316,10 @@ def test_public_names_are_the_two_searches_and_their_helpers():
 def test_a_budget_below_one_record_still_searches_every_dataset_of_one_record():
     """The search is cut to the largest size its budget covers, but never below 1: with a budget
     of one term the datasets of one record are still searched (and the note says so)."""
-    with pytest.warns(UserWarning, match="raise work_budget"):
+    with pytest.warns(UserWarning, match="raise work_budget") as caught:
         res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN), Claim(F(1, 2), 0, F(1)),
                                    max_size=3, work_budget=1, executor="serial", progress=False)
+    assert caught[0].filename == __file__  # the warning points at the caller's line
     assert res.sizes == [1] and res.max_size == 1 and res.pairs == len(DOMAIN)
     assert any("up to 1 records instead" in note for note in res.notes)
 
@@ -342,3 +343,38 @@ def test_screening_an_empty_batch_finds_no_candidate(beta):
     chk = _checker("largest", beta, F(0), F(1, 10))
     assert chk.screen(np.zeros((0, len(DOMAIN)), dtype=np.int64)) == []
     assert chk.pairs == 0 and chk.worst is None
+
+
+def test_a_violation_its_witness_certifies_is_not_marked_decided_exactly():
+    """decide_pair: ({0}, ∅) for "largest" at β = 1/2 has δ = 1/2 at any ε (output 0 has no mass
+    under ∅), so the witness's own certified mass convicts it against the claim 1/100; the exact
+    comparison of e^ε (and its note) is kept for pairs the witness cannot convict."""
+    from dps_verify.engine.count_vectors import ExactLaws
+    from dps_verify.verdict.witness import EXACT_DECISION_NOTE
+
+    chk = _checker("largest", F(1, 2), F(1, 2), F(1, 100))
+    chk.table.ensure([[1, 0, 0], [0, 0, 0]])
+    status, w = es.decide_pair(ExactLaws(chk.table, F(1, 2)), [1, 0, 0], 0, F(1, 2), F(1, 100),
+                               "hockey-stick")
+    assert status == "violation" and w is not None and w.implied_delta == F(1, 2)
+    assert w.note != EXACT_DECISION_NOTE
+
+
+def test_replace_one_without_the_parents_screen_decides_every_pair_of_each_parent(monkeypatch):
+    """Randomized code, replace-one: no screen, every pair (E + x, E + y), x < y, of every parent
+    E goes to the exact decision, coded x·m + y (first_violation_replace decodes it with divmod)."""
+    m = len(DOMAIN)
+    seen: list[list] = []
+
+    def record(self, parents, cand, **info):
+        seen.append([(tuple(int(v) for v in parents[i]), divmod(code, m))
+                     for _st, _dh, i, code in cand])
+        return None
+
+    monkeypatch.setattr(es.PairChecker, "first_violation_replace", record)
+    es.exhaustive_search(ANONYMIZERS["squares"], list(DOMAIN), Claim(F(1, 2), 0, F(1)),
+                         max_size=2, executor="serial", progress=False, relation="replace-one")
+    for n, got in zip((1, 2), seen):
+        parents = [tuple(int(v) for v in r) for r in es.level_counts(m, n - 1)]
+        assert got == [(e, (x, y)) for e in parents
+                       for x, y in itertools.combinations(range(m), 2)], n
