@@ -79,6 +79,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_discrete_paths_reference.py",
         "tests/test_pld_discrete_schedule_reference.py",
         "tests/test_pld_discrete_error_terms_reference.py",
+        "tests/test_pld_discrete_sample67_kills_reference.py",
         "tests/test_releases_work_budget.py",
         "tests/test_inverse_edges_reference.py",
         "tests/test_direct_delta_infinite_loss_reference.py",
