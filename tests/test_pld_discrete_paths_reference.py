@@ -301,6 +301,16 @@ def test_direct_tuples_counts_the_t_tuples_of_finite_atoms() -> None:
 
 # ---- the window's tails: only the upper one cut, the cut itself, the direct convolution's cost --
 
+def _window_of(pld: PrivacyLossDistribution, times: int, h_exp: int, tau: float):
+    """The base vector, tails and T-fold window that ``_power`` uses for ``pld`` on grid 2^h_exp."""
+    r0, idx = D._indices(pld, h_exp)
+    base = D._split_base(pld, r0, idx, h_exp)
+    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp,
+                     idx_low=[idx[r][0] for r in pld.ratios])
+    lo, size, _ = D._window(base, times, tails, tau)
+    return base, tails, lo, size
+
+
 # most mass at the smallest loss, three light atoms above: the T-fold window sits at the bottom
 # of the full range and cuts only the upper tail
 LOW_HEAVY = PrivacyLossDistribution({F(i + 1, 3): F(m, 100) for i, m in enumerate((97, 1, 1, 1))})
@@ -308,11 +318,7 @@ LOW_HEAVY = PrivacyLossDistribution({F(i + 1, 3): F(m, 100) for i, m in enumerat
 
 def test_mass_above_a_window_cut_only_at_the_top_is_charged_to_the_upper_end() -> None:
     pld, times, h_exp, tau = LOW_HEAVY, 10, -5, 1e-3
-    r0, idx = D._indices(pld, h_exp)
-    base = D._split_base(pld, r0, idx, h_exp)
-    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp,
-                     idx_low=[idx[r][0] for r in pld.ratios])
-    lo, size, _ = D._window(base, times, tails, tau)
+    base, tails, lo, size = _window_of(pld, times, h_exp, tau)
     full_lo = times * base.offset
     assert lo == full_lo and lo + size - 1 < full_lo + times * (len(base.data) - 1)  # top cut only
     vec, _ = D._power(base, times, tails, tau, 2**20)
@@ -597,11 +603,7 @@ HIGH_HEAVY = PrivacyLossDistribution({F(i + 1, 3): F(m, 100) for i, m in enumera
 
 def test_mass_below_a_window_cut_only_at_the_bottom_is_charged_and_nothing_above_it() -> None:
     pld, times, h_exp, tau = HIGH_HEAVY, 10, -5, 1e-3
-    r0, idx = D._indices(pld, h_exp)
-    base = D._split_base(pld, r0, idx, h_exp)
-    tails = D._Tails([idx[r][1] for r in pld.ratios], list(pld.ratios.values()), 2.0**h_exp,
-                     idx_low=[idx[r][0] for r in pld.ratios])
-    lo, size, _ = D._window(base, times, tails, tau)
+    base, tails, lo, size = _window_of(pld, times, h_exp, tau)
     full_lo = times * base.offset
     full_hi = full_lo + times * (len(base.data) - 1)
     assert full_lo < lo and lo + size - 1 == full_hi  # bottom cut only, the top at the support's

@@ -320,11 +320,9 @@ def test_exp_affine_encloses_a_minus_e_to_epsilon_times_b():
                 assert (hi - lo) << 60 <= hi
 
 
-def test_exact_walk_restarted_at_k_gives_the_same_answer(monkeypatch):
-    """When the skipped-range check fails the walk restarts at n = k: the answer is the one of
-    the plain walk (its work re-estimated within the budget), and a capped walk restarts too."""
-    k, beta, eps = 3, F(1, 2), F(1)
-    want = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False)
+def _fail_first_check(monkeypatch) -> list[int]:
+    """Make the scan's first exact check fail (return None) and every later one run; returns the
+    list of starting group sizes the checks were called with."""
     real = sdgs._scan_from
     calls: list[int] = []
 
@@ -333,6 +331,15 @@ def test_exact_walk_restarted_at_k_gives_the_same_answer(monkeypatch):
         return None if len(calls) == 1 else real(k_, beta_, eps_, measure, n0, *rest)
 
     monkeypatch.setattr(sdgs, "_scan_from", first_check_fails)
+    return calls
+
+
+def test_exact_walk_restarted_at_k_gives_the_same_answer(monkeypatch):
+    """When the skipped-range check fails the walk restarts at n = k: the answer is the one of
+    the plain walk (its work re-estimated within the budget), and a capped walk restarts too."""
+    k, beta, eps = 3, F(1, 2), F(1)
+    want = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False)
+    calls = _fail_first_check(monkeypatch)
     got = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False)
     assert calls[-1] == k and (got.lower, got.upper) == (want.lower, want.upper)
     calls.clear()  # a capped walk (max_n) is not held to the budget, restarted or not
@@ -349,14 +356,7 @@ def test_restart_at_k_is_held_to_the_budget_by_its_re_estimated_work(monkeypatch
     est = sdgs._estimate(k, beta, eps, "pointwise", False)
     work = (est["n_stop"] - k + 1) * est["bits"]
     assert est["work"] < work * (1 - 1e-9)  # the first estimate passes both budgets below
-    real = sdgs._scan_from
-    calls: list[int] = []
-
-    def first_check_fails(k_, beta_, eps_, measure, n0, *rest):
-        calls.append(n0)
-        return None if len(calls) == 1 else real(k_, beta_, eps_, measure, n0, *rest)
-
-    monkeypatch.setattr(sdgs, "_scan_from", first_check_fails)
+    calls = _fail_first_check(monkeypatch)
     with pytest.raises(CertificationError, match=re.escape(f"estimated {work:.3g})")):
         sdgs.scan(k, beta, eps, measure="pointwise", long_range=False, budget=work * (1 - 1e-9))
     calls.clear()
