@@ -392,3 +392,12 @@ def test_base_vector_error_covers_a_bin_of_many_atoms_whose_additions_all_round_
     true_err = abs(F(float(v.data[0])) - sum(masses))
     assert float(v.data[0]) == 0.5 and true_err > 3 * F(U) * sum(masses)  # the flat bound fails
     assert true_err <= F(v.err2)
+
+
+def test_infinite_loss_mass_of_a_law_without_one_is_exactly_zero_at_both_ends() -> None:
+    # no mass at infinite loss: 1 - (1 - 0)^T is exactly 0, so neither end is widened by a
+    # rounding step (the general path would round the upper end up to the least subnormal)
+    for times in (1, 2, 10**6):
+        assert D._inf_mass(F(0), times) == (0.0, 0.0)
+    lo, hi = D._inf_mass(F(1, 4), 2)  # 1 - (3/4)^2 = 7/16, enclosed outward
+    assert lo <= 7 / 16 <= hi and 0 < hi - lo < 1e-15
