@@ -105,6 +105,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dps_verify/inverse/releases.py": (
         # the fast reference files first: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
+        "tests/test_releases_screen_steps_reference.py",
         "tests/test_releases_paths_reference.py",
         "tests/test_releases_screen_reference.py",
         "tests/test_releases_work_budget.py",

@@ -404,7 +404,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
         for n in range(k + 1, tail_from):
             if n not in bound:
                 bound[n] = thresholded_bound(n, k, b, eps, times)
-        n_top = max(range(k, tail_from), key=lambda n: (bound[n], -n))
+        n_top = max(range(k, tail_from), key=bound.__getitem__)  # ties: the smallest n (the first)
         spent_fine = sum(c.details.get("mode") != "exact" for c in fine.values())
         spent_coarse = sum(c.details.get("mode") != "exact" for c in coarse.values())
         if (n_top in fine or bound[n_top] <= ATOL or spent_fine >= max_enclosures
@@ -423,13 +423,13 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     tail = untr(tail_from)
     encs = {**coarse, **fine}
     lower = max(c.lower for c in encs.values())
-    n_top = max(range(k, tail_from), key=lambda n: (bound[n], -n))
+    n_top = max(range(k, tail_from), key=bound.__getitem__)
     upper = max(bound[n_top], tail)
     if tail > bound[n_top]:
         source, argmax = "tail", tail_from
     else:
         source, argmax = ("enclosure" if n_top in encs else "cheap"), n_top
-    best_n = max(fine, key=lambda n: (fine[n].lower, -n))
+    best_n = max(sorted(fine), key=lambda n: fine[n].lower)  # ties: the smallest n
     modes = {c.details.get("mode") for c in encs.values()}
     mode = "exact" if modes == {"exact"} else "discretised"
     why = {
@@ -578,13 +578,14 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     def tail_ok(a: int) -> bool:
         return untr(a) <= max(top(), ATOL)
 
-    # 1. screen the sizes below the tail start and enclose the screen's argmax (once; the tail
-    #    start is then searched again against the raised target, and can only move down)
-    while True:
+    def screen_below_tail() -> int:
+        """Search the tail start against the current top, screen the sizes below it (coarse,
+        upwards; past the screen's peak, stop once it has halved), then screen every size within
+        SCREEN_BAND of the peak again at the fine length; returns the tail start."""
         A = _tail_start(k + 1, n_limit, tail_ok)
         tail_from = A if A is not None else n_limit + 1
         top_s, peak = 0.0, k
-        for n in range(k + 1, tail_from):  # past the screen's peak, stop once it has halved
+        for n in range(k + 1, tail_from):
             if n not in screen:
                 screen[n] = screen_delta(n, k, b, e, times, coarse_bins)
             if screen[n] > top_s:
@@ -595,15 +596,18 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             if n not in fine_screened and screen[n] * SCREEN_BAND >= top_s:
                 screen[n] = screen_delta(n, k, b, e, times, fine_bins)
                 fine_screened.add(n)
-        cands = [n for n in screen if n < tail_from and n not in encl]
-        if not cands or len(encl) > 1:
-            break
-        n_star = max(cands, key=lambda n: (screen[n], -n))
+        return tail_from
+
+    # 1. screen the sizes below the tail start and enclose the screen's argmax (once; the tail
+    #    start is then searched again against the raised target, and can only move down)
+    tail_from = screen_below_tail()
+    if screen:
+        n_star = max(sorted(screen), key=screen.__getitem__)  # ties: the smallest n
         # below SCREEN_NOISE the FFT screen is float noise: leave those sizes to step 2
-        if screen[n_star] <= max(float(encl[k].lower), SCREEN_NOISE):
-            break
-        encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol,
-                                            fft=fft)
+        if screen[n_star] > max(float(encl[k].lower), SCREEN_NOISE):
+            encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol,
+                                                fft=fft)
+            tail_from = screen_below_tail()
     # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first.
     #    The tail bound is part of the upper end anyway: bounding a size below it gains nothing
     #    (it is above the target only when no tail start was found up to n_limit)
@@ -612,7 +616,8 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         if n not in screen:
             screen[n] = screen_delta(n, k, b, e, times, coarse_bins)
     h_hint: list[int | None] | None = None  # grids that served the previous size (sizes are alike)
-    for n in sorted(range(k + 1, tail_from), key=lambda n: (-screen[n], n)):
+    # decreasing screen order, ties in increasing n (the sort is stable under reverse)
+    for n in sorted(range(k + 1, tail_from), key=screen.__getitem__, reverse=True):
         if n in encl:
             continue
         cheap = thresholded_bound(n, k, b, eps, times)
@@ -641,14 +646,15 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             bound[n] = c if c.upper <= cheap else Certified(Fraction(0), cheap, "Chernoff bound", {"mode": "cheap"})
     tail = untr(tail_from)
     lower = max([c.lower for c in encl.values()] + [c.lower for c in bound.values()])
-    n_enc = max(encl, key=lambda n: (encl[n].upper, -n))
-    n_bnd = max(bound, key=lambda n: (bound[n].upper, -n)) if bound else None
+    # ties: the smallest n (max keeps the first of equal keys, the sizes sorted upwards)
+    n_enc = max(sorted(encl), key=lambda n: encl[n].upper)
+    n_bnd = max(sorted(bound), key=lambda n: bound[n].upper) if bound else None
     upper, source, argmax = encl[n_enc].upper, "enclosure", n_enc
     if n_bnd is not None and bound[n_bnd].upper > upper:
         upper, source, argmax = bound[n_bnd].upper, "bound", n_bnd
     if tail > upper:
         upper, source, argmax = tail, "tail", tail_from
-    best_n = max(encl, key=lambda n: (encl[n].lower, -n))
+    best_n = max(sorted(encl), key=lambda n: encl[n].lower)
     modes = {c.details.get("mode") for c in encl.values()} | {c.details.get("mode") for c in bound.values()}
     modes.discard("cheap")
     mode = ("exact" if modes <= {"exact"} else "discretised" if "discretised" in modes
@@ -719,7 +725,9 @@ def _tail_start(first: int, n_limit: int, ok: Any) -> int | None:
     if n_limit < first:
         return None
     try:
-        return least_integer(ok, lo=first, limit=n_limit, what="tail start", check_monotone=False)
+        # (least_integer's monotonicity check only re-reads the failing neighbour its
+        # bisection ended on: nothing more is evaluated or relied on)
+        return least_integer(ok, lo=first, limit=n_limit, what="tail start")
     except CertificationError:
         return None
 
