@@ -41,7 +41,6 @@ Speed (the mutated source never touches the working tree):
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import signal
@@ -50,7 +49,7 @@ import types
 
 import pytest
 
-from tests.mutation import PACKAGE, Mutant, StaleMutant
+from tests.mutation import PACKAGE, Mutant, StaleMutant, fork_with_heap_frozen
 
 P = "../proofs/"  # theorem encodings (top-level proofs/, relative to dps_verify/)
 K = "paper/kernel/"  # the proof kernel
@@ -392,8 +391,7 @@ def run_forked(mutant: Mutant | None, theorem_id: str, both: bool = BOTH_SOLVERS
     """``(all verdicts as recorded, detail)`` for ``theorem_id`` with ``mutant`` applied, in a
     forked child of this (warm) process."""
     rfd, wfd = os.pipe()
-    gc.freeze()  # the child's collections skip (so do not copy) the parent's objects
-    pid = os.fork()
+    pid = fork_with_heap_frozen()  # the child's collections skip the parent's objects
     if pid == 0:  # child
         os.close(rfd)
         signal.alarm(TIMEOUT_S)
@@ -404,7 +402,6 @@ def run_forked(mutant: Mutant | None, theorem_id: str, both: bool = BOTH_SOLVERS
         with os.fdopen(wfd, "w") as fh:
             json.dump(out, fh)
         os._exit(0)
-    gc.unfreeze()
     os.close(wfd)
     with os.fdopen(rfd) as fh:
         data = fh.read()

@@ -155,6 +155,24 @@ def caught(mutant: Mutant, check: str, timeout: float = 600) -> bool:
     return run_mutant(mutant, check, timeout).returncode != 0
 
 
+def fork_with_heap_frozen() -> int:
+    """``os.fork()`` with this process's objects frozen out of the garbage collector
+    (``gc.freeze()``), so that the child's collections skip -- and so do not copy -- the
+    parent's heap.  In the parent they stay frozen when the session already keeps its
+    survivors frozen (the root conftest freezes them after each test module): unfreezing would
+    hand the whole session's heap -- imports, caches, proof results -- back to the next full
+    collections (the module's teardown collection walked it all again: ~2.5 s of CPU in a
+    default run); otherwise (no frozen objects before) they are unfrozen again."""
+    import gc
+
+    session_freezes = gc.get_freeze_count() > 0
+    gc.freeze()
+    pid = os.fork()
+    if pid != 0 and not session_freezes:
+        gc.unfreeze()
+    return pid
+
+
 def run_mutant_forked(mutant: Mutant, check: str, fresh: str, timeout: float = 600
                       ) -> subprocess.CompletedProcess:
     """:func:`run_mutant` in a ``fork`` of this (warm) process, for a mutant inside the package
@@ -166,7 +184,6 @@ def run_mutant_forked(mutant: Mutant, check: str, fresh: str, timeout: float = 6
     ``stderr`` when it raises (or when the mutant is stale).  Where there is no ``fork``, or
     the mutated file is a package's ``__init__`` or outside ``fresh``, it is :func:`run_mutant`.
     """
-    import gc
     import signal
     import traceback
 
@@ -176,8 +193,7 @@ def run_mutant_forked(mutant: Mutant, check: str, fresh: str, timeout: float = 6
         return run_mutant(mutant, check, timeout)
     path = PACKAGE / mutant.path
     rfd, wfd = os.pipe()
-    gc.freeze()  # the child's collections skip (so do not copy) this process's objects
-    pid = os.fork()
+    pid = fork_with_heap_frozen()
     if pid == 0:  # child: report through the pipe, never return into the caller
         code = 1
         try:
@@ -209,7 +225,6 @@ def run_mutant_forked(mutant: Mutant, check: str, fresh: str, timeout: float = 6
                 fh.write(err)
         finally:
             os._exit(code)
-    gc.unfreeze()
     os.close(wfd)
     with os.fdopen(rfd) as fh:
         err = fh.read()
