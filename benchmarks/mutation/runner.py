@@ -24,8 +24,11 @@ from pathlib import Path
 
 from benchmarks.mutation.operators import Mutant, mutated_source
 
+# tool caches are not part of the code measured, and another engineer's mypy or ruff run can
+# delete their files while the tree is copied (a failed snapshot)
 _IGNORE = shutil.ignore_patterns(".git", ".ci-venv", "__pycache__", "*.egg-info", ".hypothesis",
-                                 "mutation-report*", "*.ipynb")
+                                 "mutation-report*", "*.ipynb", ".mypy_cache", ".ruff_cache",
+                                 ".pytest_cache")
 
 
 @dataclass(frozen=True)
