@@ -117,7 +117,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "dps_verify/verdict/exact_search.py": (
         # the integer screen's setup and the order of the exact decisions (about 5 s)
         "tests/test_exact_search_screen_setup_reference.py",
-        # bookkeeping edges: the undecided example, workers, budget ties, exports (< 1 s)
+        # bookkeeping edges: workers and seconds, budget ties, exports (< 1 s)
         "tests/test_exact_search_edges_reference.py",
         "tests/test_exact_search_reference.py",
         "tests/test_exact_search_pairs_reference.py",
