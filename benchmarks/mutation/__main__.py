@@ -432,6 +432,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="do not re-run the survivors of their line's tests against the module's "
                         "whole selection (cheaper; a survivor then counts as one even if another "
                         "test of the selection would kill it)")
+    p.add_argument("--shuffle", action="store_true",
+                   help="run the chosen mutants in a random order seeded by --seed (not line "
+                        "order), so an exploration stopped early has looked at a random part "
+                        "of its sample; the sample and the report are the same")
     p.add_argument("--rescore", action="store_true",
                    help="rewrite the report sections of the chosen modules from their last "
                         "campaign's saved outcomes (benchmarks/mutation/outcomes/) with the "
@@ -535,6 +539,8 @@ def campaign(args: argparse.Namespace, modules: list[str], snap: Path,
               flush=True)
 
     jobs, uncovered = plan(chosen, maps, tests_for, args)
+    if args.shuffle:
+        random.Random(f"{args.seed}:order").shuffle(jobs)
     if args.speed_check:
         return speed_check(snap, chosen, maps, tests_for, args, jobs, progress)
     for o in uncovered:
