@@ -23,8 +23,9 @@ and its dependencies imported (distributed's ``multiprocessing-method`` setting;
 suite does the same), instead of each being a fresh interpreter that imports them again: about
 1.3 s of CPU less per worker start-up, ~9 start-ups per default run.  The forkserver also
 imports the two dps_verify modules whose functions the workers run as tasks
-(:data:`FORKSERVER_PRELOAD`), so that no forked worker imports them again: ~0.3 s of CPU less
-per worker (the four files that start worker processes: 10.0/10.6 -> 8.4/9.7 s, A/B).  The product keeps
+(:data:`FORKSERVER_PRELOAD`), so that no forked worker imports them again (~0.3 s of CPU less
+per worker), and not pandas, which distributed preloads for its own suite and no worker of
+ours imports (~0.6 s of CPU once per session).  The product keeps
 distributed's default (``spawn``); tests/test_distributed_hang.py runs its worker-killing test
 with that default.  Set ``DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD`` to choose another.
 
@@ -151,11 +152,16 @@ DASK_START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
 FORKSERVER_PRELOAD = ("dps_verify.verdict.exact_search", "dps_verify.audit.data")
 
 
+#: What distributed's forkserver preload has that no worker of this suite uses.
+FORKSERVER_NOT_PRELOADED = ("pandas",)
+
+
 def preload_in_the_forkserver(modules: tuple[str, ...] = FORKSERVER_PRELOAD) -> None:
     """Add ``modules`` to whatever list distributed hands the forkserver as its preload (it
-    sets its own, once, before its first worker starts): each forked worker then finds them
-    imported instead of importing them itself.  Only the stdlib's public context object is
-    touched; nothing is imported here."""
+    sets its own, once, before its first worker starts), without
+    :data:`FORKSERVER_NOT_PRELOADED`: each forked worker then finds them imported instead of
+    importing them itself.  Only the stdlib's public context object is touched; nothing is
+    imported here."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("forkserver")
@@ -164,7 +170,8 @@ def preload_in_the_forkserver(modules: tuple[str, ...] = FORKSERVER_PRELOAD) -> 
         return
 
     def set_forkserver_preload(module_names: list[str]) -> None:
-        set_preload([*module_names, *(m for m in modules if m not in module_names)])
+        keep = [m for m in module_names if m not in FORKSERVER_NOT_PRELOADED]
+        set_preload([*keep, *(m for m in modules if m not in keep)])
 
     set_forkserver_preload.adds = modules  # type: ignore[attr-defined]
     ctx.set_forkserver_preload = set_forkserver_preload  # type: ignore[method-assign]
