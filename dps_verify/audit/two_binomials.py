@@ -60,35 +60,50 @@ def _down(q: Fraction) -> int:
 
 
 def _region_thresholds(t: Fraction, n_a: int, n_b: int, a: Fraction, b: Fraction) -> list[int]:
-    """k(y): R holds x ≥ k(y) for each y (k(y) = n_A + 1 when no x qualifies)."""
+    """k(y): R holds x ≥ k(y) for each y (k(y) = n_A + 1 when no x qualifies).  k(y) does not
+    decrease in y (a > 0, b ≥ 0), so from the first y where no x qualifies none does."""
     ks = []
     for y in range(n_b + 1):
         need = (t + b * Fraction(y, n_b)) * n_a / a
         k = max(0, -((-need.numerator) // need.denominator))
-        ks.append(min(k, n_a + 1))
+        if k > n_a:
+            ks += [n_a + 1] * (n_b + 1 - y)
+            break
+        ks.append(k)
     return ks
 
 
 def _prob_region(s: int, u: int, n_a: int, n_b: int, ks: list[int]) -> int:
-    """2^(BITS·(n_A+n_B)) · Pr[R] with p_A = s/2^BITS, p_B = u/2^BITS (exact integers)."""
+    """2^(BITS·(n_A+n_B)) · Pr[R] with p_A = s/2^BITS, p_B = u/2^BITS (exact integers).
+
+    Only the terms R reaches are formed: y below the first y with no qualifying x (``ks`` does
+    not decrease), so the powers (1 − p_B)^(n_B − y) of those y only, the lowest by ``pow``; and
+    the tail Pr[Bin(n_A, p_A) ≥ x] from x = k(0) up."""
+    y_end = next((y for y, k in enumerate(ks) if k > n_a), n_b + 1)
+    if y_end == 0:
+        return 0
+    x_lo = ks[0]
+    # tail[x] for x_lo <= x <= n_a: ps[x] = s^x, qs[j] = (1 - s)^j for j <= n_a - x_lo
+    ps = [pow(s, x_lo)]
+    for _ in range(x_lo, n_a):
+        ps.append(ps[-1] * s)
+    qs = [1]
+    for _ in range(n_a - x_lo):
+        qs.append(qs[-1] * (_ONE - s))
     tail = [0] * (n_a + 2)
     acc = 0
-    ps, qs = [1] * (n_a + 1), [1] * (n_a + 1)
-    for i in range(1, n_a + 1):
-        ps[i], qs[i] = ps[i - 1] * s, qs[i - 1] * (_ONE - s)
-    for x in range(n_a, -1, -1):
-        acc += math.comb(n_a, x) * ps[x] * qs[n_a - x]
+    for x in range(n_a, x_lo - 1, -1):
+        acc += math.comb(n_a, x) * ps[x - x_lo] * qs[n_a - x]
         tail[x] = acc
+    # qu[y] = (1 - u)^(n_b - y) for y < y_end
+    qu = [pow(_ONE - u, n_b - y_end + 1)]
+    for _ in range(y_end - 1):
+        qu.append(qu[-1] * (_ONE - u))
+    qu.reverse()
     total = 0
     pu = 1
-    qu = [1] * (n_b + 1)
-    for i in range(1, n_b + 1):
-        qu[i] = qu[i - 1] * (_ONE - u)
-    for y in range(n_b + 1):
-        k = ks[y]
-        if k > n_a:
-            break
-        total += math.comb(n_b, y) * pu * qu[n_b - y] * tail[k]
+    for y in range(y_end):
+        total += math.comb(n_b, y) * pu * qu[y] * tail[ks[y]]
         pu *= u
     return total
 
