@@ -106,6 +106,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # the fast reference files first: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
         "tests/test_releases_screen_steps_reference.py",
+        "tests/test_releases_cheap_bounds_reference.py",
+        "tests/test_releases_enclosure_budget_reference.py",
         "tests/test_releases_paths_reference.py",
         "tests/test_releases_screen_reference.py",
         "tests/test_releases_work_budget.py",

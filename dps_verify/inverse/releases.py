@@ -214,10 +214,9 @@ def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, A
     and ``ell`` (log P/Q) of the finite atoms, then a ball evaluation from ``atoms`` = [(P, ln r)]
     as arb balls."""
     flint = _flint()
-    inf_up = min(Fraction(1), times * p_inf)
-    if 0 < p_inf < 1 and times > 1:  # 1 − (1 − p∞)^T, tighter than T·p∞ when p∞ is large
-        with flint.ctx.workprec(BALL_PREC):
-            inf_up = min(inf_up, _upper(1 - (1 - arb_fraction(p_inf)) ** times))
+    # 1 − (1 − p∞)^T, tighter than T·p∞ when p∞ is large (exactly 0 at p∞ = 0, 1 at p∞ = 1)
+    with flint.ctx.workprec(BALL_PREC):
+        inf_up = min(Fraction(1), times * p_inf, _upper(1 - (1 - arb_fraction(p_inf)) ** times))
     if not atoms:
         return inf_up
     e = float(arb_epsilon(eps).mid())
@@ -404,7 +403,9 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
         for n in range(k + 1, tail_from):
             if n not in bound:
                 bound[n] = thresholded_bound(n, k, b, eps, times)
-        n_top = max(range(k, tail_from), key=bound.__getitem__)  # ties: the smallest n (the first)
+        # the size with the largest bound (ties: the smallest n, the first); the loop leaves
+        # with it (nothing changes the bounds after the last computation)
+        n_top = max(range(k, tail_from), key=bound.__getitem__)
         spent_fine = sum(c.details.get("mode") != "exact" for c in fine.values())
         spent_coarse = sum(c.details.get("mode") != "exact" for c in coarse.values())
         if (n_top in fine or bound[n_top] <= ATOL or spent_fine >= max_enclosures
@@ -423,7 +424,6 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     tail = untr(tail_from)
     encs = {**coarse, **fine}
     lower = max(c.lower for c in encs.values())
-    n_top = max(range(k, tail_from), key=bound.__getitem__)
     upper = max(bound[n_top], tail)
     if tail > bound[n_top]:
         source, argmax = "tail", tail_from
