@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,9 +37,11 @@ PROBES = {
 }
 
 
-def _loaded_after_each(steps: dict[str, str], env: dict[str, str] | None = None) -> dict[str, list[str]]:
+def _loaded_after_each(steps: dict[str, str], env: dict[str, str] | None = None,
+                       then: str = "") -> dict[str, Any]:
     """Which HEAVY modules each step of ``steps`` adds to ``sys.modules``, the steps run in
-    order in one fresh interpreter (a step's list is what it loaded beyond the steps before it)."""
+    order in one fresh interpreter (a step's list is what it loaded beyond the steps before it);
+    ``then`` runs after the steps and may add entries of its own to ``added``."""
     probe = "import json, sys\nseen, added = set(), {}\n"
     for name, code in steps.items():
         probe += textwrap.dedent(f"""
@@ -47,16 +50,26 @@ def _loaded_after_each(steps: dict[str, str], env: dict[str, str] | None = None)
             added[{name!r}] = sorted(now - seen)
             seen |= now
         """)
+    probe += then
     probe += "print(json.dumps(added))\n"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          env={**os.environ, **(env or {})})
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+#: Run after the probes, in their interpreter, where the strategies have imported Hypothesis and
+#: no dps_verify code has registered a profile (only the pytest plugin's hooks and
+#: ``load_default_profile`` do, and neither runs there): a ``dps-ci`` profile Hypothesis knows
+#: there can only have been registered by the ``hypothesis`` entry point.
+PROFILE_PROBE = ("from hypothesis import settings\n"
+                 "added['dps-ci max_examples'] = settings.get_profile('dps-ci').max_examples\n")
+
+
 @pytest.fixture(scope="module")
-def probed() -> dict[str, list[str]]:
-    """The HEAVY modules each of PROBES loads (one interpreter for the four, shared)."""
-    return _loaded_after_each(PROBES)
+def probed() -> dict[str, Any]:
+    """The HEAVY modules each of PROBES loads, and the ``dps-ci`` profile's ``max_examples``
+    after them (PROFILE_PROBE): one interpreter for all, shared."""
+    return _loaded_after_each(PROBES, then=PROFILE_PROBE)
 
 
 def test_importing_the_plugin_loads_nothing_heavy(probed):
@@ -85,20 +98,21 @@ def test_testing_names_load_on_first_use():
         T.nope  # noqa: B018
 
 
-def test_plugin_is_the_pytest11_entry_point_and_profiles_register_with_hypothesis():
-    """The installed metadata points pytest at the plugin and Hypothesis at the profile hook."""
+def test_plugin_is_the_pytest11_entry_point_and_profiles_register_with_hypothesis(probed):
+    """The installed metadata points pytest at the plugin and Hypothesis at the profile hook,
+    and a fresh interpreter that imports Hypothesis knows the profile (the probes' one, where
+    nothing else registers it: PROFILE_PROBE)."""
     eps = importlib.metadata.entry_points()
     pytest11 = {e.name: e.value for e in eps.select(group="pytest11")}
     assert pytest11.get("dps_verify") == "dps_verify.testing.plugin"
     hyp = {e.name: e.value for e in eps.select(group="hypothesis")}
     assert hyp.get("dps_verify") == "dps_verify.testing.profiles:register_profiles"
-    code = ("from hypothesis import settings\n"
-            "print(settings.get_profile('dps-ci').max_examples)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     from dps_verify.testing.profiles import CI_MAX_EXAMPLES
 
-    assert out.stdout.strip() == str(CI_MAX_EXAMPLES)
+    assert probed["dps-ci max_examples"] == CI_MAX_EXAMPLES
     # negative control: with Hypothesis' plugins switched off, the profile is unknown
+    code = ("from hypothesis import settings\n"
+            "print(settings.get_profile('dps-ci').max_examples)\n")
     off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "HYPOTHESIS_NO_PLUGINS": "1"})
     assert off.returncode != 0 and "dps-ci" in off.stderr
