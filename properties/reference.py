@@ -54,6 +54,7 @@ with a generous factor 2 so rounding in the bound itself cannot matter):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -166,11 +167,17 @@ def _log_pmf(j: int, n: int, b: mpmath.mpf) -> mpmath.mpf:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def upper_tail(n: int, J: int, beta: Fraction) -> mpmath.mpf:
     """Pr[Bin(n, β) ≥ J] for J > βn/(1−β)·… (term ratio ≤ 1/2 from J on: see module doc).
 
     Sums terms until the geometric remainder bound is negligible and adds that bound, so the
     value is accurate to ~10^-(DPS-5) relative.  Raises ReferenceGaveUp if the ratio is not < 1.
+
+    A pure function of its arguments (its own working precision, whatever the caller's), so
+    its values are remembered: the runs of :func:`d` at k and k − 1 share every tail from J = k
+    on, and so do :func:`sdgs_delta`'s group sizes past n_m, and its hockey-stick reuses the
+    tail of n − 1 at the same threshold (an exception is raised afresh, never remembered).
     """
     if J > n:
         return mpmath.mpf(0)
