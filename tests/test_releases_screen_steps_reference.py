@@ -133,3 +133,27 @@ def test_screened_tail_start_is_searched_again_after_the_first_enclosure(k: int,
     assert untr(r.tail_from) <= max(top, R.ATOL) < untr(r.tail_from - 1)
     assert untr(r.tail_from) > top_k  # against n = k alone the tail would start later
     assert r.tail_bound == untr(r.tail_from) and r.scanned == (k, r.tail_from - 1)
+
+
+@pytest.mark.parametrize(("k", "beta", "eps", "times"), [
+    (2, F(1, 10), "ln(11/10)", 4),  # step 1 runs twice (an enclosure, the tail searched again)
+    (5, F(1, 3), "ln(2)", 2),
+])
+def test_screened_algorithm_screens_each_size_at_most_once_per_length(monkeypatch: pytest.MonkeyPatch,
+                                                                      k: int, beta: F, eps: str,
+                                                                      times: int) -> None:
+    # a size's coarse screen is kept once made, and a size screened again at the fine length is
+    # never screened there a second time (in step 1's second pass nor in step 2): the screens
+    # are deterministic, so a repeat is only work
+    seen: list[tuple[int, int]] = []
+    real = R.screen_delta
+
+    def spy(n: int, kk: int, b: F, e: float, t: int, bins: int = R.SCREEN_BINS[1]) -> float:
+        seen.append((n, bins))
+        return real(n, kk, b, e, t, bins)
+
+    monkeypatch.setattr(R, "screen_delta", spy)
+    r = R.releases_delta(k, beta, eps, times)
+    assert len(seen) == len(set(seen))
+    assert set(range(k + 1, r.tail_from)) <= {n for n, _ in seen}  # every size below the tail
+    assert any(bins == R.SCREEN_BINS[1] for _, bins in seen)

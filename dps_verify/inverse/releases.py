@@ -625,9 +625,8 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             bound[n] = Certified(Fraction(0), cheap, "Chernoff bound on the thresholded pair",
                                  {"mode": "cheap"})
             continue
-        if n not in fine_screened and screen[n] * 1.03 >= float(target):
+        if n not in fine_screened and screen[n] * 1.03 >= float(target):  # (each n visited once)
             screen[n] = screen_delta(n, k, b, e, times, fine_bins)
-            fine_screened.add(n)
         c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint,
                         fft=fft)
         h_hint = c.details.get("h_exps", h_hint)
