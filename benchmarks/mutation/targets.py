@@ -47,6 +47,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_sdgs_thresholds_reference.py",
         "tests/test_sdgs_capped_reference.py",
         "tests/test_sdgs_edges_reference.py",
+        "tests/test_sdgs_stops_and_notes_reference.py",
         "tests/test_sdgs_kl_lower_reference.py",
         "tests/test_sdgs_work_estimate_reference.py",
         "tests/test_sdgs_route_and_messages_reference.py",

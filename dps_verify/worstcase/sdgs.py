@@ -31,20 +31,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+# GMP integers (about 10-50x faster than Python ints at these sizes); gmpy2 is a dependency
+import gmpy2
 import mpmath
+from gmpy2 import mpz
 from mpmath import libmp
-
-try:  # GMP integers (about 10-50x faster than Python ints at these sizes); optional
-    import gmpy2
-    from gmpy2 import mpz
-
-    _HAVE_GMP = True
-except ImportError:  # pragma: no cover - pure-Python fallback, same results
-    import types
-
-    _HAVE_GMP = False
-    mpz = int  # type: ignore[misc,assignment]
-    gmpy2 = types.SimpleNamespace(comb=math.comb, divexact=lambda a, b: a // b)  # type: ignore[assignment]
 
 from dps_verify.core.binomial import max_pmf
 from dps_verify.core.errors import BudgetError, CertificationError, ParameterError
@@ -111,7 +102,11 @@ def first_bad(n: int, beta: Fraction, eps: Fraction) -> int:
 
 
 def n_min(k: int, beta: Fraction, eps: Fraction) -> int:
-    """n_m = ⌈k/γ − 1⌉: the least n with γ(n+1) ≥ k (CP App. A.2), computed exactly."""
+    """n_m = ⌈k/γ − 1⌉: the least n with γ(n+1) ≥ k (CP App. A.2), computed exactly.
+
+    Raises :class:`ParameterError` unless k ≥ 1 (the suppression threshold, CP §3.2)."""
+    if k < 1:
+        raise ParameterError(f"n_min needs k >= 1 (the suppression threshold), got {k}")
 
     def ok(n: int) -> bool:  # γ(n+1) ≥ k  ⇔  (n+1−k)e^ε ≥ (n+1)(1−β)
         if n + 1 - k <= 0:
@@ -119,10 +114,10 @@ def n_min(k: int, beta: Fraction, eps: Fraction) -> int:
         return exp_compare(eps, Fraction((n + 1) * (1 - beta)) / (n + 1 - k)) >= 0
 
     gamma = 1 - float(1 - beta) * math.exp(-eps_float(eps))
-    n = max(int(math.ceil(k / gamma - 1)), 0)
+    n = math.ceil(k / gamma - 1)  # ≥ k − 1 ≥ 0, as γ ≤ 1
     while not ok(n):
         n += 1
-    while n > 0 and ok(n - 1):
+    while ok(n - 1):  # stops at n = k at the latest: ok(k − 1) is false
         n -= 1
     return n
 
@@ -136,7 +131,7 @@ def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
         return n + 1 - k > 0 and not E.less((n + 1 - k) * q, (n + 1) * r)
 
     gamma = 1 - (1 - float(beta)) * math.exp(-min(eps_float(eps), 700.0))
-    n = max(int(math.ceil(k / gamma - 1)), 0) if gamma > 0 else k
+    n = math.ceil(k / gamma - 1) if gamma > 0 else k  # ≥ k − 1 ≥ 0 for k ≥ 1, as γ ≤ 1
     while not ok(n):
         n += 1
     while n > 0 and ok(n - 1):
@@ -178,7 +173,6 @@ EXACT_TAIL_WORK = 10**8
 TAIL_BITS = 140
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
 _LN2_F = math.log(2)
-_ZERO = Fraction(0)
 def _ln_f(x: Any) -> float:
     """ln x in floats for an integer x > 0 of any size (screens only)."""
     bl = x.bit_length()
@@ -224,8 +218,8 @@ def _exp_dyadic_arb(eps: Fraction, prec: int) -> tuple[int, int, int] | None:
     """:func:`~dps_verify.core.numbers.exp_dyadic` (lo/2^s ≤ e^ε ≤ hi/2^s) from a python-flint
     ball at ``prec`` + 8 bits: Arb's exp is a rigorous enclosure and ``lower()``/``upper()``
     round its ends outward, so the integers bracket e^ε exactly as the mpmath.iv version does
-    (about 10× cheaper).  None (use the mpmath.iv version) without python-flint or for
-    0 < ε outside (0, 4096).  Cached per (ε, prec): at most 256 entries of a few hundred bits.
+    (about 10× cheaper; Arb's exponents are unbounded, so the ball is finite).  None (use the
+    mpmath.iv version) without python-flint or for ε outside (0, 4096).  Cached per (ε, prec): at most 256 entries of a few hundred bits.
     """
     if not 0 < eps < 4096:
         return None
@@ -235,15 +229,13 @@ def _exp_dyadic_arb(eps: Fraction, prec: int) -> tuple[int, int, int] | None:
 @lru_cache(maxsize=256)
 def _exp_dyadic_arb_ints(num: int, den: int, prec: int) -> tuple[int, int, int] | None:
     flint = _flint_or_none()
-    if flint is None:  # pragma: no cover
+    if flint is None:
         return None
     ctx = flint.ctx
     old = ctx.prec
     ctx.prec = prec + 8  # what ctx.workprec does, without its context-manager overhead
     try:
         x = flint.arb(flint.fmpq(num, den)).exp()
-        if not x.is_finite():  # pragma: no cover - ε < 4096 keeps e^ε finite
-            return None
         lo_m, lo_e = x.lower().man_exp()
         hi_m, hi_e = x.upper().man_exp()
     finally:
@@ -363,7 +355,7 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
     (1−β)(−expm1(−ε)) and 1 − γ = (1−β)e^{−ε} carry no cancellation.  None when the ball is
     not positive with 20 certain bits (the caller then uses mpmath.iv), or without python-flint."""
     flint = _flint_or_none()
-    if flint is None:  # pragma: no cover
+    if flint is None:
         return None
     with flint.ctx.workprec(prec):
         b = flint.arb(flint.fmpq(int(beta.numerator), int(beta.denominator)))
@@ -443,7 +435,7 @@ def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -
     keeps scanning or uses the rational route) when undecided or without python-flint.
     """
     flint = _flint_or_none()
-    if flint is None or num <= 0:  # pragma: no cover
+    if flint is None or num <= 0:
         return False
     e = eps if eps <= 64 else Fraction(64)
     if type(e) is Fraction:
@@ -657,8 +649,8 @@ class _Best:
         self.offer(lo, hi, den, n)
 
 
-# an untyped gmpy2 mpfr when _HAVE_GMP (the only case in which _cmp reads it), else None
-_SLOP: Any = gmpy2.mpfr(2) ** -40 if _HAVE_GMP else None
+# the float screen's band of _cmp (an untyped gmpy2 mpfr)
+_SLOP: Any = gmpy2.mpfr(2) ** -40
 
 
 def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
@@ -667,7 +659,7 @@ def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
     (relative error < 2^−50 each way) decides unless the two are within 2^−40, then exact."""
     if a == 0 or c == 0:
         return (a > 0) - (c > 0)
-    if not _HAVE_GMP or a.bit_length() + d.bit_length() <= 8192:
+    if a.bit_length() + d.bit_length() <= 8192:
         u, v = a * d, c * b
         return (u > v) - (u < v)
     x = gmpy2.mpfr(a) / gmpy2.mpfr(b)
@@ -1047,8 +1039,6 @@ def _scan_from(
         exact_note += f"; tails truncated with a geometric remainder bound (2^-{TAIL_BITS} relative)"
     if best.lo_den.bit_length() > 1024:
         exact_note += "; ends rounded outward to 256-bit dyadics"
-    if lower < 0:  # pragma: no cover - values are ≥ 0 by construction
-        lower = _ZERO
     return Certified(
         lower=lower,
         upper=upper if upper >= lower else lower,
