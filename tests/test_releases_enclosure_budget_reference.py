@@ -124,3 +124,89 @@ def test_screened_default_budget_encloses_at_most_thirteen_sizes(monkeypatch: py
     assert r.bound_source == "bound" and r.delta.upper == 1
     worst = max(exact_delta(n, k, beta, x, times) for n in range(k, k + 8))
     assert r.delta.lower <= worst <= r.delta.upper
+
+
+def _scan_model(k: int, beta: F, eps: str, times: int, rtol: float, max_enclosures: int,
+                n_limit: int = 1024) -> dict:
+    """The scan method as its docstring states it, step by step, on the module's certified
+    primitives (enclosure, cheap bound of the thresholded pair, untruncated tail bound): the
+    tail start is the least size above k whose untruncated bound is within the largest enclosed
+    upper end (or ATOL); each size below it gets its cheap bound; the size with the largest
+    bound (the smallest such n) is enclosed, coarse (rtol 0.2) first and fine when it stays on
+    top, an exact enclosure once; stop when the top size is enclosed fine, its bound is at most
+    ATOL, or a budget is spent (max_enclosures fine non-exact, 8 times as many coarse
+    non-exact, 10 times as many enclosures in all)."""
+    e = epsilon_param(eps)
+
+    def enclose(n: int, tol: float) -> Certified:
+        return R.pair_delta_enclosure(*R.group_pair(n, k, beta), e, times, rtol=tol)
+
+    def untr(a: int) -> F:
+        return R.untruncated_bound(a, beta, e, times)
+
+    fine, coarse = {k: enclose(k, rtol)}, {}
+    bound = {k: fine[k].upper}
+    while True:
+        crit = max(max(c.upper for c in fine.values()), max((c.upper for c in coarse.values()), default=F(0)))
+        tail_from = next((a for a in range(k + 1, n_limit + 1) if untr(a) <= max(crit, R.ATOL)), n_limit + 1)
+        for n in range(k + 1, tail_from):
+            bound.setdefault(n, R.thresholded_bound(n, k, beta, eps, times))
+        top = max(bound[n] for n in range(k, tail_from))
+        n_top = min(n for n in range(k, tail_from) if bound[n] == top)
+        spent_fine = sum(1 for c in fine.values() if c.details.get("mode") != "exact")
+        spent_coarse = sum(1 for c in coarse.values() if c.details.get("mode") != "exact")
+        if (n_top in fine or top <= R.ATOL or spent_fine >= max_enclosures
+                or spent_coarse >= 8 * max_enclosures or len(fine) + len(coarse) >= 10 * max_enclosures):
+            break
+        tol = rtol if n_top in coarse else max(0.2, rtol)
+        c = enclose(n_top, tol)
+        bound[n_top] = min(bound[n_top], c.upper)
+        if n_top in coarse or c.details.get("mode") == "exact":
+            fine[n_top] = c
+        else:
+            coarse[n_top] = c
+    encs = {**coarse, **fine}
+    tail = untr(tail_from)
+    upper = max(top, tail)
+    source = "tail" if tail > top else "enclosure" if n_top in encs else "cheap"
+    return {"lower": max(c.lower for c in encs.values()), "upper": upper, "source": source,
+            "argmax": tail_from if source == "tail" else n_top, "tail_from": tail_from,
+            "tail_bound": tail, "enclosed": tuple(sorted(encs)), "fine": sorted(fine),
+            "coarse": sorted(coarse), "cheap_bounds": len(bound) - len(encs),
+            "mode": "exact" if all(c.details.get("mode") == "exact" for c in encs.values()) else "discretised"}
+
+
+@pytest.mark.parametrize(("k", "beta", "eps", "x", "times", "max_enclosures", "grid"), [
+    (3, F(1, 2), "ln(3/2)", F(3, 2), 3, 6, False),  # every enclosure exact
+    (2, F(1, 10), "ln(11/10)", F(11, 10), 4, 6, False),  # cheap bounds settle some sizes
+    (2, F(1, 4), "0", F(1), 2, 6, True),  # grid enclosures: coarse first, the top refined
+    (3, F(1, 2), "ln(3/2)", F(3, 2), 3, 1, True),  # the fine budget binds
+    (3, F(1, 2), "ln(3/2)", F(3, 2), 3, 0, False),  # no budget: n = k alone
+])
+def test_scan_method_is_its_documented_rule(monkeypatch: pytest.MonkeyPatch, k: int, beta: F, eps: str,
+                                            x: F, times: int, max_enclosures: int, grid: bool) -> None:
+    # the scan's result, field by field, is the documented rule recomputed above (the
+    # enclosures are shared through a memo: the same certified objects), and it encloses the
+    # exact worst case
+    real = R.pair_delta_enclosure
+    memo: dict = {}
+
+    def enclosure(p: dict, q: dict, e: F, t: int, **kw: object) -> Certified:
+        key = (tuple(sorted(p.items(), key=str)), kw.get("rtol"))
+        if key not in memo:
+            memo[key] = real(p, q, e, t, **({"exact_budget": 0} if grid else {}),  # type: ignore[arg-type]
+                             **{a: v for a, v in kw.items() if a != "fft"})
+        return memo[key]
+
+    monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
+    r = R.releases_delta(k, beta, eps, times, method="scan", max_enclosures=max_enclosures)
+    m = _scan_model(k, beta, eps, times, 0.01, max_enclosures)
+    assert (r.delta.lower, r.delta.upper) == (m["lower"], m["upper"])
+    assert (r.bound_source, r.argmax_n, r.delta.details["argmax_n"]) == (m["source"], m["argmax"], m["argmax"])
+    assert (r.tail_from, r.tail_bound, r.scanned) == (m["tail_from"], m["tail_bound"], (k, m["tail_from"] - 1))
+    assert (r.enclosed, r.details["fine_enclosures"], r.details["coarse_enclosures"]) == (
+        m["enclosed"], m["fine"], m["coarse"])
+    assert r.details["cheap_bounds"] == m["cheap_bounds"] and r.mode == m["mode"] == r.delta.details["mode"]
+    assert r.covers_all_n
+    assert max(exact_delta(n, k, beta, x, times) for n in range(k, k + 5)) <= r.delta.upper
+    assert r.delta.lower <= max(exact_delta(n, k, beta, x, times) for n in r.enclosed if n < k + 5)

@@ -157,3 +157,14 @@ def test_screened_algorithm_screens_each_size_at_most_once_per_length(monkeypatc
     assert len(seen) == len(set(seen))
     assert set(range(k + 1, r.tail_from)) <= {n for n, _ in seen}  # every size below the tail
     assert any(bins == R.SCREEN_BINS[1] for _, bins in seen)
+
+
+def test_screened_result_names_the_sparse_route_when_no_grid_was_used() -> None:
+    # k = 3, β = 1/1000, ε = 1/2, T = 20: the groups above k are almost always suppressed, so
+    # their δ (about 1e-7) is certified by the sparse enclosure (exact in ball arithmetic up to a
+    # union-bound remainder), no discretised grid anywhere: the result's mode says "sparse"
+    r = R.releases_delta(3, F(1, 1000), "1/2", 20)
+    kinds = set(r.details["bounds_by_kind"])
+    assert "sparse" in kinds and "discretised" not in kinds
+    assert r.mode == "sparse" == r.delta.details["mode"]
+    assert 0 < r.delta.lower <= r.delta.upper < F(1, 10**6)
