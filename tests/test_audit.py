@@ -50,7 +50,10 @@ def test_threshold_other_than_k_is_not_recognised():
     assert rep.witness.shape == "crowd"
 
 
-def test_search_pass_states_coverage():
+def test_search_pass_states_coverage(short_recognition):
+    """The coverage of a searched PASS (the recognition that follows it, which only adds a note,
+    runs at the short budget: see the ``short_recognition`` fixture)."""
+
     def kanon(sample):
         from collections import Counter
 

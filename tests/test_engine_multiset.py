@@ -180,9 +180,10 @@ def test_cli_exit_4(name, fragment, capsys):
     assert "PASS" not in out and "FAIL" not in out
 
 
-def test_cli_negative_control_gets_a_verdict(tmp_path, capsys):
+def test_cli_negative_control_gets_a_verdict(tmp_path, capsys, short_recognition):
     """The order-free twin of the faulty example (the output is constant): a PASS, exit 0; and
-    ``min(sample)`` (a function of the multiset that leaks): a FAIL, exit 1 — never exit 4."""
+    ``min(sample)`` (a function of the multiset that leaks): a FAIL, exit 1 — never exit 4.
+    (The recognition after the PASS runs at the short budget: it only adds a note.)"""
     twin = tmp_path / "sorted_twin.py"
     twin.write_text("def anonymize(sample):\n    return 'fast path'\n\n"
                     "def smallest(sample):\n    return min(sample) if sample else None\n")
