@@ -231,6 +231,48 @@ def zoo_entry_run() -> Any:
     return run
 
 
+def _figure_key(name: str) -> tuple:
+    """Figure ``name`` and the ``dps_verify.paper.figures`` constants it is drawn from (those
+    named after it: ``FIG5_BETA`` for ``fig5``, ``BETA_GT_DELTA_KS`` for ``fig-beta-gt-delta``),
+    as they are now (a test may have set smaller grids)."""
+    from dps_verify.paper import figures
+
+    prefix = "BETA_GT_DELTA_" if name == "fig-beta-gt-delta" else f"{name.upper()}_"
+    return name, tuple((k, repr(v)) for k, v in sorted(vars(figures).items()) if k.startswith(prefix))
+
+
+@pytest.fixture(scope="session")
+def figures_drawn_once(deep_profile: bool) -> Any:
+    """``wrap(draw_with_notes)``: ``dps_verify.paper.figures.draw_with_notes`` that draws each
+    figure for real once per session (for the same figure constants) and hands every later
+    call a copy of that PNG with the same notes.  For the tests that render report files
+    (tests/test_reliability_render.py, tests/test_cmd_paper.py): a figure costs ~0.5-0.9 s of
+    CPU to draw, and CP Fig. 5 was drawn by both.  Under the deep profile ``wrap`` returns
+    the function unchanged (every call draws)."""
+    from pathlib import Path
+
+    drawn: dict[tuple, tuple[str, bytes, list[str]]] = {}
+
+    def wrap(draw_with_notes: Any) -> Any:
+        if deep_profile:
+            return draw_with_notes
+
+        def draw_once(name: str, outdir: Path) -> tuple[Path, list[str]]:
+            key = _figure_key(name)
+            if key not in drawn:
+                png, notes = draw_with_notes(name, outdir)
+                drawn[key] = (png.name, png.read_bytes(), list(notes))  # the first directory moves
+                return png, notes
+            file_name, data, notes = drawn[key]
+            copy = Path(outdir) / file_name
+            copy.write_bytes(data)
+            return copy, list(notes)
+
+        return draw_once
+
+    return wrap
+
+
 #: Sample budget of the recognition after a PASS under the ``short_recognition`` fixture (the
 #: product's is ``dps_verify.audit.core.RECOGNITION_SAMPLES``, 30,000).
 SHORT_RECOGNITION_SAMPLES = 2_000

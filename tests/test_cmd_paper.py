@@ -16,11 +16,14 @@ def test_only_no_match_exit_2(capsys):
     assert err.count("\n") == 1 and "no claim id matches" in err
 
 
-def test_only_subset_writes_reports(tmp_path, capsys, monkeypatch):
+def test_only_subset_writes_reports(tmp_path, capsys, monkeypatch, figures_drawn_once):
+    """Fig. 5 is drawn for real once per session (``figures_drawn_once``, the root conftest:
+    tests/test_reliability_render.py draws it too); what is checked here is that the command
+    asks for it once and writes it into both reports."""
     from dps_verify.paper import figures
 
     drawn: list[str] = []
-    real_draw = figures.draw_with_notes
+    real_draw = figures_drawn_once(figures.draw_with_notes)
 
     def counting_draw(name, outdir):
         drawn.append(name)

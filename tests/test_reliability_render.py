@@ -26,42 +26,28 @@ def _outcomes() -> list[Outcome]:
 
 #: The grids the default run draws each figure on (``figures`` constant -> value): every figure
 #: with at least two curves or points, and both kinds of point of CP Fig. 6 (β = 0.4 at k = 10,
-#: 15 cannot reach δ ≤ 1e-6 and is left out; k = 20 is drawn).  The larger grids add drawn
-#: points only (~6 s of CPU for Fig. 6's larger k, ~2.5 s for the other figures' further
-#: curves); the deep profile, and CI's ``dps-verify paper`` on every run, draw the full figures.
+#: 15 cannot reach δ ≤ 1e-6 and is left out; k = 20 is drawn; β = 0.1 is drawn at all three).
+#: The larger grids add drawn points only (~6 s of CPU for Fig. 6's larger k and further β,
+#: ~2.5 s for the other figures' further curves); the deep profile, and CI's ``dps-verify
+#: paper`` on every run, draw the full figures.
 FIGURE_GRIDS_DEFAULT_RUN = {
     "FIG2_KS": (5, 50),
     "FIG3_BETAS": ("0.05", "0.4"),
     "FIG4_BETAS": ("0.1",),
+    "FIG6_BETAS": ("0.1", "0.4"),
     "FIG6_KS": (10, 15, 20),
     "FIG7_EPS0": ("0.25", "2"),
     "BETA_GT_DELTA_BETAS": ("0.02", "0.2", "0.5"),
 }
 
 
-def _draw_each_figure_once(draw_with_notes):
-    """``figures.draw_with_notes`` drawing each figure for real once (for the HTML report, the
-    first format rendered) and handing a later format a copy of that PNG with the same notes
-    (~5 s of CPU less: the Markdown report drew all seven again).  Under deep each format
-    draws its own."""
-    drawn: dict[str, tuple[str, bytes, list[str]]] = {}
-
-    def draw_once(name: str, outdir: Path) -> tuple[Path, list[str]]:
-        if name not in drawn:
-            png, notes = draw_with_notes(name, outdir)
-            drawn[name] = (png.name, png.read_bytes(), list(notes))  # the first directory moves
-            return png, notes
-        file_name, data, notes = drawn[name]
-        copy = Path(outdir) / file_name
-        copy.write_bytes(data)
-        return copy, list(notes)
-
-    return draw_once
-
-
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory, deep_profile) -> dict[str, Path]:
-    """One model, rendered once as HTML, Markdown and JSON (figures drawn once per format)."""
+def rendered(tmp_path_factory, deep_profile, figures_drawn_once) -> dict[str, Path]:
+    """One model, rendered once as HTML, Markdown and JSON.  By default each figure is drawn
+    for real once per session and the other format gets a copy of its PNG with the same notes
+    (``figures_drawn_once``, the root conftest; ~5 s of CPU less: the Markdown report drew all
+    seven again, and tests/test_cmd_paper.py draws Fig. 5 too); under deep each format draws
+    its own."""
     out = tmp_path_factory.mktemp("reports")
     outs = _outcomes()
     with pytest.MonkeyPatch.context() as mp:
@@ -69,7 +55,7 @@ def rendered(tmp_path_factory, deep_profile) -> dict[str, Path]:
             for name, grid in FIGURE_GRIDS_DEFAULT_RUN.items():
                 assert hasattr(figures, name), name  # a renamed constant must not go unnoticed
                 mp.setattr(figures, name, grid)
-            mp.setattr(figures, "draw_with_notes", _draw_each_figure_once(figures.draw_with_notes))
+        mp.setattr(figures, "draw_with_notes", figures_drawn_once(figures.draw_with_notes))
         return {
             "html": writers.write_html(outs, 1.0, out / "html"),
             "md": writers.write_markdown(outs, 1.0, out / "report.md"),
@@ -97,6 +83,9 @@ def test_markdown_report_has_every_claim_and_figure(rendered):
     for name in figures.FIGURES:
         assert (figdir / f"{name}.png").is_file()
         assert f"(report_figures/{name}.png)" in md
+    # each figure was drawn, none replaced by the placeholder image of a drawing that raised
+    assert "the whole figure: not drawn" not in md
+    assert "the whole figure: not drawn" not in rendered["html"].read_text(encoding="utf-8")
 
 
 def test_figure_six_says_what_it_left_out(rendered):
