@@ -21,7 +21,15 @@ import ast
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from tests.test_import_graph import PACKAGE, ROOT, _imports, _modules, import_graph, parsed
+from tests.test_import_graph import (
+    _STATEMENT_HOLDERS,
+    PACKAGE,
+    ROOT,
+    _imports,
+    _modules,
+    import_graph,
+    parsed,
+)
 
 #: Floors, lowest first.  Packages on one floor may not import each other.
 FLOORS: tuple[tuple[str, ...], ...] = (
@@ -96,18 +104,19 @@ def layer_violations(graph: dict[str, set[str]],
 
 
 def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of ``tree`` except those in the body of an ``if TYPE_CHECKING:`` (imports
-    there never run); such an ``if``'s test and ``else`` branch are kept.  One pass."""
+    """Every statement of ``tree`` (and the handlers and match cases holding statements: every
+    node an import can be, see ``_STATEMENT_HOLDERS``) except those in the body of an
+    ``if TYPE_CHECKING:`` (imports there never run); such an ``if``'s ``else`` branch is kept.
+    One pass."""
     stack = [tree]
     while stack:
         node = stack.pop()
         yield node
         if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) \
                 == "TYPE_CHECKING":
-            stack.append(node.test)
             stack.extend(node.orelse)
         else:
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_HOLDERS))
 
 
 def facade_imports(module: str, tree: ast.AST, known: set[str]) -> list[str]:
