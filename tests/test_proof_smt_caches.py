@@ -1,7 +1,8 @@
 """The SMT back end's per-process memory (printed terms, z3 and cvc5 answers) changes no answer,
 text or model: a term printed once is printed the same inside another formula, with its
 declarations; an answer asked again is the one the solver gave, models are independent copies;
-``unknown`` (a limit reached) is never remembered and an answer only for its own limit; and a
+z3's ``unknown`` is never remembered, cvc5's only when its cause is deterministic (its work
+limit or incompleteness, never the wall-clock guard), and an answer only for its own limit; and a
 model is a function of the formulas alone, whatever z3 was asked before (it is searched in a new
 context)."""
 
@@ -97,14 +98,31 @@ def _easy_script(name: str) -> str:
     return smt.to_smtlib([x * y > 2, x < 1, y < 5])
 
 
-def test_a_cvc5_unknown_is_never_remembered(monkeypatch):
+def test_a_cvc5_unknown_from_its_work_limit_is_remembered_for_that_limit(monkeypatch):
+    """The work limit is a count (the same answer on any machine): its ``unknown`` is an
+    answer for that script and limit, asked once; the same script within a larger limit is
+    asked afresh."""
     made = _counting_cvc5_solvers(monkeypatch)
     text = _easy_script("cvc5_unk")
     assert smt.cvc5_check(text, rlimit=1) == smt.UNKNOWN and len(made) == 1
-    assert (text, 1) not in smt._CVC5_ANSWERS
-    assert smt.cvc5_check(text, rlimit=1) == smt.UNKNOWN and len(made) == 2  # asked again
-    assert smt.cvc5_check(text) == smt.SAT and len(made) == 3
-    assert smt.cvc5_check(text) == smt.SAT and len(made) == 3  # sat is remembered
+    assert smt._CVC5_ANSWERS[(text, 1)] == smt.UNKNOWN
+    assert smt.cvc5_check(text, rlimit=1) == smt.UNKNOWN and len(made) == 1  # remembered
+    assert smt.cvc5_check(text) == smt.SAT and len(made) == 2
+    assert smt.cvc5_check(text) == smt.SAT and len(made) == 2  # sat is remembered
+
+
+def test_a_cvc5_unknown_from_the_wall_clock_guard_is_never_remembered(monkeypatch):
+    """An ``unknown`` the hang guard decided (1 ms here, on a query cvc5 cannot finish) depends
+    on the machine's load: never kept, asked again."""
+    made = _counting_cvc5_solvers(monkeypatch)
+    monkeypatch.setattr(smt, "HANG_GUARD_MS", 1)
+    hard = "\n".join(["(set-logic QF_NIA)", "(declare-fun a () Int)", "(declare-fun b () Int)",
+                      "(declare-fun c () Int)", "(assert (> a 0))", "(assert (> b 0))",
+                      "(assert (> c 0))", "(assert (= (+ (* a a a) (* b b b)) (* c c c)))",
+                      "; guard test", "(check-sat)"])
+    assert smt.cvc5_check(hard) == smt.UNKNOWN and len(made) == 1
+    assert (hard, smt.CVC5_RLIMIT) not in smt._CVC5_ANSWERS
+    assert smt.cvc5_check(hard) == smt.UNKNOWN and len(made) == 2  # asked again
 
 
 def test_a_cvc5_answer_is_remembered_for_its_limit_only(monkeypatch):

@@ -309,9 +309,14 @@ def z3_check(formulas: Sequence[z3.BoolRef], rlimit: int = Z3_RLIMIT,
     return answer, (dict(found) if found is not None else None)
 
 
-#: cvc5's ``sat``/``unsat`` answers on the scripts asked so far in this process (by text and
-#: limit: its resource limit makes an answer a function of them); ``unknown`` is never kept.
+#: cvc5's answers on the scripts asked so far in this process (by text and limit: its
+#: resource limit makes an answer a function of them): ``sat``, ``unsat``, and ``unknown``
+#: when cvc5 gives a deterministic reason for it (:data:`_CVC5_KEPT_UNKNOWN`), never an
+#: ``unknown`` from the wall-clock guard or another cause.
 _CVC5_ANSWERS: dict[tuple[str, int], str] = {}
+#: cvc5's printed ``unknown`` answers that are a function of the script and the limit alone:
+#: an incomplete procedure giving up, or the resource limit (counted work) spent.
+_CVC5_KEPT_UNKNOWN = frozenset({"unknown (INCOMPLETE)", "unknown (RESOURCEOUT)"})
 
 
 def cvc5_check(text: str, rlimit: int = CVC5_RLIMIT) -> str:
@@ -329,15 +334,17 @@ def cvc5_check(text: str, rlimit: int = CVC5_RLIMIT) -> str:
     sm = cvc5.SymbolManager(solver)
     parser = cvc5.InputParser(solver, sm)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
-    answer = UNKNOWN
+    answer, kept = UNKNOWN, False
     while True:
         cmd = parser.nextCommand()
         if cmd.isNull():
             break
         out = cmd.invoke(solver, sm).strip()
         if out in (SAT, UNSAT, UNKNOWN):
-            answer = out
-    if answer != UNKNOWN:
+            answer, kept = out, out != UNKNOWN
+        elif out.startswith(UNKNOWN):  # cvc5 prints its reason: "unknown (INCOMPLETE)"
+            answer, kept = UNKNOWN, out in _CVC5_KEPT_UNKNOWN
+    if kept:
         if len(_CVC5_ANSWERS) >= _ANSWERS_LIMIT:
             _CVC5_ANSWERS.clear()
         _CVC5_ANSWERS[(text, rlimit)] = answer
