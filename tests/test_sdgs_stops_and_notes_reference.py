@@ -58,7 +58,7 @@ def _tv_stop_reference(k: int, beta: Fraction) -> tuple[int, Fraction]:
         n += 1
 
 
-@pytest.mark.parametrize("k, beta", [(5, F(1, 10)), (1, F(1, 10)), (20, F(1, 2)), (2, F(1, 3))])
+@pytest.mark.parametrize("k, beta", [(5, F(1, 10)), (1, F(1, 10)), (20, F(1, 2)), (2, F(1, 3)), (4, F(2, 5)), (2, F(7, 10))])
 def test_epsilon_zero_hockey_stick_stops_at_the_first_scheduled_tv_check_below_the_best(k, beta):
     stop, best = _tv_stop_reference(k, beta)
     got = sdgs.scan(k, beta, F(0), measure="hockey-stick")
@@ -332,3 +332,9 @@ def test_exact_walk_is_left_past_its_documented_work_limit(monkeypatch, measure,
     if far == "segments":
         assert _route_taken(monkeypatch, measure, 1e6, budget=1e6) == ["exact walk"]
         assert _route_taken(monkeypatch, measure, 1e6 + 1, budget=1e6) == ["segments"]
+
+
+def test_chernoff_ball_comparison_with_a_zero_best_is_false():
+    """exp(−N·KL(γ‖β)) > 0, so it is never ≤ a best value of 0 (the ball of ln 0 is −∞)."""
+    assert sdgs._chernoff_below(10, F(1, 3), F(1, 2), 0, 5) is False
+    assert sdgs._chernoff_below(10**6, F(1, 3), F(1, 2), 0, 1) is False

@@ -124,7 +124,8 @@ def n_min(k: int, beta: Fraction, eps: Fraction) -> int:
 
 def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
     """:func:`n_min` with e^ε's dyadic enclosure E (integer comparisons; exact fallback inside
-    ``E.less``): γ(n+1) ≥ k ⇔ (n+1−k)·q·e^ε ≥ (n+1)·(q−p)."""
+    ``E.less``): γ(n+1) ≥ k ⇔ (n+1−k)·q·e^ε ≥ (n+1)·(q−p), for k ≥ 1 (:func:`scan`'s callers
+    validate k)."""
     q, r = beta.denominator, beta.denominator - beta.numerator
 
     def ok(n: int) -> bool:
@@ -134,7 +135,7 @@ def _n_min_E(k: int, beta: Fraction, eps: Fraction, E: Any) -> int:
     n = math.ceil(k / gamma - 1) if gamma > 0 else k  # ≥ k − 1 ≥ 0 for k ≥ 1, as γ ≤ 1
     while not ok(n):
         n += 1
-    while n > 0 and ok(n - 1):
+    while ok(n - 1):  # stops at n = k at the latest: ok(k − 1) is false
         n -= 1
     return n
 
@@ -435,7 +436,7 @@ def _chernoff_below(N: int, beta: Fraction, eps: Fraction, num: Any, den: Any) -
     keeps scanning or uses the rational route) when undecided or without python-flint.
     """
     flint = _flint_or_none()
-    if flint is None or num <= 0:
+    if flint is None:
         return False
     e = eps if eps <= 64 else Fraction(64)
     if type(e) is Fraction:
