@@ -344,6 +344,8 @@ def epsilon(P: Mapping, Q: Mapping, delta: Fraction, *, iterations: int = 400) -
         dl = _mp(delta)
         for _ in range(iterations):
             mid = (lo + hi) / 2
+            if mid == lo or mid == hi:
+                break  # lo, hi adjacent at the working precision: no later step moves hi
             if _hs_at(P, Q, mid) <= dl:
                 hi = mid
             else:
