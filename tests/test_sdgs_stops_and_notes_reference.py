@@ -338,3 +338,14 @@ def test_chernoff_ball_comparison_with_a_zero_best_is_false():
     """exp(−N·KL(γ‖β)) > 0, so it is never ≤ a best value of 0 (the ball of ln 0 is −∞)."""
     assert sdgs._chernoff_below(10, F(1, 3), F(1, 2), 0, 5) is False
     assert sdgs._chernoff_below(10**6, F(1, 3), F(1, 2), 0, 1) is False
+
+
+def test_cmp_with_a_zero_side_equals_the_exact_comparison_short_and_long():
+    """A zero numerator on either side (or both), with short denominators and with ones past the
+    cross-multiplication limit (the float screen's path): the sign of the Fraction difference."""
+    big = (1 << 9000) + 7
+    cases = [(0, 1, 0, 1), (0, 5, 3, 7), (3, 7, 0, 5), (0, big, 1, big), (1, big, 0, big), (0, 3, 0, big),
+             (0, big, 0, 3), (5, 3 * big, 0, 1), (big, 3, 0, big)]
+    for a, b, c, d in cases:
+        x, y = F(a, b), F(c, d)
+        assert sdgs._cmp(sdgs.mpz(a), sdgs.mpz(b), sdgs.mpz(c), sdgs.mpz(d)) == (x > y) - (x < y), (a, b, c, d)

@@ -657,9 +657,8 @@ _SLOP: Any = gmpy2.mpfr(2) ** -40
 def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
     """Sign of a/b − c/d for integers a, c ≥ 0 and b, d > 0: exact cross-multiplication when
     the products are short (cheaper than any screen); for long ones a 53-bit float screen
-    (relative error < 2^−50 each way) decides unless the two are within 2^−40, then exact."""
-    if a == 0 or c == 0:
-        return (a > 0) - (c > 0)
+    (relative error < 2^−50 each way) decides unless the two are within 2^−40, then exact.  A
+    zero needs no case of its own: its product is 0 and its float quotient exactly 0."""
     if a.bit_length() + d.bit_length() <= 8192:
         u, v = a * d, c * b
         return (u > v) - (u < v)
