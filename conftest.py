@@ -244,8 +244,8 @@ def _figure_key(name: str) -> tuple:
 @pytest.fixture(scope="session")
 def figures_drawn_once(deep_profile: bool) -> Any:
     """``wrap(draw_with_notes)``: ``dps_verify.paper.figures.draw_with_notes`` that draws each
-    figure for real once per session (for the same figure constants) and hands every later
-    call a copy of that PNG with the same notes.  For the tests that render report files
+    figure for real once per session (for the same drawing function and figure constants) and
+    hands every later call a copy of that PNG with the same notes.  For the tests that render report files
     (tests/test_reliability_render.py, tests/test_cmd_paper.py): a figure costs ~0.5-0.9 s of
     CPU to draw, and CP Fig. 5 was drawn by both.  Under the deep profile ``wrap`` returns
     the function unchanged (every call draws)."""
@@ -258,7 +258,7 @@ def figures_drawn_once(deep_profile: bool) -> Any:
             return draw_with_notes
 
         def draw_once(name: str, outdir: Path) -> tuple[Path, list[str]]:
-            key = _figure_key(name)
+            key = (draw_with_notes, *_figure_key(name))
             if key not in drawn:
                 png, notes = draw_with_notes(name, outdir)
                 drawn[key] = (png.name, png.read_bytes(), list(notes))  # the first directory moves

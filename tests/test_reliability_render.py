@@ -138,6 +138,36 @@ def test_a_missing_point_leaves_a_gap_not_an_error(tmp_path, monkeypatch):
     assert notes == [f"ε0=1, z={figures.FIG7_Z[0]}: not drawn (precision limit (test))"]
 
 
+def test_a_figure_drawn_once_is_drawn_again_when_its_constants_change(
+        tmp_path, monkeypatch, figures_drawn_once, deep_profile):
+    """The session's figure cache (``figures_drawn_once``) hands out a copy only for the same
+    drawing function and the same constants of that figure; under deep every call draws."""
+    calls: list[str] = []
+
+    def counting(name, outdir):
+        calls.append(name)
+        path = Path(outdir) / f"{name}.png"
+        path.write_bytes(f"drawing {len(calls)}".encode())
+        return path, [f"note {len(calls)}"]
+
+    draw = figures_drawn_once(counting)
+    dirs = [tmp_path / d for d in "abc"]
+    for d in dirs:
+        d.mkdir()
+    first = draw("fig5", dirs[0])
+    monkeypatch.setattr(figures, "FIG2_KS", (5,))  # another figure's constant
+    second = draw("fig5", dirs[1])
+    monkeypatch.setattr(figures, "FIG5_BETA", "0.05")
+    third = draw("fig5", dirs[2])
+    if deep_profile:
+        assert calls == ["fig5"] * 3
+        return
+    assert calls == ["fig5", "fig5"]
+    assert second[0] == dirs[1] / "fig5.png" and second[0].read_bytes() == b"drawing 1"
+    assert first[1] == second[1] == ["note 1"] and third[1] == ["note 2"]
+    assert third[0].read_bytes() == b"drawing 2"
+
+
 def test_unknown_figure_is_a_usage_error(tmp_path):
     with pytest.raises(ValueError, match="unknown figure"):
         figures.draw_with_notes("fig99", tmp_path)
