@@ -349,3 +349,21 @@ def test_cmp_with_a_zero_side_equals_the_exact_comparison_short_and_long():
     for a, b, c, d in cases:
         x, y = F(a, b), F(c, d)
         assert sdgs._cmp(sdgs.mpz(a), sdgs.mpz(b), sdgs.mpz(c), sdgs.mpz(d)) == (x > y) - (x < y), (a, b, c, d)
+
+
+@pytest.mark.parametrize("beta, eps", [(F(1, 2), F(1)), (F(1, 3), F(2)), (F(1, 10), F(1, 2))])
+def test_value_size_estimate_at_a_start_of_exactly_1e300_is_the_chernoff_exponent_times_n(beta, eps):
+    """From n* = 10^300 on, the float estimate of −ln δ is KL(γ‖β)·n* (the lgamma form of the
+    binomial term loses about 14 digits there): k chosen so that n* = k/γ is exactly the double
+    1e300; KL from its definition at 40 digits (γ as the screen forms it in floats)."""
+    from dps_verify.worstcase.gamma_gap import gamma_minus_beta_float
+
+    b = float(beta)
+    g = b + gamma_minus_beta_float(b, float(eps))
+    k = next(kk for kk in (int(1e300 * g) + d for d in (0, 1, -1, 2, -2)) if max(kk / g, float(kk)) == 1e300)
+    est = sdgs._estimate(k, beta, eps, "pointwise", False)
+    with mpmath.workdps(40):
+        G, B = mpmath.mpf(g), _mp(beta)
+        kl = G * mpmath.log(G / B) + (1 - G) * mpmath.log((1 - G) / (1 - B))
+        want = kl * mpmath.mpf(1e300) / mpmath.log(2)
+        assert abs(est["value_bits"] / want - 1) < mpmath.mpf(1e-15)

@@ -511,7 +511,7 @@ def _estimate(k: int, beta: Fraction, eps: Fraction, measure: WorstCaseMeasureLi
     * ``n0`` = max(k/γ − 1, 1), the float n_m; k for the exact measures below CP Thm 5's edge
       and at ε = 0 (and when γ ≤ 0);
     * L = max(−ln f(k; n*, β), 0) at n* = max(k/γ, k) (binomial coefficient by lgamma; −kl·n*
-      past 10^300), plus −ln β for the hockey-stick (its worst case is about β times the tail):
+      from 10^300 on), plus −ln β for the hockey-stick (its worst case is about β times the tail):
       the expected −ln δ; ``value_bits`` = L / ln 2;
     * ``n_stop`` = max(n0, (L + 1)/kl) (∞ when kl = 0); below the edge at least the backward
       stop too: max(nb, (L + 1)/KL(c‖β) + 1) from nb = max(n_stop, 2k/β + 2) and
