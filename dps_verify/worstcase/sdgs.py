@@ -886,7 +886,8 @@ def _scan_from(
         if paper:
             lo, hi, den = UPl, UPh, qn
         elif measure == "hockey-stick":
-            if not backward and best.n and best.lo_num > 0 and _hs_below_best(E, UPh, Q * UQl, qn, best):
+            # (a best lower end of 0 needs no case of its own: the screen then skips only values ≤ 0)
+            if not backward and best.n and _hs_below_best(E, UPh, Q * UQl, qn, best):
                 lo = hi = None  # certainly ≤ the best lower end: changes neither end
             else:
                 flo, fhi, s = _affine_iv(E, UPl, UPh, Q * UQl, Q * UQh)
