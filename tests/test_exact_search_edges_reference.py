@@ -1,6 +1,7 @@
-"""Edges of the exact search's bookkeeping that no verdict test reaches: the worker count of an
-executor that does not say it (and the seconds reported), the shape search's work budget at an
-exact tie, the replace-one work estimate over two values, and the module's public names.  Each is checked against its definition (the documented behaviour),
+"""Edges of the exact search's bookkeeping that no verdict test reaches: the executor it made is
+closed and the progress bar stopped, once, also when the audited code raises; the seconds
+reported; the shape search's work budget at an exact tie; the replace-one work estimate over two
+values; the module's public names.  Each is checked against its definition (the documented behaviour),
 not against the code's own arithmetic."""
 
 from __future__ import annotations
@@ -13,35 +14,106 @@ from dps_verify.core.types import Claim
 from dps_verify.verdict import exact_search as es
 
 
-class _PlainExecutor:
-    """A serial executor object with ``map`` and ``close`` only (no ``workers``)."""
+class _ClosingExecutor:
+    """A serial executor that counts its ``close`` calls."""
+
+    workers = 1
+
+    def __init__(self) -> None:
+        self.closed = 0
 
     def map(self, fn, items):
         return [fn(x) for x in items]
 
     def close(self) -> None:
-        pass
+        self.closed += 1
+
+
+def _raises_on_pairs(sample: tuple) -> int:
+    """Deterministic code that fails on every sample of two records (audited code may raise)."""
+    if len(sample) == 2:
+        raise ValueError("two records")
+    return len(sample)
+
+
+def _search(search: str, anonymizer, **kwargs):
+    claim = Claim(F(1, 2), F(1), F(1))
+    if search == "exhaustive":
+        return es.exhaustive_search(anonymizer, [0, 1], claim, max_size=3, **kwargs)
+    return es.shape_search(anonymizer, [0, 1], claim, ks=[2], max_records=4, **kwargs)
 
 
 @pytest.mark.parametrize("search", ["exhaustive", "shapes"])
-def test_an_executor_that_does_not_say_its_workers_counts_as_one(search):
-    """An executor object without a ``workers`` attribute is reported as one worker (it is the
-    caller's, run as given); the seconds reported are the search's own, within the time
-    measured around the call."""
+@pytest.mark.parametrize("anonymizer", [len, _raises_on_pairs])
+def test_a_search_closes_the_executor_it_made_once_even_when_the_code_raises(
+        monkeypatch, search, anonymizer):
+    """An executor the search chose (a name or None) is the search's own: closed exactly once
+    when the search ends, normally or by the audited code's exception; an executor object the
+    caller passed is never closed (the caller owns it)."""
+    from dps_verify.core.errors import AuditedCodeError
+
+    made: list[_ClosingExecutor] = []
+
+    def choose(work, executor):
+        made.append(_ClosingExecutor())
+        return made[-1]
+
+    monkeypatch.setattr(es, "choose_executor", choose)
+    for executor in ("serial", None):
+        if anonymizer is len:
+            res = _search(search, anonymizer, executor=executor)
+            assert res.witness is None and res.sizes
+        else:
+            with pytest.raises(AuditedCodeError):
+                _search(search, anonymizer, executor=executor)
+        assert made[-1].closed == 1
+    made.clear()
+    own = _ClosingExecutor()
+    monkeypatch.setattr(es, "choose_executor", lambda work, executor: executor)
+    if anonymizer is len:
+        _search(search, anonymizer, executor=own)
+    else:
+        with pytest.raises(AuditedCodeError):
+            _search(search, anonymizer, executor=own)
+    assert own.closed == 0
+
+
+@pytest.mark.parametrize("anonymizer", [len, _raises_on_pairs])
+def test_the_progress_bar_is_stopped_once_when_the_search_ends(monkeypatch, anonymizer):
+    """A bar asked for (``progress=True``) is stopped exactly once, also when the audited code
+    raises mid-search (a live bar left running would keep redrawing the terminal)."""
+    from dps_verify.core.errors import AuditedCodeError
+
+    bars: list = []
+
+    class Bar:
+        def __init__(self, total: int):
+            self.stopped = 0
+            bars.append(self)
+
+        def advance(self, n: int) -> None:
+            pass
+
+        def stop(self) -> None:
+            self.stopped += 1
+
+    monkeypatch.setattr(es, "_Bar", Bar)
+    if anonymizer is len:
+        _search("exhaustive", anonymizer, executor="serial", progress=True)
+    else:
+        with pytest.raises(AuditedCodeError):
+            _search("exhaustive", anonymizer, executor="serial", progress=True)
+    assert [b.stopped for b in bars] == [1]
+
+
+@pytest.mark.parametrize("search", ["exhaustive", "shapes"])
+def test_the_seconds_reported_are_the_searchs_own(search):
+    """``seconds`` is the search's own time: not negative and within the time measured around
+    the call."""
     import time
 
-    claim = Claim(F(1, 2), F(1), F(1))
     t0 = time.perf_counter()
-    if search == "exhaustive":
-        res = es.exhaustive_search(len, [0, 1], claim, max_size=2, executor=_PlainExecutor(),
-                                   progress=False)
-        assert res.sizes == [1, 2]
-    else:
-        res = es.shape_search(len, [0, 1], claim, ks=[2], max_records=4,
-                              executor=_PlainExecutor())
-        assert res.sizes
-    assert res.witness is None and res.workers == 1
-    # the search's own time: within the time around the call
+    res = _search(search, len, executor="serial")
     assert 0 <= res.seconds <= time.perf_counter() - t0
 
 
