@@ -367,3 +367,44 @@ def test_value_size_estimate_at_a_start_of_exactly_1e300_is_the_chernoff_exponen
         kl = G * mpmath.log(G / B) + (1 - G) * mpmath.log((1 - G) / (1 - B))
         want = kl * mpmath.mpf(1e300) / mpmath.log(2)
         assert abs(est["value_bits"] / want - 1) < mpmath.mpf(1e-15)
+
+
+class _FakeExp:
+    """An enclosure lo/2^s ≤ e^ε ≤ hi/2^s given by hand (hi None: no upper end)."""
+
+    def __init__(self, lo: int, hi: int | None, s: int) -> None:
+        self.lo, self.hi, self.s = sdgs.mpz(lo), (None if hi is None else sdgs.mpz(hi)), s
+
+
+@pytest.mark.parametrize(
+    "lo, hi, As, B",
+    [(11, 12, 100, 5), (11, 12, 50, 5), (11, None, 100, 5), (11, None, 50, 5), (11, 12, 56, 5), (11, 12, 0, 0)],
+)
+def test_clipped_affine_is_a_minus_each_end_of_e_to_eps_times_b_clipped_at_zero(lo, hi, As, B):
+    """Numerators over 2^s of A − e^ε·B, A = As/2^s: the lower one from e^ε's upper end (0 when
+    there is none), the upper one from its lower end, each max'd with 0 (and hi ≥ lo)."""
+    E = _FakeExp(lo, hi, 4)
+    want_lo = F(0) if hi is None else max(F(As) - F(hi) * B, F(0))
+    want_hi = max(F(As) - F(lo) * B, want_lo)
+    assert sdgs._clipped_affine(E, sdgs.mpz(As), sdgs.mpz(B)) == (want_lo, want_hi)
+
+
+def test_max_pair_keeps_a_common_denominator_and_takes_each_maximum():
+    """(lo, hi, den) triples: each end of the result is the larger end (Fractions), and a common
+    denominator is kept as it is (not squared: ends past 1024 bits get rounded outward)."""
+    d = 3**300 << 70
+    got = sdgs._max_pair((5, 9, d), (7, 8, d))
+    assert got == (7, 9, d)
+    got = sdgs._max_pair((5, 9, 12), (7, 8, 18))
+    assert F(got[0], got[2]) == max(F(5, 12), F(7, 18)) and F(got[1], got[2]) == max(F(9, 12), F(8, 18))
+
+
+def test_backward_hockey_stick_ends_stay_exact_rationals_below_1024_bits():
+    """k = 120, β = 1/3, ε = 1/10 (below CP Thm 5's edge): the maximum at n = 300 is an integer
+    enclosure over 3^300·2^s (about 600 bits), so its ends are those rationals, not 256-bit
+    dyadics (whose denominators are powers of 2), and the how-text names no rounding."""
+    got = sdgs.scan(120, F(1, 3), F(1, 10), measure="hockey-stick", long_range=False)
+    assert got.details["argmax_n"] == 300
+    assert "rounded outward" not in got.how
+    for end in (got.lower, got.upper):
+        assert end.denominator % 3 == 0 and end.denominator.bit_length() <= 1024

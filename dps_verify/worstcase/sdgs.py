@@ -1112,8 +1112,7 @@ def _hs_below_best(E: _Exp, Ah: Any, Bl: Any, qn: Any, best: _Best) -> bool:
 def _clipped_affine(E: _Exp, As: Any, B: Any) -> tuple[Any, Any]:
     """Numerators (lo, hi) over 2^s of A − e^ε·B for exact A = As/2^s, B ≥ 0: lo from e^ε's
     upper end (0 when e^ε has none), hi from its lower end, both clipped below at 0."""
-    lo = mpz(0) if E.hi is None else As - E.hi * B
-    lo = max(lo, mpz(0))
+    lo = mpz(0) if E.hi is None else max(As - E.hi * B, mpz(0))
     return lo, max(As - E.lo * B, lo)
 
 
