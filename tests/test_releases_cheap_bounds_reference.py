@@ -109,3 +109,13 @@ def test_format_bound_takes_the_fewest_digits_that_keep_a_bound_below_one_below_
     assert F(s) == _rounded_up(x, digits)
     mantissa = s.split("e")[0].replace(".", "")
     assert len(mantissa) == digits
+
+
+@pytest.mark.parametrize(("n", "k"), [(1, 2), (2, 3), (4, 5), (0, 1)])
+def test_thresholded_bound_below_the_threshold_is_zero(n: int, k: int) -> None:
+    # n < k: both groups publish "suppressed" with certainty, so every T-fold δ is exactly 0
+    # (not merely a small Chernoff bound)
+    assert R.thresholded_bound(n, k, F(1, 3), "ln(2)", 3) == 0
+    if n >= 1:
+        p, q = _law(n, F(1, 3), k), _law(n - 1, F(1, 3), k)
+        assert _hs(p, q, F(2), 3) == 0 == _hs(q, p, F(2), 3)

@@ -168,3 +168,75 @@ def test_screened_result_names_the_sparse_route_when_no_grid_was_used() -> None:
     assert "sparse" in kinds and "discretised" not in kinds
     assert r.mode == "sparse" == r.delta.details["mode"]
     assert 0 < r.delta.lower <= r.delta.upper < F(1, 10**6)
+
+
+def test_screened_result_of_exact_enclosures_and_cheap_bounds_is_exact() -> None:
+    # k = 2, β = 10^-4, ε = 1, T = 1000: n = k is enclosed exactly and the three sizes below the
+    # tail start are settled by their Chernoff/TV bounds (no grid, no sparse sum): the result's
+    # mode is "exact" (a cheap bound is a closed-form ball bound, not a route of its own)
+    r = R.releases_delta(2, F(1, 10**4), "1", 1000)
+    assert r.enclosed == (2,) and set(r.details["bounds_by_kind"]) == {"cheap"}
+    assert r.mode == "exact" == r.delta.details["mode"]
+
+
+def test_screened_first_step_refines_every_size_when_the_screen_is_zero_everywhere(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a screen of 0.0 for every size: the peak is 0 and every screened size is within
+    # SCREEN_BAND of it (0·1.05 >= 0), so each is screened again at the fine length, once; the
+    # result still holds (the screen only orders work)
+    from tests.test_releases_exact_reference import exact_delta
+
+    seen: list[tuple[int, int]] = []
+
+    def zero(n: int, kk: int, b: F, e: float, t: int, bins: int = R.SCREEN_BINS[1]) -> float:
+        seen.append((n, bins))
+        return 0.0
+
+    monkeypatch.setattr(R, "screen_delta", zero)
+    k, beta, x, times = 2, F(1, 10), F(11, 10), 4
+    r = R.releases_delta(k, beta, "ln(11/10)", times)
+    coarse = [n for n, bins in seen if bins == R.SCREEN_BINS[0]]
+    fine = [n for n, bins in seen if bins == R.SCREEN_BINS[1]]
+    assert coarse == list(range(k + 1, r.tail_from)) and sorted(fine) == coarse
+    assert max(exact_delta(n, k, beta, x, times) for n in range(k, k + 6)) <= r.delta.upper
+
+
+def test_untruncated_screen_is_the_split_grid_estimate_without_a_suppressed_atom() -> None:
+    # k = 0: no threshold, so no "suppressed" atom (an empty sum of masses would add an atom of
+    # log-mass -inf whose loss -inf - (-inf) is not a number); the screen is the estimate of the
+    # untruncated pair's finite atoms (counts 0..n-1) and raises no floating-point warning
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = R.screen_delta(5, 0, F(1, 3), 1.0, 3, 1 << 12)
+    p, q = _law(5, F(1, 3), 0), _law(4, F(1, 3), 0)
+    ref = max(float(_hs(p, q, F(math.e), 3)), float(_hs(q, p, F(math.e), 3)))
+    assert s == pytest.approx(ref, rel=1e-3)
+
+
+@pytest.mark.parametrize("width", [F(3, 2), F(1)])
+def test_screened_step_two_takes_a_direct_bound_as_an_enclosure_only_within_rtol(
+        monkeypatch: pytest.MonkeyPatch, width: F) -> None:
+    # a made-up screen peaking at k + 1 leaves the worst size n = 5 to step 2, whose bound
+    # for it is a valid but wide "direct" interval [δ, width·δ] (width 1: the vacuous upper end 1).
+    # Such a bound misses the target; it may stand for the size's enclosure only when its upper
+    # end is within (1 + rtol) of its lower end, so here n = 5 is enclosed in full and the
+    # result is as narrow as asked (a wide interval taken as the enclosure would set the upper end)
+    from dps_verify.core.numbers import Certified
+    from tests.test_releases_exact_reference import exact_delta
+
+    k, beta, x, times = 2, F(1, 10), F(11, 10), 4
+    worst = exact_delta(5, k, beta, x, times)
+    real = R.upper_below
+
+    def ub(plds, e, t, target, **kw):  # type: ignore[no-untyped-def]
+        if plds[0].infinity_mass == beta**5:  # the worst size (its count 5 has mass β^5)
+            return Certified(worst, worst * width if width > 1 else F(1), "wide", {"mode": "direct"})
+        return real(plds, e, t, target, **kw)
+
+    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: 1.0 if n == k + 1 else 0.25)
+    monkeypatch.setattr(R, "upper_below", ub)
+    r = R.releases_delta(k, beta, "ln(11/10)", times)
+    assert 5 in r.enclosed and 5 < r.tail_from
+    assert r.delta.lower <= worst <= r.delta.upper <= r.delta.lower * F(101, 100)
