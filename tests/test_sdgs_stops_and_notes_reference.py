@@ -408,3 +408,33 @@ def test_backward_hockey_stick_ends_stay_exact_rationals_below_1024_bits():
     assert "rounded outward" not in got.how
     for end in (got.lower, got.upper):
         assert end.denominator % 3 == 0 and end.denominator.bit_length() <= 1024
+
+
+@pytest.mark.parametrize("N, beta", [(2, F(1, 10)), (7, F(2, 5)), (30, F(7, 10)), (41, F(1, 3))])
+def test_tail_bound_at_epsilon_zero_is_beta_times_the_largest_pmf_and_bounds_later_tv(N, beta):
+    """At ε = 0 the hockey-stick tail bound from N on is β·max_j f(j; N − 1, β) (brute force),
+    and it is at least TV(P_n, Q_n) for n = N .. N + 5 (the exact output laws); pointwise: 1."""
+    got = sdgs._tail_bound(N, 1, beta, F(0), F(0), None, False, "hockey-stick")
+    assert got == beta * _max_pmf(N - 1, beta)
+    for k in (1, 2):
+        assert all(_tv(n, k, beta) <= got for n in range(N, N + 6))
+    assert sdgs._tail_bound(N, 1, beta, F(0), F(0), None, True, "pointwise") == 1
+
+
+@pytest.mark.parametrize("N, k, beta, eps, backward", [(50, 3, F(1, 3), F(1, 2), False), (400, 5, F(2, 5), F(1, 10), True),
+                                                       (200, 2, F(1, 2), F(1, 20), True), (9, 1, F(1, 10), F(3), False)])
+def test_tail_bound_is_the_sum_of_the_chernoff_terms_it_names(N, k, beta, eps, backward):
+    """ε > 0: exp(−N·KL) (forward), plus exp(−(N − 1)·KL(c_N‖β)) with c_N = max(k, γ'⁺N)/(N − 1)
+    below the edge (γ'⁺ from e^ε's lower end), capped at 1, each rounded up (60-digit check)."""
+    kl = sdgs.kl_lower(beta, eps)
+    E = sdgs._Exp(eps)
+    gp_hi = 1 - (1 - beta) * F(int(E.lo), 1 << E.s) if backward else None
+    got = sdgs._tail_bound(N, k, beta, eps, kl, gp_hi, backward, "hockey-stick")
+    with mpmath.workdps(60):
+        want = mpmath.exp(-_mp(kl) * N)
+        if backward:
+            c = max(F(k), max(gp_hi, F(0)) * N) / (N - 1)
+            assert c < beta
+            want += mpmath.exp(-_mp(sdgs.kl_lower_below(c, beta)) * (N - 1))
+        want = min(want, mpmath.mpf(1))
+        assert want <= _mp(got) <= want * (1 + mpmath.mpf(2) ** -60) or (want == 1 and got == 1)

@@ -1160,10 +1160,9 @@ def _tail_bound(
     N: int, k: int, beta: Fraction, eps: Fraction, kl: Fraction, gp_hi: Fraction | None, backward: bool, measure: WorstCaseMeasureLike
 ) -> Fraction:
     """A rational upper bound, valid for every n' ≥ N, on the per-n value (1 if none)."""
-    if eps == 0:
-        if measure == "hockey-stick":
-            return beta * max_pmf(N - 1, beta)
-        return Fraction(1)
+    if eps == 0 and measure == "hockey-stick":
+        return beta * max_pmf(N - 1, beta)
+    # (pointwise at ε = 0: kl = 0 makes the first term exp(0) = 1, so the bound is 1)
     total = Fraction(0)
     with iv_precision(BASE_PREC):
         total += iv_upper(iv_exp(-iv_from_fraction(kl * N)))
