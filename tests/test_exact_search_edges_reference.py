@@ -163,3 +163,75 @@ def test_the_module_exports_its_documented_public_names():
     public = {k for k in namespace if not k.startswith("__")}
     assert public == {"DEFAULT_WORK_BUDGET", "SearchResult", "decide_pair", "estimate_work",
                       "exhaustive_search", "level_counts", "raise_undecided", "shape_search"}
+
+
+# ----------------------------------------------- the screened worst pair against a brute force
+@pytest.mark.parametrize("name", ["repeated", "largest"])
+@pytest.mark.parametrize("max_size", [1, 2, 3])
+def test_replace_one_worst_pair_is_the_brute_force_worst_of_the_sizes_searched(name, max_size):
+    """Replace-one through the parents screen: the reported worst pair (E + target,
+    E + replacement) is a pair of the sizes searched, its screened δ is the largest hockey-stick
+    δ of all of them (brute force over every sub-sample), and it is that pair's own δ — at every
+    size, whatever the number of parents screened at once (1, 3 and 6 parents per level)."""
+    from tests.test_exact_search_pairs_reference import (
+        ANONYMIZERS,
+        DOMAIN,
+        _counts_of,
+        _delta,
+        _law,
+        _pairs,
+    )
+
+    beta, eps = F(1, 2), F(1, 2)
+    res = es.exhaustive_search(ANONYMIZERS[name], list(DOMAIN), Claim(beta, eps, F(1)),
+                               max_size=max_size, executor="serial", progress=False,
+                               relation="replace-one")
+    assert res.witness is None and res.sizes == list(range(1, max_size + 1))
+    upper = {(a, b): _delta(_law(name, a, beta), _law(name, b, beta), eps, "hockey-stick")[1]
+             for n in res.sizes for a, b in _pairs(n, "replace-one")}
+    worst = res.worst
+    assert worst is not None
+    assert abs(worst["delta_screened"] - float(max(upper.values()))) <= 1e-12
+    d = _counts_of(worst["dataset"])
+    x, y = DOMAIN.index(worst["target"]), DOMAIN.index(worst["replacement"])
+    pair = (d, tuple(v - (i == x) + (i == y) for i, v in enumerate(d)))
+    assert sum(d) == worst["size"] and pair in upper
+    assert abs(float(upper[pair]) - worst["delta_screened"]) <= 1e-12
+
+
+def _fives_law(sample: tuple) -> dict:
+    """Randomized: 'hit' with probability 5^z / 125 (z the number of 0s, at most 3), so every
+    pair's ratios are 5 or 1/5 on 'hit' and below 2 (or infinite) on 'miss'."""
+    z = min(sample.count(0), 3)
+    hit = F(5**z, 125)
+    return {"hit": hit, "miss": 1 - hit}
+
+
+def test_screen_without_sampling_reports_the_upper_end_of_the_worst_enclosure(monkeypatch):
+    """At β = 1 each pair is enclosed in integer arithmetic with e^ε in [lo, hi]; the screened
+    δ of the worst pair is the enclosure's upper end, the hockey-stick sum at e^ε = lo (the
+    largest δ the enclosure allows).  With e^1 enclosed coarsely as [2, 3] (a true enclosure;
+    no ratio of these laws lies in it) the upper end, at 2, and the lower end, at 3, differ."""
+    import numpy as np
+
+    from dps_verify.engine.count_vectors import Atoms, SampleTable
+    from dps_verify.engine.randomized import randomized
+    from dps_verify.verdict.executor import SerialExecutor
+    from tests.test_exact_search_pairs_reference import DOMAIN, _hockey, _vectors
+
+    monkeypatch.setattr(es, "exp_interval", lambda eps, *args, **kwargs: (F(2), F(3)))
+    anon = randomized(_fives_law)
+
+    def law(counts: tuple) -> dict:
+        return _fives_law(tuple(v for v, c in zip(DOMAIN, counts) for _ in range(c)))
+
+    for n in (1, 2):
+        counts = _vectors(n)
+        table = SampleTable(anon, Atoms(anon, list(DOMAIN)), radix=n + 1)
+        chk = es.PairChecker(table, F(1), F(1), F(1), "hockey-stick", SerialExecutor())
+        chk.screen(np.array(counts, dtype=np.int64))
+        pairs = [(c, tuple(v - (i == x) for i, v in enumerate(c)))
+                 for c in counts for x in range(len(DOMAIN)) if c[x]]
+        top = max(_hockey(law(a), law(b), F(2)) for a, b in pairs)
+        assert top > max(_hockey(law(a), law(b), F(3)) for a, b in pairs)
+        assert chk.worst is not None and chk.worst["delta_screened"] == float(top)
