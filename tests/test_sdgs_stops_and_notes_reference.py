@@ -438,3 +438,38 @@ def test_tail_bound_is_the_sum_of_the_chernoff_terms_it_names(N, k, beta, eps, b
             want += mpmath.exp(-_mp(sdgs.kl_lower_below(c, beta)) * (N - 1))
         want = min(want, mpmath.mpf(1))
         assert want <= _mp(got) <= want * (1 + mpmath.mpf(2) ** -60) or (want == 1 and got == 1)
+
+
+_NEG_LN_CASES = [(1, 2), (3, 7), (1, 3**200), (5**90, 7**80), (2**300 - 1, 2**300), (1, 1), (10**40, 10**40 + 1)]
+
+
+def _check_neg_ln_upper() -> None:
+    for num, den in _NEG_LN_CASES:
+        got = sdgs._neg_ln_upper(sdgs.mpz(num), sdgs.mpz(den))
+        with mpmath.workdps(80):
+            true = -mpmath.log(mpmath.mpf(num) / den)
+            assert true <= _mp(got), (num, den)
+            # 64 bits of num/den, then a 128-bit ball: within 2^-60 of the value or absolutely
+            assert _mp(got) - true <= max(true, mpmath.mpf(1)) * mpmath.mpf(2) ** -60, (num, den)
+
+
+def test_neg_ln_upper_bounds_minus_log_within_64_bits_by_balls():
+    """−ln(num/den) from num/den rounded down to 64 bits, in python-flint balls: never below the
+    80-digit value, at most 2^−60 (relative, or absolute below 1) above it."""
+    _check_neg_ln_upper()
+
+
+def test_neg_ln_upper_bounds_minus_log_within_64_bits_without_python_flint(no_flint):
+    """The same bound through mpmath intervals when python-flint is reported missing."""
+    _check_neg_ln_upper()
+
+
+def test_neg_ln_upper_with_python_flint_needs_no_mpmath_fallback(monkeypatch):
+    """With python-flint the ball route answers every case itself (64 bits of num/den are
+    positive for 0 < num ≤ den): the mpmath route is made to fail, and the bounds still hold."""
+
+    def no_fallback(*args, **kwargs):
+        raise AssertionError("the mpmath route of _neg_ln_upper was taken")
+
+    monkeypatch.setattr(sdgs.libmp, "from_rational", no_fallback)
+    _check_neg_ln_upper()

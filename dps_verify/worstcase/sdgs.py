@@ -474,18 +474,18 @@ def _neg_ln_upper(num: Any, den: Any) -> Fraction:
     flint = _flint_or_none()
     if flint is not None:  # num/den ≥ x·2^−t with x = ⌊num·2^t/den⌋ (64 bits): −ln ≤ t ln 2 − ln x
         num, den = int(num), int(den)
+        # t ≥ 64 (num ≤ den), and x ≥ 2^63: num·2^t ≥ 2^(bits(den) + 63) > den·2^63
         t = den.bit_length() - num.bit_length() + 64
-        x = (num << t) // den if t >= 0 else (num >> -t) // den
-        if x > 0:
-            with flint.ctx.workprec(BASE_PREC):
-                v = t * flint.arb.const_log2() - flint.arb(x).log()
-            from dps_verify.worstcase.ball_binomial import arb_to_fractions
+        x = (num << t) // den
+        with flint.ctx.workprec(BASE_PREC):
+            v = t * flint.arb.const_log2() - flint.arb(x).log()
+        from dps_verify.worstcase.ball_binomial import arb_to_fractions
 
-            return max(arb_to_fractions(v)[1], Fraction(0))  # the ball's exact upper end
+        return arb_to_fractions(v)[1]  # the ball's exact upper end (≥ −ln(num/den) ≥ 0)
     v = libmp.from_rational(int(num), int(den), 64, "f")
     with iv_precision(BASE_PREC):
         x = mpmath.iv.mpf((mpmath.mp.make_mpf(v), mpmath.mp.make_mpf(v)))
-        return max(iv_upper(-mpmath.iv.log(x)), Fraction(0))
+        return iv_upper(-mpmath.iv.log(x))  # ≥ −ln(num/den) ≥ 0: x ≤ num/den ≤ 1
 
 
 def _float_kl(a: float, b: float) -> float:
