@@ -6,6 +6,7 @@ not against the code's own arithmetic."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction as F
 
 import pytest
@@ -235,3 +236,83 @@ def test_screen_without_sampling_reports_the_upper_end_of_the_worst_enclosure(mo
         top = max(_hockey(law(a), law(b), F(2)) for a, b in pairs)
         assert top > max(_hockey(law(a), law(b), F(3)) for a, b in pairs)
         assert chk.worst is not None and chk.worst["delta_screened"] == float(top)
+
+
+# --------------------------------------------- the integer enclosure: an output of weight one
+def _weight_one_law(sample: tuple) -> dict:
+    """Randomized, over the outputs a, b, c: 7/10, 1/10, 1/5 for the sample (0,), else 1/10,
+    1/20, 17/20.  Over the common denominator 20 the second law gives b the weight 1 while the
+    first gives it 2: b's ratio 2 is below e (not in the bad set) beside a's ratio 7 (bad)."""
+    if sample == (0,):
+        return {"a": F(7, 10), "b": F(1, 10), "c": F(1, 5)}
+    return {"a": F(1, 10), "b": F(1, 20), "c": F(17, 20)}
+
+
+def test_integer_enclosure_leaves_an_output_of_weight_one_below_e_out_of_the_bad_set():
+    """Hockey-stick δ at ε = 1 of ((0,), ()) at β = 1 by its definition: (14 − 2e)/20 ≈ 0.428
+    from the output a alone (b's 2 − e·1 < 0 would lower it to ≈ 0.392).  The integer enclosure
+    holds it, so the claim δ = 2/5 is violated: decided exactly and found by the search."""
+    from dps_verify.engine.count_vectors import Atoms, ExactLaws, SampleTable
+    from dps_verify.engine.randomized import randomized
+    from tests.test_exact_search_pairs_reference import _exp_bounds, _hockey
+
+    P, Q = _weight_one_law((0,)), _weight_one_law(())
+    lo_e, hi_e = _exp_bounds(F(1))
+    ref = (_hockey(P, Q, hi_e), _hockey(P, Q, lo_e))
+    assert F(2, 5) < ref[0] <= ref[1] < F(43, 100)
+    anon = randomized(_weight_one_law)
+    laws = ExactLaws(SampleTable(anon, Atoms(anon, [0, 1]), radix=2), F(1))
+    enc = es._integer_enclosure(laws, [1, 0], [0, 0], F(1))
+    assert enc is not None and enc[0] <= ref[0] and ref[1] <= enc[1]
+    assert es.decide_pair(laws, [1, 0], 0, F(1), F(2, 5), "hockey-stick")[0] == "violation"
+    res = es.exhaustive_search(anon, [0, 1], Claim(F(1), F(1), F(2, 5)), max_size=1,
+                               executor="serial", progress=False)
+    assert res.witness is not None
+    assert {res.witness.dataset, res.witness.neighbour} == {(0,), ()}
+
+
+# ------------------------------------------------- replace-one: the order of the exact decisions
+@pytest.mark.parametrize("claim", [F(1, 100), F(1, 4)])
+def test_replace_one_decides_certain_violations_first_then_the_largest_delta(monkeypatch, claim):
+    """The replace-one candidates each level hands to the exact decisions (recorded; none
+    decided, so every level is screened), against the brute force at ε = 0, β = 1/2: the pairs
+    (E + x, E + y), x < y, with δ above the claim (status 0, certain) by δ descending, then those
+    with δ equal to it that the screen leaves to exact arithmetic (status 1), ties by parent row
+    and code x·m + y; no pair below the claim."""
+    from tests.test_exact_search_pairs_reference import ANONYMIZERS, DOMAIN, _delta, _law
+
+    beta, eps, m = F(1, 2), F(0), len(DOMAIN)
+    seen: list[list] = []
+
+    def record(self, parents, cand, **info):
+        seen.append(list(cand))
+        return None
+
+    monkeypatch.setattr(es.PairChecker, "first_violation_replace", record)
+    res = es.exhaustive_search(ANONYMIZERS["largest"], list(DOMAIN), Claim(beta, eps, claim),
+                               max_size=3, executor="serial", progress=False,
+                               relation="replace-one")
+    assert res.witness is None and len(seen) == 3
+    kinds = set()
+    for n, got in zip((1, 2, 3), seen):
+        ref = []
+        for i, row in enumerate(es.level_counts(m, n - 1)):
+            E = tuple(int(v) for v in row)
+            for x, y in itertools.combinations(range(m), 2):
+                a = tuple(v + (j == x) for j, v in enumerate(E))
+                b = tuple(v + (j == y) for j, v in enumerate(E))
+                v = _delta(_law("largest", a, beta), _law("largest", b, beta), eps,
+                           "hockey-stick")[0]
+                if v >= claim:
+                    ref.append((0 if v > claim else 1, -v, i, x * m + y))
+                    kinds.add(ref[-1][0])
+        keys = {(i, code) for _, _, i, code in got}
+        certain = {(i, code) for st, _, i, code in ref if st == 0}
+        # every certain violation is a candidate; a tie is not a violation, so the screen may
+        # clear it or leave it to exact arithmetic, never a pair below the claim
+        assert certain <= keys <= {(i, code) for _, _, i, code in ref}, n
+        ref = sorted(r for r in ref if (r[2], r[3]) in keys)
+        assert [(st, i, code) for st, _, i, code in got] == \
+            [(st, i, code) for st, _, i, code in ref], n
+        assert [dh for _, dh, _, _ in got] == [float(v) for _, v, _, _ in ref], n
+    assert kinds == ({0} if claim == F(1, 100) else {0, 1})
