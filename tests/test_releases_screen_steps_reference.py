@@ -240,3 +240,38 @@ def test_screened_step_two_takes_a_direct_bound_as_an_enclosure_only_within_rtol
     r = R.releases_delta(k, beta, "ln(11/10)", times)
     assert 5 in r.enclosed and 5 < r.tail_from
     assert r.delta.lower <= worst <= r.delta.upper <= r.delta.lower * F(101, 100)
+
+
+@pytest.mark.parametrize(("mode", "width"), [("exact", F(1)), ("direct", F(1)),
+                                             ("direct", F(1 + 0.01))])
+def test_screened_step_two_takes_a_narrow_exact_or_direct_bound_as_the_enclosure(
+        monkeypatch: pytest.MonkeyPatch, mode: str, width: F) -> None:
+    # as above, but step 2's bound for the worst size n = 5 is [δ, width·δ] with its exact δ
+    # (a point, or exactly (1 + rtol) wide: the boundary, in): it misses the target, yet it
+    # already encloses δ_T(5) within rtol, so it stands for that size's enclosure and no second
+    # enclosure of n = 5 is made
+    from dps_verify.core.numbers import Certified
+    from tests.test_releases_exact_reference import exact_delta
+
+    k, beta, x, times = 2, F(1, 10), F(11, 10), 4
+    worst = exact_delta(5, k, beta, x, times)
+    real_ub, real_encl = R.upper_below, R.pair_delta_enclosure
+    enclosed: list[int] = []
+
+    def ub(plds, e, t, target, **kw):  # type: ignore[no-untyped-def]
+        if plds[0].infinity_mass == beta**5:  # the worst size (its count 5 has mass β^5)
+            return Certified(worst, worst * width, "narrow", {"mode": mode})
+        return real_ub(plds, e, t, target, **kw)
+
+    def encl(p: dict, q: dict, *args: object, **kw: object) -> Certified:
+        enclosed.append(max(o for o in p if o is not None))
+        return real_encl(p, q, *args, **kw)  # type: ignore[arg-type]
+
+    # step 1 encloses k + 1 (the screen's peak); step 2 visits n = 5 first (the next largest
+    # screen), while the target is still set by n = 2, 3 (below δ_T(5))
+    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: {k + 1: 1.0, 5: 0.5}.get(n, 0.25))
+    monkeypatch.setattr(R, "upper_below", ub)
+    monkeypatch.setattr(R, "pair_delta_enclosure", encl)
+    r = R.releases_delta(k, beta, "ln(11/10)", times)
+    assert 5 in r.enclosed and 5 not in enclosed and enclosed[:2] == [k, k + 1]
+    assert r.delta.lower == worst and r.delta.upper == worst * width
