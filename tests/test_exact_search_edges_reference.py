@@ -316,3 +316,18 @@ def test_replace_one_decides_certain_violations_first_then_the_largest_delta(mon
             [(st, i, code) for st, _, i, code in ref], n
         assert [dh for _, dh, _, _ in got] == [float(v) for _, v, _, _ in ref], n
     assert kinds == ({0} if claim == F(1, 100) else {0, 1})
+
+
+def test_the_float_screen_takes_the_upper_end_of_the_enclosure_of_e_to_the_eps(monkeypatch):
+    """The float screen's e (float mode: randomized code, or q^n >= 2^53) is the upper end of
+    the rational enclosure of e^ε rounded to the nearest float (the screen's error model puts
+    e within 2u of e^ε; the enclosure is 128 bits wide), and 1 at ε = 0 — seen with e^1
+    enclosed coarsely as [2, 3]."""
+    from dps_verify.engine.count_vectors import Atoms, SampleTable
+    from dps_verify.verdict.executor import SerialExecutor
+
+    monkeypatch.setattr(es, "exp_interval", lambda eps, *args, **kwargs: (F(2), F(3)))
+    table = SampleTable(len, Atoms(len, [0, 1]), radix=3)
+    for eps, e_f in ((F(1), 3.0), (F(0), 1.0)):
+        chk = es.PairChecker(table, F(1, 2), eps, F(1, 10), "hockey-stick", SerialExecutor())
+        assert chk.e_f == e_f and chk.d_f == 0.1
