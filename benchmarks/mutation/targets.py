@@ -127,6 +127,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_exact_search_chunks_reference.py",
         "tests/test_exact_search_reporting_reference.py",
         "tests/test_exact_search_limits_reference.py",
+        # shape_search refuses thresholds ks below 1 naming ks, and searches k = 1 (< 2 s)
+        "tests/test_exact_search_ks_validation.py",
         "tests/test_verdict.py",
         "tests/test_verdict_exact_decisions.py",
         "tests/test_exact_search_recognise.py",

@@ -692,6 +692,10 @@ def shape_search(
     claimed = Claim.of(claim, beta=beta, epsilon=epsilon, delta=delta, definition=definition)
     b, eps, d = claimed.beta, claimed.epsilon, claimed.delta
     definition = claimed.definition
+    if ks is not None:
+        ks = list(ks)
+        if any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 for k in ks):
+            raise ParameterError(f"ks must be integers >= 1 (suppression thresholds), got {ks!r}")
     atoms = Atoms(anonymizer, domain)
     m = atoms.m
     if ks is None:
