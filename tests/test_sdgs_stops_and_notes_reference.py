@@ -335,7 +335,8 @@ def test_exact_walk_is_left_past_its_documented_work_limit(monkeypatch, measure,
 
 
 def test_chernoff_ball_comparison_with_a_zero_best_is_false():
-    """exp(−N·KL(γ‖β)) > 0, so it is never ≤ a best value of 0 (the ball of ln 0 is −∞)."""
+    """exp(−N·KL(γ‖β)) > 0, so it is never ≤ a best value of 0: python-flint's ball of ln 0 is
+    NaN, undecided both ways (v ≥ 0 and v < 0 are both False), and the answer is False."""
     assert sdgs._chernoff_below(10, F(1, 3), F(1, 2), 0, 5) is False
     assert sdgs._chernoff_below(10**6, F(1, 3), F(1, 2), 0, 1) is False
 
