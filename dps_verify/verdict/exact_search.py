@@ -593,7 +593,7 @@ def exhaustive_search(
         if own_executor:
             ex.close()
     return SearchResult(
-        witness, sizes[-1] if sizes else 0, max_size, sizes, chk.pairs, datasets,
+        witness, sizes[-1], max_size, sizes, chk.pairs, datasets,  # size >= 1: never empty
         len(table.row_law), chk.exact_checks, chk.err_max, m,
         (f"records grouped by the anonymizer's sufficient_statistic into {m} classes"
          if atoms.statistic is not None else None),
