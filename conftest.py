@@ -148,12 +148,37 @@ DASK_START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
 
 #: The modules of the functions dps_verify sends to Dask workers as tasks (the exact search's
 #: screening chunks, the data audit's screening and confirmation runs), imported once in the
-#: forkserver besides distributed's own preload (see the module docstring).
+#: forkserver besides distributed's own preload (see the module docstring).  Limit: Python
+#: 3.11's forkserver ignores the parent's ``sys.path`` and imports its preload with its own,
+#: whose first entry is its working directory (the parent's when the first worker starts), and
+#: a forked worker then uses that copy instead of importing the parent's.  So each is preloaded
+#: only when that directory holds the very package the parent imported
+#: (:func:`forkserver_imports_the_parents_copy`): else, e.g. after a ``chdir`` away from the
+#: tree under test or in a mutated copy elsewhere, the workers import it themselves, as the
+#: parent did (slower, never another file).
 FORKSERVER_PRELOAD = ("dps_verify.verdict.exact_search", "dps_verify.audit.data")
 
 
 #: What distributed's forkserver preload has that no worker of this suite uses.
 FORKSERVER_NOT_PRELOADED = ("pandas",)
+
+
+def forkserver_imports_the_parents_copy(module: str) -> bool:
+    """True when a forkserver started now would import the same file for ``module`` as this
+    process did: the module's top-level package is imported here from the working directory
+    itself (``<cwd>/<package>/__init__.py``), which the forkserver's ``sys.path`` searches first
+    (``''``; absent under ``-P``/``-I``, so then False), and a submodule is found from its
+    package's directory.  Nothing is imported here."""
+    import sys
+
+    if getattr(sys.flags, "safe_path", False) or sys.flags.isolated:
+        return False
+    top = sys.modules.get(module.partition(".")[0])
+    top_file = getattr(top, "__file__", None)
+    if not top_file:
+        return False
+    here = os.path.join(os.getcwd(), module.partition(".")[0], "__init__.py")
+    return os.path.realpath(top_file) == os.path.realpath(here)
 
 
 def preload_in_the_forkserver(modules: tuple[str, ...] = FORKSERVER_PRELOAD) -> None:
@@ -170,8 +195,11 @@ def preload_in_the_forkserver(modules: tuple[str, ...] = FORKSERVER_PRELOAD) -> 
         return
 
     def set_forkserver_preload(module_names: list[str]) -> None:
+        # distributed calls this as its first worker process is made, just before the
+        # forkserver starts: the working directory checked is the forkserver's
         keep = [m for m in module_names if m not in FORKSERVER_NOT_PRELOADED]
-        set_preload([*keep, *(m for m in modules if m not in keep)])
+        ours = [m for m in modules if m not in keep and forkserver_imports_the_parents_copy(m)]
+        set_preload([*keep, *ours])
 
     set_forkserver_preload.adds = modules  # type: ignore[attr-defined]
     ctx.set_forkserver_preload = set_forkserver_preload  # type: ignore[method-assign]
