@@ -29,6 +29,21 @@ def test_kl_lower_refuses_a_non_positive_epsilon(eps: Fraction) -> None:
         sdgs.kl_lower(Fraction(1, 2), eps)
 
 
+@pytest.mark.parametrize("beta", [Fraction(1), Fraction(0), Fraction(3, 2), Fraction(-1, 2)])
+def test_kl_lower_refuses_beta_outside_the_open_unit_interval(beta: Fraction) -> None:
+    # at beta = 1, gamma = 1 = beta and KL(gamma||beta) = 0: no exponent to bound (the ball of
+    # KL is then exactly 0, which a lower bound must not report as usable)
+    with pytest.raises(ParameterError, match="0 < beta < 1"):
+        sdgs.kl_lower(beta, Fraction(1))
+
+
+def test_kl_lower_accepts_beta_just_inside_the_open_unit_interval() -> None:
+    for beta in (Fraction(1, 10**6), Fraction(10**6 - 1, 10**6)):
+        got = sdgs.kl_lower(beta, Fraction(1))
+        with mpmath.workdps(1500):
+            assert 0 < mpmath.mpf(got.numerator) / got.denominator <= _kl_reference(beta, Fraction(1))
+
+
 @pytest.mark.parametrize("measure", ["hockey-stick", "pointwise"])
 def test_forced_segment_scan_refuses_epsilon_zero_instead_of_using_a_zero_exponent(measure: str) -> None:
     with pytest.raises(ParameterError, match="epsilon > 0"):

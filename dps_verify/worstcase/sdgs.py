@@ -311,10 +311,13 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
     the precision is raised until the enclosure is positive and 20 bits wide; 0 (no usable
     bound, which every caller refuses) when the precision limit is reached first.
 
-    Raises :class:`ParameterError` unless ε > 0 (at ε = 0, γ = β and KL = 0: no exponent).
+    Raises :class:`ParameterError` unless ε > 0 (at ε = 0, γ = β and KL = 0: no exponent) and
+    0 < β < 1 (at β = 1, γ = 1 = β and KL = 0 again; CP Thm 5 assumes β < 1).
     """
     if not eps > 0:
         raise ParameterError(f"the Chernoff exponent KL(gamma||beta) needs epsilon > 0, got {eps_float(eps):.4g}")
+    if not 0 < beta < 1:
+        raise ParameterError(f"the Chernoff exponent KL(gamma||beta) needs 0 < beta < 1, got {float(beta):.4g}")
     e = min(eps, Fraction(64))
     fast = _kl_lower_arb(beta, e, prec)
     if fast is not None:
