@@ -331,3 +331,24 @@ def test_the_float_screen_takes_the_upper_end_of_the_enclosure_of_e_to_the_eps(m
     for eps, e_f in ((F(1), 3.0), (F(0), 1.0)):
         chk = es.PairChecker(table, F(1, 2), eps, F(1, 10), "hockey-stick", SerialExecutor())
         assert chk.e_f == e_f and chk.d_f == 0.1
+
+
+def test_shape_search_halves_a_radix_whose_keys_reach_exactly_two_to_the_62(monkeypatch):
+    """The radix is halved while radix^m >= 2^62 (and radix > 13), the boundary included: two
+    values with max_records = 2^31 - 1 give radix 2^31, radix^2 = 2^62 exactly, so the radix is
+    halved once to 2^30 and the shapes go up to 2^30 - 1 records; one record fewer (radix
+    2^31 - 1, below the boundary) keeps it."""
+    from dps_verify.verdict import shapes
+
+    seen: list[int] = []
+
+    def stand_in(values, ks, **kwargs):
+        seen.append(kwargs["max_records"])
+        return iter(())
+
+    monkeypatch.setattr(shapes, "leak_shapes", stand_in)
+    assert (2**31) ** 2 == 2**62 and (2**31 - 1) ** 2 < 2**62
+    for max_records, shown in ((2**31 - 1, 2**30 - 1), (2**31 - 2, 2**31 - 2)):
+        res = es.shape_search(len, [0, 1], Claim(F(1, 2), 1, F(1, 10)),
+                              max_records=max_records, executor="serial")
+        assert seen[-1] == shown and res.requested_size == max_records and res.sizes == []
