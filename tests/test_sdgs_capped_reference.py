@@ -206,3 +206,38 @@ def test_e_to_the_epsilon_comes_from_a_flint_ball_exactly_for_epsilon_in_0_to_40
         with mpmath.workdps(2000):
             ref = mpmath.exp(_mp(eps)) * mpmath.mpf(2) ** s
             assert lo <= ref <= hi and hi - lo <= ref * mpmath.mpf(2) ** -120
+
+
+@pytest.mark.parametrize("cap", [3, 4])
+def test_capped_forward_walk_at_epsilon_zero_bounds_later_group_sizes_by_one(cap):
+    """At ε = 0, γ = β and the Chernoff exponent KL(γ‖β) is 0: the cap's tail bound of the
+    forward walk (called here directly, without the backward set) is exp(0) = 1, and the capped
+    enclosure must hold the value of a later group size (n = 5: 1/2 for k = 3, β = 1/2)."""
+    from dps_verify.worstcase.sdgs import WORK_BUDGET, _Exp, _scan_from
+
+    beta, eps = Fraction(1, 2), Fraction(0)
+    later = _scan_from(3, beta, eps, "pointwise", 5, _Exp(eps), False, 5, WORK_BUDGET)
+    capped = _scan_from(3, beta, eps, "pointwise", 3, _Exp(eps), False, cap, WORK_BUDGET)
+    assert later.lower == Fraction(1, 2)
+    assert capped.upper == 1 >= later.lower
+    assert "later n bounded by 1 (enclosure widened)" in capped.how
+
+
+def test_hockey_stick_skip_screen_equals_the_exact_comparison_with_the_best_lower_end():
+    """The screen may skip a value only when (Ah − (E.lo/2^s)·Bl)/qn ≤ best lower end holds
+    exactly; checked against Fractions for numerators 0, 1 and 2 and best lower ends 0, 1/2, 1."""
+    from types import SimpleNamespace
+
+    from gmpy2 import mpz
+
+    from dps_verify.worstcase.sdgs import _Best, _hs_below_best
+
+    for best_lo in (Fraction(0), Fraction(1, 2), Fraction(1)):
+        best = _Best()
+        best.lo_num, best.lo_den = mpz(best_lo.numerator), mpz(best_lo.denominator)
+        best.hi_num, best.hi_den = mpz(1), mpz(1)
+        best.n = 1
+        for ah in (3, 4, 5):  # top = ah − 3·1 = 0, 1, 2 over qn = 1
+            E = SimpleNamespace(lo=mpz(3), s=0)
+            top = Fraction(ah - 3)
+            assert _hs_below_best(E, mpz(ah), mpz(1), mpz(1), best) == (top <= best_lo), (ah, best_lo)
