@@ -63,7 +63,6 @@ def files_for(result: ProofResult) -> dict[str, str]:
 def chain_text(result: ProofResult, smt_files: dict[int, list[str]] | None = None) -> str:
     """The chain graph of one theorem as text: which step or given fact each assumption of
     each claim step comes from, the statement and the computed trust base."""
-
     smt_files = smt_files or {}
     lines = [f"# dps-verify {result.theorem_id}: {result.reference}",
              f"verdict: {result.verdict.value}"]
@@ -104,7 +103,6 @@ def chain_text(result: ProofResult, smt_files: dict[int, list[str]] | None = Non
 
 def certificates_text(result: ProofResult) -> str:
     """Every solver-free certificate of the theorem's steps and controls, as text."""
-
     lines = [f"# dps-verify {result.theorem_id}: certificates of the steps checked without a "
              "solver (sympy rewrites under the declared symbol assumptions, the induction rule, "
              "exact computations)"]
