@@ -372,6 +372,15 @@ def plan(chosen: dict[str, tuple[list[Mutant], int, str]], maps: dict[str, LineM
     return jobs, uncovered
 
 
+def run_order(jobs: list, seed: int) -> list:
+    """``--shuffle``'s order: the same jobs in an order drawn from ``seed`` alone (a stream of
+    its own, apart from the one that drew the sample), so a stopped exploration has looked at a
+    random part of its sample and the same seed gives the same order."""
+    order = list(jobs)
+    random.Random(f"{seed}:order").shuffle(order)
+    return order
+
+
 def ran_whole_selection(o: Outcome, tests_for: dict[str, tuple[str, ...]]) -> bool:
     """Whether a survivor already ran its module's whole selection (then re-running it there
     cannot kill it).  Compares the arguments themselves: a line covered by as many node ids as
@@ -540,7 +549,7 @@ def campaign(args: argparse.Namespace, modules: list[str], snap: Path,
 
     jobs, uncovered = plan(chosen, maps, tests_for, args)
     if args.shuffle:
-        random.Random(f"{args.seed}:order").shuffle(jobs)
+        jobs = run_order(jobs, args.seed)
     if args.speed_check:
         return speed_check(snap, chosen, maps, tests_for, args, jobs, progress)
     for o in uncovered:
