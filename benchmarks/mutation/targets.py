@@ -104,7 +104,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_sparse.py",
     ),
     "dps_verify/inverse/releases.py": (
-        # the fast reference files first: pytest -x stops at a mutant's first failing test
+        # first: the worst case and the cheap bounds under a 3 s CPU limit per call (about 1 s),
+        # so a mutant that loops or searches to n_limit fails in seconds instead of timing out
+        "tests/test_releases_cpu_limits_reference.py",
+        # the fast reference files next: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
         "tests/test_releases_screen_steps_reference.py",
         "tests/test_releases_cheap_bounds_reference.py",
