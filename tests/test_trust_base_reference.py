@@ -15,6 +15,7 @@ import functools
 import math
 from fractions import Fraction
 
+import gmpy2
 import mpmath
 import numpy as np
 import pytest
@@ -427,13 +428,17 @@ def test_integer_screen_on_its_exact_edges(Pi, Qi, E, e_lo, e_hi, pointwise):
 # ---------------------------------------------------------------- the worst-case scan over n
 
 
-def _suppressed_law(pmf: list, k: int) -> list:
-    """Output law of one recoded group under suppression below k (CP Thm 5's setting), from
-    the binomial law ``pmf`` of its sampled count: index j ≥ k is "j records published",
-    index 0 is "suppressed"."""
-    out = [sum(pmf[:k], mpmath.mpf(0))] + [mpmath.mpf(0)] * (len(pmf) - 1)
-    out[k:] = pmf[k:]
-    return out
+def _mpfr(x: mpmath.mpf, prec: int) -> gmpy2.mpfr:
+    """``x`` as an MPFR number of ``prec`` bits (exact: ``x`` has at most ``prec`` bits)."""
+    sign, man, exp, _ = x._mpf_
+    q = gmpy2.mpq(man) * gmpy2.mpq(2) ** exp
+    return gmpy2.mpfr(-q if sign else q, prec)
+
+
+def _mpf(x: gmpy2.mpfr) -> mpmath.mpf:
+    """An MPFR number as an mpmath number (exact at the current precision)."""
+    man, exp = x.as_mantissa_exp()
+    return mpmath.mpf((int(man), int(exp)))
 
 
 @functools.cache
@@ -442,30 +447,52 @@ def _brute_sup(k: int, beta: Fraction, eps: Fraction, n_max: int) -> dict[bool, 
     for both definitions (keyed by ``pointwise``): (value, smallest argmax).
 
     The binomial laws Bin(n, β) come from Pascal's rule (sums of positive terms: no
-    cancellation), each pair of neighbouring groups is compared output by output."""
-    out = {False: (mpmath.mpf(0), None), True: (mpmath.mpf(0), None)}
+    cancellation), each pair of neighbouring groups is compared output by output.  Every sum,
+    difference and product is one correctly rounded (to nearest, ties to even) operation at
+    mpmath's 60-digit precision (203 bits), done by MPFR for speed: the same numbers as mpmath's
+    arithmetic at that precision, operation by operation.  e^ε and β are mpmath's.  k ≥ 1."""
+    assert k >= 1
     with mpmath.workdps(60):
-        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
-        b = mpmath.mpf(beta.numerator) / beta.denominator
-        prev = [mpmath.mpf(1)]  # Bin(0, β)
-        for n in range(1, n_max + 1):
-            cur = [b * prev[j - 1] if j else mpmath.mpf(0) for j in range(n + 1)]
-            for j in range(n):
-                cur[j] += (1 - b) * prev[j]
-            if n >= max(k, 1):
-                Pm = _suppressed_law(cur, k)
-                Qm = _suppressed_law(prev + [mpmath.mpf(0)], k)
-                bad = [i for i in range(n + 1) if (Pm[i] > 0 and Pm[i] > e * Qm[i])
-                       or (Qm[i] > 0 and Qm[i] > e * Pm[i])]
-                pw = max(sum((Pm[i] for i in bad), mpmath.mpf(0)),
-                         sum((Qm[i] for i in bad), mpmath.mpf(0)))
-                hs = max(sum(max(mpmath.mpf(0), Pm[i] - e * Qm[i]) for i in range(n + 1)),
-                         sum(max(mpmath.mpf(0), Qm[i] - e * Pm[i]) for i in range(n + 1)))
-                for pointwise, v in ((False, hs), (True, pw)):
-                    if v > out[pointwise][0] * (1 + mpmath.mpf(10) ** -40):
-                        out[pointwise] = (v, n)
-            prev = cur
-    return out
+        prec = mpmath.mp.prec
+        e_mp = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        b_mp = mpmath.mpf(beta.numerator) / beta.denominator
+        slack_mp = 1 + mpmath.mpf(10) ** -40
+    ctx = gmpy2.context(precision=prec, round=gmpy2.RoundToNearest)
+    mul, add = ctx.mul, ctx.add
+    e, b, slack = _mpfr(e_mp, prec), _mpfr(b_mp, prec), _mpfr(slack_mp, prec)
+    c = ctx.sub(1, b)
+    zero = gmpy2.mpfr(0, prec)
+    best = {False: (zero, None), True: (zero, None)}
+    prev = [gmpy2.mpfr(1, prec)]  # Bin(0, β)
+    for n in range(1, n_max + 1):
+        # Pascal's rule: cur[j] = β·prev[j−1] + (1−β)·prev[j], each product rounded
+        cur = ([mul(c, prev[0])] + [add(mul(b, x), mul(c, y)) for x, y in zip(prev, prev[1:])]
+               + [mul(b, prev[-1])])
+        if n >= k:
+            # the suppressed outcome (index 0) sums the counts below k, left to right
+            p0 = q0 = zero
+            for j in range(k):
+                p0 = add(p0, cur[j])
+                q0 = add(q0, prev[j])
+            P = [p0] + cur[k:]
+            Q = [q0] + prev[k:] + [zero]
+            # outputs 1..k−1 have mass 0 in both laws (never bad, no hockey-stick term)
+            hs_p = hs_q = pw_p = pw_q = zero
+            for p, q in zip(P, Q):
+                eq, ep = mul(e, q), mul(e, p)
+                up, uq = p > eq, q > ep  # p > 0 and p > e·q, since e·q ≥ 0 (and q likewise)
+                if up:
+                    hs_p = add(hs_p, ctx.sub(p, eq))
+                if uq:
+                    hs_q = add(hs_q, ctx.sub(q, ep))
+                if up or uq:
+                    pw_p, pw_q = add(pw_p, p), add(pw_q, q)
+            for pointwise, v in ((False, max(hs_p, hs_q)), (True, max(pw_p, pw_q))):
+                if v > mul(best[pointwise][0], slack):
+                    best[pointwise] = (v, n)
+        prev = cur
+    with mpmath.workdps(60):
+        return {pw: (_mpf(v), arg) for pw, (v, arg) in best.items()}
 
 
 # (k, β, ε): in the regime (the skipped range k ≤ n < n_m matters), and outside it (ε below
