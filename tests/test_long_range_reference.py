@@ -42,12 +42,21 @@ def _mp(x: Fraction) -> mpmath.mpf:
     return mpmath.mpf(x.numerator) / x.denominator
 
 
+def _bin_numerators(size: int, beta: Fraction) -> list[int]:
+    """C(size, j)·p^j·(q−p)^(size−j) for j = 0..size, β = p/q: Pr[Bin(size, β) = j]·q^size."""
+    p, q = beta.numerator, beta.denominator
+    return [comb(size, j) * p**j * (q - p) ** (size - j) for j in range(size + 1)]
+
+
 @functools.cache
 def _law(size: int, k: int, beta: Fraction) -> dict:
+    """The output law of the group of ``size`` copies: count j ≥ k published, else ⊥ (exact)."""
+    num, den = _bin_numerators(size, beta), beta.denominator**size
     law: dict = {}
-    for j in range(size + 1):
-        out = j if j >= k else SUPPRESSED
-        law[out] = law.get(out, F(0)) + comb(size, j) * beta**j * (1 - beta) ** (size - j)
+    if k > 0:
+        law[SUPPRESSED] = F(sum(num[:k]), den)
+    for j in range(k, size + 1):
+        law[j] = F(num[j], den)
     return law
 
 
@@ -186,11 +195,12 @@ def test_segment_scan_equals_the_brute_maximum_over_group_sizes(k, beta, eps, me
     assert c.lower <= walk.upper and walk.lower <= c.upper
 
 
+@functools.cache
 def _tv(N: int, beta: Fraction) -> Fraction:
-    """TV(Bin(N, β), Bin(N−1, β)) = ½ Σ_j |f(j; N) − f(j; N−1)|, exact."""
-    f = [comb(N, j) * beta**j * (1 - beta) ** (N - j) for j in range(N + 1)]
-    g = [comb(N - 1, j) * beta**j * (1 - beta) ** (N - 1 - j) for j in range(N)] + [F(0)]
-    return sum((abs(x - y) for x, y in zip(f, g)), F(0)) / 2
+    """TV(Bin(N, β), Bin(N−1, β)) = ½ Σ_j |f(j; N) − f(j; N−1)|, exact (both laws over q^N)."""
+    f = _bin_numerators(N, beta)
+    g = [beta.denominator * x for x in _bin_numerators(N - 1, beta)] + [0]
+    return F(sum(abs(x - y) for x, y in zip(f, g)), 2 * beta.denominator**N)
 
 
 def _ref_stop_threshold(sc: _SegmentScan, N: int, kl: Fraction) -> mpmath.mpf:
