@@ -16,10 +16,13 @@ records.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
+from collections.abc import Mapping
 from fractions import Fraction as F
+from types import MappingProxyType
 
 import pytest
 
@@ -36,8 +39,10 @@ from dps_verify.verdict.exact_search import (
 DOMAIN = (0, 1, 2)
 
 
+@functools.cache
 def _exp_bounds(eps: F) -> tuple[F, F]:
-    """[lo, hi] ∋ e^ε for 0 ≤ ε ≤ 1: 40 Taylor terms, remainder ≤ 2 ε^40 / 40!."""
+    """[lo, hi] ∋ e^ε for 0 ≤ ε ≤ 1: 40 Taylor terms, remainder ≤ 2 ε^40 / 40!.  Computed once
+    per ε for the whole session (a pure function of ε: shared by every test that needs it)."""
     lo = sum((eps**k / math.factorial(k) for k in range(40)), F(0))
     return lo, lo + 2 * eps**40 / math.factorial(40)
 
@@ -67,8 +72,16 @@ def _sample_law(name: str, sample: tuple) -> dict:
     return {ANONYMIZERS[name](sample): F(1)}
 
 
-def _law(name: str, counts: tuple[int, ...], beta: F) -> dict:
-    """Pr[A^β(D) = y] by summing over every sub-sample of D (brute force)."""
+def _law(name: str, counts: tuple[int, ...], beta: F) -> Mapping:
+    """Pr[A^β(D) = y] by summing over every sub-sample of D (brute force), read-only."""
+    return _law_of(name, ANONYMIZERS[name], counts, beta)
+
+
+@functools.cache
+def _law_of(name: str, anon: object, counts: tuple[int, ...], beta: F) -> Mapping:
+    """:func:`_law`, computed once per (anonymizer, dataset, β) for the whole session: a pure
+    reference shared by every test (the anonymizers are plain functions of a sample; keyed by
+    the function registered under ``name``, so a test that registers another one gets its own)."""
     n = sum(counts)
     out: dict = {}
     for sub in itertools.product(*(range(c + 1) for c in counts)):
@@ -77,16 +90,16 @@ def _law(name: str, counts: tuple[int, ...], beta: F) -> dict:
         sample = tuple(v for v, s in zip(DOMAIN, sub) for _ in range(s))
         for y, p in _sample_law(name, sample).items():
             out[y] = out.get(y, F(0)) + w * p
-    return {y: p for y, p in out.items() if p}
+    return MappingProxyType({y: p for y, p in out.items() if p})
 
 
-def _hockey(P: dict, Q: dict, e: F) -> F:
-    def one(A: dict, B: dict) -> F:
+def _hockey(P: Mapping, Q: Mapping, e: F) -> F:
+    def one(A: Mapping, B: Mapping) -> F:
         return sum((max(F(0), a - e * B.get(y, F(0))) for y, a in A.items()), F(0))
     return max(one(P, Q), one(Q, P))
 
 
-def _delta(P: dict, Q: dict, eps: F, definition: str) -> tuple[F, F]:
+def _delta(P: Mapping, Q: Mapping, eps: F, definition: str) -> tuple[F, F]:
     """[lower, upper] ∋ the exact δ of (P, Q) (a point for pointwise and for ε = 0)."""
     lo_e, hi_e = _exp_bounds(eps)
     if definition == "hockey-stick":
