@@ -28,6 +28,22 @@ def test_hypothesis_is_imported_without_assert_rewriting_and_tests_still_are(req
     assert not _rewritten("hypothesis.core")
 
 
+def test_dps_verify_modules_are_imported_without_assert_rewriting_but_its_plugin_is(request):
+    """dps_verify's modules imported by the session (root conftest NOT_REWRITTEN) are compiled
+    as usual; its pytest plugin, loaded by its entry point before any conftest, is rewritten as
+    pytest does for every plugin (the control that the probe sees rewriting)."""
+    if request.config.getoption("assertmode") != "rewrite":
+        pytest.skip("assert rewriting is off in this session (--assert=plain)")
+    if not request.config.pluginmanager.has_plugin("dps_verify"):
+        pytest.skip("dps_verify's pytest plugin is not loaded in this session (-p no:dps_verify)")
+    import dps_verify.engine.calls  # noqa: F401 - a module the plugin does not import
+    import dps_verify.testing.checks  # noqa: F401 - the module behind assert_dp
+
+    assert _rewritten("dps_verify.testing.plugin")
+    assert not _rewritten("dps_verify.engine.calls")
+    assert not _rewritten("dps_verify.testing.checks")
+
+
 def test_automatic_garbage_collection_is_back_on_after_collection():
     """The root conftest pauses Python's automatic collections only while the session imports
     its modules; the tests run with them on (unless DPS_TEST_NO_GC_FREEZE left them alone)."""
