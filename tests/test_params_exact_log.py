@@ -5,8 +5,11 @@ definitions (CP Def. 2, TR Def. 2, CP Thm 5's d), with e^ε = x as a rational: t
 with the engine.
 """
 
+import functools
+from collections.abc import Mapping
 from fractions import Fraction
 from math import comb
+from types import MappingProxyType
 
 import mpmath
 import pytest
@@ -107,22 +110,31 @@ def _pmf(j: int, n: int, b: Fraction) -> Fraction:
     return comb(n, j) * b**j * (1 - b) ** (n - j) if 0 <= j <= n else Fraction(0)
 
 
-def _laws(n: int, k: int, b: Fraction) -> tuple[dict, dict]:
-    """t's recoding group under D (n records) and D − t (n − 1); "0" = suppressed."""
-    P = {j: _pmf(j, n, b) for j in range(k, n + 1)}
-    Q = {j: _pmf(j, n - 1, b) for j in range(k, n)}
-    P[0] = sum((_pmf(j, n, b) for j in range(k)), Fraction(0))
-    Q[0] = sum((_pmf(j, n - 1, b) for j in range(k)), Fraction(0))
-    return P, Q
+@functools.cache
+def _laws(n: int, k: int, b: Fraction) -> tuple[Mapping, Mapping]:
+    """t's recoding group under D (n records) and D − t (n − 1); "0" = suppressed.  Exact, from
+    the integer numerators C(m, j)·p^j·(q−p)^(m−j) over q^m (b = p/q); computed once per (n, k, b)
+    and shared read-only by both definitions and every case."""
+    p, q = b.numerator, b.denominator
+
+    def numerators(m: int) -> list[int]:
+        return [comb(m, j) * p**j * (q - p) ** (m - j) for j in range(m + 1)]
+
+    num_p, num_q = numerators(n), numerators(n - 1)
+    P = {j: Fraction(num_p[j], q**n) for j in range(k, n + 1)}
+    Q = {j: Fraction(num_q[j], q ** (n - 1)) for j in range(k, n)}
+    P[0] = Fraction(sum(num_p[:k]), q**n)
+    Q[0] = Fraction(sum(num_q[:k]), q ** (n - 1))
+    return MappingProxyType(P), MappingProxyType(Q)
 
 
-def _hockey(P: dict, Q: dict, E: Fraction) -> Fraction:
+def _hockey(P: Mapping, Q: Mapping, E: Fraction) -> Fraction:
     one = sum((max(P.get(o, 0) - E * Q.get(o, 0), Fraction(0)) for o in P.keys() | Q.keys()), Fraction(0))
     two = sum((max(Q.get(o, 0) - E * P.get(o, 0), Fraction(0)) for o in P.keys() | Q.keys()), Fraction(0))
     return max(one, two)
 
 
-def _pointwise(P: dict, Q: dict, E: Fraction) -> Fraction:
+def _pointwise(P: Mapping, Q: Mapping, E: Fraction) -> Fraction:
     bad = {o for o in P.keys() | Q.keys() if P.get(o, 0) > E * Q.get(o, 0) or Q.get(o, 0) > E * P.get(o, 0)}
     return max(sum((P.get(o, 0) for o in bad), Fraction(0)), sum((Q.get(o, 0) for o in bad), Fraction(0)))
 
