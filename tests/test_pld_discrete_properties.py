@@ -21,6 +21,7 @@ violation.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from math import factorial
 
@@ -44,29 +45,47 @@ def _compositions(total: int, parts: int):
 
 
 def multinomial_delta(pld: PrivacyLossDistribution, eps: Fraction, times: int) -> tuple[Fraction, Fraction]:
-    """Exact enclosure of δ_T(ε) of one direction by summing over count vectors (see module doc)."""
+    """Exact enclosure of δ_T(ε) of one direction by summing over count vectors (see module doc).
+
+    With r_i = a_i/b_i and p_i = u_i/v_i, the terms are summed as integers over common
+    denominators: w_c = T!/Π c_i! · Π u_i^c_i v_i^(T−c_i) / Π v_i^T and w_c/R_c = w_c · Π b_i^c_i
+    a_i^(T−c_i) / Π a_i^T (the same rationals as adding the Fractions term by term)."""
     items = list(pld.ratios.items())
     A = 1 - (1 - pld.infinity_mass) ** times
-    B = Fraction(0)
     if not items:
         return A, A
     e_lo, e_hi = exp_interval(eps, 256)
-    ppow = [[p**c for c in range(times + 1)] for _, p in items]
-    rpow = [[r**c for c in range(times + 1)] for r, _ in items]
+
+    def powers(x: int) -> list[int]:
+        return [x**c for c in range(times + 1)]
+
+    a = [powers(r.numerator) for r, _ in items]
+    b = [powers(r.denominator) for r, _ in items]
+    u = [powers(p.numerator) for _, p in items]
+    v = [powers(p.denominator) for _, p in items]
     fact = [factorial(c) for c in range(times + 1)]
+    a_num = b_num = 0
     for cs in _compositions(times, len(items)):
-        R = Fraction(1)
+        RN = RD = 1  # R_c = RN / RD
         for i, c in enumerate(cs):
-            R *= rpow[i][c]
-        if R <= e_lo:
+            RN *= a[i][c]
+            RD *= b[i][c]
+        if RN * e_lo.denominator <= e_lo.numerator * RD:
             continue
-        if R < e_hi and exp_compare(eps, R) >= 0:  # ambiguous at 256 bits: decide exactly
-            continue
-        w = Fraction(fact[times])
+        if RN * e_hi.denominator < e_hi.numerator * RD and exp_compare(eps, Fraction(RN, RD)) >= 0:
+            continue  # ambiguous at 256 bits: decided exactly
+        x = fact[times]
+        for c in cs:
+            x //= fact[c]  # the multinomial coefficient (each partial quotient is an integer)
         for i, c in enumerate(cs):
-            w = w * ppow[i][c] / fact[c]
-        A += w
-        B += w / R
+            x *= u[i][c] * v[i][times - c]
+        a_num += x
+        for i, c in enumerate(cs):
+            x *= b[i][c] * a[i][times - c]
+        b_num += x
+    V = math.prod(vi[times] for vi in v)
+    A += Fraction(a_num, V)
+    B = Fraction(b_num, V * math.prod(ai[times] for ai in a))
     lo, hi = exp_affine_enclosure(A, B, eps)
     return max(lo, Fraction(0)), hi
 
