@@ -22,28 +22,35 @@ def test_zoo_size():
 
 #: Correct entries whose default audit is slow, audited by default with a smaller ``max_size``
 #: (the deep profile audits them as shipped), with the shape families their audit covers at the
-#: shipped size, asserted at the smaller one too.  ``ok_plain_kanon_exact`` at 24 records
-#: (shipped 40) still goes through every phase: exact pairs, the leak shapes (up to 96 records
-#: whatever ``max_size``), statistical pairs past the exact budget and recognition (at the
-#: ``short_recognition`` budget: it recognises k = 5, asserted), in about 50 % of the CPU time;
-#: the randomized entries (never recognised) at 6 records (shipped 12 and 24) in 20-35 %.
-SMALLER_BY_DEFAULT: dict[str, tuple[int, set[str]]] = {
-    "ok_plain_kanon_exact": (24, {"beside-bulk", "crowd", "leak shapes (verdict.shapes)", "outlier",
-                                  "random", "random (statistical)", "singleton"}),
+#: shipped size, asserted at the smaller one too, and the exact budget (candidate enumerations
+#: of more terms go to the statistical phase; None: the audit's default).
+#: ``ok_plain_kanon_exact`` at 16 records (shipped 40) with an exact budget of 2,000 terms
+#: (default 20,000) still goes through every phase: exact pairs, the leak shapes (up to 96
+#: records whatever ``max_size``), two statistical pairs past the exact budget (leftovers of a
+#: PASS confirmed statistically; at the default budget it takes 24 records) and recognition
+#: (at the ``short_recognition`` budget: it recognises k = 5, asserted), in about 20 % of the
+#: shipped audit's CPU time; the randomized entries (never recognised) at 6 records (shipped
+#: 12 and 24) in 20-35 %.
+SMALLER_BY_DEFAULT: dict[str, tuple[int, set[str], int | None]] = {
+    "ok_plain_kanon_exact": (16, {"beside-bulk", "crowd", "leak shapes (verdict.shapes)", "outlier",
+                                  "random", "random (statistical)", "singleton"}, 2_000),
     "ok_delta_sampling": (6, {"beside-bulk", "crowd", "leak shapes (verdict.shapes)", "outlier",
-                              "random", "singleton"}),
+                              "random", "singleton"}, None),
     "ok_amplified_noisy_count": (6, {"beside-bulk", "crowd", "leak shapes (verdict.shapes)",
-                                     "random", "singleton"}),
+                                     "random", "singleton"}, None),
 }
 
 
-def _run_smaller(path: Path, max_size: int, shapes: set[str]) -> dict:
+def _run_smaller(path: Path, max_size: int, shapes: set[str], exact_budget: int | None) -> dict:
     from dps_verify.audit import audit
     from dps_verify.audit.loader import load_callable
 
     anon, mod = load_callable(f"{path}:anonymize")
-    rep = audit(anon, domain={**mod.DOMAIN, "max_size": max_size}, seed=0, **mod.CLAIM)
+    budget = {} if exact_budget is None else {"exact_budget": exact_budget}
+    rep = audit(anon, domain={**mod.DOMAIN, "max_size": max_size}, seed=0, **budget, **mod.CLAIM)
     assert set(rep.coverage["shapes"]) == shapes, "the smaller audit covers other shapes"
+    # the statistical shapes above are the pairs left over by the exact budget
+    assert (rep.coverage["pairs_statistical"] > 0) == ("random (statistical)" in shapes)
     recognised = rep.coverage.get("recognised")
     assert (recognised or {}).get("k") == (5 if path.stem == "ok_plain_kanon_exact" else None)
     return {"expected": mod.EXPECTED, "verdict": rep.verdict, "report": rep}
