@@ -25,8 +25,8 @@ def _law(m: int, beta: Fraction, k: int) -> dict:
     return out
 
 
-def _hs(p: dict, q: dict, x: Fraction, times: int) -> Fraction:
-    """Exact T-fold hockey-stick δ at e^ε = x of (p, q), by enumerating the loss ratios."""
+def _t_fold(p: dict, q: dict, times: int) -> dict:
+    """The exact law of the T-fold likelihood ratio of (p, q): ratio -> P-mass (None: Q = 0)."""
     one: dict = {}
     for o, pr in p.items():
         if pr:
@@ -40,16 +40,31 @@ def _hs(p: dict, q: dict, x: Fraction, times: int) -> Fraction:
                 r = None if r1 is None or r2 is None else r1 * r2
                 nxt[r] = nxt.get(r, Fraction(0)) + p1 * p2
         dist = nxt
+    return dist
+
+
+def _hs_of(dist: dict, x: Fraction) -> Fraction:
+    """Hockey-stick δ at e^ε = x of a T-fold ratio law (:func:`_t_fold`)."""
     return sum((pr if r is None else pr * max(Fraction(0), 1 - x / r) for r, pr in dist.items()),
                Fraction(0))
 
 
-@cache  # the grid-floor tests read the same exact values (n = 362: seconds each)
+def _hs(p: dict, q: dict, x: Fraction, times: int) -> Fraction:
+    """Exact T-fold hockey-stick δ at e^ε = x of (p, q), by enumerating the loss ratios."""
+    return _hs_of(_t_fold(p, q, times), x)
+
+
+@cache  # the T-fold laws of a size, both directions, independent of e^ε (n = 362: seconds)
+def _pair_t_fold(n: int, k: int, beta: Fraction, times: int) -> tuple[dict, dict]:
+    p, q = _law(n, beta, k), _law(n - 1, beta, k)
+    return _t_fold(p, q, times), _t_fold(q, p, times)
+
+
+@cache  # the grid-floor tests read the same exact values
 def exact_delta(n: int, k: int, beta: Fraction, x: Fraction, times: int) -> Fraction:
     if n < max(k, 1):
         return Fraction(0)
-    p, q = _law(n, beta, k), _law(n - 1, beta, k)
-    return max(_hs(p, q, x, times), _hs(q, p, x, times))
+    return max(_hs_of(d, x) for d in _pair_t_fold(n, k, beta, times))
 
 
 # ---- near 1: (1 + rtol)·lower > 1 must not make the trivial bound 1 acceptable -----------------

@@ -109,6 +109,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_releases_cpu_limits_reference.py",
         # the fast reference files next: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
+        # bookkeeping at its boundaries with fixed certified stand-ins: the scan's budgets and
+        # ATOL tie, the tail start's tie, the mode label, the width note, 40 digits (< 1 s)
+        "tests/test_releases_budget_and_ties_reference.py",
+        "tests/test_releases_labels_reference.py",
         "tests/test_releases_screen_steps_reference.py",
         "tests/test_releases_cheap_bounds_reference.py",
         "tests/test_releases_enclosure_budget_reference.py",

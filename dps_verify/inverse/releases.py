@@ -245,7 +245,8 @@ def chernoff_bound(p: dict, q: dict, eps: Number, times: int) -> Fraction:
     out = Fraction(0)
     for a, b in ((p, q), (q, p)):
         fin = [(x, x / b[y]) for y, x in a.items() if x > 0 and b.get(y, 0) > 0]
-        p_inf = sum((x for y, x in a.items() if x > 0 and b.get(y, 0) == 0), Fraction(0))
+        # (a zero mass adds nothing: no test of x needed)
+        p_inf = sum((x for y, x in a.items() if b.get(y, 0) == 0), Fraction(0))
         logp = np.array([math.log(x.numerator) - math.log(x.denominator) for x, _ in fin])
         ell = np.array([math.log(r.numerator) - math.log(r.denominator) for _, r in fin])
         with flint.ctx.workprec(BALL_PREC):
@@ -322,7 +323,8 @@ def tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
         B = arb_fraction(beta)
         tv = B * flint.arb(math.comb(n - 1, m)) * B**m * (1 - B) ** (n - 1 - m)
         out = _upper(1 - (1 - tv) ** times)
-    return min(Fraction(1), max(Fraction(0), out))
+    # out is the upper end of a ball around 1 − (1 − TV)^T >= 0 (0 <= β <= 1): never below 0
+    return min(Fraction(1), out)
 
 
 def untruncated_bound(n: int, beta: Fraction, eps: Number, times: int) -> Fraction:

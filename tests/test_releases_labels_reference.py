@@ -1,0 +1,88 @@
+"""What releases' results say about themselves, each against its stated rule (module doc of
+:mod:`dps_verify.inverse.releases`, CP §2.7):
+
+* the screened result's ``mode`` names the weakest kind of certificate among *all* the sizes it
+  rests on, enclosures and per-size bounds together (cheap Chernoff bounds aside): exact <
+  direct < sparse < discretised;
+* the width note prints upper/lower as "1 + excess" only below 2, the plain ratio from 2 on;
+* a bound below 1 is printed with up to 40 significant digits, rounded up; within 10^-40 of 1
+  the 40-digit rounding up is 1 (still an upper bound) and no more digits are taken.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from dps_verify.core.numbers import Certified, format_up
+from dps_verify.inverse import releases as R
+
+K, BETA, EPS, TIMES = 2, F(1, 20), F(1, 10), 4
+VALUE = F(1, 100)
+
+
+@pytest.mark.parametrize(("enclosure_mode", "bound_mode", "mode"), [
+    ("exact", "direct", "direct"),
+    ("exact", "sparse", "sparse"),
+    ("exact", "discretised", "discretised"),
+    ("direct", "exact", "direct"),
+    ("sparse", "direct", "sparse"),
+    ("exact", "exact", "exact"),
+])
+def test_screened_mode_names_the_weakest_certificate_of_enclosures_and_bounds(
+        monkeypatch: pytest.MonkeyPatch, enclosure_mode: str, bound_mode: str, mode: str) -> None:
+    # every size encloses to the point VALUE (of enclosure_mode); no cheap bound reaches the
+    # target, so every other size below the tail start (n = 8) is bounded by upper_below at
+    # VALUE (of bound_mode): the result rests on both kinds
+    monkeypatch.setattr(R, "pair_delta_enclosure", lambda *a, **kw: Certified(
+        VALUE, VALUE, "fixed", {"mode": enclosure_mode}))
+    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "upper_below", lambda *a, **kw: Certified(
+        F(0), VALUE, "fixed bound", {"mode": bound_mode}))
+    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1) if n < 8 else F(0))
+    r = R.releases_delta(K, BETA, EPS, TIMES)
+    assert r.tail_from == 8 and r.details["bounds_by_kind"].get(bound_mode, 0) >= 1
+    assert r.mode == mode and r.delta.details["mode"] == mode
+    assert r.delta.lower == r.delta.upper == VALUE
+
+
+@pytest.mark.parametrize(("lower", "upper", "ratio"), [
+    (F(1, 4), F(1, 2), "upper/lower = 2.000e+00 >"),
+    (F(1, 4), F(1, 2) - F(1, 4 * 10**6), "upper/lower = 1 + 9.99999e-01 >"),
+    (F(1, 4), F(3, 4), "upper/lower = 3.000e+00 >"),
+    (F(3), F(6), "upper/lower = 2.000e+00 >"),
+])
+def test_width_note_prints_the_excess_below_two_and_the_ratio_from_two(lower: F, upper: F,
+                                                                      ratio: str) -> None:
+    note = R._target_missed(lower, upper, 0.01, "the enclosure at n = 3")
+    assert note is not None and ratio in note and "n = 3" in note
+
+
+def test_format_bound_takes_at_most_forty_digits_within_ten_to_the_minus_forty_of_one() -> None:
+    x = 1 - F(1, 10**45)
+    s = R.format_bound(x)
+    assert s == format_up(x, 40) and F(s) == 1 >= x
+    assert len(s.split("e")[0].replace(".", "")) == 40
+
+
+@pytest.mark.parametrize("method", ["screen", "scan"])
+def test_default_search_limit_rtol_and_fft_reach_every_enclosure(monkeypatch: pytest.MonkeyPatch,
+                                                                 method: str) -> None:
+    """The documented defaults of releases_delta: with no tail start anywhere the search stops
+    at n_limit = 1024 and the tail bound at 1025 is used as it is; every enclosure is asked for
+    the default width rtol = 0.01 and may compose by FFT (fft = True)."""
+    asked: list[tuple[object, object]] = []
+
+    def enclosure(*a: object, **kw: object) -> Certified:
+        asked.append((kw["rtol"], kw["fft"]))
+        return Certified(VALUE, VALUE, "fixed", {"mode": "exact"})
+
+    monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
+    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)
+    monkeypatch.setattr(R, "screen_delta", lambda *a, **kw: 0.0)
+    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1))
+    r = R.releases_delta(K, BETA, EPS, TIMES, method=method)
+    assert r.tail_from == 1025 and r.tail_bound == 1 and r.scanned == (K, 1024)
+    assert r.bound_source == "tail" and r.delta.upper == 1
+    assert asked and all(a == (0.01, True) for a in asked)
