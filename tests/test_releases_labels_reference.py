@@ -86,3 +86,27 @@ def test_default_search_limit_rtol_and_fft_reach_every_enclosure(monkeypatch: py
     assert r.tail_from == 1025 and r.tail_bound == 1 and r.scanned == (K, 1024)
     assert r.bound_source == "tail" and r.delta.upper == 1
     assert asked and all(a == (0.01, True) for a in asked)
+
+
+@pytest.mark.parametrize(("values", "argmax", "lower", "mode"), [
+    # (lower, upper, mode) per size k, k + 1, ...: ties of the upper end name the smallest size
+    ([(F(1, 10), F(1, 5), "exact"), (F(1, 6), F(1, 5), "exact"), (F(1, 8), F(1, 5), "exact")],
+     K, F(1, 6), "exact"),
+    ([(F(1, 10), F(1, 9), "exact"), (F(1, 6), F(1, 5), "discretised"),
+      (F(1, 5), F(1, 5), "exact")], K + 1, F(1, 5), "discretised"),
+])
+def test_finite_range_takes_the_first_largest_upper_end_and_the_largest_lower_end(
+        monkeypatch: pytest.MonkeyPatch, values: list[tuple[F, F, str]], argmax: int, lower: F,
+        mode: str) -> None:
+    """With n_max the result is the worst case over n in [k, n_max] only: the largest upper end
+    (the smallest size among ties), the largest lower end, "exact" only when every size is."""
+    def enclosure(p: dict, q: dict, *a: object, **kw: object) -> Certified:
+        lo, up, m = values[max(o for o in p if isinstance(o, int)) - K]
+        return Certified(lo, up, f"fixed {m}", {"mode": m})
+
+    monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
+    r = R.releases_delta(K, BETA, EPS, TIMES, n_max=K + len(values) - 1)
+    assert r.argmax_n == argmax and r.delta.details["argmax_n"] == argmax
+    assert r.delta.lower == lower and r.delta.upper == F(1, 5) and r.mode == mode
+    assert r.scanned == (K, K + len(values) - 1) and not r.covers_all_n
+    assert r.enclosed == tuple(range(K, K + len(values)))
