@@ -75,9 +75,6 @@ from dps_verify.worstcase.gamma_gap import (  # noqa: F401 - re-exported names
 # oracle, not part of the certified walk: it lives in its own module, re-exported here by name
 from dps_verify.worstcase.sdgs_generic import output_laws, scan_generic  # noqa: F401
 
-#: Default cap on the group sizes scanned before giving up with an honest enclosure.
-DEFAULT_MAX_N = 20_000
-
 
 def slack(n: int, beta: Fraction, eps: Fraction) -> int:
     """Largest m ≥ 0 with m < n(1−β)e^{−ε}: outcomes j ≥ n − m are the bad ones (j > γn)."""
@@ -166,10 +163,23 @@ EXACT_SDGS_WORK = 10**9
 #: a few seconds, k = 10^9 would need ten times both).
 MAX_VALUE_BITS = 1 << 26
 #: Most bits of e^ε the hockey-stick walk's enclosure of e^ε is refined to (from BASE_PREC,
-#: doubling) while a value A − e^ε·B has fewer than 60 certain bits (:meth:`_Exp.affine`).
+#: doubling) while a value A − e^ε·B has fewer than CERTAIN_BITS certain bits (:meth:`_Exp.affine`).
 EXP_PREC_LIMIT = 1 << 14
 #: Tails are summed to the last term (exact) when (terms × bits) is below this.
 EXACT_TAIL_WORK = 10**8
+#: Guard bits of the python-flint ball of e^ε above the precision asked (:func:`_exp_dyadic_arb`).
+EXP_BALL_GUARD_BITS = 8
+#: Certain bits of each hockey-stick value A − e^ε·B: e^ε's enclosure is refined until the
+#: value's enclosure has this many (relative), or EXP_PREC_LIMIT bits of e^ε are reached.
+CERTAIN_BITS = 60
+#: Relative accuracy, in bits, a ball or interval of a KL exponent needs before its lower end
+#: is used (:func:`kl_lower`, :func:`kl_lower_below`).
+KL_REL_BITS = 20
+#: Most e^ε enclosures cached (one per ε and precision, a few hundred bits each).
+EXP_CACHE_SIZE = 256
+#: Significant bits of the dyadic ends a scan's exact ends are rounded outward to when their
+#: denominators are long (:func:`~dps_verify.core.numbers.round_outward`).
+END_BITS = 256
 #: Relative bits kept by truncated geometric tail sums (see :func:`tail_enclosure`).
 TAIL_BITS = 140
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
@@ -217,24 +227,25 @@ def tail_enclosure(n: int, T: int, p: int, q: int, rel_bits: int = TAIL_BITS) ->
 
 def _exp_dyadic_arb(eps: Fraction, prec: int) -> tuple[int, int, int] | None:
     """:func:`~dps_verify.core.numbers.exp_dyadic` (lo/2^s ≤ e^ε ≤ hi/2^s) from a python-flint
-    ball at ``prec`` + 8 bits: Arb's exp is a rigorous enclosure and ``lower()``/``upper()``
+    ball at ``prec`` + :data:`EXP_BALL_GUARD_BITS` bits: Arb's exp is a rigorous enclosure and ``lower()``/``upper()``
     round its ends outward, so the integers bracket e^ε exactly as the mpmath.iv version does
     (about 10× cheaper; Arb's exponents are unbounded, so the ball is finite).  None (use the
-    mpmath.iv version) without python-flint or for ε outside (0, 4096).  Cached per (ε, prec): at most 256 entries of a few hundred bits.
+    mpmath.iv version) without python-flint or for ε outside (0, 4096).  Cached per (ε, prec): at
+    most :data:`EXP_CACHE_SIZE` entries.
     """
     if not 0 < eps < 4096:
         return None
     return _exp_dyadic_arb_ints(int(eps.numerator), int(eps.denominator), prec)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=EXP_CACHE_SIZE)
 def _exp_dyadic_arb_ints(num: int, den: int, prec: int) -> tuple[int, int, int] | None:
     flint = _flint_or_none()
     if flint is None:
         return None
     ctx = flint.ctx
     old = ctx.prec
-    ctx.prec = prec + 8  # what ctx.workprec does, without its context-manager overhead
+    ctx.prec = prec + EXP_BALL_GUARD_BITS  # what ctx.workprec does, without its context-manager overhead
     try:
         x = flint.arb(flint.fmpq(num, den)).exp()
         lo_m, lo_e = x.lower().man_exp()
@@ -282,7 +293,7 @@ class _Exp:
         """Numerators (lo, hi) over 2^s of A − e^ε·B (A, B ≥ 0 integers), clipped below at 0.
 
         Only used on bad sets, where A − e^ε·B ≥ 0 holds exactly, so the clip is sound.  The
-        precision of e^ε is doubled until 60 bits of the result are certain (or it is ≤ 0, or
+        precision of e^ε is doubled until CERTAIN_BITS bits of the result are certain (or it is ≤ 0, or
         EXP_PREC_LIMIT bits are reached: then the wider enclosure is returned)."""
         while True:
             if B == 0:
@@ -292,7 +303,7 @@ class _Exp:
             hi = (mpz(A) << self.s) - self.lo * B
             lo = max(lo, mpz(0))
             hi = max(hi, lo)
-            if hi == 0 or ((hi - lo) << 60) <= hi or not self.refine():
+            if hi == 0 or ((hi - lo) << CERTAIN_BITS) <= hi or not self.refine():
                 return lo, hi, self.s
 
 
@@ -308,7 +319,7 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
 
     KL(γ‖β) increases with γ on (β, 1) and γ increases with ε, so ε is capped at 64 (a lower
     bound stays a lower bound).  γ − β = (1−β)(1 − e^{−ε}) is formed without cancellation and
-    the precision is raised until the enclosure is positive and 20 bits wide; 0 (no usable
+    the precision is raised until the enclosure is positive with KL_REL_BITS certain bits; 0 (no usable
     bound, which every caller refuses) when the precision limit is reached first.
 
     Raises :class:`ParameterError` unless ε > 0 (at ε = 0, γ = β and KL = 0: no exponent) and
@@ -331,11 +342,11 @@ def kl_lower(beta: Fraction, eps: Fraction, prec: int = BASE_PREC) -> Fraction:
         return g * iv.log(g / b) + (1 - g) * iv.log((1 - g) / (1 - b))
 
     try:
-        v = iv_adaptive(f, rel_bits=20, start=prec)
+        v = iv_adaptive(f, rel_bits=KL_REL_BITS, start=prec)
     except CertificationError:
         return Fraction(0)
     # positive: with ε > 0, KL > 0, and iv_adaptive returns only an enclosure of it with relative
-    # width ≤ 2^-20 (which excludes 0) or an exact point; the fast route above needs no fallback
+    # width ≤ 2^-KL_REL_BITS (which excludes 0) or an exact point; the fast route above needs no fallback
     return iv_lower(v)
 
 
@@ -357,7 +368,7 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
     """:func:`kl_lower` in python-flint ball arithmetic (about 50× faster than mpmath.iv):
     KL(γ‖β) = γ ln(1 + (γ−β)/β) − (1−γ)ε, since (1−γ)/(1−β) = e^{−ε} exactly; γ − β =
     (1−β)(−expm1(−ε)) and 1 − γ = (1−β)e^{−ε} carry no cancellation.  None when the ball is
-    not positive with 20 certain bits (the caller then uses mpmath.iv), or without python-flint."""
+    not positive with KL_REL_BITS certain bits (the caller then uses mpmath.iv), or without python-flint."""
     flint = _flint_or_none()
     if flint is None:
         return None
@@ -370,7 +381,7 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
         gm = gamma_minus_beta_ball(one_m_b, ea)
         one_m_g = one_m_b * (-ea).exp()
         kl = (b + gm) * (gm / b).log1p() - one_m_g * ea
-        if not (kl > 0) or kl.rel_accuracy_bits() < 20:
+        if not (kl > 0) or kl.rel_accuracy_bits() < KL_REL_BITS:
             return None
     from dps_verify.worstcase.ball_binomial import arb_to_fractions
 
@@ -409,7 +420,7 @@ def kl_lower_below(c: Fraction, beta: Fraction) -> Fraction:
         return a * iv.log(a / b) + (1 - a) * iv.log((1 - a) / (1 - b))
 
     try:
-        lo = iv_lower(iv_adaptive(f, rel_bits=20))
+        lo = iv_lower(iv_adaptive(f, rel_bits=KL_REL_BITS))
     except CertificationError:
         return Fraction(0)
     return max(lo, Fraction(0))
@@ -744,6 +755,8 @@ def scan(
     """
     if measure not in ("paper-d", "hockey-stick", "pointwise"):
         raise ParameterError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
+    if k < 1:
+        raise ParameterError(f"the scan needs k >= 1 (the suppression threshold), got {k}")
     if type(beta.numerator) is not int or type(beta.denominator) is not int:
         # a Fraction built from GMP integers (beta_edge's grid): python-flint takes Python ints only
         beta = Fraction(int(beta.numerator), int(beta.denominator))
@@ -794,12 +807,9 @@ def scan(
         raise _budget_error(k, beta, eps, est, budget)
     if est["n0"] > 1e9:
         raise _budget_error(k, beta, eps, est, budget)
-    if measure == "paper-d":
-        n0 = max(_n_min_E(k, beta, eps, E), 1)
-    elif regime:
-        n0 = max(_n_min_E(k, beta, eps, E), k)
-    else:
-        n0 = k
+    # in the regime (always for paper-d) the walk starts at n_m, which is >= k (gamma <= 1);
+    # below it the exact measures start at k
+    n0 = _n_min_E(k, beta, eps, E) if regime else k
     result = _scan_from(k, beta, eps, measure, n0, E, backward, max_n, budget)
     if result is None:  # skipped-range check failed: scan everything from n = k
         est = {**est, "n0": float(k)}
@@ -1027,28 +1037,37 @@ def _scan_from(
                 f"; for {k} ≤ n < {n_low} the value is ≤ β·f(k−1; n−1), increasing in n there and "
                 f"below the best value; {n_low} ≤ n < {n0} computed exactly"
             )
-    if best.lo_num is best.hi_num and best.lo_den is best.hi_den:  # exact: one conversion
-        lower, upper = round_outward(best.lo_num, best.lo_num, best.lo_den)
-    else:
-        lower, _ = round_outward(best.lo_num, best.lo_num, best.lo_den)
-        _, upper = round_outward(best.hi_num, best.hi_num, best.hi_den)
+    lower, upper, widened = _outward_ends(best)
     exact_note = (
         "exact integer arithmetic (GMP) over q^n"
         if measure != "hockey-stick"
         else "integer tails over q^n; e^ε enclosed by python-flint arb balls (mpmath.iv for exact logs "
-        f"and ε ≥ 4096; ≥{BASE_PREC} bits, raised until 60 bits of each value are certain or "
+        f"and ε ≥ 4096; ≥{BASE_PREC} bits, raised until {CERTAIN_BITS} bits of each value are certain or "
         f"{EXP_PREC_LIMIT} bits are reached), outward rounding"
     )
     if tails_truncated:
         exact_note += f"; tails truncated with a geometric remainder bound (2^-{TAIL_BITS} relative)"
-    if best.lo_den.bit_length() > 1024:
-        exact_note += "; ends rounded outward to 256-bit dyadics"
+    if widened:
+        exact_note += f"; ends rounded outward to {END_BITS}-bit dyadics"
     return Certified(
         lower=lower,
         upper=upper if upper >= lower else lower,
         how=f"{exact_note}; {stop_note}",
         details={"argmax_n": best.n, "n_start": n0, "n_scanned": n - n0 + 1},
     )
+
+
+def _outward_ends(best: _Best) -> tuple[Fraction, Fraction, bool]:
+    """The ends of ``best``'s enclosure as Fractions, each rounded outward to an END_BITS-bit
+    dyadic where :func:`~dps_verify.core.numbers.round_outward` rounds (a denominator longer
+    than 4·END_BITS bits), and whether either end differs from its exact rational (decided by
+    exact cross-multiplication): what the how-text's rounding note reports."""
+    lower, _ = round_outward(best.lo_num, best.lo_num, best.lo_den, END_BITS)
+    _, upper = round_outward(best.hi_num, best.hi_num, best.hi_den, END_BITS)
+    widened = lower.numerator * best.lo_den != best.lo_num * lower.denominator or (
+        upper.numerator * best.hi_den != best.hi_num * upper.denominator
+    )
+    return lower, upper, widened
 
 
 def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -> tuple[int, bool]:
@@ -1123,13 +1142,13 @@ def _affine_iv(E: _Exp, Al: Any, Ah: Any, Bl: Any, Bh: Any) -> tuple[Any, Any, i
     """Numerators (lo, hi) over 2^s with lo ≤ A − e^ε·B ≤ hi for A ∈ [Al, Ah], B ∈ [Bl, Bh]
     (B ≥ 0), clipped below at 0 (used on bad sets only, see :meth:`_Exp.affine`): lo is the
     lower end of Al − e^ε·Bh and hi the upper end of Ah − e^ε·Bl, each computed as in
-    ``E.affine`` and at one common precision, raised until both ends are 60-bit accurate."""
+    ``E.affine`` and at one common precision, raised until both ends are CERTAIN_BITS-bit accurate."""
     while True:
         if Bh == 0:  # then B = 0 exactly
             return mpz(Al) << E.s, mpz(Ah) << E.s, E.s
         l1, h1 = _clipped_affine(E, mpz(Al) << E.s, Bh)
         l2, h2 = _clipped_affine(E, mpz(Ah) << E.s, Bl)
-        ok = (h1 == 0 or ((h1 - l1) << 60) <= h1) and (h2 == 0 or ((h2 - l2) << 60) <= h2)
+        ok = (h1 == 0 or ((h1 - l1) << CERTAIN_BITS) <= h1) and (h2 == 0 or ((h2 - l2) << CERTAIN_BITS) <= h2)
         if ok or not E.refine():
             return l1, (h2 if h2 > l1 else l1), E.s
 
