@@ -45,6 +45,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # the whole run costs minutes)
         "tests/test_sdgs_scan_grid_reference.py",
         "tests/test_sdgs_thresholds_reference.py",
+        # the precision and size constants where they act (< 2 s)
+        "tests/test_sdgs_documented_constants.py",
         "tests/test_sdgs_capped_reference.py",
         "tests/test_sdgs_edges_reference.py",
         "tests/test_sdgs_stops_and_notes_reference.py",
