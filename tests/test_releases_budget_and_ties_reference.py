@@ -57,10 +57,17 @@ def _enclosure_widths(monkeypatch: pytest.MonkeyPatch, made: list[tuple[int, flo
     monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
 
 
-def _tail_bound_from(monkeypatch: pytest.MonkeyPatch, start: int, value: F) -> None:
-    """The untruncated bound: 1 below ``start``, ``value`` from it on (non-increasing)."""
-    monkeypatch.setattr(R, "untruncated_bound",
-                        lambda n, b, e, t: F(1) if n < start else value)
+def _tail_bound_from(monkeypatch: pytest.MonkeyPatch, start: int, value: F) -> list[int]:
+    """The untruncated bound: 1 below ``start``, ``value`` from it on (non-increasing); returns
+    the list of the sizes it is asked for, in order."""
+    asked: list[int] = []
+
+    def untruncated(n: int, b: object, e: object, t: object) -> F:
+        asked.append(n)
+        return F(1) if n < start else value
+
+    monkeypatch.setattr(R, "untruncated_bound", untruncated)
+    return asked
 
 
 @pytest.mark.parametrize("max_enclosures", [2, 3])
@@ -138,9 +145,31 @@ def test_an_untruncated_bound_equal_to_the_top_enclosure_is_a_tail_start(
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made)
     monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)
-    _tail_bound_from(monkeypatch, 6, VALUE)
+    asked = _tail_bound_from(monkeypatch, 6, VALUE)
     r = R.releases_delta(K, BETA, EPS, TIMES, method=method, n_limit=64)
     assert r.tail_from == 6 and r.tail_bound == VALUE and r.scanned == (K, 5)
+    # each tail start is bounded once (memoised) and the result counts them
+    assert len(asked) == len(set(asked)) == r.details["untruncated_bounds"] and 6 in asked
+    assert r.delta.lower == r.delta.upper == VALUE and r.target_missed is None
+    # the tail bound and the other sizes' bounds only tie the enclosure at n = k: it sets the
+    # upper end (a tail or a bound must exceed it to take over)
+    assert r.bound_source == "enclosure" and r.argmax_n == K
+
+
+def test_screened_accepts_a_cheap_bound_equal_to_the_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    # rtol = 0: the target is the enclosed VALUE itself, and every cheap bound equals it: each
+    # size is settled by its cheap bound, no finer bound is asked for
+    made: list[int] = []
+    _fixed_enclosures(monkeypatch, made)
+    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)
+
+    def no_finer_bound(*a: object, **kw: object) -> Certified:
+        raise AssertionError("a cheap bound equal to the target was not accepted")
+
+    monkeypatch.setattr(R, "upper_below", no_finer_bound)
+    _tail_bound_from(monkeypatch, 6, VALUE)
+    r = R.releases_delta(K, BETA, EPS, TIMES, rtol=0, n_limit=64)
+    assert r.details["bounds_by_kind"] == {"cheap": 6 - K - 1 - (len(made) - 1)}
     assert r.delta.lower == r.delta.upper == VALUE and r.target_missed is None
 
 

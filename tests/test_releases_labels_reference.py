@@ -110,3 +110,18 @@ def test_finite_range_takes_the_first_largest_upper_end_and_the_largest_lower_en
     assert r.delta.lower == lower and r.delta.upper == F(1, 5) and r.mode == mode
     assert r.scanned == (K, K + len(values) - 1) and not r.covers_all_n
     assert r.enclosed == tuple(range(K, K + len(values)))
+
+
+def test_finite_range_below_the_threshold_is_the_threshold_size_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """n_max < k: the range is [k, k] (sizes below k give 0), enclosed once and named so."""
+    sizes: list[int] = []
+
+    def enclosure(p: dict, q: dict, *a: object, **kw: object) -> Certified:
+        sizes.append(max(o for o in p if isinstance(o, int)))
+        return Certified(VALUE, VALUE, "fixed", {"mode": "exact"})
+
+    monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
+    r = R.releases_delta(3, BETA, EPS, TIMES, n_max=1)
+    assert sizes == [3] and r.scanned == (3, 3) and r.enclosed == (3,) and r.argmax_n == 3
+    assert "n in [3, 3] only" in r.delta.how and r.mode == "exact"
