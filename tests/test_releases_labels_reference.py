@@ -125,3 +125,27 @@ def test_finite_range_below_the_threshold_is_the_threshold_size_alone(
     r = R.releases_delta(3, BETA, EPS, TIMES, n_max=1)
     assert sizes == [3] and r.scanned == (3, 3) and r.enclosed == (3,) and r.argmax_n == 3
     assert "n in [3, 3] only" in r.delta.how and r.mode == "exact"
+
+
+def test_screened_step_two_hands_each_size_its_screen_and_the_previous_grids(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 2 asks upper_below for each open size (decreasing screen order) with that size's
+    float screen as the estimate, and the grids that served the previous size as a hint (none
+    for the first)."""
+    monkeypatch.setattr(R, "pair_delta_enclosure", lambda *a, **kw: Certified(
+        VALUE, VALUE, "fixed", {"mode": "exact"}))
+    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: 1e-3 / n)  # below VALUE
+    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1) if n < 7 else F(0))
+    calls: list[tuple[object, object]] = []
+
+    def upper_below(plds: object, eps: object, times: int, target: F, *, estimate: float,
+                    h_exp: object, fft: bool) -> Certified:
+        calls.append((estimate, h_exp))
+        return Certified(F(0), VALUE, "fixed bound", {"mode": "discretised",
+                                                       "h_exps": [-len(calls)]})
+
+    monkeypatch.setattr(R, "upper_below", upper_below)
+    r = R.releases_delta(K, BETA, EPS, TIMES)
+    assert r.tail_from == 7 and r.enclosed == (K,)
+    assert calls == [(1e-3 / n, None if n == K + 1 else [-(n - K - 1)]) for n in range(K + 1, 7)]
