@@ -149,3 +149,43 @@ def test_screened_step_two_hands_each_size_its_screen_and_the_previous_grids(
     r = R.releases_delta(K, BETA, EPS, TIMES)
     assert r.tail_from == 7 and r.enclosed == (K,)
     assert calls == [(1e-3 / n, None if n == K + 1 else [-(n - K - 1)]) for n in range(K + 1, 7)]
+
+
+@pytest.mark.parametrize("source", ["enclosure", "bound", "tail"])
+def test_screened_how_names_the_range_the_enclosures_the_tail_and_what_sets_the_upper_end(
+        monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    """The screened result's ``how``, word for word, with fixed certified stand-ins: n = k
+    encloses to VALUE; sizes 3..6 are bounded by upper_below (at VALUE, or at the target
+    (1 + rtol)·VALUE for n = 4); the tail starts at 7 (bound 0), or is never found up to
+    n_limit = 8 (the tail bound 1/2 everywhere, used from n = 9)."""
+    monkeypatch.setattr(R, "pair_delta_enclosure", lambda *a, **kw: Certified(
+        VALUE, VALUE, "fixed enclosure", {"mode": "exact"}))
+    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: 1e-3 / n)
+    tail_from = 9 if source == "tail" else 7
+    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: (
+        F(1, 2) if source == "tail" else F(1) if n < 7 else F(0)))
+    seen: list[int] = []
+
+    def upper_below(*a: object, **kw: object) -> Certified:
+        seen.append(len(seen) + K + 1)  # decreasing screen order is increasing n here
+        top = VALUE * F(101, 100) if source == "bound" and seen[-1] == 4 else VALUE
+        return Certified(F(0), top, "fixed bound", {"mode": "sparse"})
+
+    monkeypatch.setattr(R, "upper_below", upper_below)
+    r = R.releases_delta(K, BETA, EPS, TIMES, n_limit=8)
+    why, tail = {
+        "enclosure": ("the enclosure at n = 2", "0"),
+        "bound": ("a per-size certified upper bound at n = 4 (sparse)", "0"),
+        "tail": ("the monotone tail bound for n >= 9", "5.000e-01"),
+    }[source]
+    how = (f"worst case over ALL group sizes n: n < 2 gives 0; n in [2, {tail_from - 1}] screened "
+           "in floats, n = 2 enclosed, every other size bounded below the largest enclosed upper "
+           "end (Chernoff, sparse or pessimistic grid); n >= "
+           f"{tail_from} by the untruncated pair at n = {tail_from} (non-increasing in n; bound "
+           f"{tail}); upper end set by {why}; at n = 2: fixed enclosure")
+    if source == "tail":
+        how += ("; target width missed: upper/lower = 5.000e+01 > 1 + rtol = 1 + 0.01, set by "
+                + why)
+    assert r.delta.how.split("; where a grid bound")[0] == how
+    assert r.bound_source == source and r.argmax_n == {"enclosure": 2, "bound": 4, "tail": 9}[source]
