@@ -88,6 +88,7 @@ def test_scan_method_stops_at_ten_enclosures_per_budget_unit(monkeypatch: pytest
     # the first size left open keeps its vacuous cheap bound, which sets the upper end
     assert r.bound_source == "cheap" and r.argmax_n == K + cap
     assert r.delta.lower == VALUE and r.delta.upper == 1
+    assert r.mode == "discretised" == r.delta.details["mode"]  # exact and grid enclosures
 
 
 @pytest.mark.parametrize("max_enclosures", [2, 3])
@@ -135,6 +136,7 @@ def test_scan_method_leaves_a_size_bounded_at_exactly_the_absolute_tolerance(
     assert made == [K] and r.enclosed == (K,) and r.tail_from == 6
     assert r.bound_source == "cheap" and r.argmax_n == K + 1
     assert r.delta.lower == R.ATOL / 2 and r.delta.upper == R.ATOL
+    assert r.mode == "exact" == r.delta.details["mode"]  # the one enclosure is exact
 
 
 @pytest.mark.parametrize("method", ["scan", "screen"])
@@ -187,3 +189,36 @@ def test_an_untruncated_bound_just_above_the_top_enclosure_is_not_a_tail_start(
     r = R.releases_delta(K, BETA, EPS, TIMES, method=method, n_limit=24)
     assert r.tail_from == 25 and r.tail_bound == above
     assert r.delta.upper == above and r.target_missed is None  # within rtol of VALUE
+
+
+@pytest.mark.parametrize("source", ["enclosure", "cheap", "tail"])
+def test_scan_how_names_the_range_the_enclosures_the_tail_and_what_sets_the_upper_end(
+        monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    """The scan method's ``how``, word for word: n = k encloses to VALUE (exact); the other
+    sizes' cheap bounds are VALUE (2·VALUE when no enclosure budget is left, max_enclosures =
+    0); the tail starts at 6 (bound 0), or is never found up to n_limit = 8 (bound 1/2)."""
+    made: list[int] = []
+    _fixed_enclosures(monkeypatch, made)
+    monkeypatch.setattr(R, "thresholded_bound",
+                        lambda *a, **kw: 2 * VALUE if source == "cheap" else VALUE)
+    if source == "tail":
+        monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1, 2))
+    else:
+        _tail_bound_from(monkeypatch, 6, F(0))
+    r = R.releases_delta(K, BETA, EPS, TIMES, method="scan", n_limit=8,
+                         max_enclosures=0 if source == "cheap" else 6)
+    tail_from, tail = (9, "5.000e-01") if source == "tail" else (6, "0")
+    why = {
+        "enclosure": "the enclosure at n = 2",
+        "cheap": "a Chernoff bound at n = 3 (enclosure budget max_enclosures = 0 reached)",
+        "tail": "the monotone tail bound for n >= 9 (no tail start found up to n_limit = 8)",
+    }[source]
+    how = (f"worst case over ALL group sizes n: n < 2 gives 0; n in [2, {tail_from - 1}] enclosed "
+           "(n = 2) or bounded by a Chernoff bound on the thresholded pair; n >= "
+           f"{tail_from} by the untruncated pair at n = {tail_from} (non-increasing in n; bound "
+           f"{tail}); upper end set by {why}; at n = 2: fixed")
+    ratio = {"enclosure": None, "cheap": "2.000e+00", "tail": "5.000e+01"}[source]
+    if ratio:
+        how += f"; target width missed: upper/lower = {ratio} > 1 + rtol = 1 + 0.01, set by {why}"
+    assert made == [K] and r.delta.how == how and r.bound_source == source
+    assert r.details["cheap_bounds"] == tail_from - K - 1 and r.details["fine_enclosures"] == [K]
