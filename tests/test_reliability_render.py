@@ -123,8 +123,8 @@ def test_a_figure_that_cannot_be_drawn_becomes_a_placeholder(tmp_path, monkeypat
 
 def test_a_missing_point_leaves_a_gap_not_an_error(tmp_path, monkeypatch):
     """One point that raises is a gap with a note; the other points are still drawn (TR Fig. 7
-    with two of its curves: the one holding the raising point and one more; the whole figure
-    is drawn by the reports above)."""
+    with two of its curves: the one holding the raising point and one more; the reports above
+    draw the figure itself, all five curves under deep and in CI's ``dps-verify paper``)."""
     from dps_verify.core.errors import CertificationError
 
     monkeypatch.setattr(figures, "FIG7_EPS0", ("1", "2"))
