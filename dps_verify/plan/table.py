@@ -64,7 +64,7 @@ def read_table(path: str | os.PathLike, qi: Sequence[str], *, columns: Sequence[
             qi_idx = _qi_index(header, qi, p) if header is not None else []
             first = True
             for line_no, raw in enumerate(reader, 1):
-                cells = tuple(c.strip() for c in raw)
+                cells = tuple(map(str.strip, raw))
                 if not cells or cells == ("",):
                     continue
                 if first:
@@ -100,12 +100,29 @@ def _qi_index(header: Sequence[str], qi: Sequence[str], p: Path) -> list[int]:
 
 
 def group_sizes(table: Table, recoding: Recoding) -> Counter[tuple[str, ...]]:
-    """n_g for every group g = g(t) over the QI columns (only non-empty groups)."""
+    """n_g for every group g = g(t) over the QI columns (only non-empty groups).
+
+    g is applied cell by cell and each rule is a function of its cell alone, so the rows are
+    counted by their QI cells first and each distinct combination is recoded once, each rule
+    called once per distinct value (UCI Adult: 30,162 rows, ~100 values per column).  Both go
+    in order of first appearance: a value the spec does not cover raises for the same row and
+    column as a row-by-row pass, and the groups come out in the same order."""
     idx = [table.columns.index(c) for c in table.qi]
     rules = [recoding.rules.get(c) for c in table.qi]
+    recoded: list[dict[str, str]] = [{} for _ in rules]
+    cells = Counter(tuple(r[i] for i in idx) for r in table.rows)
     out: Counter[tuple[str, ...]] = Counter()
-    for r in table.rows:
-        out[tuple(rule(r[i]) if rule is not None else r[i] for i, rule in zip(idx, rules))] += 1
+    for raw, n in cells.items():
+        key = []
+        for v, rule, seen in zip(raw, rules, recoded):
+            if rule is None:
+                key.append(v)
+                continue
+            g = seen.get(v)
+            if g is None:
+                g = seen[v] = rule(v)
+            key.append(g)
+        out[tuple(key)] += n
     return out
 
 
