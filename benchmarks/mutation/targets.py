@@ -47,6 +47,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_sdgs_thresholds_reference.py",
         # the precision and size constants where they act (< 2 s)
         "tests/test_sdgs_documented_constants.py",
+        "tests/test_sdgs_walk_edges_reference.py",
         "tests/test_sdgs_capped_reference.py",
         "tests/test_sdgs_edges_reference.py",
         "tests/test_sdgs_stops_and_notes_reference.py",

@@ -761,9 +761,7 @@ def scan(
         # a Fraction built from GMP integers (beta_edge's grid): python-flint takes Python ints only
         beta = Fraction(int(beta.numerator), int(beta.denominator))
     E = _Exp(eps)
-    # ε ≥ −ln(1−β) ⇔ e^ε·(q−p) ≥ q, decided exactly by E (dyadic enclosure, exact fallback);
-    # the same test as in_regime_fast
-    regime = eps > 0 and not E.less(beta.denominator - beta.numerator, beta.denominator)
+    regime = in_regime_fast(beta, eps)  # ε > 0 and ε ≥ −ln(1−β), decided exactly
     if measure == "paper-d" and not regime:
         require_paper_regime(beta, eps, "CP Thm 5")
     backward = measure != "paper-d" and not regime
@@ -917,8 +915,8 @@ def _scan_from(
                 z = E.less(F, Q * FQ)
                 PB = (G - F) + (F if z else 0)
                 QB = (GQ - FQ) + (FQ if z else 0)
-            lo = max(UPl + PB, Q * (UQl + QB))
-            hi = max(UPh + PB, Q * (UQh + QB))
+            # both ends by one formula: max(P's bad mass, Q's bad mass) over q^n
+            lo, hi = (max(UP + PB, Q * (UQ + QB)) for UP, UQ in ((UPl, UQl), (UPh, UQh)))
             den = qn
         if lo is not None:
             best.offer(lo, hi, den, n)
@@ -1051,7 +1049,7 @@ def _scan_from(
         exact_note += f"; ends rounded outward to {END_BITS}-bit dyadics"
     return Certified(
         lower=lower,
-        upper=upper if upper >= lower else lower,
+        upper=upper,  # ≥ lower: every offered pair has lo ≤ hi, and rounding is outward
         how=f"{exact_note}; {stop_note}",
         details={"argmax_n": best.n, "n_start": n0, "n_scanned": n - n0 + 1},
     )

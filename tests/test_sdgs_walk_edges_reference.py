@@ -1,0 +1,104 @@
+"""Edges of the exact worst-case walk (worstcase/sdgs.py) that the scans reach rarely, against
+references written here from the definitions.
+
+* the walk from n = k (the restart ``scan`` takes when its skipped-range check fails) in CP Thm
+  5's regime at k = 1: the threshold J_n stays at 1 for a few group sizes, so the tails grow by
+  β f(0; n) each step; the maximum over n ≥ 1 of the per-n measure is the brute force's, with
+  the output laws of TR Alg. 4 (CP App. A.2) and the measures of CP Def. 2 / TR Def. 2;
+* the best-value record keeps the group size of its first value even when that value is 0
+  (the maximiser of the values offered so far);
+* CP Thm 5's regime test asks ε > 0 as well as ε ≥ −ln(1−β): at β = 0 and ε = 0 it is False.
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from dps_verify.worstcase import sdgs
+from dps_verify.worstcase.sdgs_generic import output_laws
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
+import reference as R  # noqa: E402
+
+F = Fraction
+
+
+def _brute_max(k: int, beta: Fraction, eps: Fraction, measure: str, n_max: int) -> tuple[mpmath.mpf, int]:
+    """(max, smallest maximiser) over 1 ≤ n ≤ n_max of the per-n measure of (P_n, Q_n)."""
+    best, arg = mpmath.mpf(-1), 0
+    for n in range(max(k, 1), n_max + 1):
+        P, Q = output_laws(n, k, beta)
+        v = R.hockey_stick(P, Q, eps) if measure == "hockey-stick" else R.as_mpf(R.pointwise(P, Q, eps))
+        if v > best * (1 + mpmath.mpf(10) ** -40):
+            best, arg = v, n
+    return best, arg
+
+
+@pytest.mark.parametrize("measure", ["pointwise", "hockey-stick"])
+@pytest.mark.parametrize(("beta", "eps"), [(F(1, 10), F(1, 5)), (F(1, 5), F(1, 2))])
+def test_walk_from_k_one_in_the_regime_equals_the_brute_force(measure, beta, eps):
+    """β = 1/10, ε = 1/5 (γ ≈ 0.263, n_m = 3) and β = 1/5, ε = 1/2 (γ ≈ 0.515, n_m = 1):
+    in the regime, walked from n = 1 as the restart does, the threshold J_n = 1 at n = 1 (and
+    n = 2, 3 at the first), so the first tails need N(n, 0) = (q − p)^n; the maximum and its
+    smallest maximiser are the brute force's over n ≤ 60 (the values fall far below by then)."""
+    assert sdgs.in_regime_fast(beta, eps)
+    got = sdgs._scan_from(1, beta, eps, measure, 1, sdgs._Exp(eps), False, None, sdgs.WORK_BUDGET)
+    assert got is not None
+    ref, arg = _brute_max(1, beta, eps, measure, 60)
+    with mpmath.workdps(60):
+        lo = mpmath.mpf(got.lower.numerator) / got.lower.denominator
+        hi = mpmath.mpf(got.upper.numerator) / got.upper.denominator
+        assert lo * (1 - mpmath.mpf(10) ** -30) <= ref <= hi * (1 + mpmath.mpf(10) ** -30)
+    assert got.details["argmax_n"] == arg and got.details["n_start"] == 1
+    whole = sdgs.scan(1, beta, eps, measure=measure)
+    assert (whole.lower, whole.upper) == (got.lower, got.upper)
+
+
+def test_best_keeps_the_group_size_of_a_first_value_of_zero():
+    """An exact 0 offered first at n = 3 is the best so far, at n = 3; so is an enclosure
+    [0, 1/4] offered first (its upper end kept); a later equal lower end keeps n = 3."""
+    b = sdgs._Best()
+    b.offer(0, 0, 1, 3)
+    assert (b.n, b.lo_num, b.hi_num) == (3, 0, 0) and b.exact()
+    b.offer(0, 0, 8, 4)
+    assert b.n == 3
+    e = sdgs._Best()
+    e.offer(0, 1, 4, 3)
+    assert (e.n, e.lo_num, e.hi_num, e.hi_den) == (3, 0, 1, 4) and not e.exact()
+    e.offer(0, 1, 8, 5)
+    assert e.n == 3 and (e.hi_num, e.hi_den) == (1, 4)
+
+
+def test_regime_needs_a_positive_epsilon_even_at_beta_zero():
+    """CP Thm 5's regime is ε > 0 and ε ≥ −ln(1−β): at β = 0, ε = 0 the second holds (0 ≥ 0)
+    and the first does not; at β = 0 any ε > 0 is in it; at β = 1/2 the edge is ln 2 (exact)."""
+    assert sdgs.in_regime_fast(F(0), F(0)) is False
+    assert sdgs.in_regime_fast(F(0), F(1, 10**6)) is True
+    assert sdgs.in_regime_fast(F(1, 2), F(0)) is False
+    assert sdgs.in_regime_fast(F(1, 2), F(69314718, 10**8)) is False  # just below ln 2
+    assert sdgs.in_regime_fast(F(1, 2), F(69314719, 10**8)) is True
+
+
+@pytest.mark.parametrize(
+    ("k", "beta", "eps"), [(2, F(3, 4), F(89, 107)), (4, F(1, 4), F(121, 701)), (4, F(3, 4), F(89, 214))]
+)
+def test_pointwise_below_the_edge_where_the_published_side_has_the_larger_bad_mass(k, beta, eps):
+    """Below CP Thm 5's edge the pointwise value is max(P(B), Q(B)) over the forward and the
+    backward bad outputs together.  Mostly Q(B) is the larger; at these three inputs P(B) is,
+    at the maximiser, so the P side's backward mass counts: the exact value and its smallest
+    maximiser are the brute force's (n ≤ 60)."""
+    assert not sdgs.in_regime_fast(beta, eps)
+    got = sdgs.scan(k, beta, eps, measure="pointwise")
+    ref, arg = _brute_max(k, beta, eps, "pointwise", 60)
+    assert got.lower == got.upper and R.as_mpf(got.lower) == ref
+    assert got.details["argmax_n"] == arg
+    P, Q = output_laws(arg, k, beta)
+    with mpmath.workdps(60):
+        x = mpmath.exp(R.as_mpf(eps))
+    bad = [y for y in set(P) | set(Q) if Q.get(y, 0) == 0 or R.as_mpf(max(P[y], Q[y]) / min(P[y], Q[y])) > x]
+    assert sum(P.get(y, 0) for y in bad) > sum(Q.get(y, 0) for y in bad)
