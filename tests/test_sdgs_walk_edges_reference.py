@@ -102,3 +102,22 @@ def test_pointwise_below_the_edge_where_the_published_side_has_the_larger_bad_ma
         x = mpmath.exp(R.as_mpf(eps))
     bad = [y for y in set(P) | set(Q) if Q.get(y, 0) == 0 or R.as_mpf(max(P[y], Q[y]) / min(P[y], Q[y])) > x]
     assert sum(P.get(y, 0) for y in bad) > sum(Q.get(y, 0) for y in bad)
+
+
+@pytest.mark.parametrize(("beta", "eps"), [(F(1, 3), F(1)), (F(1, 2), F(1, 10)), (F(9, 10), F(5))])
+def test_first_bad_at_a_huge_group_size_is_found_from_a_close_float_guess(beta, eps):
+    """At n = 10^7 the walk's threshold J_n, the least j > γn, is the 50-digit reference's
+    ⌊γn⌋ + 1 (γ n is irrational: no tie), found within 1 s of CPU: the float guess starts the
+    exact walk a few steps from it (a guess off by a fraction of n would take ~10^6 exact steps)."""
+    n = 10**7
+    p, q = beta.numerator, beta.denominator
+    E = sdgs._Exp(eps)
+
+    def fwd_bad(m: int, j: int) -> bool:  # j > γm ⇔ (m − j)·q·e^ε < m·(q − p), as the walk decides it
+        return j >= m or E.less((m - j) * q, m * (q - p))
+
+    with mpmath.workdps(50):
+        g = 1 - (1 - R.as_mpf(beta)) * mpmath.exp(-R.as_mpf(eps))
+        want = int(mpmath.floor(g * n)) + 1
+    assert R.call_limited(sdgs._first_bad_E, n, beta, eps, fwd_bad, seconds=1.0) == want
+    assert R.call_limited(sdgs.first_bad, n, beta, eps, seconds=1.0) == want  # through slack's guess
