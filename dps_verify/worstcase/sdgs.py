@@ -669,7 +669,8 @@ _SLOP: Any = gmpy2.mpfr(2) ** -40
 
 
 def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
-    """Sign of a/b − c/d for integers a, c ≥ 0 and b, d > 0: exact cross-multiplication when
+    """Sign of a/b − c/d for integers a, c ≥ 0 (a < 0 too, as :func:`_hs_below_best` asks:
+    the sign against c/d ≥ 0 is then −1 either way) and b, d > 0: exact cross-multiplication when
     the products are short (cheaper than any screen); for long ones a 53-bit float screen
     (relative error < 2^−50 each way) decides unless the two are within 2^−40, then exact.  A
     zero needs no case of its own: its product is 0 and its float quotient exactly 0."""
@@ -757,9 +758,9 @@ def scan(
         raise ParameterError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
     if k < 1:
         raise ParameterError(f"the scan needs k >= 1 (the suppression threshold), got {k}")
-    if type(beta.numerator) is not int or type(beta.denominator) is not int:
-        # a Fraction built from GMP integers (beta_edge's grid): python-flint takes Python ints only
-        beta = Fraction(int(beta.numerator), int(beta.denominator))
+    # Python-int terms always (a Fraction built from GMP integers, e.g. beta_edge's grid, may
+    # hold mpz terms, and python-flint takes Python ints only)
+    beta = Fraction(int(beta.numerator), int(beta.denominator))
     E = _Exp(eps)
     regime = in_regime_fast(beta, eps)  # ε > 0 and ε ≥ −ln(1−β), decided exactly
     if measure == "paper-d" and not regime:
@@ -865,10 +866,10 @@ def _scan_from(
     # screen is unusable) and alone decides.
     kl_box: list[Fraction] = []
 
-    def kl_cert() -> Fraction:
+    def kl_cert() -> Fraction:  # asked only for ε > 0 (kl_lower refuses ε = 0)
         if not kl_box:
-            v = kl_lower(beta, eps) if eps > 0 else Fraction(0)
-            if eps > 0 and v <= 0:
+            v = kl_lower(beta, eps)
+            if v <= 0:
                 raise CertificationError(
                     "Chernoff exponent KL(γ‖β) not certified positive within the precision limit "
                     f"(epsilon = {eps_float(eps):.3g}, beta = {float(beta):.3g})"
@@ -1126,7 +1127,8 @@ def _hs_below_best(E: _Exp, Ah: Any, Bl: Any, qn: Any, best: _Best) -> bool:
     # _cmp: exact cross-multiplication for short numbers, a float screen with an exact
     # fallback for long ones (two products of million-bit integers per n made this the cost
     # of the whole walk at tiny β and ε)
-    return top <= 0 or _cmp(top, qn << E.s, best.lo_num, best.lo_den) <= 0
+    # (a top ≤ 0 needs no case of its own: _cmp gives its sign against best.lo ≥ 0)
+    return _cmp(top, qn << E.s, best.lo_num, best.lo_den) <= 0
 
 
 def _clipped_affine(E: _Exp, As: Any, B: Any) -> tuple[Any, Any]:
