@@ -119,3 +119,24 @@ def test_thresholded_bound_below_the_threshold_is_zero(n: int, k: int) -> None:
     if n >= 1:
         p, q = _law(n, F(1, 3), k), _law(n - 1, F(1, 3), k)
         assert _hs(p, q, F(2), 3) == 0 == _hs(q, p, F(2), 3)
+
+
+@pytest.mark.parametrize(("beta", "x", "times"), [(F(1, 3), F(3, 2), 2), (F(1, 3), F(2), 3)])
+def test_thresholded_bound_of_one_record_uses_the_exact_laws_and_larger_groups_the_closed_form(
+        beta: F, x: F, times: int) -> None:
+    # k = 1, n = 1 (one record against none): the smaller of the TV bound and the Chernoff bound
+    # of the exact laws, whose balls are narrower than the closed form's; from n = 2 on the
+    # closed form of the binomial pair.  Each is at least the exact δ_T(n) (CP Def. 2)
+    eps = epsilon_param(f"ln({x})")
+    one = R.thresholded_bound(1, 1, beta, eps, times)
+    assert one == min(R.tv_bound(1, beta, times, 1),
+                      R.chernoff_bound(*R.group_pair(1, 1, beta), eps, times))
+    assert one != min(R.tv_bound(1, beta, times, 1), R._pair_bound(1, 1, beta, eps, times))
+    for k in (1, 2):
+        two = R.thresholded_bound(2, k, beta, eps, times)
+        assert two == min(R.tv_bound(2, beta, times, k), R._pair_bound(2, k, beta, eps, times))
+        assert two != min(R.tv_bound(2, beta, times, k),
+                          R.chernoff_bound(*R.group_pair(2, k, beta), eps, times))
+    for n, k, b in ((1, 1, one), (2, 2, two)):
+        p, q = _law(n, beta, k), _law(n - 1, beta, k)
+        assert max(_hs(p, q, x, times), _hs(q, p, x, times)) <= b
