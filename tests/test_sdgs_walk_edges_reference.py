@@ -121,3 +121,14 @@ def test_first_bad_at_a_huge_group_size_is_found_from_a_close_float_guess(beta, 
         want = int(mpmath.floor(g * n)) + 1
     assert R.call_limited(sdgs._first_bad_E, n, beta, eps, fwd_bad, seconds=1.0) == want
     assert R.call_limited(sdgs.first_bad, n, beta, eps, seconds=1.0) == want  # through slack's guess
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("beta", [F(1, 2), F(1, 3)])
+def test_hockey_stick_past_the_huge_epsilon_threshold_is_beta_to_the_k(k, beta):
+    """ε = 4097 ≥ 4096: e^ε has no finite upper end in the module's enclosure (only a lower one,
+    2^5900), and at the start n = k the neighbour's tail is empty (B = 0): the value there is
+    Pr[X_k ≥ k] = β^k exactly, the whole worst case (only 'all k sampled' stays bad as ε grows),
+    reached at once, within 2 s of CPU."""
+    got = R.call_limited(sdgs.scan, k, beta, F(4097), measure="hockey-stick", seconds=2.0)
+    assert got.lower == got.upper == beta**k and got.details["argmax_n"] == k

@@ -79,8 +79,8 @@ from dps_verify.worstcase.sdgs_generic import output_laws, scan_generic  # noqa:
 def slack(n: int, beta: Fraction, eps: Fraction) -> int:
     """Largest m ≥ 0 with m < n(1−β)e^{−ε}: outcomes j ≥ n − m are the bad ones (j > γn)."""
     c_n = n * (1 - beta)
-    guess = int(float(c_n) * math.exp(-eps_float(eps)))
-    m = max(guess - 2, 0)
+    # a float start (≥ 0) close to the answer; the two exact walks correct it either way
+    m = int(float(c_n) * math.exp(-eps_float(eps)))
     while _slack_ok(m + 1, c_n, eps):
         m += 1
     while m > 0 and not _slack_ok(m, c_n, eps):
@@ -89,8 +89,9 @@ def slack(n: int, beta: Fraction, eps: Fraction) -> int:
 
 
 def _slack_ok(m: int, c_n: Fraction, eps: Fraction) -> bool:
-    """m < c_n·e^{−ε}  ⇔  e^ε < c_n / m (m ≥ 1); m = 0 always qualifies."""
-    return m == 0 or exp_compare(eps, c_n / m) < 0
+    """m < c_n·e^{−ε}  ⇔  e^ε < c_n / m, for m ≥ 1 (slack asks only those; m = 0 always
+    qualifies, and its walk down stops there)."""
+    return exp_compare(eps, c_n / m) < 0
 
 
 def first_bad(n: int, beta: Fraction, eps: Fraction) -> int:
@@ -1106,10 +1107,8 @@ def _hockey_stick_below(k: int, beta: Fraction, E: _Exp, n0: int, best: _Best) -
         best.offer_earlier(lo, hi, qn << s, n)
         truncated = Vl != Vh  # the same at every n: floor and ceil of the walk keep lo < hi
         # step down: N(n−2, k−1) = N(n−1, k−1)·(n−k)/((n−1)·r)
-        if n - 2 >= k - 1:
+        if n - 2 >= k - 1:  # (at n = k the loop ends here: no N(k − 2, k − 1) is needed)
             Nm = gmpy2.divexact(Nm * (n - k), (n - 1) * R)
-        else:
-            Nm = mpz(0)
         Vl, Vh = Wl, Wh
         qn //= Q
         n -= 1
