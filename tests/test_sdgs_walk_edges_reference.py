@@ -132,3 +132,16 @@ def test_hockey_stick_past_the_huge_epsilon_threshold_is_beta_to_the_k(k, beta):
     reached at once, within 2 s of CPU."""
     got = R.call_limited(sdgs.scan, k, beta, F(4097), measure="hockey-stick", seconds=2.0)
     assert got.lower == got.upper == beta**k and got.details["argmax_n"] == k
+
+
+def test_affine_of_a_zero_multiple_is_exact_even_without_an_upper_end_of_e_to_the_epsilon():
+    """A − e^ε·0 = A exactly, also at ε = 4097 where e^ε's enclosure has no finite upper end
+    (the general route would give the lower end 0 there): (A·2^s, A·2^s) over 2^s, for
+    _Exp.affine and _affine_iv alike."""
+    for eps in (F(4097), F(1, 3)):
+        E = sdgs._Exp(eps)
+        assert (E.hi is None) == (eps == 4097)
+        lo, hi, s = E.affine(5, 0)
+        assert lo == hi == 5 << s
+        lo, hi, s = sdgs._affine_iv(E, 5, 7, 0, 0)
+        assert (lo, hi) == (5 << s, 7 << s)
