@@ -26,6 +26,7 @@ from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     chain_control,
+    equation,
     exists_sym,
     given,
     induction,
@@ -83,23 +84,23 @@ def p1_closed(x: sp.Expr) -> sp.Expr:
 
 
 #: the sampling law's closed forms, a definition (CP Def 3); symbolic powers: never sent to z3.
-CLOSED = [sp.Eq(pX(i_), px_closed(i_)), sp.Eq(p0(i_), p0_closed(i_)),
-          sp.Eq(p1(i_), p1_closed(i_))]
+CLOSED = [equation(pX(i_), px_closed(i_)), equation(p0(i_), p0_closed(i_)),
+          equation(p1(i_), p1_closed(i_))]
 
 
 def split0(x: sp.Expr) -> sp.Basic:
     """Sampling split, t not sampled: p0(x) = (1 - b) pX(x)."""
-    return sp.Eq(p0(x), (1 - b) * pX(x))
+    return equation(p0(x), (1 - b) * pX(x))
 
 
 def split1(x: sp.Expr) -> sp.Basic:
     """Sampling split, t sampled: p1(x) = b pX(x)."""
-    return sp.Eq(p1(x), b * pX(x))
+    return equation(p1(x), b * pX(x))
 
 
 def decomp(n: sp.Expr) -> sp.Basic:
     """The decomposition over the first n samples: ZS(n) = (1 - b) XS(n) + b YS(n)."""
-    return sp.Eq(ZS(n), (1 - b) * XS(n) + b * YS(n))
+    return equation(ZS(n), (1 - b) * XS(n) + b * YS(n))
 
 
 def dps_summed(n: sp.Expr) -> sp.Basic:
@@ -346,7 +347,7 @@ def negative_controls() -> list[Step]:
 
 def _swapped(n: sp.Expr) -> sp.Basic:
     """A wrong decomposition: Z = (1 - b) Y + b X (the weights on the wrong terms)."""
-    return sp.Eq(ZS(n), (1 - b) * YS(n) + b * XS(n))
+    return equation(ZS(n), (1 - b) * YS(n) + b * XS(n))
 
 
 def _decomposition_controls() -> list[Step]:

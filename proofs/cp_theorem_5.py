@@ -28,6 +28,7 @@ from dps_verify.paper.kernel.core import (
     Step,
     Verdict,
     chain_control,
+    equation,
     exists_sym,
     given,
     induction,
@@ -194,26 +195,19 @@ nn = sp.Symbol("n", integer=True, positive=True)
 kk, nmi = sp.symbols("k n_m", integer=True, positive=True)
 
 
-def _eq(lhs: sp.Expr, rhs: sp.Expr) -> sp.Basic:
-    """The equation lhs = rhs as written: sympy is not asked to decide it (its attempt on an
-    equation between opaque function values never decides and costs ~1 s of CPU per run of
-    this proof); the formulas built with it are those sympy's evaluating ``Eq`` returns here."""
-    return sp.Eq(lhs, rhs, evaluate=False)
-
-
 def pascal_pmf(i_: sp.Expr, n_: sp.Expr) -> sp.Basic:
     """Pascal's rule for the pmf: f(i; n) = (1-b) f(i; n-1) + b f(i-1; n-1)."""
-    return _eq(f(i_, n_), (1 - b) * f(i_, n_ - 1) + b * f(i_ - 1, n_ - 1))
+    return equation(f(i_, n_), (1 - b) * f(i_, n_ - 1) + b * f(i_ - 1, n_ - 1))
 
 
 def summed(K_: sp.Expr, n_: sp.Expr) -> sp.Basic:
     """The summed identity F(K; n) = (1-b) F(K; n-1) + b F(K-1; n-1)."""
-    return _eq(F(K_, n_), (1 - b) * F(K_, n_ - 1) + b * F(K_ - 1, n_ - 1))
+    return equation(F(K_, n_), (1 - b) * F(K_, n_ - 1) + b * F(K_ - 1, n_ - 1))
 
 
 def cumulative(K_: sp.Expr, m_: sp.Expr) -> sp.Basic:
     """F(K; m) = F(K-1; m) + f(K; m) (definition of the cdf)."""
-    return _eq(F(K_, m_), F(K_ - 1, m_) + f(K_, m_))
+    return equation(F(K_, m_), F(K_ - 1, m_) + f(K_, m_))
 
 
 def below_nm(x: sp.Expr) -> sp.Basic:
@@ -243,7 +237,7 @@ def bad(x_: sp.Expr, m_: sp.Expr) -> sp.Basic:
 
 def cases(fn: sp.Function, x_: sp.Expr, m_: sp.Expr, cond: sp.Basic, val: sp.Expr) -> list:
     """fn(x; m) = val where cond holds, 0 elsewhere."""
-    return [sp.Implies(cond, _eq(fn(x_, m_), val)), sp.Implies(sp.Not(cond), _eq(fn(x_, m_), 0))]
+    return [sp.Implies(cond, equation(fn(x_, m_), val)), sp.Implies(sp.Not(cond), equation(fn(x_, m_), 0))]
 
 
 def c_def(x_: sp.Expr, m_: sp.Expr) -> list:
@@ -306,7 +300,7 @@ SUMMAND = {SB: lambda x_, m_: c(x_, m_), SD: lambda x_, m_: e(x_, m_),
 
 def sum_def(S: sp.Function, J_: sp.Expr, m_: sp.Expr) -> sp.Basic:
     """S(J + 1; m) = S(J; m) + summand(J; m)."""
-    return _eq(S(J_ + 1, m_), S(J_, m_) + SUMMAND[S](J_, m_))
+    return equation(S(J_ + 1, m_), S(J_, m_) + SUMMAND[S](J_, m_))
 
 
 def support(x_: sp.Expr, m_: sp.Expr) -> sp.Basic:
@@ -316,7 +310,7 @@ def support(x_: sp.Expr, m_: sp.Expr) -> sp.Basic:
 
 def ratio(x_: sp.Expr, n_: sp.Expr) -> sp.Basic:
     """The pmf ratio without division: f(x; n) (n - x) = n (1 - beta) f(x; n - 1)."""
-    return _eq(f(x_, n_) * (n_ - x_), n_ * (1 - b) * f(x_, n_ - 1))
+    return equation(f(x_, n_) * (n_ - x_), n_ * (1 - b) * f(x_, n_ - 1))
 
 
 def band(j_: sp.Expr, n_: sp.Expr) -> sp.Basic:
@@ -375,7 +369,7 @@ def cmp_terms(J_: sp.Expr) -> sp.Basic:
 
 #: T's summed Pascal identity and T's summand threshold k - 1 dominating k (induction on J).
 def pascal_sums(J_: sp.Expr) -> sp.Basic:
-    return sp.And(_eq(ST(J_ + 1, m + 1), (1 - b) * ST(J_ + 1, m) + b * ST2(J_, m)),
+    return sp.And(equation(ST(J_ + 1, m + 1), (1 - b) * ST(J_ + 1, m) + b * ST2(J_, m)),
                   ST2(J_, m) >= ST(J_, m))
 
 
@@ -446,23 +440,23 @@ WHOLE = {DHS: OHV, DHSr: OHW, DPW: OPU, DPWr: OPW}
 
 
 def inner_def(S: sp.Function, r_: sp.Expr, J_: sp.Expr, n_: sp.Expr) -> sp.Basic:
-    return _eq(S(r_, J_ + 1, n_), S(r_, J_, n_) + PAIR[S](r_, J_, n_))
+    return equation(S(r_, J_ + 1, n_), S(r_, J_, n_) + PAIR[S](r_, J_, n_))
 
 
 def outer_def(S: sp.Function, Q_: sp.Expr, n_: sp.Expr) -> sp.Basic:
-    return _eq(S(Q_ + 1, n_), S(Q_, n_) + OUTER[S](Q_, n_ + 1, n_))
+    return equation(S(Q_ + 1, n_), S(Q_, n_) + OUTER[S](Q_, n_ + 1, n_))
 
 
 def pair_terms(J_: sp.Expr) -> sp.Basic:
-    return sp.And(*[_eq(PAIR[S](rr, J_, nn), rho(rr) * GROUP_TERM[S](J_, nn)) for S in PAIR])
+    return sp.And(*[equation(PAIR[S](rr, J_, nn), rho(rr) * GROUP_TERM[S](J_, nn)) for S in PAIR])
 
 
 def inner(J_: sp.Expr) -> sp.Basic:
-    return sp.And(*[_eq(S(rr, J_, nn), rho(rr) * GROUP_SUM[S](J_, nn)) for S in PAIR])
+    return sp.And(*[equation(S(rr, J_, nn), rho(rr) * GROUP_SUM[S](J_, nn)) for S in PAIR])
 
 
 def outer(Q_: sp.Expr) -> sp.Basic:
-    return sp.And(*[_eq(S(Q_, nn), Prho(Q_) * GROUP_SUM[OUTER[S]](nn + 1, nn)) for S in OUTER])
+    return sp.And(*[equation(S(Q_, nn), Prho(Q_) * GROUP_SUM[OUTER[S]](nn + 1, nn)) for S in OUTER])
 
 
 def defs(*forms: sp.Basic) -> list:

@@ -91,6 +91,15 @@ class Fact:
         return out
 
 
+def equation(lhs: Any, rhs: Any) -> Any:
+    """The equation ``lhs = rhs`` as written, for a theorem module's definitions: sympy is
+    not asked to decide it.  Its attempt never decides an equation between values of opaque
+    functions (``F(K; m) = F(K - 1; m) + f(K; m)``) and cost ~1 s of CPU per run of CP Thm 5,
+    so there the formula is the one sympy's evaluating ``Eq`` returns; an equation sympy could
+    decide (``x = 0`` at x = 0) keeps ``sp.Eq``."""
+    return sp.Eq(lhs, rhs, evaluate=False)
+
+
 def given(kind: str, why: str, *formulas: Any, over: tuple[sp.Symbol, ...] = (),
           label: str = "", source: str = "", spot: Any = None) -> list[Fact]:
     """Several :class:`Fact` s with one justification (a lemma: with its ``source`` and
