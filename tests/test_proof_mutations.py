@@ -190,7 +190,7 @@ MUTANTS = [
            "return sp.Implies(x_ > m_, sp.Eq(f(x_, m_), 0))",
            "return sp.Implies(x_ >= m_, sp.Eq(f(x_, m_), 0))"),
     Mutant("CP Thm 1 sampling split concluded with weight 1 - b", P + "cp_theorem_1.py",
-           "return sp.Eq(p1(x), b * pX(x))", "return sp.Eq(p1(x), (1 - b) * pX(x))"),
+           "return equation(p1(x), b * pX(x))", "return equation(p1(x), (1 - b) * pX(x))"),
     # --- statements: dropped / weakened / re-scoped conclusions, narrowed hypotheses
     Mutant("dropped final step: CP Thm 1 lower direction (final)", P + "cp_theorem_1.py",
            '    out.append(prove_sym(\n        "lower direction (final)",',
