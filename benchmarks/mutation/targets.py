@@ -116,6 +116,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # ATOL tie, the tail start's tie, the mode label, the width note, 40 digits (< 1 s)
         "tests/test_releases_budget_and_ties_reference.py",
         "tests/test_releases_labels_reference.py",
+        # the screened algorithm's comparisons at exact ties, with fixed screens (< 1 s)
+        "tests/test_releases_screen_ties_reference.py",
         "tests/test_releases_screen_steps_reference.py",
         "tests/test_releases_cheap_bounds_reference.py",
         "tests/test_releases_enclosure_budget_reference.py",
