@@ -85,7 +85,15 @@ def _mp(x: Fraction) -> mpmath.mpf:
 
 
 def _gamma(beta: Fraction, eps: Fraction) -> mpmath.mpf:
-    """γ = β + (1−β)(1 − e^−ε), no cancellation."""
+    """γ = β + (1−β)(1 − e^−ε), no cancellation, at the caller's working precision."""
+    return _gamma_at(beta, eps, mpmath.mp.prec)
+
+
+@functools.lru_cache(maxsize=4096)
+def _gamma_at(beta: Fraction, eps: Fraction, prec: int) -> mpmath.mpf:
+    """:func:`_gamma` at ``prec`` bits (the working precision it is called under), remembered:
+    a pure function of its arguments, asked for again at every threshold of a run (J(n), N_J
+    and their adaptive ceilings), so every call returns the value a fresh evaluation gives."""
     b = _mp(beta)
     return b - (1 - b) * mpmath.expm1(-_mp(eps))
 
@@ -131,7 +139,13 @@ def _ceil_adaptive(fn: Callable[[], mpmath.mpf]) -> int:
 
 
 def _one_minus_gamma(beta: Fraction, eps: Fraction) -> mpmath.mpf:
-    """1 − γ = (1−β)e^−ε, with full relative precision."""
+    """1 − γ = (1−β)e^−ε, with full relative precision, at the caller's working precision
+    (remembered as :func:`_gamma` is)."""
+    return _one_minus_gamma_at(beta, eps, mpmath.mp.prec)
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_minus_gamma_at(beta: Fraction, eps: Fraction, prec: int) -> mpmath.mpf:
     return (1 - _mp(beta)) * mpmath.exp(-_mp(eps))
 
 
