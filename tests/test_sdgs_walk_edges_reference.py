@@ -7,15 +7,20 @@ references written here from the definitions.
   the output laws of TR Alg. 4 (CP App. A.2) and the measures of CP Def. 2 / TR Def. 2;
 * the best-value record keeps the group size of its first value even when that value is 0
   (the maximiser of the values offered so far);
-* CP Thm 5's regime test asks ε > 0 as well as ε ≥ −ln(1−β): at β = 0 and ε = 0 it is False.
+* CP Thm 5's regime test asks ε > 0 as well as ε ≥ −ln(1−β): at β = 0 and ε = 0 it is False;
+* the long comparison's float screen keeps the exact sign at a near tie whose float quotients
+  are in the wrong order, and the stop screen's float logarithm of a long integer is accurate.
 """
 
 from __future__ import annotations
 
+import math
+import random
 import sys
 from fractions import Fraction
 from pathlib import Path
 
+import gmpy2
 import mpmath
 import pytest
 
@@ -145,3 +150,40 @@ def test_affine_of_a_zero_multiple_is_exact_even_without_an_upper_end_of_e_to_th
         assert lo == hi == 5 << s
         lo, hi, s = sdgs._affine_iv(E, 5, 7, 0, 0)
         assert (lo, hi) == (5 << s, 7 << s)
+
+
+def _near_tie_with_floats_the_wrong_way() -> tuple[int, int, int, int]:
+    """Long integers a/b < c/d (c/d − a/b = 1/(b·K), relative ~2^−100) whose 53-bit float
+    quotients order the other way, x = fl(a)/fl(b) > y = fl(c)/fl(d) (a seeded search; about one
+    draw in two qualifies)."""
+    rng = random.Random(7)
+    for _ in range(200):
+        a = rng.getrandbits(5000) | 1 << 4999
+        b = rng.getrandbits(5000) | 1 << 4999
+        K = (1 << 100) + 2 * rng.getrandbits(90) + 1
+        c, d = a * K + 1, b * K
+        if gmpy2.mpfr(a) / gmpy2.mpfr(b) > gmpy2.mpfr(c) / gmpy2.mpfr(d):
+            return a, b, c, d
+    raise AssertionError("no near tie found")
+
+
+def test_long_comparison_is_exact_where_the_float_quotients_order_the_wrong_way():
+    """_cmp screens products past 8192 bits with 53-bit float quotients and a margin of 2^−40;
+    at a near tie whose float quotients are in the wrong order it must still give the exact
+    sign (a margin below the floats' error would answer from the floats), both ways round,
+    and 0 for equal values written with other integers."""
+    a, b, c, d = _near_tie_with_floats_the_wrong_way()
+    assert a * d < c * b and a.bit_length() + d.bit_length() > 8192
+    assert sdgs._cmp(gmpy2.mpz(a), gmpy2.mpz(b), gmpy2.mpz(c), gmpy2.mpz(d)) == -1
+    assert sdgs._cmp(gmpy2.mpz(c), gmpy2.mpz(d), gmpy2.mpz(a), gmpy2.mpz(b)) == 1
+    assert sdgs._cmp(gmpy2.mpz(a * 3), gmpy2.mpz(b * 3), gmpy2.mpz(a), gmpy2.mpz(b)) == 0
+
+
+@pytest.mark.parametrize("bits", [1, 999, 1000, 1001, 5000, 10**5])
+def test_float_log_of_a_long_integer_is_accurate(bits):
+    """_ln_f (the stop screen's ln of q^n-sized integers) is within 10^−12 relative of ln x for
+    x = 2^(bits−1) + 12345 and x = 3^⌈bits/1.585⌉, below and past 1000 bits (60 digits)."""
+    for x in (2 ** (bits - 1) + 12345, 3 ** math.ceil(bits / 1.585)):
+        with mpmath.workdps(60):
+            ref = mpmath.log(x)
+            assert abs(sdgs._ln_f(gmpy2.mpz(x)) - ref) <= abs(ref) * mpmath.mpf(10) ** -12 + mpmath.mpf(10) ** -300
