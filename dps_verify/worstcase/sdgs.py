@@ -186,12 +186,9 @@ TAIL_BITS = 140
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
 _LN2_F = math.log(2)
 def _ln_f(x: Any) -> float:
-    """ln x in floats for an integer x > 0 of any size (screens only)."""
-    bl = x.bit_length()
-    if bl < 1000:
-        return math.log(x)
-    sh = bl - 64
-    return math.log(x >> sh) + sh * _LN2_F
+    """ln x in floats for an integer x > 0 of any size (screens only): MPFR's 53-bit logarithm
+    (its exponent range holds any integer; math.log would overflow converting a long mpz)."""
+    return float(gmpy2.log(x))
 
 
 def tail_enclosure(n: int, T: int, p: int, q: int, rel_bits: int = TAIL_BITS) -> tuple[Any, Any]:
