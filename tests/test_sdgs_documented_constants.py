@@ -234,9 +234,10 @@ def test_outward_ends_round_long_denominators_to_the_documented_dyadics():
 
 
 def test_scan_rounding_note_and_end_bits():
-    """CP Thm 5's d at k = 1000, β = 1/2, ε = 2 has an exact value over 2^n with n > 1024, a
-    256-bit-or-shorter dyadic after outward rounding: the ends are those of the reference
-    rounding of the same exact value, and the how-text names END_BITS."""
+    """CP Thm 5's d at k = 1000, β = 1/2, ε = 2 has an exact value over 2^n with n > 1024, so
+    its ends are rounded outward: the how-text names END_BITS, and each end is a dyadic with a
+    numerator of at most 256 bits, the two within 2^−255 of the upper end (the rounding itself
+    is compared with the integer-shift reference in the test above)."""
     c = sdgs.scan(1000, F(1, 2), F(2), measure="paper-d")
     assert "ends rounded outward to 256-bit dyadics" in c.how
     assert c.lower < c.upper
