@@ -171,7 +171,10 @@ def test_screened_accepts_a_cheap_bound_equal_to_the_target(monkeypatch: pytest.
     monkeypatch.setattr(R, "upper_below", no_finer_bound)
     _tail_bound_from(monkeypatch, 6, VALUE)
     r = R.releases_delta(K, BETA, EPS, TIMES, rtol=0, n_limit=64)
-    assert r.details["bounds_by_kind"] == {"cheap": 6 - K - 1 - (len(made) - 1)}
+    # the float screen encloses n = k and one more size; the other open sizes below the tail
+    # start (6) are each settled by one cheap bound
+    assert made == [K, 5]
+    assert r.details["bounds_by_kind"] == {"cheap": 2}
     assert r.delta.lower == r.delta.upper == VALUE and r.target_missed is None
 
 
@@ -180,7 +183,7 @@ def test_an_untruncated_bound_just_above_the_top_enclosure_is_not_a_tail_start(
         monkeypatch: pytest.MonkeyPatch, method: str) -> None:
     """Negative control of the tie: the bound one part in 10^30 above VALUE from n = 6 on never
     qualifies, so no tail start is found up to n_limit and the tail bound at n_limit + 1 is used
-    as it is (the result then says the width was missed)."""
+    as it is (its excess, 10^-32, is within the width asked of VALUE, so no miss is reported)."""
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made)
     monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)

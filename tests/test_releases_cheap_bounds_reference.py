@@ -131,12 +131,16 @@ def test_thresholded_bound_of_one_record_uses_the_exact_laws_and_larger_groups_t
     one = R.thresholded_bound(1, 1, beta, eps, times)
     assert one == min(R.tv_bound(1, beta, times, 1),
                       R.chernoff_bound(*R.group_pair(1, 1, beta), eps, times))
-    assert one != min(R.tv_bound(1, beta, times, 1), R._pair_bound(1, 1, beta, eps, times))
+    # the two routes differ only by their balls' rounding here (equal as floats), so these
+    # inputs tell the routes apart only at that level: the exact laws' bound is the narrower,
+    # the one the size-one route is for; should a python-flint release make the two equal,
+    # this fails and the inputs must be changed, since the equalities would then be vacuous
+    assert one < min(R.tv_bound(1, beta, times, 1), R._pair_bound(1, 1, beta, eps, times))
     for k in (1, 2):
         two = R.thresholded_bound(2, k, beta, eps, times)
         assert two == min(R.tv_bound(2, beta, times, k), R._pair_bound(2, k, beta, eps, times))
-        assert two != min(R.tv_bound(2, beta, times, k),
-                          R.chernoff_bound(*R.group_pair(2, k, beta), eps, times))
+        assert two > min(R.tv_bound(2, beta, times, k),
+                         R.chernoff_bound(*R.group_pair(2, k, beta), eps, times))
     for n, k, b in ((1, 1, one), (2, 2, two)):
         p, q = _law(n, beta, k), _law(n - 1, beta, k)
         assert max(_hs(p, q, x, times), _hs(q, p, x, times)) <= b
