@@ -683,13 +683,15 @@ def test_how_text_names_a_truncated_tail_under_the_smaller_group_alone(monkeypat
 @pytest.mark.parametrize("k, beta, eps, first", [(5, F(1, 3), F(1), True), (5, F(1, 2), F(1), False)])
 def test_how_text_of_a_skipped_range_bounded_at_once_or_computed_down_to_k(k, beta, eps, first):
     """Hockey-stick in the regime with exact tails: the skipped range below n_m is bounded at
-    its first group size (nothing computed) or computed down to k; either way the how-text names
-    the range and speaks of no truncation."""
+    its first group size (nothing computed) or computed down to k; the how-text names the part
+    that holds the range's sizes (never an empty one) and speaks of no truncation."""
     got = sdgs.scan(k, beta, eps, measure="hockey-stick")
     n0 = got.details["n_start"]
-    n_low = n0 if first else k
-    assert n0 > k and f"for {k} ≤ n < {n_low} the value is ≤" in got.how
-    assert f"{n_low} ≤ n < {n0} computed exactly" in got.how and "truncated" not in got.how
+    assert n0 > k and "truncated" not in got.how
+    bounded = f"for {k} ≤ n < {n0} the value is ≤"
+    computed = f"{k} ≤ n < {n0} computed exactly"
+    assert (bounded in got.how) == first and (computed in got.how) == (not first), got.how
+    assert "computed exactly" not in got.how if first else "the value is ≤ β" not in got.how
 
 
 def test_pointwise_skipped_range_bound_equal_to_the_best_needs_no_restart(monkeypatch):

@@ -474,3 +474,19 @@ def test_neg_ln_upper_with_python_flint_needs_no_mpmath_fallback(monkeypatch):
 
     monkeypatch.setattr(sdgs.libmp, "from_rational", no_fallback)
     _check_neg_ln_upper()
+
+
+@pytest.mark.parametrize(
+    ("k", "beta", "eps"),
+    [(1, Fraction(1, 10), Fraction(1, 5)), (5, Fraction(1, 10), Fraction(1, 2)),
+     (10, Fraction(1, 20), Fraction(1, 4))],
+)
+def test_the_skipped_range_note_names_only_ranges_that_hold_a_group_size(
+        k: int, beta: Fraction, eps: Fraction) -> None:
+    """The hockey-stick how-text splits the sizes below the walk's start into a bounded part and
+    an exactly computed part; at k = 1 the bounded part is empty and must not be named (it read
+    "for 1 ≤ n < 1 ...")."""
+    how = sdgs.sdgs_delta_certified(k, beta, eps, "hockey-stick").how
+    ranges = [(int(a), int(b)) for a, b in re.findall(r"(\d+) ≤ n < (\d+)", how)]
+    assert ranges, how
+    assert all(a < b for a, b in ranges), how

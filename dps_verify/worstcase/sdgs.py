@@ -1030,10 +1030,11 @@ def _scan_from(
         else:
             n_low, below_truncated = _hockey_stick_below(k, beta, E, n0, best)
             tails_truncated = tails_truncated or below_truncated
-            stop_note += (
-                f"; for {k} ≤ n < {n_low} the value is ≤ β·f(k−1; n−1), increasing in n there and "
-                f"below the best value; {n_low} ≤ n < {n0} computed exactly"
-            )
+            if n_low > k:  # name only ranges that hold a group size
+                stop_note += (f"; for {k} ≤ n < {n_low} the value is ≤ β·f(k−1; n−1), increasing "
+                              "in n there and below the best value")
+            if n0 > n_low:
+                stop_note += f"; {n_low} ≤ n < {n0} computed exactly"
     lower, upper, widened = _outward_ends(best)
     exact_note = (
         "exact integer arithmetic (GMP) over q^n"
