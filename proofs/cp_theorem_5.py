@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy as sp
 
+from dps_verify.core.binomial import upper_tail
 from dps_verify.paper.kernel.consistency import Model
 from dps_verify.paper.kernel.core import (
     Step,
@@ -74,12 +75,9 @@ def _f(jj: int, nn: int, beta: Fraction) -> Fraction:
 
 @functools.cache
 def _tail(lo: int, nn: int, beta: Fraction) -> Fraction:
-    """P[Bin(nn, beta) >= lo], exact: with beta = p/q, the integer sum of C(nn, x) p^x
-    (q - p)^(nn - x) over x >= lo, divided once by q^nn (the same Fraction as the sum of the
-    :func:`_f` terms, without a reduction per term)."""
-    p, q_ = beta.numerator, beta.denominator
-    return Fraction(sum(comb(nn, x) * p ** x * (q_ - p) ** (nn - x)
-                        for x in range(max(lo, 0), nn + 1)), q_ ** nn)
+    """P[Bin(nn, beta) >= lo], exact (core.binomial's integer sum over q^nn, remembered: the
+    cross- and range checks ask the same tails many times)."""
+    return upper_tail(lo, nn, beta)
 
 
 #: the exact cross-check's grid (its remark states the range from these, never a fixed text).
