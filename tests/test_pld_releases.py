@@ -265,7 +265,7 @@ def test_negative_control_dropped_tail_is_rejected(monkeypatch):
     """A tail bound of 0 (every n > k dropped) leaves the upper end at δ_T(k), below the interior
     worst size, and the same brute-force check rejects it."""
     k, beta, eps, times = INTERIOR[1]
-    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: Fraction(0))
+    monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: Fraction(0))
     r = releases_delta(k, beta, eps, times)
     assert r.tail_from == k + 1
     assert not _check_sup(r, k, beta, eps, times)[1]

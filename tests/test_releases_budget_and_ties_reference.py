@@ -66,7 +66,7 @@ def _tail_bound_from(monkeypatch: pytest.MonkeyPatch, start: int, value: F) -> l
         asked.append(n)
         return F(1) if n < start else value
 
-    monkeypatch.setattr(R, "untruncated_bound", untruncated)
+    monkeypatch.setattr(R, "_untruncated_bound", untruncated)
     return asked
 
 
@@ -78,7 +78,7 @@ def test_scan_method_stops_at_ten_enclosures_per_budget_unit(monkeypatch: pytest
     # ones exact (no budget): only the cap of 10·m enclosures of any kind stops the scan
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
     _tail_bound_from(monkeypatch, K + 40, F(0))
     r = R.releases_delta(K, BETA, EPS, TIMES, method="scan", max_enclosures=max_enclosures)
     cap = 10 * max_enclosures
@@ -99,7 +99,7 @@ def test_scan_method_stops_at_eight_coarse_enclosures_per_budget_unit(
     # 25 enclosures, below the cap 10·m of any kind)
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made, all_discretised=True)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
     _tail_bound_from(monkeypatch, K + 40, F(0))
     r = R.releases_delta(K, BETA, EPS, TIMES, method="scan", max_enclosures=max_enclosures)
     coarse = R.COARSE_PER_FINE * max_enclosures
@@ -116,7 +116,7 @@ def test_scan_method_encloses_coarse_at_the_larger_of_rtol_and_one_fifth(
     # discretised: their coarse enclosure stays coarse; even ones are exact: taken as fine)
     made: list[tuple[int, float]] = []
     _enclosure_widths(monkeypatch, made)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
     _tail_bound_from(monkeypatch, K + 4, F(0))
     r = R.releases_delta(K, BETA, EPS, TIMES, method="scan", rtol=rtol)
     assert made == [(K, rtol), (K + 1, coarse), (K + 2, coarse), (K + 3, coarse)]
@@ -130,7 +130,7 @@ def test_scan_method_leaves_a_size_bounded_at_exactly_the_absolute_tolerance(
     # and the upper end is ATOL, set by the cheap bound of the first size after k
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made, value=R.ATOL / 2)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: R.ATOL)
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: R.ATOL)
     _tail_bound_from(monkeypatch, 6, R.ATOL)
     r = R.releases_delta(K, BETA, EPS, TIMES, method="scan")
     assert made == [K] and r.enclosed == (K,) and r.tail_from == 6
@@ -146,7 +146,7 @@ def test_an_untruncated_bound_equal_to_the_top_enclosure_is_a_tail_start(
     # n = 6: the tail starts at 6 (a strict comparison would find none up to n_limit)
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: VALUE)
     asked = _tail_bound_from(monkeypatch, 6, VALUE)
     r = R.releases_delta(K, BETA, EPS, TIMES, method=method, n_limit=64)
     assert r.tail_from == 6 and r.tail_bound == VALUE and r.scanned == (K, 5)
@@ -163,7 +163,7 @@ def test_screened_accepts_a_cheap_bound_equal_to_the_target(monkeypatch: pytest.
     # size is settled by its cheap bound, no finer bound is asked for
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: VALUE)
 
     def no_finer_bound(*a: object, **kw: object) -> Certified:
         raise AssertionError("a cheap bound equal to the target was not accepted")
@@ -186,7 +186,7 @@ def test_an_untruncated_bound_just_above_the_top_enclosure_is_not_a_tail_start(
     as it is (its excess, 10^-32, is within the width asked of VALUE, so no miss is reported)."""
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: VALUE)
     above = VALUE + F(1, 10**32)
     _tail_bound_from(monkeypatch, 6, above)
     r = R.releases_delta(K, BETA, EPS, TIMES, method=method, n_limit=24)
@@ -202,10 +202,10 @@ def test_scan_how_names_the_range_the_enclosures_the_tail_and_what_sets_the_uppe
     0); the tail starts at 6 (bound 0), or is never found up to n_limit = 8 (bound 1/2)."""
     made: list[int] = []
     _fixed_enclosures(monkeypatch, made)
-    monkeypatch.setattr(R, "thresholded_bound",
+    monkeypatch.setattr(R, "_thresholded_bound",
                         lambda *a, **kw: 2 * VALUE if source == "cheap" else VALUE)
     if source == "tail":
-        monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1, 2))
+        monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: F(1, 2))
     else:
         _tail_bound_from(monkeypatch, 6, F(0))
     r = R.releases_delta(K, BETA, EPS, TIMES, method="scan", n_limit=8,

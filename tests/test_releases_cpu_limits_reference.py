@@ -66,7 +66,7 @@ def test_cheap_bounds_finish_within_the_cpu_limit_and_bound_the_exact_delta(n):
 def test_cpu_limit_turns_a_search_that_never_finds_a_tail_start_into_a_failure(monkeypatch):
     """Negative control of the limit: with a tail bound that never reaches the target and a huge
     ``n_limit``, the screened method would screen a million sizes; the limit stops it."""
-    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1))
+    monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: F(1))
     k, beta, eps, times = INTERIOR[0]
     with pytest.raises(REF.Hang):
         REF.call_limited(releases_delta, k, beta, eps, times, n_limit=10**6, seconds=0.5)

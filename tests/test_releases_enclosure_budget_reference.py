@@ -23,7 +23,7 @@ def _no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_work(*a: object, **kw: object) -> None:
         raise AssertionError("work started before the parameters were checked")
 
-    for name in ("pair_delta_enclosure", "thresholded_bound", "screen_delta", "untruncated_bound",
+    for name in ("pair_delta_enclosure", "_thresholded_bound", "_screen_delta", "_untruncated_bound",
                  "check_releases_budget"):
         monkeypatch.setattr(R, name, no_work)
 
@@ -98,7 +98,7 @@ def test_scan_method_stops_after_ten_enclosures_per_budget_unit_exact_ones_inclu
         return Certified(c.lower, c.upper, c.how, {**c.details, "mode": mode})
 
     monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
     r = R.releases_delta(k, beta, eps, times, method="scan", max_enclosures=max_enclosures)
     cap = 10 * max_enclosures
     assert r.tail_from > k + cap  # more sizes were open than the budget allows
@@ -115,7 +115,7 @@ def test_screened_default_budget_encloses_at_most_thirteen_sizes(monkeypatch: py
     # enclose is a missed worst size and is enclosed while fewer than 1 + 2·max_enclosures
     # sizes are; the default max_enclosures = 6 allows 13, and 17 sizes are open here
     k, beta, eps, x, times = 2, F(1, 20), "ln(11/10)", F(11, 10), 4
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
     monkeypatch.setattr(R, "upper_below",
                         lambda *a, **kw: Certified(F(0), F(1), "vacuous", {"mode": "discretised"}))
     r = R.releases_delta(k, beta, eps, times)

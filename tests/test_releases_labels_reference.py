@@ -38,10 +38,10 @@ def test_screened_mode_names_the_weakest_certificate_of_enclosures_and_bounds(
     # VALUE (of bound_mode): the result rests on both kinds
     monkeypatch.setattr(R, "pair_delta_enclosure", lambda *a, **kw: Certified(
         VALUE, VALUE, "fixed", {"mode": enclosure_mode}))
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
     monkeypatch.setattr(R, "upper_below", lambda *a, **kw: Certified(
         F(0), VALUE, "fixed bound", {"mode": bound_mode}))
-    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1) if n < 8 else F(0))
+    monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: F(1) if n < 8 else F(0))
     r = R.releases_delta(K, BETA, EPS, TIMES)
     assert r.tail_from == 8 and r.details["bounds_by_kind"].get(bound_mode, 0) >= 1
     assert r.mode == mode and r.delta.details["mode"] == mode
@@ -83,9 +83,9 @@ def test_default_search_limit_rtol_and_fft_reach_every_enclosure(monkeypatch: py
         return Certified(VALUE, VALUE, "fixed", {"mode": "exact"})
 
     monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: VALUE)
-    monkeypatch.setattr(R, "screen_delta", lambda *a, **kw: 0.0)
-    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: VALUE)
+    monkeypatch.setattr(R, "_screen_delta", lambda *a, **kw: 0.0)
+    monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: F(1))
     r = R.releases_delta(K, BETA, EPS, TIMES, method=method)
     assert r.tail_from == 1025 and r.tail_bound == 1 and r.scanned == (K, 1024)
     assert r.bound_source == "tail" and r.delta.upper == 1
@@ -138,9 +138,9 @@ def test_screened_step_two_hands_each_size_its_screen_and_the_previous_grids(
     for the first)."""
     monkeypatch.setattr(R, "pair_delta_enclosure", lambda *a, **kw: Certified(
         VALUE, VALUE, "fixed", {"mode": "exact"}))
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
-    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: 1e-3 / n)  # below VALUE
-    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1) if n < 7 else F(0))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_screen_delta", lambda n, *a, **kw: 1e-3 / n)  # below VALUE
+    monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: F(1) if n < 7 else F(0))
     calls: list[tuple[object, object]] = []
 
     def upper_below(plds: object, eps: object, times: int, target: F, *, estimate: float,
@@ -164,10 +164,10 @@ def test_screened_how_names_the_range_the_enclosures_the_tail_and_what_sets_the_
     n_limit = 8 (the tail bound 1/2 everywhere, used from n = 9)."""
     monkeypatch.setattr(R, "pair_delta_enclosure", lambda *a, **kw: Certified(
         VALUE, VALUE, "fixed enclosure", {"mode": "exact"}))
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: F(1))
-    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: 1e-3 / n)
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: F(1))
+    monkeypatch.setattr(R, "_screen_delta", lambda n, *a, **kw: 1e-3 / n)
     tail_from = 9 if source == "tail" else 7
-    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: (
+    monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: (
         F(1, 2) if source == "tail" else F(1) if n < 7 else F(0)))
     seen: list[int] = []
 

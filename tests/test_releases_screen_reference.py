@@ -119,14 +119,14 @@ def test_a_coarser_screen_grid_moves_the_estimate_far_beyond_the_tolerance_used(
 def _screen_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, float]]:
     """Every float screen releases_delta asks for: (size n, bins, value)."""
     seen: list[tuple[int, int, float]] = []
-    real = R.screen_delta
+    real = R._screen_delta
 
     def spy(n: int, k: int, beta: F, e: float, times: int, bins: int = R.SCREEN_BINS[1]) -> float:
         s = real(n, k, beta, e, times, bins)
         seen.append((n, bins, s))
         return s
 
-    monkeypatch.setattr(R, "screen_delta", spy)
+    monkeypatch.setattr(R, "_screen_delta", spy)
     return seen
 
 
@@ -320,7 +320,7 @@ def test_a_screen_value_exactly_at_the_noise_level_is_noise(monkeypatch: pytest.
         seen.append((n, bins))
         return R.SCREEN_NOISE if n == at else 0.0
 
-    monkeypatch.setattr(R, "screen_delta", fake)
+    monkeypatch.setattr(R, "_screen_delta", fake)
     r = R.releases_delta(k, beta, eps, times)
     coarse_bins = R.SCREEN_BINS[0]
     # step 1 screened every size below the tail start before any fine screen
@@ -349,7 +349,7 @@ def test_screened_first_step_stops_at_the_first_size_past_the_peak_plus_three_be
         seen.append((n, bins))
         return made_up.get(n, peak / 4)
 
-    monkeypatch.setattr(R, "screen_delta", fake)
+    monkeypatch.setattr(R, "_screen_delta", fake)
     r = R.releases_delta(k, beta, eps, times)
     coarse_bins, fine_bins = R.SCREEN_BINS
     assert seen[:last + 1] == [(n, coarse_bins) for n in range(k + 1, k + last + 1)] + [(k + 1, fine_bins)]
@@ -382,7 +382,7 @@ def test_screened_target_is_raised_to_the_documented_goal_after_each_enclosure(
         return c
 
     peak = 2.0**-20
-    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: peak if n == k + 1 else peak / 4)
+    monkeypatch.setattr(R, "_screen_delta", lambda n, *a, **kw: peak if n == k + 1 else peak / 4)
     monkeypatch.setattr(R, "pair_delta_enclosure", encl)
     monkeypatch.setattr(R, "upper_below", ub)
     r = R.releases_delta(k, beta, eps, times, rtol=rtol)
@@ -407,17 +407,17 @@ def _step2_first_target(screen) -> F:  # type: ignore[no-untyped-def]
     """The target of the first grid bound releases_delta(2, 1/10, ln(11/10), 4) asks for, with
     ``screen`` as its float screen."""
     targets: list[F] = []
-    real_ub, real_screen = R.upper_below, R.screen_delta
+    real_ub, real_screen = R.upper_below, R._screen_delta
 
     def ub(plds, e, t, target, **kw):  # type: ignore[no-untyped-def]
         targets.append(target)
         return real_ub(plds, e, t, target, **kw)
 
-    R.screen_delta, R.upper_below = screen, ub
+    R._screen_delta, R.upper_below = screen, ub
     try:
         R.releases_delta(2, F(1, 10), "ln(11/10)", 4)
     finally:
-        R.screen_delta, R.upper_below = real_screen, real_ub
+        R._screen_delta, R.upper_below = real_screen, real_ub
     return targets[0]
 
 

@@ -92,14 +92,14 @@ def test_screened_second_step_visits_sizes_in_decreasing_screen_order(monkeypatc
         return levels[(n - k - 1) % len(levels)]
 
     visited: list[int] = []
-    real = R.thresholded_bound
+    real = R._thresholded_bound
 
     def spy(n: int, *args: object, **kw: object) -> F:
         visited.append(n)
         return real(n, *args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(R, "screen_delta", fake)
-    monkeypatch.setattr(R, "thresholded_bound", spy)
+    monkeypatch.setattr(R, "_screen_delta", fake)
+    monkeypatch.setattr(R, "_thresholded_bound", spy)
     r = R.releases_delta(k, beta, "ln(11/10)", times)
     assert r.tail_from >= k + 8
     assert r.enclosed[:2] == (k, k + 1)
@@ -146,13 +146,13 @@ def test_screened_algorithm_screens_each_size_at_most_once_per_length(monkeypatc
     # never screened there a second time (in step 1's second pass nor in step 2): the screens
     # are deterministic, so a repeat is only work
     seen: list[tuple[int, int]] = []
-    real = R.screen_delta
+    real = R._screen_delta
 
     def spy(n: int, kk: int, b: F, e: float, t: int, bins: int = R.SCREEN_BINS[1]) -> float:
         seen.append((n, bins))
         return real(n, kk, b, e, t, bins)
 
-    monkeypatch.setattr(R, "screen_delta", spy)
+    monkeypatch.setattr(R, "_screen_delta", spy)
     r = R.releases_delta(k, beta, eps, times)
     assert len(seen) == len(set(seen))
     assert set(range(k + 1, r.tail_from)) <= {n for n, _ in seen}  # every size below the tail
@@ -192,7 +192,7 @@ def test_screened_first_step_refines_every_size_when_the_screen_is_zero_everywhe
         seen.append((n, bins))
         return 0.0
 
-    monkeypatch.setattr(R, "screen_delta", zero)
+    monkeypatch.setattr(R, "_screen_delta", zero)
     k, beta, x, times = 2, F(1, 10), F(11, 10), 4
     r = R.releases_delta(k, beta, "ln(11/10)", times)
     coarse = [n for n, bins in seen if bins == R.SCREEN_BINS[0]]
@@ -235,7 +235,7 @@ def test_screened_step_two_takes_a_direct_bound_as_an_enclosure_only_within_rtol
             return Certified(worst, worst * width if width > 1 else F(1), "wide", {"mode": "direct"})
         return real(plds, e, t, target, **kw)
 
-    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: 1.0 if n == k + 1 else 0.25)
+    monkeypatch.setattr(R, "_screen_delta", lambda n, *a, **kw: 1.0 if n == k + 1 else 0.25)
     monkeypatch.setattr(R, "upper_below", ub)
     r = R.releases_delta(k, beta, "ln(11/10)", times)
     assert 5 in r.enclosed and 5 < r.tail_from
@@ -269,7 +269,7 @@ def test_screened_step_two_takes_a_narrow_exact_or_direct_bound_as_the_enclosure
 
     # step 1 encloses k + 1 (the screen's peak); step 2 visits n = 5 first (the next largest
     # screen), while the target is still set by n = 2, 3 (below δ_T(5))
-    monkeypatch.setattr(R, "screen_delta", lambda n, *a, **kw: {k + 1: 1.0, 5: 0.5}.get(n, 0.25))
+    monkeypatch.setattr(R, "_screen_delta", lambda n, *a, **kw: {k + 1: 1.0, 5: 0.5}.get(n, 0.25))
     monkeypatch.setattr(R, "upper_below", ub)
     monkeypatch.setattr(R, "pair_delta_enclosure", encl)
     r = R.releases_delta(k, beta, "ln(11/10)", times)

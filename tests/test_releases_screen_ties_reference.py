@@ -45,10 +45,10 @@ def _setup(monkeypatch: pytest.MonkeyPatch, screens: dict[int, float], cheap: F)
         made.append(max(o for o in p if isinstance(o, int)))
         return Certified(VALUE, VALUE, "fixed", {"mode": "exact"})
 
-    monkeypatch.setattr(R, "screen_delta", screen)
+    monkeypatch.setattr(R, "_screen_delta", screen)
     monkeypatch.setattr(R, "pair_delta_enclosure", enclosure)
-    monkeypatch.setattr(R, "thresholded_bound", lambda *a, **kw: cheap)
-    monkeypatch.setattr(R, "untruncated_bound", lambda n, b, e, t: F(1) if n < TAIL else F(0))
+    monkeypatch.setattr(R, "_thresholded_bound", lambda *a, **kw: cheap)
+    monkeypatch.setattr(R, "_untruncated_bound", lambda n, b, e, t: F(1) if n < TAIL else F(0))
     return calls, made
 
 

@@ -30,7 +30,7 @@ def test_releases_delta_refuses_too_many_releases_before_any_enclosure_or_bound(
     def no_work(*a, **kw):  # type: ignore[no-untyped-def]
         raise AssertionError("work started before the releases budget was checked")
 
-    for name in ("pair_delta_enclosure", "thresholded_bound", "screen_delta", "untruncated_bound"):
+    for name in ("pair_delta_enclosure", "_thresholded_bound", "_screen_delta", "_untruncated_bound"):
         monkeypatch.setattr(R, name, no_work)
     for method in ("screen", "scan"):
         with pytest.raises(CertificationError, match="MAX_RELEASES"):
@@ -50,7 +50,7 @@ def test_releases_delta_refuses_a_number_of_releases_that_is_not_a_positive_inte
     def no_work(*a, **kw):  # type: ignore[no-untyped-def]
         raise AssertionError("work started before the number of releases was checked")
 
-    for name in ("pair_delta_enclosure", "thresholded_bound", "screen_delta", "untruncated_bound",
+    for name in ("pair_delta_enclosure", "_thresholded_bound", "_screen_delta", "_untruncated_bound",
                  "check_releases_budget"):
         monkeypatch.setattr(R, name, no_work)
     for kw in ({"method": "screen"}, {"method": "scan"}, {"n_max": 5}):

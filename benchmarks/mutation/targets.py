@@ -48,6 +48,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # the precision and size constants where they act (< 2 s)
         "tests/test_sdgs_documented_constants.py",
         "tests/test_sdgs_walk_edges_reference.py",
+        "tests/test_sdgs_domains_reference.py",
         "tests/test_sdgs_capped_reference.py",
         "tests/test_sdgs_edges_reference.py",
         "tests/test_sdgs_stops_and_notes_reference.py",
@@ -112,6 +113,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_releases_cpu_limits_reference.py",
         # the fast reference files next: pytest -x stops at a mutant's first failing test
         "tests/test_inverse_documented_constants.py",
+        # each public function's domain, both sides of every boundary (about 1 s)
+        "tests/test_releases_input_validation.py",
         # bookkeeping at its boundaries with fixed certified stand-ins: the scan's budgets and
         # ATOL tie, the tail start's tie, the mode label, the width note, 40 digits (< 1 s)
         "tests/test_releases_budget_and_ties_reference.py",

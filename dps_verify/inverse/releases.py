@@ -104,6 +104,7 @@ is the worst case *over that range only* (``covers_all_n`` False).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -160,17 +161,78 @@ class ReleasesResult:
     target_missed: str | None = None
 
 
-def group_pair(n: int, k: int, beta: Fraction) -> tuple[dict, dict]:
-    """Part laws of one group with n versus n − 1 records (CP §3.2 Apply at threshold k)."""
-    return thresholded_count_law(n, beta, k), thresholded_count_law(n - 1, beta, k)
+# ---- the domain of the public functions ------------------------------------------------------
+# Each public function validates its arguments once, with one ParameterError line that names the
+# parameter, and then calls its private unchecked variant; the algorithms call the variants with
+# arguments validated once by :func:`releases_delta`.
 
 
-def format_bound(x: Fraction, digits: int = 4) -> str:
+def _size_param(n: int) -> int:
+    """A group size n >= 1: one group of n records against n − 1 (n = 1: one record against
+    none)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ParameterError(f"n must be an integer >= 1 (records in the larger group), got {n!r}")
+    return n
+
+
+def _threshold_param(k: int) -> int:
+    """A suppression threshold k >= 0 (CP §3.2 Apply step; k = 0 suppresses nothing: the
+    untruncated pair)."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ParameterError(f"k must be an integer >= 0 (suppression threshold, 0 for none), got {k!r}")
+    return k
+
+
+def _law_param(law: Mapping, name: str) -> dict:
+    """An exact law: a mapping of outputs to masses that are ints or Fractions, each >= 0, with
+    sum exactly 1; returned as a dict in the same order with every mass a Fraction."""
+    if not isinstance(law, Mapping):
+        raise ParameterError(f"{name} must be a mapping of outputs to exact masses, got {type(law).__name__}")
+    out: dict = {}
+    for y, x in law.items():
+        if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
+            raise ParameterError(f"{name}[{y!r}] must be an exact mass (int or Fraction), got {x!r}")
+        if x < 0:
+            raise ParameterError(f"{name}[{y!r}] must be a mass >= 0, got {x}")
+        out[y] = Fraction(x)
+    total = sum(out.values(), Fraction(0))
+    if total != 1:
+        raise ParameterError(f"the masses of {name} must sum to 1 (a probability law), got {total}")
+    return out
+
+
+def group_pair(n: int, k: int, beta: Number) -> tuple[dict, dict]:
+    """Part laws of one group with n versus n − 1 records (CP §3.2 Apply at threshold k).
+
+    Domain: integers n >= 1 and k >= 0 (k = 0: nothing suppressed), 0 < β < 1 read exactly
+    (:func:`~dps_verify.core.params.beta_param`); anything else raises ParameterError."""
+    return _group_pair(_size_param(n), _threshold_param(k), beta_param(beta))
+
+
+def _group_pair(n: int, k: int, b: Fraction) -> tuple[dict, dict]:
+    """:func:`group_pair` without validation (n >= 1, k >= 0, 0 < b < 1 a Fraction)."""
+    return thresholded_count_law(n, b, k), thresholded_count_law(n - 1, b, k)
+
+
+def format_bound(x: Number, digits: int = 4) -> str:
     """An upper bound in scientific notation rounded UP, with more than ``digits`` significant
-    digits when needed so that a bound below 1 never prints as 1."""
+    digits when needed so that a bound below 1 never prints as 1.
+
+    Domain: x a finite number >= 0 (a bound on δ, or a ratio of two), read exactly — a float
+    by its binary value, so the printed number is never below it; ``digits`` an integer >= 1.
+    Anything else raises ParameterError."""
     from dps_verify.core.numbers import format_up
 
-    x = Fraction(x)
+    if isinstance(x, bool):
+        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x!r}")
+    try:
+        x = Fraction(x)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x!r}") from None
+    if x < 0:
+        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x}")
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+        raise ParameterError(f"digits must be an integer >= 1, got {digits!r}")
     s = format_up(x, digits)
     while x < 1 and Fraction(s) >= 1 and digits < 40:
         digits += 1
@@ -236,11 +298,19 @@ def _direction_bound(logp: np.ndarray, ell: np.ndarray, atoms: list[tuple[Any, A
     return min(Fraction(1), inf_up + fin)
 
 
-def chernoff_bound(p: dict, q: dict, eps: Number, times: int) -> Fraction:
+def chernoff_bound(p: Mapping, q: Mapping, eps: Number, times: int) -> Fraction:
     """Rigorous upper bound on the T-fold δ at ε of (p, q), worst of both directions (module
-    doc; exact laws as mappings, e.g. :func:`group_pair`)."""
-    eps_f = epsilon_param(eps)
-    times = _times_param(times)
+    doc; exact laws as mappings, e.g. :func:`group_pair`).
+
+    Domain: p and q exact laws (masses int or Fraction, each >= 0, summing to exactly 1), ε >= 0
+    (:func:`~dps_verify.core.params.epsilon_param`), ``times`` an integer >= 1; anything else
+    raises ParameterError (a bound computed from masses that are not a law holds nothing)."""
+    p, q = _law_param(p, "p"), _law_param(q, "q")
+    return _chernoff_bound(p, q, epsilon_param(eps), _times_param(times))
+
+
+def _chernoff_bound(p: dict, q: dict, eps_f: Fraction, times: int) -> Fraction:
+    """:func:`chernoff_bound` without validation (Fraction laws, ε and times validated)."""
     flint = _flint()
     out = Fraction(0)
     for a, b in ((p, q), (q, p)):
@@ -304,7 +374,7 @@ def _pair_direction_bounds(n: int, k: int | None, beta: Fraction, eps: Fraction,
     return fwd, bwd
 
 
-def tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
+def tv_bound(n: int, beta: Number, times: int, k: int = 0) -> Fraction:
     """Rigorous upper bound on δ_T^U(n) at every ε ≥ 0, from the total variation distance.
 
     δ_T(ε) ≤ δ_T(0) = TV(P^⊗T, Q^⊗T) ≤ 1 − (1 − TV(P, Q))^T (couple each release maximally:
@@ -314,40 +384,68 @@ def tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
     threshold k ≥ 1 (:func:`group_pair`) the merged atom "suppressed" has the smaller mass under
     n (P(U_n < k) − P(U_{n−1} < k) = −β·P(U_{n−1} = k − 1)), so only counts c ≥ max(k, ⌊nβ⌋ + 1)
     count and m = max(k − 1, ⌊nβ⌋).  Unlike the Chernoff bound this one stays small at ε = 0
-    (where the Chernoff route needs a huge n to reach the target).  Ball arithmetic."""
-    if n < max(k, 1):
+    (where the Chernoff route needs a huge n to reach the target).  Ball arithmetic.
+
+    Domain: integers n >= 1 and k >= 0 (k = 0: the untruncated pair), 0 < β < 1
+    (:func:`~dps_verify.core.params.beta_param`), ``times`` an integer >= 1; anything else
+    raises ParameterError.  For n < k both laws are "suppressed" with certainty: 0."""
+    return _tv_bound(_size_param(n), beta_param(beta), _times_param(times), _threshold_param(k))
+
+
+def _tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
+    """:func:`tv_bound` without validation (n >= 1, k >= 0, 0 < β < 1, times >= 1)."""
+    if n < k:
         return Fraction(0)
-    m = min(n - 1, max(k - 1, math.floor(n * beta)))
+    # m <= n − 1: ⌊nβ⌋ <= n − 1 as β < 1, and k − 1 <= n − 1 here
+    m = max(k - 1, math.floor(n * beta))
     flint = _flint()
     with flint.ctx.workprec(BALL_PREC):
         B = arb_fraction(beta)
         tv = B * flint.arb(math.comb(n - 1, m)) * B**m * (1 - B) ** (n - 1 - m)
         out = _upper(1 - (1 - tv) ** times)
-    # out is the upper end of a ball around 1 − (1 − TV)^T >= 0 (0 <= β <= 1): never below 0
+    # out is the upper end of a ball around 1 − (1 − TV)^T >= 0 (0 < β < 1): never below 0
     return min(Fraction(1), out)
 
 
-def untruncated_bound(n: int, beta: Fraction, eps: Number, times: int) -> Fraction:
+def untruncated_bound(n: int, beta: Number, eps: Number, times: int) -> Fraction:
     """Cheap rigorous bound on δ_T^U(n), the T-fold δ of (Binomial(n, β), Binomial(n − 1, β)),
     both directions; by the module doc (steps 2–4) it bounds δ_T(m) for every m ≥ n.  The
-    smaller of the Chernoff bound and :func:`tv_bound`."""
+    smaller of the Chernoff bound and :func:`tv_bound`.
+
+    Domain: an integer n >= 1 (n = 1, one record against none: the trivial bound 1), 0 < β < 1
+    (:func:`~dps_verify.core.params.beta_param`), ε >= 0, ``times`` an integer >= 1; anything
+    else raises ParameterError."""
+    n, b = _size_param(n), beta_param(beta)
+    return _untruncated_bound(n, b, epsilon_param(eps), _times_param(times))
+
+
+def _untruncated_bound(n: int, b: Fraction, eps: Fraction, times: int) -> Fraction:
+    """:func:`untruncated_bound` without validation (n >= 1, β, ε and times validated)."""
     if n < 2:
         return Fraction(1)
-    b, times = beta_param(beta), _times_param(times)
     # tv_bound is the upper end of a ball around a positive number (0 < β < 1): never 0
-    return min(tv_bound(n, b, times), _pair_bound(n, None, b, epsilon_param(eps), times))
+    return min(_tv_bound(n, b, times), _pair_bound(n, None, b, eps, times))
 
 
-def thresholded_bound(n: int, k: int, beta: Fraction, eps: Number, times: int) -> Fraction:
+def thresholded_bound(n: int, k: int, beta: Number, eps: Number, times: int) -> Fraction:
     """Cheap rigorous bound on δ_T(n) for the thresholded pair of :func:`group_pair` (the
     thresholded δ is at most the untruncated one, module doc step 2, so :func:`tv_bound` serves
-    too)."""
+    too).
+
+    Domain: integers n >= 1 and k >= 0 (k = 0: the untruncated pair), 0 < β < 1
+    (:func:`~dps_verify.core.params.beta_param`), ε >= 0, ``times`` an integer >= 1; anything
+    else raises ParameterError.  For n < k both laws are "suppressed" with certainty: 0."""
+    n, k, b = _size_param(n), _threshold_param(k), beta_param(beta)
+    return _thresholded_bound(n, k, b, epsilon_param(eps), _times_param(times))
+
+
+def _thresholded_bound(n: int, k: int, b: Fraction, eps: Fraction, times: int) -> Fraction:
+    """:func:`thresholded_bound` without validation (n >= 1, k >= 0, β, ε, times validated)."""
     if n < k:
         return Fraction(0)
-    b, times = beta_param(beta), _times_param(times)
-    if n == 1:  # k = 1: one record against none
-        return min(tv_bound(n, b, times, k), chernoff_bound(*group_pair(n, k, b), eps, times))
-    return min(tv_bound(n, b, times, k), _pair_bound(n, k, b, epsilon_param(eps), times))
+    if n == 1:  # k <= 1: one record against none
+        return min(_tv_bound(n, b, times, k), _chernoff_bound(*_group_pair(n, k, b), eps, times))
+    return min(_tv_bound(n, b, times, k), _pair_bound(n, k, b, eps, times))
 
 
 # ---- the worst case over n --------------------------------------------------------------------
@@ -386,7 +484,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
     bound: dict[int, Fraction] = {}  # best upper bound known for δ_T(n)
 
     def enclose(n: int, tol: float) -> Certified:
-        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=tol, fft=fft)
+        c = pair_delta_enclosure(*_group_pair(n, k, b), eps, times, rtol=tol, fft=fft)
         bound[n] = min(bound.get(n, c.upper), c.upper)
         return c
 
@@ -404,7 +502,7 @@ def releases_delta(k: int, beta: Number, epsilon: Number, times: int, *, n_max: 
         tail_from = A if A is not None else n_limit + 1
         for n in range(k + 1, tail_from):
             if n not in bound:
-                bound[n] = thresholded_bound(n, k, b, eps, times)
+                bound[n] = _thresholded_bound(n, k, b, eps, times)
         # the size with the largest bound (ties: the smallest n, the first); the loop leaves
         # with it (nothing changes the bounds after the last computation)
         n_top = max(range(k, tail_from), key=bound.__getitem__)
@@ -537,7 +635,25 @@ def _screen_direction(logp: np.ndarray, ell: np.ndarray, p_inf: float, e: float,
 def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
                  bins: int = SCREEN_BINS[1]) -> float:
     """Float estimate of δ_T(n) (both directions) for the thresholded pair of :func:`group_pair`
-    (closed-form log-laws; a screen, not a bound)."""
+    (closed-form log-laws; a screen, not a bound).
+
+    Domain: integers n >= 1 and k >= 0, 0 < β < 1 (a float or a Fraction, used as given),
+    ``e`` = ε as a finite float >= 0, ``times`` an integer >= 1, ``bins`` (the FFT length) an
+    integer >= 2; anything else raises ParameterError."""
+    _size_param(n)
+    _threshold_param(k)
+    beta_param(beta)
+    _times_param(times)
+    if isinstance(e, bool) or not isinstance(e, (int, float)) or not math.isfinite(e) or e < 0:
+        raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {e!r}")
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
+        raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {bins!r}")
+    return _screen_delta(n, k, beta, e, times, bins)
+
+
+def _screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
+                  bins: int = SCREEN_BINS[1]) -> float:
+    """:func:`screen_delta` without validation."""
     if n < k:  # every count of either group is below k: both always suppressed, δ = 0
         return 0.0
     lp_n, lp_m = _log_binomial_pmf(n, beta), _log_binomial_pmf(n - 1, beta)
@@ -552,7 +668,7 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
 
 
 def _pair_plds(n: int, k: int, b: Fraction) -> list[PrivacyLossDistribution]:
-    p, q = group_pair(n, k, b)  # exact Fraction laws of the engine
+    p, q = _group_pair(n, k, b)  # exact Fraction laws of the engine
     return [PrivacyLossDistribution.from_exact_laws(p, q), PrivacyLossDistribution.from_exact_laws(q, p)]
 
 
@@ -562,7 +678,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     e = float(arb_epsilon(eps).mid())
     coarse_bins, fine_bins = SCREEN_BINS
     encl: dict[int, Certified] = {
-        k: pair_delta_enclosure(*group_pair(k, k, b), eps, times, rtol=rtol, fft=fft)}
+        k: pair_delta_enclosure(*_group_pair(k, k, b), eps, times, rtol=rtol, fft=fft)}
     bound: dict[int, Certified] = {}  # certified per-size upper bounds (not full enclosures)
     untr = _UntruncatedBounds(b, eps, times)
     screen: dict[int, float] = {}
@@ -589,14 +705,14 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         top_s, peak = 0.0, k
         for n in range(k + 1, tail_from):
             if n not in screen:
-                screen[n] = screen_delta(n, k, b, e, times, coarse_bins)
+                screen[n] = _screen_delta(n, k, b, e, times, coarse_bins)
             if screen[n] > top_s:
                 top_s, peak = screen[n], n
             elif n > peak + 3 and screen[n] < top_s / 2 and top_s > SCREEN_NOISE:
                 break
         for n in list(screen):
             if n not in fine_screened and screen[n] * SCREEN_BAND >= top_s:
-                screen[n] = screen_delta(n, k, b, e, times, fine_bins)
+                screen[n] = _screen_delta(n, k, b, e, times, fine_bins)
                 fine_screened.add(n)
         return tail_from
 
@@ -607,7 +723,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
         n_star = max(sorted(screen), key=screen.__getitem__)  # ties: the smallest n
         # below SCREEN_NOISE the FFT screen is float noise: leave those sizes to step 2
         if screen[n_star] > max(float(encl[k].lower), SCREEN_NOISE):
-            encl[n_star] = pair_delta_enclosure(*group_pair(n_star, k, b), eps, times, rtol=rtol,
+            encl[n_star] = pair_delta_enclosure(*_group_pair(n_star, k, b), eps, times, rtol=rtol,
                                                 fft=fft)
             tail_from = screen_below_tail()
     # 2. every other size below the tail start: certify δ_T(n) ≤ the target, cheapest way first.
@@ -616,19 +732,19 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
     target = max(goal(), untr(tail_from))
     for n in range(k + 1, tail_from):  # the sizes step 1 did not reach
         if n not in screen:
-            screen[n] = screen_delta(n, k, b, e, times, coarse_bins)
+            screen[n] = _screen_delta(n, k, b, e, times, coarse_bins)
     h_hint: list[int | None] | None = None  # grids that served the previous size (sizes are alike)
     # decreasing screen order, ties in increasing n (the sort is stable under reverse)
     for n in sorted(range(k + 1, tail_from), key=screen.__getitem__, reverse=True):
         if n in encl:
             continue
-        cheap = thresholded_bound(n, k, b, eps, times)
+        cheap = _thresholded_bound(n, k, b, eps, times)
         if cheap <= target:
             bound[n] = Certified(Fraction(0), cheap, "Chernoff bound on the thresholded pair",
                                  {"mode": "cheap"})
             continue
         if n not in fine_screened and screen[n] * 1.03 >= float(target):  # (each n visited once)
-            screen[n] = screen_delta(n, k, b, e, times, fine_bins)
+            screen[n] = _screen_delta(n, k, b, e, times, fine_bins)
         c = upper_below(_pair_plds(n, k, b), eps, times, target, estimate=screen[n], h_exp=h_hint,
                         fft=fft)
         h_hint = c.details.get("h_exps", h_hint)
@@ -640,7 +756,7 @@ def _screened(k: int, b: Fraction, eps: Fraction, times: int, rtol: float, n_lim
             target = max(goal(), untr(tail_from))
             continue
         if len(encl) < 1 + 2 * max_enclosures:  # the screen missed a worst size: enclose it
-            c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol, fft=fft)
+            c = pair_delta_enclosure(*_group_pair(n, k, b), eps, times, rtol=rtol, fft=fft)
             encl[n] = c
             target = max(goal(), untr(tail_from))
         else:  # budget spent: keep the best certified bound (raises the upper end)
@@ -704,15 +820,16 @@ def _target_missed(lower: Fraction, upper: Fraction, rtol: float, why: str) -> s
 
 class _UntruncatedBounds:
     """``untruncated_bound(a, b, eps, times)`` memoised per tail start a (both worst-size
-    searches ask for the same starts repeatedly); ``len`` counts the distinct starts."""
+    searches ask for the same starts repeatedly; arguments validated by the caller); ``len``
+    counts the distinct starts."""
 
-    def __init__(self, b: Fraction, eps: Number, times: int) -> None:
+    def __init__(self, b: Fraction, eps: Fraction, times: int) -> None:
         self.b, self.eps, self.times = b, eps, times
         self._memo: dict[int, Fraction] = {}
 
     def __call__(self, a: int) -> Fraction:
         if a not in self._memo:
-            self._memo[a] = untruncated_bound(a, self.b, self.eps, self.times)
+            self._memo[a] = _untruncated_bound(a, self.b, self.eps, self.times)
         return self._memo[a]
 
     def __len__(self) -> int:
@@ -739,7 +856,7 @@ def _finite_scan(k: int, b: Fraction, eps: Fraction, times: int, n_max: int, rto
     lower = Fraction(0)
     modes = set()
     for n in range(k, max(n_max, k) + 1):
-        c = pair_delta_enclosure(*group_pair(n, k, b), eps, times, rtol=rtol, fft=fft)
+        c = pair_delta_enclosure(*_group_pair(n, k, b), eps, times, rtol=rtol, fft=fft)
         modes.add(c.details.get("mode"))
         lower = max(lower, c.lower)
         if best is None or c.upper > best[0].upper:
