@@ -3,8 +3,9 @@
 pytest imports the ``pytest11`` entry point ``dps_verify.testing.plugin`` in every session of
 every environment where dps_verify is installed, so importing it must not load Hypothesis, numpy,
 mpmath, SymPy or the exact engines.  Each check runs in a fresh interpreter (this process has
-long since imported all of them) and has a negative control that shows it can fail.  The
-start-up time itself is measured in ``benchmarks/bench_plugin_startup.py``, not asserted here.
+long since imported all of them; the fresh ones are forked from one that imported only pytest,
+see FORKING_DRIVER) and has a negative control that shows it can fail.  The start-up time
+itself is measured in ``benchmarks/bench_plugin_startup.py``, not asserted here.
 """
 
 from __future__ import annotations
@@ -37,11 +38,88 @@ PROBES = {
 }
 
 
-def _loaded_after_each(steps: dict[str, str], env: dict[str, str] | None = None,
-                       then: str = "") -> dict[str, Any]:
-    """Which HEAVY modules each step of ``steps`` adds to ``sys.modules``, the steps run in
-    order in one fresh interpreter (a step's list is what it loaded beyond the steps before it);
-    ``then`` runs after the steps and may add entries of its own to ``added``."""
+#: The fresh interpreters of this module come from ONE interpreter that imports pytest (what
+#: ``python -m pytest`` imports first) and then forks one child per run, one after the other:
+#: the probes, each user pytest session (pytest's ``__main__`` run as ``python -m pytest`` runs
+#: it, in the session's own directory, argv and environment) and the Hypothesis negative
+#: control.  pytest loads none of HEAVY and no dps_verify module (the driver lists what it had
+#: loaded before forking, asserted empty in
+#: :func:`test_each_fresh_run_starts_from_an_interpreter_that_imported_only_pytest`), so what a
+#: child finds in ``sys.modules`` beyond that is what its own run loaded: the same checks as in
+#: a fresh interpreter per run, with pytest imported once (~0.3 s of CPU) instead of per run.
+FORKING_DRIVER = r"""
+import json, os, runpy, sys, traceback
+import pytest
+HEAVY = {heavy!r}
+preloaded = sorted(m for m in sys.modules
+                   if m in HEAVY or m == "dps_verify" or m.startswith("dps_verify."))
+codes = {{}}
+for job in json.loads(sys.argv[1]):
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = 70
+        try:
+            for fd, path in ((1, job["stdout"]), (2, job["stderr"])):
+                f = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                os.dup2(f, fd)
+                os.close(f)
+            os.chdir(job["cwd"])
+            sys.path[0] = job["cwd"]
+            for name in job["unset"]:
+                os.environ.pop(name, None)
+            os.environ.update(job["env"])
+            if job["pytest"] is not None:  # as python -m pytest: raises SystemExit(code)
+                sys.argv = ["pytest", *job["pytest"]]
+                runpy.run_module("pytest", run_name="__main__", alter_sys=True)
+            else:
+                sys.argv = ["-c"]
+                exec(compile(job["code"], "<string>", "exec"), {{"__name__": "__main__"}})
+                code = 0
+        except SystemExit as stop:
+            if stop.code is None or isinstance(stop.code, int):
+                code = stop.code or 0
+            else:
+                print(stop.code, file=sys.stderr)
+                code = 1
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    codes[job["name"]] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+print(json.dumps({{"preloaded": preloaded, "codes": codes}}))
+"""
+
+
+def _run_forked(jobs: list[dict[str, Any]], workdir: Path) -> dict[str, Any]:
+    """Run ``jobs`` (each: ``name``, ``cwd``, ``env`` to set, ``unset`` names, and ``pytest``
+    arguments or Python ``code``) as children of one FORKING_DRIVER interpreter; returns the
+    modules it had loaded before forking (``preloaded``), and each job's exit ``code``,
+    ``stdout`` and ``stderr``."""
+    for job in jobs:
+        job.setdefault("env", {})
+        job.setdefault("unset", [])
+        job.setdefault("pytest", None)
+        job["stdout"] = str(workdir / f"{job['name']}.out")
+        job["stderr"] = str(workdir / f"{job['name']}.err")
+    out = subprocess.run([sys.executable, "-c", FORKING_DRIVER.format(heavy=HEAVY), json.dumps(jobs)],
+                         capture_output=True, text=True, check=True, timeout=600)
+    summary = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"preloaded": summary["preloaded"],
+            "runs": {job["name"]: {"code": summary["codes"][job["name"]],
+                                   "stdout": Path(job["stdout"]).read_text(),
+                                   "stderr": Path(job["stderr"]).read_text()} for job in jobs}}
+
+
+def _probe_code(steps: dict[str, str], then: str = "") -> str:
+    """Python code that prints, as JSON, which HEAVY modules each step of ``steps`` adds to
+    ``sys.modules``, the steps run in order in one interpreter (a step's list is what it loaded
+    beyond the steps before it); ``then`` runs after the steps and may add entries of its own
+    to ``added``."""
     probe = "import json, sys\nseen, added = set(), {}\n"
     for name, code in steps.items():
         probe += textwrap.dedent(f"""
@@ -52,9 +130,7 @@ def _loaded_after_each(steps: dict[str, str], env: dict[str, str] | None = None,
         """)
     probe += then
     probe += "print(json.dumps(added))\n"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                         env={**os.environ, **(env or {})})
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return probe
 
 
 #: Run after the probes, in their interpreter, where the strategies have imported Hypothesis and
@@ -64,12 +140,88 @@ def _loaded_after_each(steps: dict[str, str], env: dict[str, str] | None = None,
 PROFILE_PROBE = ("from hypothesis import settings\n"
                  "added['dps-ci max_examples'] = settings.get_profile('dps-ci').max_examples\n")
 
+#: The negative control of PROFILE_PROBE: with Hypothesis' plugins switched off, the profile is
+#: unknown.
+PROFILE_UNKNOWN_WITHOUT_PLUGINS = ("from hypothesis import settings\n"
+                                   "print(settings.get_profile('dps-ci').max_examples)\n")
+
+
+#: The user sessions below run with ``--assert=plain``: pytest assert-rewrites every module of
+#: every installed distribution that provides a ``pytest11`` plugin, Hypothesis' ~60 included,
+#: and where bytecode is not written (``PYTHONDONTWRITEBYTECODE``) each session parsed and
+#: rewrote them from source again (~1.5 s of CPU per session that imports Hypothesis).  A plain
+#: ``assert`` in a user's test still fails; how failures are displayed is not what is tested.
+USER_SESSION_ARGS = ("-q", "-p", "no:cacheprovider", "--assert=plain")
+
+
+USER_TEST_RECORDS_HEAVY = """
+    import json, os, sys
+    HEAVY = {heavy!r}
+
+    def test_record_heavy_modules(request):
+        with open(os.environ["DPS_HEAVY_OUT"], "w") as f:
+            json.dump({{"plugin": request.config.pluginmanager.has_plugin("dps_verify"),
+                        "heavy": [m for m in HEAVY if m in sys.modules]}}, f)
+"""
+
+
+#: The user sessions: name -> extra pytest arguments.  Hypothesis' own pytest plugin is switched
+#: off in them: it imports Hypothesis in its end-of-session summary, after the record is taken
+#: (1.5 s of CPU per session, telling nothing about this plugin).  The session without the
+#: plugin is the baseline of both session checks.
+SESSIONS = {
+    "without plugin": ("-p", "no:dps_verify"),
+    "with plugin": (),
+    "with profile": ("--dps-profile", "ci"),
+}
+
+
+def _session_job(name: str, directory: Path, args: tuple[str, ...]) -> dict[str, Any]:
+    """A user's pytest session over USER_TEST_RECORDS_HEAVY in ``directory`` (its own rootdir,
+    PYTEST_ADDOPTS unset), recording the HEAVY modules loaded when the test runs."""
+    directory.mkdir()
+    (directory / "test_user.py").write_text(textwrap.dedent(USER_TEST_RECORDS_HEAVY.format(heavy=HEAVY)))
+    return {"name": name, "cwd": str(directory), "unset": ["PYTEST_ADDOPTS"],
+            "env": {"DPS_HEAVY_OUT": str(directory / "heavy.json")},
+            "pytest": [*USER_SESSION_ARGS, "--rootdir", str(directory), "-p", "no:hypothesispytest",
+                       *args, str(directory / "test_user.py")]}
+
 
 @pytest.fixture(scope="module")
-def probed() -> dict[str, Any]:
-    """The HEAVY modules each of PROBES loads, and the ``dps-ci`` profile's ``max_examples``
-    after them (PROFILE_PROBE): one interpreter for all, shared."""
-    return _loaded_after_each(PROBES, then=PROFILE_PROBE)
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every fresh run of the module, made once and shared (:func:`_run_forked`): the probes
+    (``probes``: the HEAVY modules each of PROBES loads, and the ``dps-ci`` profile's
+    ``max_examples`` after them, PROFILE_PROBE), the negative control of the profile
+    (``no plugins``), and each user session of SESSIONS (``sessions``: its record)."""
+    base = tmp_path_factory.mktemp("fresh")
+    jobs: list[dict[str, Any]] = [
+        {"name": "probes", "cwd": os.getcwd(), "code": _probe_code(PROBES, then=PROFILE_PROBE)},
+        {"name": "no plugins", "cwd": os.getcwd(), "env": {"HYPOTHESIS_NO_PLUGINS": "1"},
+         "code": PROFILE_UNKNOWN_WITHOUT_PLUGINS},
+    ]
+    jobs += [_session_job(name, base / f"session-{i}", args) for i, (name, args) in enumerate(SESSIONS.items())]
+    res = _run_forked(jobs, base)
+    runs = res["runs"]
+    assert runs["probes"]["code"] == 0, runs["probes"]["stdout"] + runs["probes"]["stderr"]
+    sessions = {}
+    for i, name in enumerate(SESSIONS):
+        run = runs[name]
+        assert run["code"] == 0, run["stdout"] + run["stderr"]
+        sessions[name] = json.loads((base / f"session-{i}" / "heavy.json").read_text())
+    return {"preloaded": res["preloaded"],
+            "probes": json.loads(runs["probes"]["stdout"].strip().splitlines()[-1]),
+            "no plugins": runs["no plugins"], "sessions": sessions}
+
+
+@pytest.fixture(scope="module")
+def probed(fresh: dict[str, Any]) -> dict[str, Any]:
+    return fresh["probes"]
+
+
+def test_each_fresh_run_starts_from_an_interpreter_that_imported_only_pytest(fresh):
+    """The interpreter every fresh run is forked from had loaded none of HEAVY and no dps_verify
+    module: each run's findings are its own."""
+    assert fresh["preloaded"] == []
 
 
 def test_importing_the_plugin_loads_nothing_heavy(probed):
@@ -98,7 +250,7 @@ def test_testing_names_load_on_first_use():
         T.nope  # noqa: B018
 
 
-def test_plugin_is_the_pytest11_entry_point_and_profiles_register_with_hypothesis(probed):
+def test_plugin_is_the_pytest11_entry_point_and_profiles_register_with_hypothesis(fresh, probed):
     """The installed metadata points pytest at the plugin and Hypothesis at the profile hook,
     and a fresh interpreter that imports Hypothesis knows the profile (the probes' one, where
     nothing else registers it: PROFILE_PROBE)."""
@@ -111,77 +263,22 @@ def test_plugin_is_the_pytest11_entry_point_and_profiles_register_with_hypothesi
 
     assert probed["dps-ci max_examples"] == CI_MAX_EXAMPLES
     # negative control: with Hypothesis' plugins switched off, the profile is unknown
-    code = ("from hypothesis import settings\n"
-            "print(settings.get_profile('dps-ci').max_examples)\n")
-    off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "HYPOTHESIS_NO_PLUGINS": "1"})
-    assert off.returncode != 0 and "dps-ci" in off.stderr
+    off = fresh["no plugins"]
+    assert off["code"] != 0 and "dps-ci" in off["stderr"]
 
 
-#: The user sessions below run with ``--assert=plain``: pytest assert-rewrites every module of
-#: every installed distribution that provides a ``pytest11`` plugin, Hypothesis' ~60 included,
-#: and where bytecode is not written (``PYTHONDONTWRITEBYTECODE``) each session parsed and
-#: rewrote them from source again (~1.5 s of CPU per session that imports Hypothesis).  A plain
-#: ``assert`` in a user's test still fails; how failures are displayed is not what is tested.
-USER_SESSION_ARGS = ("-q", "-p", "no:cacheprovider", "--assert=plain")
-
-
-def _pytest_in(tmp_path: Path, test_source: str, *args: str) -> subprocess.CompletedProcess:
-    (tmp_path / "test_user.py").write_text(textwrap.dedent(test_source))
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", *USER_SESSION_ARGS, "--rootdir", str(tmp_path),
-         *args, str(tmp_path / "test_user.py")],
-        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
-
-
-USER_TEST_RECORDS_HEAVY = """
-    import json, os, sys
-    HEAVY = {heavy!r}
-
-    def test_record_heavy_modules(request):
-        with open(os.environ["DPS_HEAVY_OUT"], "w") as f:
-            json.dump({{"plugin": request.config.pluginmanager.has_plugin("dps_verify"),
-                        "heavy": [m for m in HEAVY if m in sys.modules]}}, f)
-"""
-
-
-def _heavy_in_session(tmp_path: Path, *args: str) -> dict:
-    """The HEAVY modules loaded when a user's test runs.  Hypothesis' own pytest plugin is
-    switched off in these sessions: it imports Hypothesis in its end-of-session summary, after
-    the record is taken (1.5 s of CPU per session, telling nothing about this plugin)."""
-    out = tmp_path / "heavy.json"
-    os.environ["DPS_HEAVY_OUT"] = str(out)
-    try:
-        res = _pytest_in(tmp_path, USER_TEST_RECORDS_HEAVY.format(heavy=HEAVY), "-p",
-                         "no:hypothesispytest", *args)
-    finally:
-        del os.environ["DPS_HEAVY_OUT"]
-    assert res.returncode == 0, res.stdout + res.stderr
-    return json.loads(out.read_text())
-
-
-@pytest.fixture(scope="module")
-def heavy_without_plugin(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """The baseline of both session checks: a session with the plugin switched off (one
-    pytest subprocess, shared)."""
-    return _heavy_in_session(tmp_path_factory.mktemp("without-plugin"), "-p", "no:dps_verify")
-
-
-def test_a_pytest_session_with_the_plugin_loads_nothing_heavy(tmp_path, heavy_without_plugin):
+def test_a_pytest_session_with_the_plugin_loads_nothing_heavy(fresh):
     """The heavy modules in a session with the plugin are among those of a session without it
     (other installed plugins may load some; this one adds none)."""
-    with_plugin = _heavy_in_session(tmp_path)
-    without = heavy_without_plugin
+    with_plugin, without = fresh["sessions"]["with plugin"], fresh["sessions"]["without plugin"]
     assert with_plugin["plugin"] and not without["plugin"]
     assert set(with_plugin["heavy"]) <= set(without["heavy"])
 
 
-def test_a_pytest_session_with_dps_profile_loads_hypothesis(tmp_path, heavy_without_plugin):
+def test_a_pytest_session_with_dps_profile_loads_hypothesis(fresh):
     """Negative control of the session check: asking for a profile does load Hypothesis, and the
     comparison above sees it."""
-    with_profile = _heavy_in_session(tmp_path, "--dps-profile", "ci")
-    without = heavy_without_plugin
+    with_profile, without = fresh["sessions"]["with profile"], fresh["sessions"]["without plugin"]
     assert "hypothesis" in set(with_profile["heavy"]) - set(without["heavy"])
 
 
