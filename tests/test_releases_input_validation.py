@@ -135,9 +135,18 @@ def test_tv_bound_just_inside_each_end_of_its_domain_is_the_definition(n: int, k
 
 def test_tv_bound_below_the_threshold_is_zero_and_at_one_record_is_one_minus_the_kept_power() -> None:
     # n < k: both laws "suppressed" with certainty; n = k = 1: TV = β, so 1 − (1 − β)^T
-    assert R.tv_bound(1, BETA, 3, 2) == 0 == R.tv_bound(3, BETA, 3, 4)
+    assert R.tv_bound(1, BETA, 3, 2) == 0 == R.tv_bound(3, BETA, 3, 4) == R.tv_bound(1, BETA, 3, 9)
     got = R.tv_bound(1, BETA, 3, 1)
     assert 1 - (1 - BETA) ** 3 <= got <= 1 - (1 - BETA) ** 3 + F(1, 2**100)
+
+
+@pytest.mark.parametrize("k", [0, 1])
+def test_tv_bound_within_the_balls_precision_of_beta_one_is_at_most_one(k: int) -> None:
+    # β = 1 − 2^-200: TV = β at n = 1, so the bound 1 − (1 − β)^T is within 2^-200 of 1, below
+    # the 128-bit ball's radius: its upper end passes 1 and the bound must be capped at 1
+    beta = 1 - F(1, 2**200)
+    for times in (1, 2):
+        assert 1 - (1 - beta) ** times <= R.tv_bound(1, beta, times, k) <= 1
 
 
 @pytest.mark.parametrize(("n", "k"), [(1, 0), (1, 1), (2, 0), (4, 2), (3, 5)])

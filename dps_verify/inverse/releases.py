@@ -393,10 +393,9 @@ def tv_bound(n: int, beta: Number, times: int, k: int = 0) -> Fraction:
 
 
 def _tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
-    """:func:`tv_bound` without validation (n >= 1, k >= 0, 0 < β < 1, times >= 1)."""
-    if n < k:
-        return Fraction(0)
-    # m <= n − 1: ⌊nβ⌋ <= n − 1 as β < 1, and k − 1 <= n − 1 here
+    """:func:`tv_bound` without validation (n >= 1, k >= 0, 0 < β < 1, times >= 1).  For n < k
+    (both laws "suppressed") m = k − 1 > n − 1, so C(n − 1, m) = 0 and the bound is exactly 0;
+    otherwise m <= n − 1 (⌊nβ⌋ <= n − 1 as β < 1)."""
     m = max(k - 1, math.floor(n * beta))
     flint = _flint()
     with flint.ctx.workprec(BALL_PREC):
