@@ -67,6 +67,15 @@ def test_laws_equal_the_definition(anon):
         assert distribution(anon, D, BETA, factorised=False).exact == cache(D)
 
 
+@pytest.mark.parametrize("anon", [parity_of_big, coin], ids=["deterministic", "randomized"])
+def test_laws_equal_the_definition_at_beta_one(anon):
+    """At β = 1 every sub-sample but the dataset itself has weight 0: the sum skips them, a
+    whole block of sub-samples at a time when an earlier atom's weight is 0."""
+    cache = LawCache(anon, Fraction(1), DOM)
+    for D in DATASETS:
+        assert cache(D) == {y: p for y, p in brute_force(anon, D, Fraction(1)).items() if p}
+
+
 def test_a_wrong_sampling_weight_is_told_apart():
     """Negative control: the brute force at another β gives another law (the comparison above
     can fail)."""

@@ -490,27 +490,38 @@ class ExactLaws:
         rand = table.is_randomized
         by_den: dict[int, dict[int, int]] = {}  # randomized: sums per sample-law denominator
         pw = [table.pow[i] for i in sup]
-        for choice in itertools.product(*(range(counts[i] + 1) for i in sup)):
-            w = 1
-            for j, s in enumerate(choice):
-                w *= per[j][s]
-            if w == 0:
-                continue
-            key = sum(s * pw[j] for j, s in enumerate(choice))
-            row = table.row_of_key.get(key)
-            if row is None:
-                s_full = [0] * table.atoms.m
-                for j, s in enumerate(choice):
-                    s_full[sup[j]] = s
-                row = table.row(s_full)
-            if rand:
-                den, items = table.integer_row(row)
-                a = by_den.setdefault(den, {})
-                for oid, num in items:
-                    a[oid] = a.get(oid, 0) + w * num
-            else:
-                for oid, _pr in table.row_law[row]:
-                    acc[oid] = acc.get(oid, 0) + w
+        row_of_key = table.row_of_key
+        # The sub-samples s <= counts in itertools.product order (the last atom fastest): the
+        # weight and key of the atoms before the last are formed once per prefix, the last
+        # atom's in the inner loop; the same products and sums, rows met in the same order.
+        last = len(sup) - 1
+        last_per, last_pw = (per[last], pw[last]) if sup else ([1], 0)
+        for head in itertools.product(*(range(counts[i] + 1) for i in sup[:last])):
+            w0, k0 = 1, 0
+            for j, s in enumerate(head):
+                w0 *= per[j][s]
+                k0 += s * pw[j]
+            if w0 == 0:
+                continue  # every sub-sample with this prefix has weight 0
+            for s_last, w_last in enumerate(last_per):
+                w = w0 * w_last
+                if w == 0:
+                    continue
+                key = k0 + s_last * last_pw
+                row = row_of_key.get(key)
+                if row is None:
+                    s_full = [0] * table.atoms.m
+                    for j, s in enumerate((*head, s_last) if sup else ()):
+                        s_full[sup[j]] = s
+                    row = table.row(s_full)
+                if rand:
+                    den, items = table.integer_row(row)
+                    a = by_den.setdefault(den, {})
+                    for oid, num in items:
+                        a[oid] = a.get(oid, 0) + w * num
+                else:
+                    for oid, _pr in table.row_law[row]:
+                        acc[oid] = acc.get(oid, 0) + w
         total = q ** sum(counts)
         if not rand:
             return acc, total
