@@ -256,9 +256,12 @@ def _exp_dyadic_arb_ints(num: int, den: int, prec: int) -> tuple[int, int, int] 
 
 
 class _Exp:
-    """e^ε as a dyadic enclosure lo/2^s ≤ e^ε ≤ hi/2^s, refined on demand."""
+    """e^ε as a dyadic enclosure lo/2^s ≤ e^ε ≤ hi/2^s, refined on demand, for ε ≥ 0
+    (ValueError otherwise: :meth:`less` relies on e^ε ≥ 1)."""
 
     def __init__(self, eps: Fraction) -> None:
+        if eps < 0:
+            raise ValueError("_Exp needs epsilon >= 0")
         self.eps = eps
         self.prec = BASE_PREC
         self._set()
@@ -276,7 +279,9 @@ class _Exp:
         return True
 
     def less(self, X: Any, Y: Any) -> bool:
-        """Whether e^ε·X < Y, for integers X ≥ 0 and Y (decided exactly)."""
+        """Whether e^ε·X < Y, for integers X ≥ 0 (ValueError otherwise) and Y (decided exactly)."""
+        if X < 0:
+            raise ValueError("_Exp.less needs X >= 0")
         if X == 0:
             return Y > 0
         if Y <= 0:
@@ -667,19 +672,24 @@ _SLOP: Any = gmpy2.mpfr(2) ** -40
 
 
 def _cmp(a: Any, b: Any, c: Any, d: Any) -> int:
-    """Sign of a/b − c/d for integers a, c ≥ 0 (a < 0 too, as :func:`_hs_below_best` asks:
-    the sign against c/d ≥ 0 is then −1 either way) and b, d > 0: exact cross-multiplication when
-    the products are short (cheaper than any screen); for long ones a 53-bit float screen
-    (relative error < 2^−50 each way) decides unless the two are within 2^−40, then exact.  A
-    zero needs no case of its own: its product is 0 and its float quotient exactly 0."""
+    """Sign of a/b − c/d for integers a, c of either sign and b, d > 0 (ValueError otherwise):
+    exact cross-multiplication when the products are short (cheaper than any screen); for long
+    ones a 53-bit float screen (relative error < 2^−50 each way) decides unless the two differ
+    by at most 2^−40·|c/d|, then exact.  The screen's band is taken from |y|, so it holds for
+    either sign of c (for y ≥ 0, y ± |y|·2^−40 is the same double as y·(1 ± 2^−40): one
+    correctly rounded operation on the same real).  A zero needs no case of its own: its
+    product is 0 and its float quotient exactly 0."""
+    if b <= 0 or d <= 0:
+        raise ValueError("_cmp needs positive denominators b and d")
     if a.bit_length() + d.bit_length() <= 8192:
         u, v = a * d, c * b
         return (u > v) - (u < v)
     x = gmpy2.mpfr(a) / gmpy2.mpfr(b)
     y = gmpy2.mpfr(c) / gmpy2.mpfr(d)
-    if x > y * (1 + _SLOP):
+    band = abs(y) * _SLOP
+    if x > y + band:
         return 1
-    if x < y * (1 - _SLOP):
+    if x < y - band:
         return -1
     u, v = a * d, c * b
     return (u > v) - (u < v)
@@ -818,6 +828,16 @@ def scan(
     return result
 
 
+def _require_walk_start(k: int, n0: int, beta: Fraction) -> None:
+    """ValueError unless 1 ≤ k ≤ n0 and 0 < β < 1: the walk's first group size n0 holds at
+    least k records (a smaller group is never published), k ≥ 1 is the suppression threshold,
+    and β is a sampling probability strictly between 0 and 1 (:func:`scan`'s domain)."""
+    if not 1 <= k <= n0:
+        raise ValueError(f"the walk needs 1 <= k <= n0, got k = {k}, n0 = {n0}")
+    if not 0 < beta < 1:
+        raise ValueError(f"the walk needs 0 < beta < 1, got {beta}")
+
+
 def _scan_from(
     k: int,
     beta: Fraction,
@@ -829,6 +849,11 @@ def _scan_from(
     max_n: int | None,
     budget: float,
 ) -> Certified | None:
+    """The walk over group sizes n ≥ n0 for :func:`scan` (and, when n0 > k, the skipped range
+    k ≤ n < n0), for 1 ≤ k ≤ n0 and 0 < β < 1 (ValueError otherwise,
+    :func:`_require_walk_start`); None when the skipped-range check fails (the caller then
+    walks from n0 = k)."""
+    _require_walk_start(k, n0, beta)
     p, q = beta.numerator, beta.denominator
     r = q - p
     P, Q, R = mpz(p), mpz(q), mpz(r)
