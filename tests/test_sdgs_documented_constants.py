@@ -17,7 +17,11 @@ constant where it acts, against a reference computed here:
   integer shifts), and the how-text says so exactly when an end differs from its exact value;
 * a truncated tail stops at the first term whose geometric remainder bound is at most 2^−TAIL_BITS
   of the partial sum (the rule of ``tail_enclosure``'s docstring, summed here term by term);
-* ``scan`` refuses k < 1 (the suppression threshold, CP §3.2) with one ParameterError line.
+* ``scan`` refuses k < 1 (the suppression threshold, CP §3.2) with one ParameterError line;
+* at ε = 0 the hockey-stick walk stops at the first N of its check schedule (N, then
+  N + max(1, N // TV_CHECK_SPACING)) where β·max pmf of Bin(N−1) is at most the best value
+  (values and bound from the output laws, exact Fractions); below CP Thm 5's edge the backward
+  Chernoff stop is tried at N, N + max(1, N // BACKWARD_CHECK_SPACING), ... (recorded).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.worstcase import sdgs
 from dps_verify.worstcase.ball_binomial import arb_epsilon
 from dps_verify.worstcase.gamma_gap import gamma_minus_beta_ball
+from dps_verify.worstcase.sdgs_generic import output_laws
 
 F = Fraction
 
@@ -53,6 +58,8 @@ F = Fraction
         ("KL_REL_BITS", 20),
         ("EXP_CACHE_SIZE", 256),
         ("END_BITS", 256),
+        ("TV_CHECK_SPACING", 16),
+        ("BACKWARD_CHECK_SPACING", 64),
     ],
 )
 def test_documented_constant_has_its_documented_value(name, value):
@@ -316,3 +323,56 @@ def test_affine_iv_refines_until_each_end_has_the_certain_bits(binding):
     with mpmath.workdps(700):
         assert mpmath.mpf(lo) / 2**s <= max(Al - mpmath.e * B, 0)
         assert Ah - mpmath.e * B <= mpmath.mpf(hi) / 2**s
+
+
+def _tv(n: int, k: int, beta: Fraction) -> Fraction:
+    """TV(P_n, Q_n) of the output laws (the hockey-stick value at ε = 0), exactly."""
+    P, Q = output_laws(n, k, beta)
+    return sum((max(P.get(o, F(0)) - Q.get(o, F(0)), F(0)) for o in set(P) | set(Q)), F(0))
+
+
+def _tv_stop(k: int, beta: Fraction) -> tuple[int, Fraction]:
+    """(stop N, best) of the ε = 0 hockey-stick walk from n = k by its documented rule: after
+    the value at n, N = n + 1 is checked when N has reached the next check (first k, then
+    N + max(1, N // 16)); the walk stops when β·max_j f(j; N − 1, β) ≤ the best value."""
+    best, nxt, n = F(0), k, k
+    while True:
+        best = max(best, _tv(n, k, beta))
+        N = n + 1
+        if best > 0 and N >= nxt:
+            bound = beta * max(F(comb(N - 1, j)) * beta**j * (1 - beta) ** (N - 1 - j) for j in range(N))
+            if bound <= best:
+                return N, best
+            nxt = N + max(1, N // 16)
+        n += 1
+
+
+def test_tv_stop_at_epsilon_zero_follows_the_documented_check_spacing():
+    """k = 20, β = 1/3 stops at N = 60 (a spacing of 17 or 15 checks 58 first, and stops
+    there): the how-text's N and the exact maximum are those of the rule above, so the spacing
+    the walk uses is the documented 16."""
+    k, beta = 20, F(1, 3)
+    got = sdgs.scan(k, beta, F(0), measure="hockey-stick", long_range=False)
+    N, best = _tv_stop(k, beta)
+    assert f"stopped at n = {N}: for every n' ≥ {N}, δ ≤ TV" in got.how
+    assert got.lower == got.upper == best
+@pytest.mark.parametrize(("k", "beta", "eps", "some"), [
+    (30, F(1, 10), F(1, 20), [452, 459, 466, 473, 480, 487]),  # a spacing of 65 steps by 6
+    (20, F(1, 5), F(1, 5), [125, 126, 127, 128, 130]),  # of 63: by 2 from 126 (65: 1 at 128)
+])
+def test_backward_stop_is_tried_at_the_documented_spacing(monkeypatch, k, beta, eps, some):
+    """Pointwise, below the edge: the backward stop's rate point c_N is asked at N, then at
+    N + max(1, N // 64) (a walk past the first try never meets a smaller best), and the walk
+    stops at the last try (its how-text's N); the tries include the group sizes listed."""
+    calls: list[int] = []
+    real = sdgs._backward_rate
+
+    def spy(N, k, gp_hi):
+        calls.append(N)
+        return real(N, k, gp_hi)
+
+    monkeypatch.setattr(sdgs, "_backward_rate", spy)
+    got = sdgs.scan(k, beta, eps, measure="pointwise", long_range=False)
+    assert set(some) <= set(calls)
+    assert all(b == a + max(1, a // 64) for a, b in zip(calls, calls[1:]))
+    assert f"stopped at n = {calls[-1]}: for every n' ≥ {calls[-1]}, exp(−n'·KL(γ‖β)) + " in got.how

@@ -224,12 +224,17 @@ def test_tail_bound_trivial_cases():
     """At ε = 0 the pointwise value has no tail bound (1); outside the regime a rate point
     c_N ≥ β gives no backward bound (1); otherwise the bound is below 1."""
     beta = F(1, 2)
-    assert sdgs._tail_bound(10, 3, beta, F(0), F(0), None, False, "pointwise") == 1
+    for backward in (False, True):
+        assert sdgs._tail_bound(10, 3, beta, F(0), _no_exponent_at_zero, None, backward, "pointwise") == 1
     eps = F(1, 10)
     kl = sdgs.kl_lower(beta, eps)
     # c_N = max(k, γ'N)/(N − 1) = 6/5 ≥ β at N = 6, k = 6
-    assert sdgs._tail_bound(6, 6, beta, eps, kl, F(0), True, "hockey-stick") == 1
-    assert sdgs._tail_bound(400, 1, beta, eps, kl, F(0), True, "hockey-stick") < 1
+    assert sdgs._tail_bound(6, 6, beta, eps, lambda: kl, F(0), True, "hockey-stick") == 1
+    assert sdgs._tail_bound(400, 1, beta, eps, lambda: kl, F(0), True, "hockey-stick") < 1
+
+
+def _no_exponent_at_zero() -> Fraction:
+    raise AssertionError("the tail bound at epsilon = 0 asked for a Chernoff exponent (there is none)")
 
 
 def test_float_kl_at_the_ends():

@@ -415,11 +415,15 @@ def test_backward_hockey_stick_ends_stay_exact_rationals_below_1024_bits():
 def test_tail_bound_at_epsilon_zero_is_beta_times_the_largest_pmf_and_bounds_later_tv(N, beta):
     """At ε = 0 the hockey-stick tail bound from N on is β·max_j f(j; N − 1, β) (brute force),
     and it is at least TV(P_n, Q_n) for n = N .. N + 5 (the exact output laws); pointwise: 1."""
-    got = sdgs._tail_bound(N, 1, beta, F(0), F(0), None, False, "hockey-stick")
+    got = sdgs._tail_bound(N, 1, beta, F(0), _no_exponent_at_zero, None, False, "hockey-stick")
     assert got == beta * _max_pmf(N - 1, beta)
     for k in (1, 2):
         assert all(_tv(n, k, beta) <= got for n in range(N, N + 6))
-    assert sdgs._tail_bound(N, 1, beta, F(0), F(0), None, True, "pointwise") == 1
+    assert sdgs._tail_bound(N, 1, beta, F(0), _no_exponent_at_zero, None, True, "pointwise") == 1
+
+
+def _no_exponent_at_zero() -> F:
+    raise AssertionError("the tail bound at epsilon = 0 asked for a Chernoff exponent (there is none)")
 
 
 @pytest.mark.parametrize("N, k, beta, eps, backward", [(50, 3, F(1, 3), F(1, 2), False), (400, 5, F(2, 5), F(1, 10), True),
@@ -430,7 +434,7 @@ def test_tail_bound_is_the_sum_of_the_chernoff_terms_it_names(N, k, beta, eps, b
     kl = sdgs.kl_lower(beta, eps)
     E = sdgs._Exp(eps)
     gp_hi = 1 - (1 - beta) * F(int(E.lo), 1 << E.s) if backward else None
-    got = sdgs._tail_bound(N, k, beta, eps, kl, gp_hi, backward, "hockey-stick")
+    got = sdgs._tail_bound(N, k, beta, eps, lambda: kl, gp_hi, backward, "hockey-stick")
     with mpmath.workdps(60):
         want = mpmath.exp(-_mp(kl) * N)
         if backward:

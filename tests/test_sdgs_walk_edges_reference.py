@@ -187,3 +187,35 @@ def test_float_log_of_a_long_integer_is_accurate(bits):
         with mpmath.workdps(60):
             ref = mpmath.log(x)
             assert abs(sdgs._ln_f(gmpy2.mpz(x)) - ref) <= abs(ref) * mpmath.mpf(10) ** -12 + mpmath.mpf(10) ** -300
+
+
+@pytest.mark.parametrize(("measure", "k", "beta", "eps"), [
+    ("pointwise", 30, F(1, 10), F(1, 20)),
+    ("hockey-stick", 10, F(1, 2), F(1, 10)),
+])
+def test_backward_walk_bounds_minus_log_best_only_when_the_chernoff_stop_is_within_reach(
+    monkeypatch, measure, k, beta, eps
+):
+    """Below CP Thm 5's edge the walk stops once N·KL(γ‖β) and the lower-tail term each reach
+    −ln(best) + ln 2 (each bound ≤ best/2); a float screen of that threshold decides when the
+    certified −ln(best) is computed. At every such computation N·KL(γ‖β) (mpmath, 30 digits)
+    is at least −ln(best) + ln 2 up to the screen's 2^−30 relative slack: a screen without the
+    ln 2 (or with −ln 2) asks earlier, a group size or more before the threshold."""
+    seen: list[tuple[int, object, object]] = []
+    real = sdgs._neg_ln_upper
+
+    def spy(num, den):
+        seen.append((sys._getframe(1).f_locals["N"], num, den))
+        return real(num, den)
+
+    monkeypatch.setattr(sdgs, "_neg_ln_upper", spy)
+    assert not sdgs.in_regime_fast(beta, eps)
+    sdgs.scan(k, beta, eps, measure=measure, long_range=False)
+    assert seen
+    with mpmath.workdps(30):
+        b = mpmath.mpf(beta.numerator) / beta.denominator
+        g = 1 - (1 - b) * mpmath.exp(-mpmath.mpf(eps.numerator) / eps.denominator)
+        kl = g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+        for N, num, den in seen:
+            need = mpmath.log(mpmath.mpf(int(den)) / int(num)) + mpmath.log(2)
+            assert N * kl >= need * (1 - mpmath.mpf(2) ** -29) - mpmath.mpf(10) ** -8, (N, float(N * kl), float(need))

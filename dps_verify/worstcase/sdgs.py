@@ -26,6 +26,7 @@ in :mod:`dps_verify.worstcase.sdgs_generic`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -183,6 +184,12 @@ EXP_CACHE_SIZE = 256
 END_BITS = 256
 #: Relative bits kept by truncated geometric tail sums (see :func:`tail_enclosure`).
 TAIL_BITS = 140
+#: At ε = 0 the hockey-stick walk checks its TV stop at N, then again from N + max(1, N // this)
+#: on (the bound β·max pmf of Bin(N−1) costs a binomial coefficient of N-bit numbers).
+TV_CHECK_SPACING = 16
+#: Below CP Thm 5's edge the walk tries its backward Chernoff stop at N, then again from
+#: N + max(1, N // this) on (each try is a certified lower-tail exponent, :func:`kl_lower_below`).
+BACKWARD_CHECK_SPACING = 64
 _LN2_UP = Fraction(6931471805599454, 10**16)  # > ln 2
 _LN2_F = math.log(2)
 def _ln_f(x: Any) -> float:
@@ -900,7 +907,7 @@ def _scan_from(
             kl_box.append(v)
         return kl_box[0]
 
-    kl_f = _float_kl_gamma(beta, eps) if eps > 0 else 0.0
+    kl_f = _float_kl_gamma(beta, eps)  # (NaN at ε = 0, where the TV rule stops and kl_f is unread)
     if eps > 0 and not (math.isfinite(kl_f) and kl_f > 1e-280):
         kl_f = float(kl_cert())
     gp_hi: Fraction | None = None
@@ -961,7 +968,7 @@ def _scan_from(
                             "β·max pmf of Bin(n'−1), non-increasing in n', is below the best value"
                         )
                         break
-                    next_tv_check = N + max(1, N // 16)
+                    next_tv_check = N + max(1, N // TV_CHECK_SPACING)
             else:
                 # float screen: −ln(best) in floats; only a clear "not yet" skips the certified
                 # comparison (stopping later is always sound)
@@ -998,9 +1005,9 @@ def _scan_from(
                                 "is below the best value found"
                             )
                             break
-                        next_bwd_check = N + max(1, N // 64)
+                        next_bwd_check = N + max(1, N // BACKWARD_CHECK_SPACING)
         if max_n is not None and n >= max_n:
-            tail = _tail_bound(N, k, beta, eps, kl_cert() if eps > 0 else Fraction(0), gp_hi, backward, measure)
+            tail = _tail_bound(N, k, beta, eps, kl_cert, gp_hi, backward, measure)
             best.hi_num, best.hi_den = _max_frac(best.hi_num, best.hi_den, tail)
             stop_note = f"scan capped at n = {max_n}; later n bounded by {float(tail):.3g} (enclosure widened)"
             break
@@ -1201,15 +1208,25 @@ def _backward_rate(N: int, k: int, gp_hi: Fraction | None) -> Fraction:
 
 
 def _tail_bound(
-    N: int, k: int, beta: Fraction, eps: Fraction, kl: Fraction, gp_hi: Fraction | None, backward: bool, measure: WorstCaseMeasureLike
+    N: int,
+    k: int,
+    beta: Fraction,
+    eps: Fraction,
+    kl: Callable[[], Fraction],
+    gp_hi: Fraction | None,
+    backward: bool,
+    measure: WorstCaseMeasureLike,
 ) -> Fraction:
-    """A rational upper bound, valid for every n' ≥ N, on the per-n value (1 if none)."""
-    if eps == 0 and measure == "hockey-stick":
-        return beta * max_pmf(N - 1, beta)
-    # (pointwise at ε = 0: kl = 0 makes the first term exp(0) = 1, so the bound is 1)
+    """A rational upper bound, valid for every n' ≥ N, on the per-n value (1 if none).
+
+    ``kl()`` gives a certified lower bound on KL(γ‖β), asked only for ε > 0.  At ε = 0 the
+    hockey-stick value is ≤ TV(Bin(n'), Bin(n'−1)) = β·max pmf of Bin(n'−1), non-increasing in
+    n'; the pointwise one has no bound below 1 (it is 1 already at n = k)."""
+    if eps == 0:
+        return beta * max_pmf(N - 1, beta) if measure == "hockey-stick" else Fraction(1)
     total = Fraction(0)
     with iv_precision(BASE_PREC):
-        total += iv_upper(iv_exp(-iv_from_fraction(kl * N)))
+        total += iv_upper(iv_exp(-iv_from_fraction(kl() * N)))
         if backward:
             c = _backward_rate(N, k, gp_hi)
             if c >= beta:
