@@ -78,7 +78,8 @@ class Atoms:
         """The canonical dataset (tuple of records) of a count vector."""
         out: list = []
         for v, c in zip(self.values, counts):
-            out.extend([v] * int(c))
+            if c:
+                out += [v] * int(c)
         return tuple(out)
 
 
@@ -273,15 +274,18 @@ class SampleTable:
             r = self.row_of_key[k]
         return r
 
-    def ensure(self, counts_rows: np.ndarray | Sequence[Sequence[int]]) -> int:
-        """Anonymize every count vector not yet in the table; returns the number of new calls."""
+    def ensure(self, counts_rows: np.ndarray | Sequence[Sequence[int]],
+               keys: Sequence[int] | None = None) -> int:
+        """Anonymize every count vector not yet in the table; returns the number of new calls.
+        ``keys``: the rows' keys (:meth:`key`), when the caller has them already."""
         if isinstance(counts_rows, np.ndarray) and self.vector_keys and not self.is_randomized \
                 and self.from_counts is None and self._checked:
             return self._ensure_plain(counts_rows)
         new = 0
-        for c in counts_rows:
-            k = self.key(c)
-            if k in self.row_of_key:
+        row_of_key = self.row_of_key
+        for at, c in enumerate(counts_rows):
+            k = self.key(c) if keys is None else keys[at]
+            if k in row_of_key:
                 continue
             law = self._evaluate(c)
             self.row_of_key[k] = len(self.row_law)
@@ -377,7 +381,7 @@ class SampleTable:
             have = np.fromiter(self._keys, dtype=np.int64, count=len(self._keys))
             missing = keys[~np.isin(keys, have)]
             digits = (missing[:, None] // pw[None, :]) % self.radix
-            new += self.ensure(digits.tolist())
+            new += self.ensure(digits.tolist(), keys=missing.tolist())
             start = stop
         return new
 
