@@ -37,15 +37,58 @@ def _truth(formula: Any) -> bool | None:
     return None
 
 
+#: Applied functions nested deeper than this (an interpreted function inside the arguments of
+#: another, and so on) are left unevaluated.
+MAX_NESTING = 6
+
+
 def evaluate(formula: Any, point: Mapping[sp.Symbol, Any], interpret: Interpretation) -> Any:
     """``formula`` at ``point`` with its applied functions replaced by ``interpret`` (by name),
-    innermost first; returns the closed sympy formula (not yet decided)."""
-    out = sp.sympify(formula).xreplace({k: sp.sympify(v) for k, v in point.items()})
+    innermost first (at most :data:`MAX_NESTING` deep); returns the closed sympy formula (not
+    yet decided).
+
+    One bottom-up pass: each node is rebuilt from its closed arguments, and an applied function
+    is interpreted at its rebuilt arguments -- the values a substitution of ``point`` followed
+    by rounds of interpreting the innermost applications gives it, without first building (and
+    evaluating: ``Max``, relations) the intermediate formula of uninterpreted applications at
+    the point.  Should this pass raise, the substitution and the rounds run as written
+    (:func:`_evaluate_in_rounds`), so an exception is the one that way raises."""
+    values = {k: sp.sympify(v) for k, v in point.items()}
+    try:
+        return _close(sp.sympify(formula), values, interpret)[0]
+    except Exception:  # noqa: BLE001 - decided by the rounds below, raising as they do
+        return _evaluate_in_rounds(formula, values, interpret)
+
+
+def _close(e: Any, values: Mapping[Any, Any], interpret: Interpretation) -> tuple[Any, int]:
+    """``e`` closed (see :func:`evaluate`) and the nesting depth of the interpreted functions
+    in it (0: none)."""
+    hit = values.get(e)
+    if hit is not None:
+        return hit, 0
+    if not e.args:
+        return e, 0
+    closed = [_close(a, values, interpret) for a in e.args]
+    args = [c for c, _ in closed]
+    depth = max(d for _, d in closed)
+    node = e.func(*args) if any(a is not b for a, b in zip(args, e.args)) else e
+    if isinstance(e, AppliedUndef) and str(e.func) in interpret:
+        if depth < MAX_NESTING:
+            return sp.sympify(interpret[str(e.func)](*node.args)), depth + 1
+        return node, depth + 1
+    return node, depth
+
+
+def _evaluate_in_rounds(formula: Any, values: Mapping[Any, Any],
+                        interpret: Interpretation) -> Any:
+    """:func:`evaluate` by substituting ``values`` and then, round by round, interpreting
+    the applications that hold no other interpreted one."""
+    out = sp.sympify(formula).xreplace(dict(values))
 
     def is_known(e: Any) -> bool:
         return isinstance(e, AppliedUndef) and str(e.func) in interpret
 
-    for _ in range(6):
+    for _ in range(MAX_NESTING):
         apps = [e for e in sp.preorder_traversal(out) if is_known(e)
                 and not any(is_known(a) for a in sp.preorder_traversal(e) if a is not e)]
         if not apps:
