@@ -204,15 +204,17 @@ def upper_tail(n: int, J: int, beta: Fraction) -> mpmath.mpf:
         total = mpmath.mpf(0)
         j = J
         odds = b / (1 - b)
+        # the loop's two constants, at the same working precision as inside it (computed once)
+        ratio_cap, negligible = mpmath.mpf(3) / 4, mpmath.mpf(10) ** (-(DPS - 5))
         while True:
             total += t
             if j == n:
                 return +total
             rho = (n - j) * odds / (j + 1)
-            if rho >= mpmath.mpf(3) / 4:
+            if rho >= ratio_cap:
                 raise ReferenceGaveUp("tail term ratio not bounded below 1")
             nxt = t * rho
-            if nxt * 4 <= total * mpmath.mpf(10) ** (-(DPS - 5)):
+            if nxt * 4 <= total * negligible:
                 return total + nxt * 4  # ≥ geometric remainder nxt/(1−ρ), ρ < 3/4
             t = nxt
             j += 1
