@@ -188,6 +188,12 @@ def test_chernoff_bound_takes_integer_and_zero_masses_as_the_same_law() -> None:
     assert R.chernoff_bound({"a": F(1, 2), "b": F(1, 2)}, {"a": 1}, "ln(8)", 2) == base
     assert R.chernoff_bound({"a": F(1, 2), "b": F(1, 2), "c": 0}, {"a": F(1), "c": F(0)}, "ln(8)",
                             2) == base
+    # a zero mass where the other law has mass: that output adds nothing to this direction
+    # (it has no finite loss: it must not enter the atoms, whose logs need a positive mass)
+    q2 = {"a": F(1, 2), "c": F(1, 2)}
+    two = R.chernoff_bound({"a": F(1, 2), "b": F(1, 2)}, q2, "ln(8)", 2)
+    assert R.chernoff_bound({"a": F(1, 2), "b": F(1, 2), "c": F(0)}, q2, "ln(8)", 2) == two
+    assert R.chernoff_bound(q2, {"a": F(1, 2), "b": F(1, 2), "c": F(0)}, "ln(8)", 2) == two
     # masses that sum to 1 only exactly (1/3 three times): accepted, and at least the exact δ
     p, q = {"a": F(1, 3), "b": F(1, 3), "c": F(1, 3)}, {"a": F(1, 2), "b": F(1, 4), "c": F(1, 4)}
     b = R.chernoff_bound(p, q, "ln(2)", 1)
