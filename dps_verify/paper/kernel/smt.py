@@ -137,7 +137,52 @@ def _print(e: z3.ExprRef, decls: dict[str, str]) -> str:
     return hit[1]
 
 
+#: Operators of :data:`_OPS` whose nodes the fast path prints (the Int/Real conversions go
+#: through :func:`_print_node_general`).
+_FAST_OPS = {k: v for k, v in _OPS.items() if v not in ("to_real", "to_int", "is_int")}
+
+
 def _print_node(e: z3.ExprRef, decls: dict[str, str]) -> str:
+    """The SMT-LIB text of one node: :func:`_print_node_general` on the kinds of node the
+    proofs' formulas are made of -- true/false, Int and Real numerals, Int/Real/Bool constants
+    and the arithmetic and Boolean operators -- read with a few direct calls of z3's C API
+    (the same tests as z3's ``is_true``, ``is_int_value``, ``is_const``, ... and the same
+    children, without the Python wrappers' repeated lookups); every other node goes to
+    :func:`_print_node_general`."""
+    c, a = e.ctx_ref(), e.as_ast()
+    if z3.Z3_get_ast_kind(c, a) in (z3.Z3_NUMERAL_AST, z3.Z3_APP_AST):
+        kind = z3.Z3_get_decl_kind(c, z3.Z3_get_app_decl(c, a))
+        if kind == z3.Z3_OP_TRUE:
+            return "true"
+        if kind == z3.Z3_OP_FALSE:
+            return "false"
+        n = z3.Z3_get_app_num_args(c, a)
+        sort = z3.Z3_get_sort_kind(c, z3.Z3_get_sort(c, a))
+        if kind == z3.Z3_OP_ANUM and isinstance(e, (z3.IntNumRef, z3.RatNumRef)):
+            return _numeral(e)
+        if kind == z3.Z3_OP_UNINTERPRETED and n == 0 and sort in _CONST_SORTS:
+            name = e.decl().name()
+            decls[name] = _CONST_SORTS[sort]
+            return symbol(name)
+        op = _FAST_OPS.get(kind)
+        if op is not None:
+            args = [_print(_expr_ref(z3.Z3_get_app_arg(c, a, i), e.ctx), decls)
+                    for i in range(n)]
+            if not args:
+                return _UNIT[op]
+            if len(args) == 1 and op in ("+", "*", "and", "or"):
+                return args[0]  # z3 keeps unary sums/products; SMT-LIB needs two arguments
+            return f"({op} {' '.join(args)})"
+    return _print_node_general(e, decls)
+
+
+#: The declared sort of a constant by z3's sort kind (as :func:`_print_node_general` names it).
+_CONST_SORTS = {z3.Z3_REAL_SORT: "Real", z3.Z3_INT_SORT: "Int", z3.Z3_BOOL_SORT: "Bool"}
+#: z3's wrapper of a child AST (what ``ExprRef.children()`` returns for each child).
+_expr_ref = z3.z3._to_expr_ref
+
+
+def _print_node_general(e: z3.ExprRef, decls: dict[str, str]) -> str:
     if z3.is_true(e):
         return "true"
     if z3.is_false(e):
@@ -204,10 +249,18 @@ def _pure_real_node(e: z3.ExprRef) -> bool:
     hit = _PURE.get(key)
     if hit is not None:
         return hit[1]
-    if z3.is_quantifier(e) or (z3.is_const(e) and e.sort() == z3.IntSort()):
+    # read with z3's C API as in _print_node: is_quantifier, is_const (an application without
+    # arguments: a numeral or a symbol), its sort, and the children of an application
+    c, a = e.ctx_ref(), e.as_ast()
+    if z3.is_quantifier(e):
         pure = False
+    elif z3.Z3_get_ast_kind(c, a) not in (z3.Z3_NUMERAL_AST, z3.Z3_APP_AST):
+        pure = True  # a bound variable: no children
+    elif (n := z3.Z3_get_app_num_args(c, a)) == 0:
+        pure = z3.Z3_get_sort_kind(c, z3.Z3_get_sort(c, a)) != z3.Z3_INT_SORT
     else:
-        pure = all(_pure_real_node(c) for c in e.children())
+        pure = all(_pure_real_node(_expr_ref(z3.Z3_get_app_arg(c, a, i), e.ctx))
+                   for i in range(n))
     if len(_PURE) >= _PRINTED_LIMIT:
         _PURE.clear()
     _PURE[key] = (e, pure)
