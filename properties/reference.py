@@ -358,11 +358,14 @@ def epsilon(P: Mapping, Q: Mapping, delta: Fraction, *, iterations: int = 400) -
                   if a > 0 and Fraction(B.get(y, 0)) > 0 for b in [B[y]]]
         lo, hi = mpmath.mpf(0), mpmath.log(_mp(max(ratios)))
         dl = _mp(delta)
+        # the probabilities as mpf once, at this working precision (each step converted them
+        # all again; _mp returns an mpf unchanged)
+        Pm, Qm = ({y: _mp(p) for y, p in L.items()} for L in (P, Q))
         for _ in range(iterations):
             mid = (lo + hi) / 2
             if mid == lo or mid == hi:
                 break  # lo, hi adjacent at the working precision: no later step moves hi
-            if _hs_at(P, Q, mid) <= dl:
+            if _hs_at(Pm, Qm, mid) <= dl:
                 hi = mid
             else:
                 lo = mid
