@@ -11,6 +11,8 @@ each into ``NN_name.ipynb`` without outputs (CI executes them fresh: ``tests/tes
 from __future__ import annotations
 
 import argparse
+import copy
+import functools
 import sys
 from pathlib import Path
 
@@ -28,9 +30,18 @@ NOTEBOOKS: dict[str, Path] = {
 _KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 
+@functools.cache
+def _read(source: Path, mtime_ns: int, size: int) -> nbformat.NotebookNode:
+    """jupytext's reading of ``source`` (as it was at ``mtime_ns``, ``size``), once per
+    process: the tests read every source twice (the ``--check`` and their checks of the code
+    cells)."""
+    return jupytext.read(source, fmt="py:percent")
+
+
 def build(source: Path) -> nbformat.NotebookNode:
     """The notebook of one jupytext source, without outputs, with stable cell ids."""
-    nb = jupytext.read(source, fmt="py:percent")
+    stat = Path(source).stat()
+    nb = copy.deepcopy(_read(Path(source), stat.st_mtime_ns, stat.st_size))
     nb.metadata = nbformat.NotebookNode(
         kernelspec=_KERNELSPEC, language_info={"name": "python"})
     for i, cell in enumerate(nb.cells):
