@@ -62,8 +62,9 @@ def run_sampled(
 ) -> Counter:
     """Counts of ``fn(sample, rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``."""
     out: Counter = Counter()
+    draw = rng.random  # the same draws in the same order: one per record, then fn's own
     for _ in range(n):
-        sample = tuple(r for r in dataset if rng.random() < beta)
+        sample = tuple([r for r in dataset if draw() < beta])
         out[_key(fn(sample, rng))] += 1
     return out
 
