@@ -16,6 +16,7 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 
 from dps_verify.core.errors import ParameterError
@@ -110,7 +111,9 @@ def group_sizes(table: Table, recoding: Recoding) -> Counter[tuple[str, ...]]:
     idx = [table.columns.index(c) for c in table.qi]
     rules = [recoding.rules.get(c) for c in table.qi]
     recoded: list[dict[str, str]] = [{} for _ in rules]
-    cells = Counter(tuple(r[i] for i in idx) for r in table.rows)
+    # the QI cells of each row as a tuple (itemgetter of two or more indices makes that tuple)
+    cells = Counter(map(itemgetter(*idx), table.rows) if len(idx) > 1
+                    else (tuple(r[i] for i in idx) for r in table.rows))
     out: Counter[tuple[str, ...]] = Counter()
     for raw, n in cells.items():
         key = []
