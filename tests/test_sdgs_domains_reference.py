@@ -7,6 +7,7 @@ domains their docstrings state, against exact Fractions and the definitions.
   refuses a denominator ≤ 0;
 * ``_Exp`` (the enclosure of e^ε) refuses ε < 0 and ``_Exp.less`` (e^ε·X < Y) refuses X < 0,
   each answering exactly just inside (ε = 0, X = 0);
+* the KL ball ``_kl_lower_arb`` refuses ε ≤ 0 and β outside (0, 1);
 * the walk ``_scan_from`` refuses a start n0 < k, k < 1 or β outside (0, 1) and, just inside
   (n0 = k = 1), gives the worst case of the brute force over group sizes.
 """
@@ -176,3 +177,21 @@ def test_walk_refuses_a_sampling_probability_outside_zero_to_one():
             sdgs._scan_from(1, beta, F(1), "pointwise", 1, sdgs._Exp(F(1)), False, None, sdgs.WORK_BUDGET)
     for beta in (F(1, 10**9), 1 - F(1, 10**9)):
         assert sdgs._require_walk_start(1, 1, beta) is None
+
+
+def test_chernoff_exponent_ball_refuses_epsilon_or_beta_outside_its_domain():
+    """ε > 0 and 0 < β < 1 is the KL ball's domain (kl_lower's): ε = 0 and −1/2, β = 0 and 1
+    raise ValueError (at β = 1 the ball would be the exact point 0); just inside (ε = 10^−6,
+    β = 10^−9 and 1 − 10^−9, β = 1/2 at ε = 1) its lower end is ≤ KL(γ‖β) (mpmath, 50 digits)
+    and positive."""
+    for beta, eps in ((F(1, 2), F(0)), (F(1, 2), F(-1, 2)), (F(0), F(1)), (F(1), F(1))):
+        with pytest.raises(ValueError, match="epsilon > 0 and 0 < beta < 1"):
+            sdgs._kl_lower_arb(beta, eps, 64)
+    with mpmath.workdps(50):
+        for beta, eps in ((F(1, 2), F(1, 10**6)), (F(1, 10**9), F(1)), (1 - F(1, 10**9), F(1)), (F(1, 2), F(1))):
+            got = sdgs._kl_lower_arb(beta, eps, 64)
+            assert got is not None and got > 0
+            b = mpmath.mpf(beta.numerator) / beta.denominator
+            g = 1 - (1 - b) * mpmath.exp(-mpmath.mpf(eps.numerator) / eps.denominator)
+            kl = g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+            assert mpmath.mpf(got.numerator) / got.denominator <= kl

@@ -378,7 +378,10 @@ def _kl_lower_arb(beta: Fraction, e: Fraction, prec: int) -> Fraction | None:
     """:func:`kl_lower` in python-flint ball arithmetic (about 50× faster than mpmath.iv):
     KL(γ‖β) = γ ln(1 + (γ−β)/β) − (1−γ)ε, since (1−γ)/(1−β) = e^{−ε} exactly; γ − β =
     (1−β)(−expm1(−ε)) and 1 − γ = (1−β)e^{−ε} carry no cancellation.  None when the ball is
-    not positive with KL_REL_BITS certain bits (the caller then uses mpmath.iv), or without python-flint."""
+    not positive with KL_REL_BITS certain bits (the caller then uses mpmath.iv), or without python-flint.
+    For ε > 0 and 0 < β < 1 (:func:`kl_lower`'s domain; ValueError otherwise)."""
+    if not (e > 0 and 0 < beta < 1):
+        raise ValueError(f"the Chernoff exponent's ball needs epsilon > 0 and 0 < beta < 1, got {e}, {beta}")
     flint = _flint_or_none()
     if flint is None:
         return None
