@@ -481,7 +481,7 @@ class ExactLaws:
 
     def law(self, counts: Sequence[int]) -> dict[Hashable, Fraction]:
         acc, den = self.weights(counts)
-        return {self.table.outputs[o]: Fraction(v) / den for o, v in acc.items()}
+        return {self.table.outputs[o]: Fraction(v, den) for o, v in acc.items()}
 
 
     def _weights(self, counts: list[int]) -> tuple[dict[int, int], int]:

@@ -150,7 +150,7 @@ class LawCache:
         acc, den = self.weights(dataset)
         assert self.table is not None
         outs = self.table.outputs
-        return {outs[o]: Fraction(v) / den for o, v in acc.items()}
+        return {outs[o]: Fraction(v, den) for o, v in acc.items()}  # v / den in lowest terms
 
     law = __call__
 
