@@ -116,22 +116,9 @@ def test_cli_lists_theorems(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cp-theorem-5" in capsys.readouterr().out
 
 
-def test_cli_subprocess_scripted_stdin() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "dps_verify.cli", "explore", "cp-theorem-5", "--interactive"],
-        input="21\n\n\nq\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "At k = 21, beta = 0.1, epsilon = 1:" in proc.stdout
-    assert "->" in proc.stdout
-
-
 def test_cli_non_tty_stdin_does_not_prompt(monkeypatch, capsys) -> None:
-    """In this process, stdin an empty non-TTY stream (as a pipe is; the scripted subprocess
-    above drives a real one)."""
+    """In this process, stdin an empty non-TTY stream (as a pipe is; the subprocess
+    test at the end of this module drives a real one)."""
     import io
 
     stdin = io.StringIO("")
@@ -192,16 +179,23 @@ def test_cli_steps_option_prints_the_proof_after_the_numbers(capsys) -> None:
     assert out.index("eps2 (Thm 1, rounded up)") < out.index("1. Claim")
 
 
-def test_listing_and_first_numbers_do_not_load_the_proof_kernel() -> None:
-    """The work of the first answer: no SymPy/z3 proof kernel is imported for the list of
-    theorems or for the numbers (it loads only with --steps)."""
+def test_first_answers_load_no_proof_kernel_and_a_piped_stdin_drives_the_prompts() -> None:
+    """In one fresh interpreter (one process start instead of two): the work of the first
+    answer, no SymPy/z3 proof kernel imported for the list of theorems or for the numbers (it
+    loads only with --steps); then ``--interactive`` reading a real pipe (the scripted answers)."""
     code = (
         "import sys\n"
         "from dps_verify.cli import main\n"
         "assert main(['explore']) == 0\n"
         "assert main(['explore', 'cp-theorem-5', '--no-input']) == 0\n"
         "print('KERNEL', 'dps_verify.paper.kernel' in sys.modules, 'sympy' in sys.modules)\n"
+        "print('--- interactive ---', flush=True)\n"
+        "sys.exit(main(['explore', 'cp-theorem-5', '--interactive']))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], input="21\n\n\nq\n", capture_output=True,
+                          text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "KERNEL False False" in proc.stdout
+    first, sep, interactive = proc.stdout.partition("--- interactive ---\n")
+    assert sep and "KERNEL False False" in first
+    assert "At k = 21, beta = 0.1, epsilon = 1:" in interactive
+    assert "->" in interactive
