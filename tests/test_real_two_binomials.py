@@ -56,9 +56,11 @@ def test_perfect_outcome_matches_the_closed_form_on_both_sides_of_alpha() -> Non
     sup over p_B of min(1, (delta + b p_B)/a)^n_A (1 - p_B)^n_B."""
     a, b, d = Fraction(1, 10), Fraction(1818, 1000), Fraction(1, 10**6)
 
+    fd, fb, fa = float(d), float(b), float(a)  # the same doubles at every grid point
+
     def p_value(n_a: int, n_b: int) -> float:
         grid = [i / 20000 for i in range(20001)]
-        return max(min(1.0, (float(d) + float(b) * q) / float(a)) ** n_a * (1 - q) ** n_b for q in grid)
+        return max(min(1.0, (fd + fb * q) / fa) ** n_a * (1 - q) ** n_b for q in grid)
 
     for n_a, n_b in ((11, 66), (11, 60), (4, 54), (4, 50), (16, 64)):
         p = p_value(n_a, n_b)
