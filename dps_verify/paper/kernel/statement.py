@@ -220,12 +220,21 @@ def decide(statement: Statement | None, steps: Sequence[Step], reviewed: str | N
         return dec
     claims = [(i, s) for i, s in enumerate(steps, 1) if s.role == "claim"]
     target = statement.unfold(statement.conclusion)
-    whole = [(i, s) for i, s in claims if _matches(statement, s, target)]
-    proved = [s for _, s in whole if s.verdict is Verdict.PROVED]
-    if proved:
-        dec.final = [proved[-1]]
-    elif whole:
-        i, s = whole[-1]
+    # the last PROVED claim step concluding the whole conclusion, else the last one concluding
+    # it at all: searched from the end, so the steps before the last PROVED match are not
+    # unfolded (the final step of a chain is usually its last)
+    last_whole: tuple[int, Step] | None = None
+    proved: Step | None = None
+    for i, s in reversed(claims):
+        if _matches(statement, s, target):
+            last_whole = last_whole or (i, s)
+            if s.verdict is Verdict.PROVED:
+                proved = s
+                break
+    if proved is not None:
+        dec.final = [proved]
+    elif last_whole is not None:
+        i, s = last_whole
         dec.problems.append(f"step {i} ({s.name}) concludes the statement's conclusion but is "
                             f"{s.verdict.value}")
     else:
