@@ -279,6 +279,20 @@ def test_truncated_tail_stops_at_the_documented_remainder_bound(monkeypatch, n, 
     assert lo <= exact <= hi and lo < hi
 
 
+@pytest.mark.parametrize(("n", "T", "p", "q", "rel_bits"), [(4, 3, 1, 2, 1), (8, 7, 1, 2, 2), (2, 1, 1, 3, 1)])
+def test_truncated_tail_stops_where_the_remainder_bound_equals_its_share(monkeypatch, n, T, p, q, rel_bits):
+    """At the first term whose remainder bound is exactly 2^−rel_bits of the partial sum the
+    sum stops ("at most", not "below"): e.g. n = 4, T = 3, β = 1/2, rel_bits = 1 gives the
+    partial sum 4 and the bound ⌊4·(1/4)/(3/4)⌋ + 1 = 2 = 4/2, so (4, 6), an enclosure of the
+    exact 5 (one more term would give (5, 5)); the reference sums term by term."""
+    monkeypatch.setattr(sdgs, "EXACT_TAIL_WORK", 0)
+    lo, hi = sdgs.tail_enclosure(n, T, p, q, rel_bits)
+    assert (int(lo), int(hi)) == _tail_reference(n, T, p, q, rel_bits)
+    assert (int(hi) - int(lo)) << rel_bits == int(lo)  # the tie itself
+    exact = sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in range(T, n + 1))
+    assert lo < exact <= hi
+
+
 @pytest.mark.parametrize("measure", ["paper-d", "hockey-stick", "pointwise"])
 @pytest.mark.parametrize("k", [0, -1])
 def test_scan_refuses_a_suppression_threshold_below_one(measure, k):
