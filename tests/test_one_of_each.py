@@ -111,6 +111,19 @@ def scan(root: Path, prefix: str = "") -> tuple[tuple[str, str, str, int], ...]:
     return _scan(root, prefix)
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.iter_child_nodes(node))``, the same nodes in the same order, read field by
+    field without its two generators (the scan walks ~360,000 nodes)."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
 @cache
 def _scan(root: Path, prefix: str) -> tuple[tuple[str, str, str, int], ...]:
     found: list[tuple[str, str, str, int]] = []
@@ -120,7 +133,7 @@ def _scan(root: Path, prefix: str) -> tuple[tuple[str, str, str, int], ...]:
             tree = parsed(path)  # the session's syntax tree of the file (also read by the import graph)
 
         def visit(node: ast.AST, func: str, rel: str = rel) -> None:
-            for child in ast.iter_child_nodes(node):
+            for child in _children(node):
                 inner = func
                 if isinstance(child, ast.ClassDef) and child.name == "Witness":
                     found.append(("Witness class", rel, func, child.lineno))
@@ -130,9 +143,10 @@ def _scan(root: Path, prefix: str) -> tuple[tuple[str, str, str, int], ...]:
                     if child.name in BAD_SET_NAMES:
                         found.append(("bad-set function", rel, child.name, child.lineno))
                     inner = child.name
-                if _is_edge(child):
+                # each test starts with its node's type (a unary minus, a call): asked only there
+                if isinstance(child, ast.UnaryOp) and _is_edge(child):
                     found.append(("regime edge -ln(1-beta)", rel, func, child.lineno))
-                if _is_n_m(child):
+                if isinstance(child, ast.Call) and _is_n_m(child):
                     found.append(("n_m = ceil(k/gamma - 1)", rel, func, child.lineno))
                 visit(child, inner)
 
