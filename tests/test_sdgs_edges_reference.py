@@ -816,3 +816,30 @@ def test_budget_error_blames_the_chernoff_exponent_only_past_fifty_times_the_sta
     assert "k = 7 puts the worst group size near n ≈ 100" in str(sdgs._budget_error(7, F(1, 2), F(1), est, 1e9))
     est["n_stop"] = 5100.5
     assert "Chernoff exponent" in str(sdgs._budget_error(7, F(1, 2), F(1), est, 1e9))
+
+
+def _kl_at(beta: Fraction, eps: Fraction) -> mpmath.mpf:
+    b = _mp(beta)
+    g = 1 - (1 - b) * mpmath.exp(-_mp(eps))
+    return g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
+
+
+@pytest.mark.parametrize(("eps", "used", "other"), [
+    (F(127, 2), F(127, 2), F(64)),  # below the cap: KL at ε itself, not at 64
+    (F(65), F(64), F(63)),  # past it: KL at 64 (a lower bound), not at 63
+    (F(129, 2), F(64), F(129, 2)),  # past it: not at ε itself
+    (F(129, 2), F(64), F(65)),  # nor at 65 (above ε: not a lower bound)
+])
+def test_chernoff_comparison_takes_kl_at_epsilon_capped_at_64(eps, used, other):
+    """_chernoff_below evaluates KL(γ‖β) at min(ε, 64) (KL grows with ε, so a lower bound past
+    64): a best between exp(−N·KL at min(ε, 64)) and exp(−N·KL at a neighbouring ε) (a relative
+    gap of about 10^−25 at N = 40, β = 1/3, resolved by the 280-bit balls) is decided as the
+    documented exponent says (mpmath at 150 digits): certain when it is above the documented
+    bound, false when it is below."""
+    beta, N, den = F(1, 3), 40, 1 << 400
+    with mpmath.workdps(150):
+        b_used, b_other = mpmath.exp(-N * _kl_at(beta, used)), mpmath.exp(-N * _kl_at(beta, other))
+        assert abs(b_used / b_other - 1) > mpmath.mpf(10) ** -27
+        mid = int(mpmath.sqrt(b_used * b_other) * den)
+        above_documented = mid > b_used * den
+    assert sdgs._chernoff_below(N, beta, eps, mid, den) is above_documented

@@ -469,6 +469,48 @@ def test_neg_ln_upper_bounds_minus_log_within_64_bits_without_python_flint(no_fl
     _check_neg_ln_upper()
 
 
+_ROUNDING_CASES = [(1, 3), (3, 7), (5**90, 7**80), (10**40, 10**40 + 1), (1, 3**200)]
+
+
+def _sixty_four_bits_down(num: int, den: int) -> tuple[int, int]:
+    """(m, s) with m/2^s = num/den rounded down to 64 significant bits (2^63 ≤ m < 2^64)."""
+    s = den.bit_length() - num.bit_length() + 64
+    m = (num << s) // den
+    if m >= 1 << 64:
+        s -= 1
+        m = (num << s) // den
+    assert (1 << 63) <= m < (1 << 64)
+    return m, s
+
+
+def test_neg_ln_upper_is_the_ball_of_its_documented_64_bit_rounding():
+    """Ball route: −ln(num/den) ≤ t·ln 2 − ln x, x = ⌊num·2^t/den⌋, t = bits(den) − bits(num) + 64
+    (x of 64 or 65 bits); the answer is that number's 128-bit ball's upper end, so within 2^−120
+    (relative, or absolute below 1) above it (80 digits) — a t of 63 or 65 moves it by about
+    2^−64 relative, far outside."""
+    for num, den in _ROUNDING_CASES:
+        bound = sdgs._neg_ln_upper(sdgs.mpz(num), sdgs.mpz(den))
+        t = den.bit_length() - num.bit_length() + 64
+        x = (num << t) // den
+        with mpmath.workdps(80):
+            got = _mp(bound)
+            want = t * mpmath.log(2) - mpmath.log(x)
+            assert want <= got <= want + max(want, mpmath.mpf(1)) * mpmath.mpf(2) ** -120, (num, den)
+
+
+def test_neg_ln_upper_without_python_flint_is_minus_log_of_num_over_den_rounded_down_to_64_bits(no_flint):
+    """Interval route: −ln of num/den rounded down to 64 significant bits (mpmath from_rational,
+    direction 'f'), as a 128-bit interval's upper end: within 2^−120 (relative, or absolute
+    below 1) above −ln(m/2^s) (80 digits); 63 or 65 bits move it by about 2^−64, outside."""
+    for num, den in _ROUNDING_CASES:
+        bound = sdgs._neg_ln_upper(sdgs.mpz(num), sdgs.mpz(den))
+        m, s = _sixty_four_bits_down(num, den)
+        with mpmath.workdps(80):
+            got = _mp(bound)
+            want = s * mpmath.log(2) - mpmath.log(m)
+            assert want <= got <= want + max(want, mpmath.mpf(1)) * mpmath.mpf(2) ** -120, (num, den)
+
+
 def test_neg_ln_upper_with_python_flint_needs_no_mpmath_fallback(monkeypatch):
     """With python-flint the ball route answers every case itself (64 bits of num/den are
     positive for 0 < num ≤ den): the mpmath route is made to fail, and the bounds still hold."""
