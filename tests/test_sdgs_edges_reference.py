@@ -818,6 +818,27 @@ def test_budget_error_blames_the_chernoff_exponent_only_past_fifty_times_the_sta
     assert "Chernoff exponent" in str(sdgs._budget_error(7, F(1, 2), F(1), est, 1e9))
 
 
+def test_budget_error_measures_the_stop_against_a_start_of_at_least_one():
+    """The 50·n0 rule takes n0 at least 1 (50·max(n0, 1)): for a start of 0.5 and a stop at 30
+    (29.5 past it, below 50) the refusal names k, not the Chernoff exponent."""
+    est = {"n0": 0.5, "n_stop": 30.0, "kl": 0.5, "work": 1e12, "bits": 30.0}
+    msg = str(sdgs._budget_error(7, F(1, 2), F(1), est, 1e9))
+    assert "k = 7 puts the worst group size" in msg and "Chernoff" not in msg
+
+
+@pytest.mark.parametrize(("beta", "n0", "blamed"), [
+    (F(1, 10**4), 2e6, "beta = 0.0001 puts"),  # both: a tiny beta far out
+    (F(1, 10**4), 1e6, "k = 7 puts"),  # tiny beta, start not past 10^6
+    (F(1, 2), 2e6, "k = 7 puts"),  # start past 10^6, beta not below 10^-3
+    (F(1, 1000), 2e6, "k = 7 puts"),  # beta exactly 10^-3 is not below it
+])
+def test_budget_error_blames_beta_only_when_it_is_tiny_and_the_start_far(beta, n0, blamed):
+    """Past the Chernoff case, the refusal blames β only when β < 10^−3 and the start n0 > 10^6
+    (a small β puts the worst group size far out); otherwise it names k and the start."""
+    est = {"n0": n0, "n_stop": n0 * 2, "kl": 0.5, "work": 1e12, "bits": 1e6}
+    assert blamed in str(sdgs._budget_error(7, beta, F(1), est, 1e9))
+
+
 def _kl_at(beta: Fraction, eps: Fraction) -> mpmath.mpf:
     b = _mp(beta)
     g = 1 - (1 - b) * mpmath.exp(-_mp(eps))
