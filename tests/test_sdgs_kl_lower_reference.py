@@ -10,7 +10,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from dps_verify.core.errors import ParameterError
+from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.worstcase import sdgs
 
 
@@ -110,3 +110,12 @@ def test_kl_lower_takes_epsilon_at_most_64(beta: Fraction) -> None:
     assert sdgs.kl_lower(beta, Fraction(63)) < at_cap
     with mpmath.workdps(1500):
         assert mpmath.mpf(at_cap.numerator) / at_cap.denominator <= _kl_reference(beta, Fraction(65))
+
+
+def test_capped_walk_refuses_an_exponent_that_is_not_certified_positive() -> None:
+    """The walk asks for the certified Chernoff exponent only as a positive number: at
+    ε = 2^−9000 (β = 1/2) kl_lower answers 0 ("no usable bound"), and a capped walk (which
+    needs it for its tail bound past max_n, and first for its stop screen) refuses with
+    CertificationError instead of going on with an exponent of 0 (a tail bound of 1)."""
+    with pytest.raises(CertificationError, match="not certified positive"):
+        sdgs.scan(3, Fraction(1, 2), Fraction(1, 2**9000), measure="hockey-stick", max_n=5)
