@@ -219,3 +219,18 @@ def test_backward_walk_bounds_minus_log_best_only_when_the_chernoff_stop_is_with
         for N, num, den in seen:
             need = mpmath.log(mpmath.mpf(int(den)) / int(num)) + mpmath.log(2)
             assert N * kl >= need * (1 - mpmath.mpf(2) ** -29) - mpmath.mpf(10) ** -8, (N, float(N * kl), float(need))
+
+
+def test_best_keeps_the_first_of_equal_upper_ends_so_its_rounding_is_that_of_the_first():
+    """The best record moves its upper end only for a strictly larger one: an equal upper end
+    offered later (1/3 over 3·2^2000 after 1/3 over 3·2^10) leaves the stored fraction as it
+    was, so the scan's ends are those of the first (round_outward rounds only denominators past
+    1024 bits: here 1/3 exactly, not a 256-bit dyadic above it)."""
+    best = sdgs._Best()
+    z = gmpy2.mpz
+    best.offer(z(1) << 9, z(1) << 10, z(3) << 10, 1)
+    best.offer(z(1) << 1999, z(1) << 2000, z(3) << 2000, 2)
+    assert (best.hi_num, best.hi_den) == (1 << 10, 3 << 10)
+    assert (best.lo_num, best.lo_den, best.n) == (1 << 9, 3 << 10, 1)
+    lower, upper, widened = sdgs._outward_ends(best)
+    assert (lower, upper, widened) == (Fraction(1, 6), Fraction(1, 3), False)
