@@ -16,6 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction as F
 from typing import Any
 
+import numpy as np
 import pytest
 
 from dps_verify.core.errors import ParameterError
@@ -45,9 +46,15 @@ OUTSIDE: list[tuple[str, Any, str]] = [
     ("n", -1, "n must be an integer >= 1"),
     ("n", True, "n must be an integer >= 1"),  # a boolean is not a size, though True == 1
     ("n", 3.0, "n must be an integer >= 1"),
+    ("n", np.bool_(True), "n must be an integer >= 1"),  # numpy's truth value is no size either
+    ("n", np.int64(0), "n must be an integer >= 1"),  # a numpy integer just below 1
+    ("n", "3", "n must be an integer >= 1"),  # a string that spells an integer
     ("k", -1, "k must be an integer >= 0"),  # just below 0
     ("k", True, "k must be an integer >= 0"),
     ("k", 2.0, "k must be an integer >= 0"),
+    ("k", np.bool_(False), "k must be an integer >= 0"),
+    ("k", np.int64(-1), "k must be an integer >= 0"),
+    ("k", "2", "k must be an integer >= 0"),
     ("beta", 0, "beta must satisfy 0 < beta < 1"),  # both ends of the open interval
     ("beta", 1, "beta must satisfy 0 < beta < 1"),
     ("beta", 1 + F(1, 2**60), "beta must satisfy 0 < beta < 1"),
@@ -61,6 +68,14 @@ OUTSIDE: list[tuple[str, Any, str]] = [
     ("e", math.nan, "e (epsilon as a float) must be a finite number >= 0"),
     ("e", "0.5", "e (epsilon as a float) must be a finite number >= 0"),
     ("e", True, "e (epsilon as a float) must be a finite number >= 0"),
+    ("e", False, "e (epsilon as a float) must be a finite number >= 0"),  # though False == 0
+    ("e", np.bool_(False), "e (epsilon as a float) must be a finite number >= 0"),
+    ("e", -F(1, 10**30), "e (epsilon as a float) must be a finite number >= 0"),  # a Fraction < 0
+    ("e", np.float32(-1e-30), "e (epsilon as a float) must be a finite number >= 0"),
+    ("e", np.float32("inf"), "e (epsilon as a float) must be a finite number >= 0"),
+    ("e", 10**400, "e (epsilon as a float) must be a finite number >= 0"),  # past the float range
+    ("e", F(10**400, 3), "e (epsilon as a float) must be a finite number >= 0"),
+    ("e", 0.5j, "e (epsilon as a float) must be a finite number >= 0"),  # not a real number
     ("bins", 1, "bins (the screen's FFT length) must be an integer >= 2"),  # just below 2
     ("bins", True, "bins (the screen's FFT length) must be an integer >= 2"),
     ("bins", 1024.0, "bins (the screen's FFT length) must be an integer >= 2"),
@@ -79,6 +94,8 @@ OUTSIDE: list[tuple[str, Any, str]] = [
     ("x", math.nan, "x (the bound to print) must be a finite number >= 0"),
     ("x", math.inf, "x (the bound to print) must be a finite number >= 0"),
     ("x", "a third", "x (the bound to print) must be a finite number >= 0"),
+    ("x", "1/3", "x (the bound to print) must be a finite number >= 0"),  # spells a fraction
+    ("x", "0", "x (the bound to print) must be a finite number >= 0"),
     ("x", None, "x (the bound to print) must be a finite number >= 0"),
     ("digits", 0, "digits must be an integer >= 1"),  # just below 1
     ("digits", True, "digits must be an integer >= 1"),
@@ -136,6 +153,12 @@ def test_tv_bound_just_inside_each_end_of_its_domain_is_the_definition(n: int, k
 def test_tv_bound_below_the_threshold_is_zero_and_at_one_record_is_one_minus_the_kept_power() -> None:
     # n < k: both laws "suppressed" with certainty; n = k = 1: TV = β, so 1 − (1 − β)^T
     assert R.tv_bound(1, BETA, 3, 2) == 0 == R.tv_bound(3, BETA, 3, 4) == R.tv_bound(1, BETA, 3, 9)
+    # ... also for β within the balls' 128-bit radius of 1, where the closed form's factor
+    # (1 − β)^(n − 1 − m) has a negative exponent (m = k − 1 > n − 1) on a ball holding 0:
+    # the exact 0, not a refusal
+    for n, k, beta in ((2, 5, 1 - F(1, 2**200)), (1, 2, 1 - F(1, 2**130)), (3, 4, 1 - F(1, 2**120))):
+        for times in (1, 3):
+            assert R.tv_bound(n, beta, times, k) == 0
     got = R.tv_bound(1, BETA, 3, 1)
     assert 1 - (1 - BETA) ** 3 <= got <= 1 - (1 - BETA) ** 3 + F(1, 2**100)
 
@@ -224,6 +247,32 @@ def test_screen_delta_just_inside_its_domain_is_the_exact_delta() -> None:
     assert 0 <= two <= 1 and R.screen_delta(2, 3, BETA, 0.5, 2, 2) == 0  # n < k: 0
 
 
+@pytest.mark.parametrize("box", [np.int64, np.int32, np.uint8], ids=lambda t: t.__name__)
+def test_numpy_integer_sizes_and_thresholds_give_the_int_answer(box: Callable[[int], Any]) -> None:
+    # a numpy integer is an integer (operator.index takes it): the same result as the int,
+    # at each end of the domain too (n = 1, k = 0)
+    for n, k in ((3, 1), (1, 0), (1, 1), (5, 2), (2, 3)):
+        assert R.group_pair(box(n), box(k), F(1, 2)) == R.group_pair(n, k, F(1, 2))
+        assert R.tv_bound(box(n), BETA, 3, box(k)) == R.tv_bound(n, BETA, 3, k)
+        assert R.untruncated_bound(box(n), BETA, EPS, 3) == R.untruncated_bound(n, BETA, EPS, 3)
+        assert R.thresholded_bound(box(n), box(k), BETA, EPS, 3) == R.thresholded_bound(
+            n, k, BETA, EPS, 3)
+        assert R.screen_delta(box(n), box(k), BETA, 0.5, 2, 64) == R.screen_delta(n, k, BETA, 0.5, 2, 64)
+    # the value handed on is a Python int (what the exact arithmetic below expects)
+    assert type(R._size_param(np.int64(3))) is int and type(R._threshold_param(np.uint8(0))) is int
+
+
+@pytest.mark.parametrize("e", [np.float32(0.5), np.float64(0.5), F(1, 2), np.int64(0), F(0),
+                               np.float32(1e-30), F(1, 10**400)],
+                         ids=lambda e: f"{type(e).__name__}({e})")
+def test_screen_delta_takes_any_real_e_whose_float_is_finite_and_at_least_zero(e: Any) -> None:
+    # any real number (not a bool or string) is used as its float: the float's answer
+    for n, k in ((3, 2), (1, 1), (4, 0)):
+        assert R.screen_delta(n, k, BETA, e, 2, 64) == R.screen_delta(n, k, BETA, float(e), 2, 64)
+    # a Fraction whose float underflows to -0.0 is that float (0): accepted as ε = 0
+    assert R.screen_delta(3, 2, BETA, -F(1, 10**400), 2, 64) == R.screen_delta(3, 2, BETA, 0.0, 2, 64)
+
+
 def test_format_bound_just_inside_its_domain() -> None:
     # 0 prints as 0; a float is read by its binary value (0.1 is a little above 1/10, so its
     # rounding up is 1.001e-01: never below the float); one digit is allowed
@@ -231,4 +280,4 @@ def test_format_bound_just_inside_its_domain() -> None:
     assert R.format_bound(0.1) == "1.001e-01" and R.format_bound(F(1, 10)) == "1.000e-01"
     assert R.format_bound(5e-324) == "4.941e-324"
     assert R.format_bound(F(1, 3), 1) == "4e-01"
-    assert R.format_bound("1/3") == R.format_bound(F(1, 3)) == "3.334e-01"
+    assert R.format_bound(np.int64(3)) == R.format_bound(3) == "3.000e+00"

@@ -104,6 +104,8 @@ is the worst case *over that range only* (``covers_all_n`` False).
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -167,20 +169,34 @@ class ReleasesResult:
 # arguments validated once by :func:`releases_delta`.
 
 
+def _integer(x: Any) -> int | None:
+    """x as a Python int when it is an integer (an int, a numpy integer: anything
+    :func:`operator.index` takes); None for a truth value (bool, numpy bool: not a count) and
+    for anything else (floats, strings, ...)."""
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
 def _size_param(n: int) -> int:
     """A group size n >= 1: one group of n records against n − 1 (n = 1: one record against
-    none)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    none); returned as a Python int."""
+    i = _integer(n)
+    if i is None or i < 1:
         raise ParameterError(f"n must be an integer >= 1 (records in the larger group), got {n!r}")
-    return n
+    return i
 
 
 def _threshold_param(k: int) -> int:
     """A suppression threshold k >= 0 (CP §3.2 Apply step; k = 0 suppresses nothing: the
-    untruncated pair)."""
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+    untruncated pair); returned as a Python int."""
+    i = _integer(k)
+    if i is None or i < 0:
         raise ParameterError(f"k must be an integer >= 0 (suppression threshold, 0 for none), got {k!r}")
-    return k
+    return i
 
 
 def _law_param(law: Mapping, name: str) -> dict:
@@ -220,10 +236,10 @@ def format_bound(x: Number, digits: int = 4) -> str:
 
     Domain: x a finite number >= 0 (a bound on δ, or a ratio of two), read exactly — a float
     by its binary value, so the printed number is never below it; ``digits`` an integer >= 1.
-    Anything else raises ParameterError."""
+    Anything else raises ParameterError — a string too, even one that spells a fraction."""
     from dps_verify.core.numbers import format_up
 
-    if isinstance(x, bool):
+    if isinstance(x, (bool, str)):
         raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x!r}")
     try:
         x = Fraction(x)  # type: ignore[arg-type]
@@ -394,8 +410,12 @@ def tv_bound(n: int, beta: Number, times: int, k: int = 0) -> Fraction:
 
 def _tv_bound(n: int, beta: Fraction, times: int, k: int = 0) -> Fraction:
     """:func:`tv_bound` without validation (n >= 1, k >= 0, 0 < β < 1, times >= 1).  For n < k
-    (both laws "suppressed") m = k − 1 > n − 1, so C(n − 1, m) = 0 and the bound is exactly 0;
-    otherwise m <= n − 1 (⌊nβ⌋ <= n − 1 as β < 1)."""
+    (both laws "suppressed") the bound is exactly 0, returned before any ball arithmetic: there
+    m = k − 1 > n − 1 would give (1 − β)^(n − 1 − m) a negative exponent, and for β within the
+    balls' radius of 1 the ball 1 − β contains 0.  Otherwise m <= n − 1 (⌊nβ⌋ <= n − 1 as
+    β < 1)."""
+    if n < k:
+        return Fraction(0)
     m = max(k - 1, math.floor(n * beta))
     flint = _flint()
     with flint.ctx.workprec(BALL_PREC):
@@ -637,17 +657,21 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
     (closed-form log-laws; a screen, not a bound).
 
     Domain: integers n >= 1 and k >= 0, 0 < β < 1 (a float or a Fraction, used as given),
-    ``e`` = ε as a finite float >= 0, ``times`` an integer >= 1, ``bins`` (the FFT length) an
-    integer >= 2; anything else raises ParameterError."""
-    _size_param(n)
-    _threshold_param(k)
+    ``e`` = ε as a real number (int, float, Fraction, numpy scalar, ...; not a bool or a string)
+    whose float is finite and >= 0, used as that float, ``times`` an integer >= 1, ``bins`` (the
+    FFT length) an integer >= 2; anything else raises ParameterError."""
+    n, k = _size_param(n), _threshold_param(k)
     beta_param(beta)
     _times_param(times)
-    if isinstance(e, bool) or not isinstance(e, (int, float)) or not math.isfinite(e) or e < 0:
-        raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {e!r}")
+    try:
+        e_f = float(e) if isinstance(e, numbers.Real) and not isinstance(e, bool) else math.nan
+    except OverflowError:  # an int or Fraction past the float range
+        e_f = math.inf
+    if not math.isfinite(e_f) or e_f < 0:
+        raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {e!r:.80}")
     if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
         raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {bins!r}")
-    return _screen_delta(n, k, beta, e, times, bins)
+    return _screen_delta(n, k, beta, e_f, times, bins)
 
 
 def _screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
