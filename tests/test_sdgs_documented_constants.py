@@ -279,6 +279,18 @@ def test_truncated_tail_stops_at_the_documented_remainder_bound(monkeypatch, n, 
     assert lo <= exact <= hi and lo < hi
 
 
+@pytest.mark.parametrize(("n", "T"), [(9, 2), (41, 3)])
+def test_tail_from_below_the_mode_passes_a_term_ratio_of_exactly_one(monkeypatch, n, T):
+    """β = 1/2, n odd: the term ratio (n − j)/(j + 1) is exactly 1 at j = (n − 1)/2, where no
+    geometric remainder bound exists (it needs a ratio below 1); the sum goes on past it and
+    equals the term-by-term reference (truncation allowed from the start, EXACT_TAIL_WORK = 0)."""
+    monkeypatch.setattr(sdgs, "EXACT_TAIL_WORK", 0)
+    lo, hi = sdgs.tail_enclosure(n, T, 1, 2)
+    assert (int(lo), int(hi)) == _tail_reference(n, T, 1, 2, sdgs.TAIL_BITS)
+    exact = sum(comb(n, j) for j in range(T, n + 1))
+    assert lo <= exact <= hi
+
+
 @pytest.mark.parametrize(("n", "T", "p", "q", "rel_bits"), [(4, 3, 1, 2, 1), (8, 7, 1, 2, 2), (2, 1, 1, 3, 1)])
 def test_truncated_tail_stops_where_the_remainder_bound_equals_its_share(monkeypatch, n, T, p, q, rel_bits):
     """At the first term whose remainder bound is exactly 2^−rel_bits of the partial sum the
