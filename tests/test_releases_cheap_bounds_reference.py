@@ -114,10 +114,11 @@ def test_format_bound_takes_the_fewest_digits_that_keep_a_bound_below_one_below_
 @pytest.mark.parametrize(("n", "k"), [(1, 2), (2, 3), (4, 5)])
 def test_thresholded_bound_below_the_threshold_is_zero(n: int, k: int) -> None:
     # n < k: both groups publish "suppressed" with certainty, so every T-fold δ is exactly 0
-    # (not merely a small Chernoff bound)
-    assert R.thresholded_bound(n, k, F(1, 3), "ln(2)", 3) == 0
-    p, q = _law(n, F(1, 3), k), _law(n - 1, F(1, 3), k)
-    assert _hs(p, q, F(2), 3) == 0 == _hs(q, p, F(2), 3)
+    # (not merely a small Chernoff bound), also for β within the 128-bit balls' radius of 1
+    for beta in (F(1, 3), 1 - F(1, 2**200)):
+        assert R.thresholded_bound(n, k, beta, "ln(2)", 3) == 0
+        p, q = _law(n, beta, k), _law(n - 1, beta, k)
+        assert _hs(p, q, F(2), 3) == 0 == _hs(q, p, F(2), 3)
 
 
 @pytest.mark.parametrize(("beta", "x", "times"), [(F(1, 3), F(3, 2), 2), (F(1, 3), F(2), 3)])
