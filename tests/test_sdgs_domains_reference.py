@@ -9,7 +9,9 @@ domains their docstrings state, against exact Fractions and the definitions.
   each answering exactly just inside (ε = 0, X = 0);
 * the KL ball ``_kl_lower_arb`` refuses ε ≤ 0 and β outside (0, 1);
 * the walk ``_scan_from`` refuses a start n0 < k, k < 1 or β outside (0, 1) and, just inside
-  (n0 = k = 1), gives the worst case of the brute force over group sizes.
+  (n0 = k = 1), gives the worst case of the brute force over group sizes;
+* the public ``scan`` refuses β outside (0, 1) and ε < 0 with one ParameterError line naming
+  the parameter, for every measure, and just inside (β near 0 and 1, ε = 0) answers as before.
 """
 
 from __future__ import annotations
@@ -195,3 +197,36 @@ def test_chernoff_exponent_ball_refuses_epsilon_or_beta_outside_its_domain():
             g = 1 - (1 - b) * mpmath.exp(-mpmath.mpf(eps.numerator) / eps.denominator)
             kl = g * mpmath.log(g / b) + (1 - g) * mpmath.log((1 - g) / (1 - b))
             assert mpmath.mpf(got.numerator) / got.denominator <= kl
+
+
+@pytest.mark.parametrize("measure", ["paper-d", "hockey-stick", "pointwise"])
+@pytest.mark.parametrize("beta", [F(0), F(1), F(-1, 2), F(3, 2)])
+def test_scan_refuses_beta_outside_the_open_unit_interval(measure: str, beta: Fraction) -> None:
+    with pytest.raises(sdgs.ParameterError) as err:
+        sdgs.scan(2, beta, F(1), measure=measure)
+    msg = str(err.value)
+    assert "0 < beta < 1" in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("measure", ["paper-d", "hockey-stick", "pointwise"])
+def test_scan_refuses_a_negative_epsilon_and_accepts_zero(measure: str) -> None:
+    with pytest.raises(sdgs.ParameterError, match="epsilon >= 0"):
+        sdgs.scan(2, F(1, 2), F(-1, 10**30), measure=measure)
+    if measure == "paper-d":  # ε = 0 is below CP Thm 5's regime edge: its own refusal
+        with pytest.raises(sdgs.ParameterError, match="CP Thm 5"):
+            sdgs.scan(2, F(1, 2), F(0), measure=measure)
+        return
+    got = sdgs.scan(2, F(1, 2), F(0), measure=measure)
+    if measure == "pointwise":  # just inside, ε = 0: the group of k records is seen for sure
+        assert got.lower == got.upper == 1
+        return
+    # just inside, ε = 0: the reference's supremum over group sizes (60 digits)
+    want = R.sdgs_delta(2, F(1, 2), F(0), measure)
+    lo, hi = (mpmath.mpf(x.numerator) / x.denominator for x in (got.lower, got.upper))
+    assert lo * (1 - mpmath.mpf(2) ** -150) <= want <= hi * (1 + mpmath.mpf(2) ** -150)
+
+
+@pytest.mark.parametrize("beta", [F(1, 2**200), 1 - F(1, 2**20)])
+def test_scan_accepts_beta_just_inside_the_open_unit_interval(beta: Fraction) -> None:
+    got = sdgs.scan(1, beta, F(20), measure="paper-d")
+    assert 0 < got.lower <= got.upper <= 1

@@ -203,7 +203,7 @@ def tail_enclosure(n: int, T: int, p: int, q: int, rel_bits: int = TAIL_BITS) ->
 
     Proof of the truncation: the term ratio N(n, j+1)/N(n, j) = (n−j)p/((j+1)(q−p)) =: ρ_j is
     decreasing in j, so once ρ_j < 1 every later term is at most N(n, j)·ρ_j^i and the
-    remainder Σ_{i>j} N(n, i) ≤ N(n, j)·ρ_j/(1−ρ_j).  Summation stops when that bound is below
+    remainder Σ_{i>j} N(n, i) ≤ N(n, j)·ρ_j/(1−ρ_j).  Summation stops when that bound is at most
     2^−rel_bits of the partial sum, or at j = n (exact; always when the full sum is cheap,
     EXACT_TAIL_WORK).
     """
@@ -776,6 +776,10 @@ def scan(
         raise ParameterError(f"measure must be paper-d, hockey-stick or pointwise, got {measure!r}")
     if k < 1:
         raise ParameterError(f"the scan needs k >= 1 (the suppression threshold), got {k}")
+    if not 0 < beta < 1:
+        raise ParameterError(f"the scan needs 0 < beta < 1 (the sampling probability), got {beta}")
+    if eps < 0:
+        raise ParameterError(f"the scan needs epsilon >= 0, got {eps_float(eps):.6g}")
     # Python-int terms always (a Fraction built from GMP integers, e.g. beta_edge's grid, may
     # hold mpz terms, and python-flint takes Python ints only)
     beta = Fraction(int(beta.numerator), int(beta.denominator))
