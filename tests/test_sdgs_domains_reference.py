@@ -230,3 +230,22 @@ def test_scan_refuses_a_negative_epsilon_and_accepts_zero(measure: str) -> None:
 def test_scan_accepts_beta_just_inside_the_open_unit_interval(beta: Fraction) -> None:
     got = sdgs.scan(1, beta, F(20), measure="paper-d")
     assert 0 < got.lower <= got.upper <= 1
+
+
+def test_affine_without_an_upper_end_of_e_to_the_eps_keeps_a_lower_end_of_zero() -> None:
+    """At ε = 4096 the enclosure of e^ε has no upper end (exp_dyadic's lo = 2^5900, hi = ∞),
+    so A − e^ε·B has no certified positive lower end: ``affine`` must answer 0 there.  With
+    A = ⌈e^4096⌉ and B = 1 the exact value lies in (0, 1), so any lower end ≥ 1 (over 2^0)
+    would exceed it.  ⌈e^4096⌉ from a 6400-bit Arb ball whose ends have the same floor."""
+    import flint
+
+    with flint.ctx.workprec(6400):
+        ball = flint.arb(4096).exp()
+        lo_floor, hi_floor = ball.lower().floor().unique_fmpz(), ball.upper().floor().unique_fmpz()
+    assert lo_floor == hi_floor  # the ball decides ⌊e^4096⌋ (e^4096 is not an integer)
+    A = int(lo_floor) + 1  # 0 < A − e^4096 < 1
+    E = sdgs._Exp(F(4096))
+    assert E.hi is None
+    lo, hi, s = E.affine(A, 1)
+    assert lo == 0 and s == 0  # lo/2^s ≤ A − e^4096 < 1
+    assert hi >= 1  # the upper end A − 2^5900 still encloses the value from above
