@@ -19,6 +19,7 @@ from typing import Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.core.numbers import ComplexInfinity, Infinity, NaN, NegativeInfinity
 
 Interpretation = Mapping[str, Callable[..., Any]]
 
@@ -47,35 +48,99 @@ def evaluate(formula: Any, point: Mapping[sp.Symbol, Any], interpret: Interpreta
     innermost first (at most :data:`MAX_NESTING` deep); returns the closed sympy formula (not
     yet decided).
 
-    One bottom-up pass: each node is rebuilt from its closed arguments, and an applied function
-    is interpreted at its rebuilt arguments -- the values a substitution of ``point`` followed
-    by rounds of interpreting the innermost applications gives it, without first building (and
-    evaluating: ``Max``, relations) the intermediate formula of uninterpreted applications at
-    the point.  Should this pass raise, the substitution and the rounds run as written
-    (:func:`_evaluate_in_rounds`), so an exception is the one that way raises."""
+    The definition is :func:`_evaluate_in_rounds`: substitute ``point``, then, round by round,
+    interpret the applications that hold no other interpreted one.  The substituted formula
+    is evaluated by sympy with the applications standing as opaque terms, so sympy may drop or
+    reshape them (``0*F(0)`` is 0, ``F(0) - F(0)`` is 0, ``x*F(0)/F(0)`` is ``x``) before
+    they are interpreted.  Most calls are answered by one bottom-up pass instead
+    (:func:`_close`: each node rebuilt from its closed arguments, an application interpreted
+    at its rebuilt arguments), which skips building that intermediate formula.  The pass is
+    trusted only where it gives the rounds' value: sympy's automatic rewrites of opaque terms
+    are identities of finite exact numbers that satisfy the assumptions the function is
+    declared with (``x/x`` is 1 only off 0, and at 0 the pass meets ``zoo``), so the pass
+    gives the value the rounds give unless a value falls outside them.  It hands the call to
+    the rounds (:func:`_evaluate_in_rounds`, so any exception is the one that way raises) when
+
+    * anything in the closing is not finite (``nan``, ``zoo``, ``oo``, ``-oo``: in the point,
+      the formula, an interpreted value or a rebuilt node; ``0*F(0)`` with
+      ``F(0) = log(0)`` is ``nan`` here but 0 in the rounds, and ``F(0)/F(0)`` with
+      ``F(0) = 0`` is ``nan`` here but 1 there);
+    * a floating-point number occurs in the point, the formula or an interpreted value (float
+      arithmetic breaks the identities: ``x + F(0) - F(0)`` is ``x`` in the rounds, and
+      ``0.1 + 10^20 - 10^20`` is not 0.1);
+    * an interpreted value breaks an assumption its function is declared with (``F =
+      Function("F", positive=True)`` returning -1: ``F(0) + s > 0`` at ``s = 0`` is true in
+      the rounds, which see ``F(0) > 0``);
+    * an interpreted value holds an interpreted application (the rounds interpret it in a
+      later round, the pass would not);
+    * an application reaches the nesting limit (the rounds count nesting after sympy's
+      rewrites, which can remove a level: ``F(G(t) - G(s))`` at ``t = s`` has one level
+      there, two here);
+    * the pass raises."""
     values = {k: sp.sympify(v) for k, v in point.items()}
     try:
+        if any(_unsafe(v, interpret) for v in values.values()):
+            raise _UseRounds
         return _close(sp.sympify(formula), values, interpret)[0]
     except Exception:  # noqa: BLE001 - decided by the rounds below, raising as they do
         return _evaluate_in_rounds(formula, values, interpret)
 
 
+#: The numbers that end the one-pass closing (see :func:`evaluate`): nan, zoo, oo, -oo.
+_NONFINITE = (NaN, ComplexInfinity, Infinity, NegativeInfinity)
+
+
+class _UseRounds(Exception):
+    """The one-pass closing may differ from the rounds here: they decide instead."""
+
+
+def _unsafe(value: Any, interpret: Interpretation) -> bool:
+    """Whether ``value`` (a point's value or an interpreted one) holds a non-finite number,
+    a float or an interpreted application."""
+    if not value.args:
+        return isinstance(value, (*_NONFINITE, sp.Float))
+    for node in sp.preorder_traversal(value):
+        if isinstance(node, (*_NONFINITE, sp.Float)) or (
+                isinstance(node, AppliedUndef) and str(node.func) in interpret):
+            return True
+    return False
+
+
+def _non_finite(node: Any) -> bool:
+    """Whether ``node`` holds nan, zoo, oo or -oo."""
+    if not node.args:
+        return isinstance(node, _NONFINITE)
+    return any(isinstance(n, _NONFINITE) for n in sp.preorder_traversal(node))
+
+
 def _close(e: Any, values: Mapping[Any, Any], interpret: Interpretation) -> tuple[Any, int]:
     """``e`` closed (see :func:`evaluate`) and the nesting depth of the interpreted functions
-    in it (0: none)."""
+    in it (0: none); raises :class:`_UseRounds` where the rounds may give another value."""
     hit = values.get(e)
     if hit is not None:
         return hit, 0
     if not e.args:
+        if isinstance(e, (*_NONFINITE, sp.Float)):
+            raise _UseRounds
         return e, 0
     closed = [_close(a, values, interpret) for a in e.args]
     args = [c for c, _ in closed]
     depth = max(d for _, d in closed)
-    node = e.func(*args) if any(a is not b for a, b in zip(args, e.args)) else e
+    if any(a is not b for a, b in zip(args, e.args)):
+        node = e.func(*args)
+        if _non_finite(node):
+            raise _UseRounds
+    else:
+        node = e
     if isinstance(e, AppliedUndef) and str(e.func) in interpret:
-        if depth < MAX_NESTING:
-            return sp.sympify(interpret[str(e.func)](*node.args)), depth + 1
-        return node, depth + 1
+        if depth >= MAX_NESTING:
+            raise _UseRounds
+        value = sp.sympify(interpret[str(e.func)](*node.args))
+        if _unsafe(value, interpret) or any(
+                getattr(value, "is_" + fact) is not holds
+                for fact, holds in e.func.default_assumptions.items()):
+            raise _UseRounds
+        return value, depth + 1
     return node, depth
 
 
