@@ -47,6 +47,10 @@ PROBES = {
 #: :func:`test_each_fresh_run_starts_from_an_interpreter_that_imported_only_pytest`), so what a
 #: child finds in ``sys.modules`` beyond that is what its own run loaded: the same checks as in
 #: a fresh interpreter per run, with pytest imported once (~0.3 s of CPU) instead of per run.
+#: So every child starts with pytest and its dependencies imported: the probes cover HEAVY and
+#: the dps_verify modules, not pytest-side modules (a plugin pulling in one of those would not
+#: show).  The guard's negative control:
+#: :func:`test_a_driver_that_imported_a_heavy_module_first_is_reported`.
 FORKING_DRIVER = r"""
 import json, os, runpy, sys, traceback
 import pytest
@@ -95,18 +99,19 @@ print(json.dumps({{"preloaded": preloaded, "codes": codes}}))
 """
 
 
-def _run_forked(jobs: list[dict[str, Any]], workdir: Path) -> dict[str, Any]:
+def _run_forked(jobs: list[dict[str, Any]], workdir: Path,
+                driver: str = FORKING_DRIVER) -> dict[str, Any]:
     """Run ``jobs`` (each: ``name``, ``cwd``, ``env`` to set, ``unset`` names, and ``pytest``
-    arguments or Python ``code``) as children of one FORKING_DRIVER interpreter; returns the
-    modules it had loaded before forking (``preloaded``), and each job's exit ``code``,
-    ``stdout`` and ``stderr``."""
+    arguments or Python ``code``) as children of one ``driver`` interpreter (FORKING_DRIVER);
+    returns the modules it had loaded before forking (``preloaded``), and each job's exit
+    ``code``, ``stdout`` and ``stderr``."""
     for job in jobs:
         job.setdefault("env", {})
         job.setdefault("unset", [])
         job.setdefault("pytest", None)
         job["stdout"] = str(workdir / f"{job['name']}.out")
         job["stderr"] = str(workdir / f"{job['name']}.err")
-    out = subprocess.run([sys.executable, "-c", FORKING_DRIVER.format(heavy=HEAVY), json.dumps(jobs)],
+    out = subprocess.run([sys.executable, "-c", driver.format(heavy=HEAVY), json.dumps(jobs)],
                          capture_output=True, text=True, check=True, timeout=600)
     summary = json.loads(out.stdout.strip().splitlines()[-1])
     return {"preloaded": summary["preloaded"],
@@ -220,8 +225,23 @@ def probed(fresh: dict[str, Any]) -> dict[str, Any]:
 
 def test_each_fresh_run_starts_from_an_interpreter_that_imported_only_pytest(fresh):
     """The interpreter every fresh run is forked from had loaded none of HEAVY and no dps_verify
-    module: each run's findings are its own."""
+    module: each run's findings are its own.  (It had loaded pytest and its dependencies, so
+    the children start with those: the probes watch HEAVY and dps_verify, not pytest-side
+    modules.)"""
     assert fresh["preloaded"] == []
+
+
+def test_a_driver_that_imported_a_heavy_module_first_is_reported(tmp_path):
+    """Negative control of the check above: a driver that imports mpmath (one of HEAVY) before
+    forking lists it in ``preloaded``; a probe forked from it would blame its first step for
+    mpmath (a step that imports nothing heavy), so findings would not be the run's own."""
+    driver = FORKING_DRIVER.replace("import pytest\n", "import pytest\nimport mpmath\n", 1)
+    assert driver != FORKING_DRIVER
+    job = {"name": "probe", "cwd": os.getcwd(), "code": _probe_code({"json": "import json"})}
+    res = _run_forked([job], tmp_path, driver)
+    assert res["runs"]["probe"]["code"] == 0, res["runs"]["probe"]["stderr"]
+    assert res["preloaded"] == ["mpmath"]
+    assert json.loads(res["runs"]["probe"]["stdout"].strip().splitlines()[-1]) == {"json": ["mpmath"]}
 
 
 def test_importing_the_plugin_loads_nothing_heavy(probed):
