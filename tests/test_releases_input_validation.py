@@ -79,6 +79,8 @@ OUTSIDE: list[tuple[str, Any, str]] = [
     ("bins", 1, "bins (the screen's FFT length) must be an integer >= 2"),  # just below 2
     ("bins", True, "bins (the screen's FFT length) must be an integer >= 2"),
     ("bins", 1024.0, "bins (the screen's FFT length) must be an integer >= 2"),
+    ("bins", np.int64(1), "bins (the screen's FFT length) must be an integer >= 2"),
+    ("bins", np.bool_(True), "bins (the screen's FFT length) must be an integer >= 2"),
     ("p", [F(1)], "p must be a mapping"),
     ("p", {"a": 0.5, "b": F(1, 2)}, "p['a'] must be an exact mass"),  # a float mass
     ("p", {"a": True}, "p['a'] must be an exact mass"),
@@ -258,6 +260,9 @@ def test_numpy_integer_sizes_and_thresholds_give_the_int_answer(box: Callable[[i
         assert R.thresholded_bound(box(n), box(k), BETA, EPS, 3) == R.thresholded_bound(
             n, k, BETA, EPS, 3)
         assert R.screen_delta(box(n), box(k), BETA, 0.5, 2, 64) == R.screen_delta(n, k, BETA, 0.5, 2, 64)
+        # the FFT length too, at its lower end (2) and at a usual length
+        for bins in (2, 64):
+            assert R.screen_delta(n, k, BETA, 0.5, 2, box(bins)) == R.screen_delta(n, k, BETA, 0.5, 2, bins)
     # the value handed on is a Python int (what the exact arithmetic below expects)
     assert type(R._size_param(np.int64(3))) is int and type(R._threshold_param(np.uint8(0))) is int
 

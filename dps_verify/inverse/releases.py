@@ -669,9 +669,10 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
         e_f = math.inf
     if not math.isfinite(e_f) or e_f < 0:
         raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {e!r:.80}")
-    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
+    b = _integer(bins)
+    if b is None or b < 2:
         raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {bins!r}")
-    return _screen_delta(n, k, beta, e_f, times, bins)
+    return _screen_delta(n, k, beta, e_f, times, b)
 
 
 def _screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
