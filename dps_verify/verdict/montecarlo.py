@@ -62,7 +62,7 @@ def run_sampled(
 ) -> Counter:
     """Counts of ``fn(sample, rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``."""
     out: Counter = Counter()
-    draw = rng.random  # the same draws in the same order: one per record, then fn's own
+    draw = rng.random  # bound once: one draw per record, then fn draws from the same rng
     for _ in range(n):
         sample = tuple([r for r in dataset if draw() < beta])
         out[_key(fn(sample, rng))] += 1
