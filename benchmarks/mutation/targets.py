@@ -21,6 +21,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "properties/test_numbers_properties.py",
         "properties/test_numbers_exact_log.py",
         "tests/test_numbers_reference.py",
+        "tests/test_dyadic_fraction_reference.py",
     ),
     "dps_verify/measures/divergence.py": (
         "tests/test_least_exp_reference.py",
@@ -72,6 +73,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_worstcase_extreme_parameters.py",
     ),
     "dps_verify/worstcase/ball_binomial.py": (
+        "tests/test_dyadic_fraction_reference.py",
         "tests/test_trust_base_reference.py",
         "tests/test_worstcase_ball_reference.py",
         "tests/test_long_range_reference.py",

@@ -527,12 +527,30 @@ def fraction_from_ints(num: int, den: int) -> Fraction:
     n, d = int(gmpy2.mpz(num) // g), int(gmpy2.mpz(den) // g)
     if d < 0:
         n, d = -n, -d
-    # n/d are already reduced with d > 0: skip Fraction's own gcd.  CPython >= 3.12 has the
-    # classmethod _from_coprime_ints; 3.11 has the _normalize keyword instead.
+    return _coprime_fraction(n, d)
+
+
+def _coprime_fraction(n: int, d: int) -> Fraction:
+    """``Fraction(n, d)`` for coprime ``n`` and ``d > 0``, without Fraction's own gcd (which
+    is quadratic in the length of the integers).  CPython >= 3.12 has the classmethod
+    _from_coprime_ints; 3.11 has the _normalize keyword instead."""
     make = getattr(Fraction, "_from_coprime_ints", None)
     if make is not None:  # pragma: no cover - Python >= 3.12
         return make(n, d)
     return Fraction(n, d, _normalize=False)  # type: ignore[call-overload]
+
+
+def dyadic_fraction(m: int, e: int) -> Fraction:
+    """The exact value m·2^e (integers m, e of any size and sign) as a reduced Fraction: the
+    odd part of m over a power of two, built without a gcd."""
+    m, e = int(m), int(e)
+    if m == 0:
+        return Fraction(0)
+    tz = (m & -m).bit_length() - 1  # trailing zero bits of |m|
+    m, e = m >> tz, e + tz
+    if e >= 0:
+        return Fraction(m << e)
+    return _coprime_fraction(m, 1 << -e)
 
 
 def round_outward(num_lo: int, num_hi: int, den: int, bits: int = 256) -> tuple[Fraction, Fraction]:

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from dps_verify.core.errors import CertificationError, ParameterError
+from dps_verify.core.numbers import dyadic_fraction
 
 #: Most terms all the tail sums of one :class:`BallBinomial` may take (about 2 µs each): a
 #: threshold next to the mean of a huge n converges slowly.
@@ -69,8 +70,7 @@ def arb_to_fractions(x: Any) -> tuple[Fraction, Fraction]:
     mm, me, rm, re = int(mm), int(me), int(rm), int(re)
     e = min(me, re)
     m, r = mm << (me - e), rm << (re - e)  # mid ∓ rad = (m ∓ r)·2^e
-    shift, den = max(e, 0), 1 << max(-e, 0)
-    return Fraction((m - r) << shift, den), Fraction((m + r) << shift, den)
+    return dyadic_fraction(m - r, e), dyadic_fraction(m + r, e)
 
 
 class BallBinomial:
