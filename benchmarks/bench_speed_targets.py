@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import re
 import resource
 import subprocess
 import sys
@@ -259,9 +260,17 @@ def test_suite(rounds: int = 1, extra: list[str] | None = None) -> dict:
                 break
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        tail = proc.stdout.strip().splitlines()[-1:] or [""]
-        runs.append({"cpu_s": round(cpu, 1), "wall_s": round(time.perf_counter() - t, 1),
-                     "exit_code": proc.returncode, "summary": tail[0]})
+        lines = proc.stdout.strip().splitlines()
+        tail = lines[-1:] or [""]
+        run = {"cpu_s": round(cpu, 1), "wall_s": round(time.perf_counter() - t, 1),
+               "exit_code": proc.returncode, "summary": tail[0]}
+        if any(a.startswith("--durations") for a in extra or []):
+            # pytest's "slowest durations" table (wall seconds per phase), as printed
+            start = next((i for i, ln in enumerate(lines) if "slowest" in ln and "durations" in ln), None)
+            if start is not None:
+                row = re.compile(r"^\d+(\.\d+)?s +(setup|call|teardown) ")
+                run["durations"] = [ln for ln in lines[start + 1:] if row.match(ln)]
+        runs.append(run)
     best = min(r["cpu_s"] for r in runs)
     met = best <= TEST_SUITE_TARGET_S and all(r["exit_code"] == 0 for r in runs)
     # with extra pytest arguments this is not the default run: no verdict on the target
