@@ -485,7 +485,10 @@ def _statistical(
     seed: int | None, alpha: float, n_select: int, n_confirm: int, max_pairs: int, cov: dict,
 ) -> tuple[Witness | None, dict | None, int]:
     """Select-then-confirm over the first ``max_pairs`` candidates (the one Monte-Carlo engine,
-    :mod:`dps_verify.verdict.montecarlo`)."""
+    :mod:`dps_verify.verdict.montecarlo`).  ``rng`` (from ``seed``) is never handed to the
+    audited code: each batch of :func:`~dps_verify.verdict.montecarlo.run_sampled` takes its
+    seeds from it, draws the samples from a generator of its own and gives a black box a fresh
+    generator per run, so the black box cannot steer which records later samples include."""
     run = st.as_sampler(anon)
     rng = random.Random(seed)
     bf = float(b)

@@ -15,6 +15,14 @@ Because O is fixed before the confirming batch is drawn, and δ ≥ Pr[A(D) ∈ 
 ∈ O] for every event (CP Def. 2), the probability that *any* reported δ_lo exceeds the true δ
 is at most α (union bound over the m events).  So ``assert_dp_blackbox`` raises a false alarm
 with probability at most α; a pass means only that no violation was detected.
+
+Randomness: ``seed`` seeds the caller's generator, from which every batch takes its own seed
+(:func:`~dps_verify.verdict.montecarlo.run_sampled`).  The samples are drawn by a generator
+``fn`` never sees, and each run hands ``fn`` a fresh ``random.Random`` of its own, so nothing
+``fn`` does to its ``rng`` (``seed``, ``setstate``, a data-dependent number of draws) changes
+which records later samples include or another run's randomness: the runs are the independent
+Bernoulli(β) samples followed by ``fn`` that the bounds above assume, and the probability α is
+over the sampler's draws and ``fn``'s own.  The report depends on ``seed`` only.
 """
 
 from __future__ import annotations
@@ -83,7 +91,8 @@ def estimate_delta_lower(
     """A lower confidence bound on the δ that ``fn`` under β-sampling needs at ``epsilon``.
 
     With probability ≥ 1 − α (over ``fn``'s and the sampler's randomness), the returned
-    ``delta_lower`` is ≤ the true δ of every pair tried.  See the module docstring.
+    ``delta_lower`` is ≤ the true δ of every pair tried.  ``fn`` gets a fresh ``random.Random``
+    per run, never the sampler's generator.  See the module docstring.
     """
     b = float(to_fraction(beta, "beta"))
     eps_exact = epsilon_param(epsilon)  # also an exact log "ln(x)" (core.numbers.ExactLog)

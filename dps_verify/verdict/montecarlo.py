@@ -7,7 +7,9 @@ Clopper–Pearson bounds give p_lo ≤ Pr[A^β(D) ∈ O] and q_hi ≥ Pr[A^β(D'
 satisfies δ ≥ Pr[A(D) ∈ O] − e^ε Pr[A(D') ∈ O] (CP Def. 2), p_lo − e^ε q_hi is a lower bound on δ
 with the stated confidence; e^ε is rounded *up* (:func:`exp_upper_float`), so the bound stays
 safe.  With m confirmed events, each bound is taken at level α/(2m) (Bonferroni), so the chance
-that any reported bound exceeds the truth is at most α.
+that any reported bound exceeds the truth is at most α — over the sampler's draws and the
+audited code's own randomness, which :func:`run_sampled` keeps apart (the audited code never sees
+the generator that draws the samples, and gets a fresh one of its own on every run).
 
 Used by :mod:`dps_verify.testing.blackbox` and :mod:`dps_verify.audit`.
 """
@@ -19,9 +21,13 @@ import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import exp_interval
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
@@ -53,6 +59,12 @@ def _key(y: object) -> Hashable:
         return repr(y)
 
 
+def _stream_seed(seq: np.random.SeedSequence) -> int:
+    """A 128-bit ``random.Random`` seed from a :class:`numpy.random.SeedSequence`."""
+    words = seq.generate_state(2, "uint64")
+    return int(words[0]) << 64 | int(words[1])
+
+
 def run_sampled(
     fn: Callable[[tuple, random.Random], Hashable],
     dataset: Sequence[Hashable],
@@ -60,12 +72,31 @@ def run_sampled(
     n: int,
     rng: random.Random,
 ) -> Counter:
-    """Counts of ``fn(sample, rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``."""
+    """Counts of ``fn(sample, fn_rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``.
+
+    ``fn`` is the audited code and never sees ``rng`` nor the generator that draws the
+    samples.  ``rng`` is read once, before ``fn`` first runs: 128 bits of it seed a
+    :class:`numpy.random.SeedSequence` (as :func:`dps_verify.distributed.task_seeds` derives
+    task seeds) whose two children seed two private generators — one draws each record's
+    Bernoulli(β) inclusion, the other a 64-bit seed per run for a fresh ``random.Random``
+    handed to ``fn`` on that run alone.  So whatever ``fn`` does with its generator (``seed``,
+    ``setstate``, a data-dependent number of draws, replacing its methods) changes neither
+    which records the samples include nor what ``rng`` gives the caller afterwards, and cannot
+    reach another run's randomness: the runs are independent draws of A^β(D) (CP Def. 3), as
+    the Clopper–Pearson bounds of :func:`event_bounds` assume (their confidence is over the
+    sampler's draws and ``fn``'s own) — unless ``fn`` keeps state of its own between calls
+    (globals, the ``random`` module), which no sampler can undo.  The counts depend only on
+    ``rng``'s state (reproducible per seed).  A fresh generator costs about 4 µs per run.
+    """
+    import numpy as np  # imported lazily, as scipy in clopper_pearson
+
+    include_seq, fn_seq = np.random.SeedSequence(rng.getrandbits(128)).spawn(2)
+    draw = random.Random(_stream_seed(include_seq)).random  # the sampler's own: fn never sees it
+    run_seed = random.Random(_stream_seed(fn_seq)).getrandbits  # one seed per run, for fn
     out: Counter = Counter()
-    draw = rng.random  # bound once: one draw per record, then fn draws from the same rng
     for _ in range(n):
         sample = tuple([r for r in dataset if draw() < beta])
-        out[_key(fn(sample, rng))] += 1
+        out[_key(fn(sample, random.Random(run_seed(64))))] += 1
     return out
 
 
