@@ -96,6 +96,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_pld_sparse.py",
         "tests/test_pld_discrete_properties.py",
         "tests/test_pld_discrete.py",
+        "tests/test_integer_params_reference.py",
     ),
     "dps_verify/inverse/pld_sparse.py": (
         # the PLD and times are validated before any work, each boundary both sides (< 1 s)
@@ -108,6 +109,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         # rtol is validated (finite, >= 0) before any work; rtol = 0 against the exact delta
         "tests/test_enclosure_rtol_param.py",
         "tests/test_pld_sparse.py",
+        "tests/test_integer_params_reference.py",
     ),
     "dps_verify/inverse/releases.py": (
         # first: the worst case and the cheap bounds under a 3 s CPU limit per call (about 1 s),
@@ -133,6 +135,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_releases_exact_reference.py",
         "tests/test_pld_sparse.py",
         "tests/test_pld_releases.py",
+        "tests/test_integer_params_reference.py",
     ),
     "dps_verify/verdict/exact_search.py": (
         # the integer screen's setup and the order of the exact decisions (about 5 s)

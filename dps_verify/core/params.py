@@ -7,10 +7,11 @@ k ≥ 1 of CP §3.2.
 
 from __future__ import annotations
 
+import operator
 import re
 from fractions import Fraction
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import ExactLog, Number, exact_log, exp_compare, to_fraction  # noqa: F401
@@ -86,6 +87,19 @@ def rtol_param(rtol: Number, name: str = "rtol") -> float:
         return float(r)
     except OverflowError:
         raise ParameterError(f"{name} must be finite as a double, got {rtol}") from None
+
+
+def integer_or_none(x: Any) -> int | None:
+    """``x`` as a Python int when it is an integer (an int, a numpy integer: anything
+    :func:`operator.index` takes); None for a truth value (bool, numpy bool: not a count) and
+    for anything else (floats, strings, ...).  The shared reading of counts such as a number
+    of releases, a group size or a number of digits."""
+    if isinstance(x, bool) or getattr(getattr(x, "dtype", None), "kind", None) == "b":
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
 
 
 def k_param(k: Number) -> int:

@@ -42,7 +42,7 @@ from typing import Any
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
-from dps_verify.core.params import epsilon_param, rtol_param
+from dps_verify.core.params import epsilon_param, integer_or_none, rtol_param
 from dps_verify.worstcase.ball_binomial import arb_fraction
 
 #: ball precision (bits)
@@ -124,13 +124,15 @@ MAX_RELEASES = 10**9
 
 
 def _times_param(times: Any) -> int:
-    """``times`` as an int in [1, MAX_RELEASES] (the package's release budget); ParameterError
-    otherwise (past it the ball ends T·ln r_d and p_d^T leave the range this route handles)."""
-    if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= MAX_RELEASES:
-        got = (f"an integer of {times.bit_length()} bits" if isinstance(times, int)
-               and times.bit_length() > 64 else repr(times)[:80])
+    """``times`` as a Python int in [1, MAX_RELEASES] (an int or a numpy integer; the package's
+    release budget); ParameterError otherwise (past it the ball ends T·ln r_d and p_d^T leave
+    the range this route handles)."""
+    t = integer_or_none(times)
+    if t is None or not 1 <= t <= MAX_RELEASES:
+        got = (f"an integer of {t.bit_length()} bits" if t is not None
+               and t.bit_length() > 64 else repr(times)[:80])
         raise ParameterError(f"times must be an integer in [1, 10^9] (number of releases), got {got}")
-    return times
+    return t
 
 
 def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,

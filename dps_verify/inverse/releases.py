@@ -105,7 +105,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -116,7 +115,7 @@ from scipy import fft as sfft
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, log_fraction
-from dps_verify.core.params import beta_param, epsilon_param, k_param, rtol_param
+from dps_verify.core.params import beta_param, epsilon_param, integer_or_none, k_param, rtol_param
 from dps_verify.core.search import least_integer
 from dps_verify.engine.protocol import thresholded_count_law
 from dps_verify.inverse.pld_discrete import (
@@ -169,22 +168,10 @@ class ReleasesResult:
 # arguments validated once by :func:`releases_delta`.
 
 
-def _integer(x: Any) -> int | None:
-    """x as a Python int when it is an integer (an int, a numpy integer: anything
-    :func:`operator.index` takes); None for a truth value (bool, numpy bool: not a count) and
-    for anything else (floats, strings, ...)."""
-    if isinstance(x, (bool, np.bool_)):
-        return None
-    try:
-        return operator.index(x)
-    except TypeError:
-        return None
-
-
 def _size_param(n: int) -> int:
     """A group size n >= 1: one group of n records against n − 1 (n = 1: one record against
     none); returned as a Python int."""
-    i = _integer(n)
+    i = integer_or_none(n)
     if i is None or i < 1:
         raise ParameterError(f"n must be an integer >= 1 (records in the larger group), got {n!r}")
     return i
@@ -193,7 +180,7 @@ def _size_param(n: int) -> int:
 def _threshold_param(k: int) -> int:
     """A suppression threshold k >= 0 (CP §3.2 Apply step; k = 0 suppresses nothing: the
     untruncated pair); returned as a Python int."""
-    i = _integer(k)
+    i = integer_or_none(k)
     if i is None or i < 0:
         raise ParameterError(f"k must be an integer >= 0 (suppression threshold, 0 for none), got {k!r}")
     return i
@@ -247,8 +234,10 @@ def format_bound(x: Number, digits: int = 4) -> str:
         raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x!r}") from None
     if x < 0:
         raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x}")
-    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+    d = integer_or_none(digits)
+    if d is None or d < 1:
         raise ParameterError(f"digits must be an integer >= 1, got {digits!r}")
+    digits = d
     s = format_up(x, digits)
     while x < 1 and Fraction(s) >= 1 and digits < 40:
         digits += 1
@@ -669,7 +658,7 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
         e_f = math.inf
     if not math.isfinite(e_f) or e_f < 0:
         raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {e!r:.80}")
-    b = _integer(bins)
+    b = integer_or_none(bins)
     if b is None or b < 2:
         raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {bins!r}")
     return _screen_delta(n, k, beta, e_f, times, b)
