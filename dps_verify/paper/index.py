@@ -13,7 +13,6 @@ claim id to the item it is about (:func:`dps_verify.paper.refs.ref_of_claim`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -412,15 +411,7 @@ def claims_for(ref: str, claim_ids: Iterable[str] | None = None) -> list[str]:
         from dps_verify.paper.claims import REGISTRY  # heavy: only when asked
 
         claim_ids = [c.id for c in REGISTRY]
-    return [c for c in claim_ids if _ref_of_claim(c) == cid]
-
-
-@functools.lru_cache(maxsize=4096)
-def _ref_of_claim(claim_id: str) -> str | None:
-    """:func:`~dps_verify.paper.refs.ref_of_claim`, remembered per claim id (a function of the
-    id and refs' fixed tables only): :func:`claims_for` reads every claim id of the registry
-    for each of the ~150 entries (the whole map: 0.14 -> 0.01 s of CPU)."""
-    return ref_of_claim(claim_id)
+    return [c for c in claim_ids if ref_of_claim(c) == cid]
 
 
 def proof_command_id(ref: str) -> str | None:

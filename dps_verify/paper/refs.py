@@ -15,6 +15,7 @@ as Thm 5; TR Thm 3 is the result CP strengthens as Thm 1.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -249,11 +250,14 @@ def get(text: str) -> Ref:
     return BY_ID[canonical(text)]
 
 
+@functools.lru_cache(maxsize=4096)
 def ref_of_claim(claim_id: str) -> str | None:
     """The item a claim id of ``dps-verify paper`` is about: the longest leading part of the
     id that names an item (``cp.sec2.4.smith-comparison`` -> ``cp.section2.4``,
     ``cp.table2.beta0.05.eps0.25`` -> ``cp.table2``).  Claims labelled ``beyond.<rest>`` (our
-    additions) are about the CP item ``<rest>`` names.  ``None`` if no leading part does."""
+    additions) are about the CP item ``<rest>`` names.  ``None`` if no leading part does.
+    Remembered per id (a function of the id and this module's fixed tables only): the paper
+    index asks it of every claim id for each of its ~150 entries."""
     parts = claim_id.split(".")
     if parts[0] == "beyond":
         parts = ["cp", *parts[1:]]
