@@ -48,6 +48,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
         "tests/test_sdgs_thresholds_reference.py",
         # the precision and size constants where they act (< 2 s)
         "tests/test_sdgs_documented_constants.py",
+        # the helpers' contracts and the stop screens' margins (< 1 s)
+        "tests/test_sdgs_contracts_reference.py",
         "tests/test_sdgs_walk_edges_reference.py",
         "tests/test_sdgs_domains_reference.py",
         "tests/test_sdgs_capped_reference.py",
