@@ -14,6 +14,7 @@ import itertools
 from fractions import Fraction
 
 import flint
+import numpy as np
 import pytest
 
 from dps_verify.core.numbers import dyadic_fraction
@@ -47,9 +48,12 @@ def test_dyadic_fraction_at_a_million_bits_is_reduced_and_exact() -> None:
     assert_same_fraction(dyadic_fraction(-m, e), -got)
 
 
-def test_dyadic_fraction_reads_integer_like_mantissas() -> None:
+def test_dyadic_fraction_reads_integers_of_other_types_and_refuses_non_integers() -> None:
     assert_same_fraction(dyadic_fraction(flint.fmpz(-24), flint.fmpz(-5)), Fraction(-3, 4))
-    assert_same_fraction(dyadic_fraction(True, 3), Fraction(8))
+    assert_same_fraction(dyadic_fraction(np.int64(-24), np.int32(-5)), Fraction(-3, 4))
+    for m, e in ((1.5, 0), (3, 0.9), (Fraction(1, 2), 0)):  # never truncated to an integer
+        with pytest.raises(TypeError):
+            dyadic_fraction(m, e)  # type: ignore[arg-type]
 
 
 def test_an_unreduced_dyadic_is_rejected_by_the_same_check() -> None:

@@ -60,6 +60,15 @@ CALLS = [
 ]
 
 
+@pytest.mark.parametrize("times", [np.int64(3), np.int32(3), np.uint8(3)], ids=repr)
+def test_the_release_screen_takes_a_numpy_number_of_releases(times: Any) -> None:
+    """screen_delta (a float screen) gives the int answer: it works on the validated int,
+    never on the numpy value (whose fixed-width arithmetic could wrap)."""
+    from dps_verify.inverse.releases import screen_delta
+
+    assert screen_delta(5, 3, Fraction(1, 10), 1.0, times) == screen_delta(5, 3, Fraction(1, 10), 1.0, 3)
+
+
 @pytest.mark.parametrize(("name", "call"), CALLS, ids=[c[0] for c in CALLS])
 @pytest.mark.parametrize("times", [np.int64(3), np.int32(3), np.uint8(3)], ids=repr)
 def test_a_numpy_number_of_releases_gives_the_int_answer(name: str, call: Any, times: Any) -> None:
@@ -98,3 +107,35 @@ def test_format_bound_takes_numpy_digits(digits: Any) -> None:
 def test_format_bound_refuses_digits_that_are_not_a_count(digits: Any) -> None:
     with pytest.raises(ParameterError, match="digits must be an integer >= 1"):
         format_bound(Fraction(1, 3), digits)
+
+
+HUGE = -(10**5000)  # Python refuses to print an int of more than 4300 digits
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: format_bound(Fraction(1, 3), HUGE), "digits must be an integer >= 1, got an integer of 16610 bits"),
+    (lambda: pld_discrete.direct_delta(PLD, "ln(2)", HUGE), "times must be an integer >= 1"),
+    (lambda: pld_sparse.sparse_delta(PLD, "ln(2)", HUGE), "times must be an integer in"),
+], ids=["format_bound", "direct_delta", "sparse_delta"])
+def test_a_count_too_long_to_print_is_refused_with_its_size(call: Any, message: str) -> None:
+    with pytest.raises(ParameterError, match=message) as info:
+        call()
+    assert "an integer of 16610 bits" in str(info.value)
+
+
+def test_releases_sizes_too_long_to_print_are_refused_with_their_size() -> None:
+    from dps_verify.inverse.releases import group_pair
+
+    for kwargs, name in (({"n": HUGE, "k": 2}, "n"), ({"n": 3, "k": HUGE}, "k")):
+        with pytest.raises(ParameterError, match=f"{name} must be an integer >= .*an integer of 16610 bits"):
+            group_pair(beta=Fraction(1, 3), **kwargs)
+
+
+def test_shown_values() -> None:
+    from dps_verify.core.params import shown
+
+    assert shown(2**64) == "an integer of 65 bits"
+    assert shown(2**64 - 1) == repr(2**64 - 1)
+    assert shown(np.int64(-5)) == repr(np.int64(-5))
+    assert shown("x" * 200) == repr("x" * 200)[:80]
+    assert shown(Fraction(10**5000, 3)) == "a Fraction too large to print"

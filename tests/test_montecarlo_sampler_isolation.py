@@ -59,6 +59,8 @@ def draws_by_the_data(sample, rng):  # how many values it draws depends on the s
 
 
 def replaces_the_generators_method(sample, rng):  # an instance attribute shadowing random()
+    # on the shared-generator sampler this shows only from the second batch on: that sampler
+    # bound rng.random once per batch, before the first run could replace it
     rng.random = lambda: 0.99
 
 
@@ -155,6 +157,9 @@ def test_every_run_gets_a_fresh_generator_of_its_own():
 
 
 def test_the_counts_depend_on_the_seed_only():
+    """Reproducibility, a contract the shared-generator sampler had too (so no check of the
+    isolation): the same seed gives the same counts, another seed other counts."""
+
     def noisy(sample, rng):
         return len(sample) + (rng.random() < 0.5)
 

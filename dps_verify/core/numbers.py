@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -541,9 +542,10 @@ def _coprime_fraction(n: int, d: int) -> Fraction:
 
 
 def dyadic_fraction(m: int, e: int) -> Fraction:
-    """The exact value m·2^e (integers m, e of any size and sign) as a reduced Fraction: the
-    odd part of m over a power of two, built without a gcd."""
-    m, e = int(m), int(e)
+    """The exact value m·2^e (integers m, e of any size and sign: ints, or anything
+    :func:`operator.index` takes such as python-flint's fmpz) as a reduced Fraction: the odd
+    part of m over a power of two, built without a gcd.  A non-integer raises TypeError."""
+    m, e = operator.index(m), operator.index(e)
     if m == 0:
         return Fraction(0)
     tz = (m & -m).bit_length() - 1  # trailing zero bits of |m|

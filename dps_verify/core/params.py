@@ -102,6 +102,19 @@ def integer_or_none(x: Any) -> int | None:
         return None
 
 
+def shown(x: Any) -> str:
+    """``x`` as an error message shows a refused value: "an integer of N bits" for an integer
+    past 64 bits (Python refuses to print one of more than 4300 digits, which would turn the
+    message itself into a ValueError), otherwise its repr cut to 80 characters."""
+    i = integer_or_none(x)
+    if i is not None and i.bit_length() > 64:
+        return f"an integer of {i.bit_length()} bits"
+    try:
+        return repr(x)[:80]
+    except ValueError:  # e.g. a Fraction of huge integers
+        return f"a {type(x).__name__} too large to print"
+
+
 def k_param(k: Number) -> int:
     if isinstance(k, bool) or not isinstance(k, int):
         kf = to_fraction(k, "k")

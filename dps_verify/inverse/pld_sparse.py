@@ -42,7 +42,7 @@ from typing import Any
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
-from dps_verify.core.params import epsilon_param, integer_or_none, rtol_param
+from dps_verify.core.params import epsilon_param, integer_or_none, rtol_param, shown
 from dps_verify.worstcase.ball_binomial import arb_fraction
 
 #: ball precision (bits)
@@ -129,9 +129,7 @@ def _times_param(times: Any) -> int:
     the range this route handles)."""
     t = integer_or_none(times)
     if t is None or not 1 <= t <= MAX_RELEASES:
-        got = (f"an integer of {t.bit_length()} bits" if t is not None
-               and t.bit_length() > 64 else repr(times)[:80])
-        raise ParameterError(f"times must be an integer in [1, 10^9] (number of releases), got {got}")
+        raise ParameterError(f"times must be an integer in [1, 10^9] (number of releases), got {shown(times)}")
     return t
 
 

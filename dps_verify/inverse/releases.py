@@ -115,7 +115,14 @@ from scipy import fft as sfft
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, log_fraction
-from dps_verify.core.params import beta_param, epsilon_param, integer_or_none, k_param, rtol_param
+from dps_verify.core.params import (
+    beta_param,
+    epsilon_param,
+    integer_or_none,
+    k_param,
+    rtol_param,
+    shown,
+)
 from dps_verify.core.search import least_integer
 from dps_verify.engine.protocol import thresholded_count_law
 from dps_verify.inverse.pld_discrete import (
@@ -173,7 +180,7 @@ def _size_param(n: int) -> int:
     none); returned as a Python int."""
     i = integer_or_none(n)
     if i is None or i < 1:
-        raise ParameterError(f"n must be an integer >= 1 (records in the larger group), got {n!r}")
+        raise ParameterError(f"n must be an integer >= 1 (records in the larger group), got {shown(n)}")
     return i
 
 
@@ -182,7 +189,7 @@ def _threshold_param(k: int) -> int:
     untruncated pair); returned as a Python int."""
     i = integer_or_none(k)
     if i is None or i < 0:
-        raise ParameterError(f"k must be an integer >= 0 (suppression threshold, 0 for none), got {k!r}")
+        raise ParameterError(f"k must be an integer >= 0 (suppression threshold, 0 for none), got {shown(k)}")
     return i
 
 
@@ -236,7 +243,7 @@ def format_bound(x: Number, digits: int = 4) -> str:
         raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x}")
     d = integer_or_none(digits)
     if d is None or d < 1:
-        raise ParameterError(f"digits must be an integer >= 1, got {digits!r}")
+        raise ParameterError(f"digits must be an integer >= 1, got {shown(digits)}")
     digits = d
     s = format_up(x, digits)
     while x < 1 and Fraction(s) >= 1 and digits < 40:
@@ -651,7 +658,7 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
     FFT length) an integer >= 2; anything else raises ParameterError."""
     n, k = _size_param(n), _threshold_param(k)
     beta_param(beta)
-    _times_param(times)
+    times = _times_param(times)
     try:
         e_f = float(e) if isinstance(e, numbers.Real) and not isinstance(e, bool) else math.nan
     except OverflowError:  # an int or Fraction past the float range
@@ -660,7 +667,7 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
         raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {e!r:.80}")
     b = integer_or_none(bins)
     if b is None or b < 2:
-        raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {bins!r}")
+        raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {shown(bins)}")
     return _screen_delta(n, k, beta, e_f, times, b)
 
 

@@ -18,11 +18,13 @@ with probability at most α; a pass means only that no violation was detected.
 
 Randomness: ``seed`` seeds the caller's generator, from which every batch takes its own seed
 (:func:`~dps_verify.verdict.montecarlo.run_sampled`).  The samples are drawn by a generator
-``fn`` never sees, and each run hands ``fn`` a fresh ``random.Random`` of its own, so nothing
+``fn`` is never handed, and each run hands ``fn`` a fresh ``random.Random`` of its own, so nothing
 ``fn`` does to its ``rng`` (``seed``, ``setstate``, a data-dependent number of draws) changes
 which records later samples include or another run's randomness: the runs are the independent
 Bernoulli(β) samples followed by ``fn`` that the bounds above assume, and the probability α is
-over the sampler's draws and ``fn``'s own.  The report depends on ``seed`` only.
+over the sampler's draws and ``fn``'s own.  The report depends on ``seed`` only.  This is no
+sandbox: code that inspects the interpreter (caller frames, ``gc``) or patches dps_verify can
+forge any statistical result.
 """
 
 from __future__ import annotations

@@ -8,8 +8,10 @@ satisfies δ ≥ Pr[A(D) ∈ O] − e^ε Pr[A(D') ∈ O] (CP Def. 2), p_lo − e
 with the stated confidence; e^ε is rounded *up* (:func:`exp_upper_float`), so the bound stays
 safe.  With m confirmed events, each bound is taken at level α/(2m) (Bonferroni), so the chance
 that any reported bound exceeds the truth is at most α — over the sampler's draws and the
-audited code's own randomness, which :func:`run_sampled` keeps apart (the audited code never sees
-the generator that draws the samples, and gets a fresh one of its own on every run).
+audited code's own randomness, which :func:`run_sampled` keeps apart (the audited code is never
+handed the generator that draws the samples, and gets a fresh one of its own on every run).  This
+is no sandbox: code that inspects the interpreter (caller frames, ``gc``) or patches dps_verify
+can forge any statistical result; run untrusted code in a process of its own.
 
 Used by :mod:`dps_verify.testing.blackbox` and :mod:`dps_verify.audit`.
 """
@@ -74,7 +76,7 @@ def run_sampled(
 ) -> Counter:
     """Counts of ``fn(sample, fn_rng)`` over ``n`` fresh Bernoulli(β) samples of ``dataset``.
 
-    ``fn`` is the audited code and never sees ``rng`` nor the generator that draws the
+    ``fn`` is the audited code and is never handed ``rng`` nor the generator that draws the
     samples.  ``rng`` is read once, before ``fn`` first runs: 128 bits of it seed a
     :class:`numpy.random.SeedSequence` (as :func:`dps_verify.distributed.task_seeds` derives
     task seeds) whose two children seed two private generators — one draws each record's
@@ -87,11 +89,14 @@ def run_sampled(
     sampler's draws and ``fn``'s own) — unless ``fn`` keeps state of its own between calls
     (globals, the ``random`` module), which no sampler can undo.  The counts depend only on
     ``rng``'s state (reproducible per seed).  A fresh generator costs about 4 µs per run.
+    This guards against misuse of the generator ``fn`` is given, not against code that reaches
+    into this frame (``sys._getframe``, ``gc``): in one process nothing can, as such code could
+    as well patch this module.
     """
     import numpy as np  # imported lazily, as scipy in clopper_pearson
 
     include_seq, fn_seq = np.random.SeedSequence(rng.getrandbits(128)).spawn(2)
-    draw = random.Random(_stream_seed(include_seq)).random  # the sampler's own: fn never sees it
+    draw = random.Random(_stream_seed(include_seq)).random  # the sampler's own: never handed to fn
     run_seed = random.Random(_stream_seed(fn_seq)).getrandbits  # one seed per run, for fn
     out: Counter = Counter()
     for _ in range(n):
