@@ -292,3 +292,28 @@ def test_affine_refines_an_enclosure_whose_upper_end_is_one_unit():
     # certain bit, and the same check rejects it
     assert F(0) <= true <= F(1, 1 << s0)
     assert not _certain(0, 1)
+
+
+@pytest.mark.parametrize("Al, Ah, Bl, Bh, which", [
+    (2, 2**200, 1, 1, "lower"),  # lower end 2 - e^eps at one unit, upper end certain from the start
+    (0, 2, 1, 1, "upper"),  # lower end clipped to 0 (0 - e^eps < 0), upper end 2 - e^eps at one unit
+])
+def test_interval_affine_refines_an_end_whose_first_upper_end_is_one_unit(Al, Ah, Bl, Bh, which):
+    """_affine_iv encloses A − e^ε·B over A ∈ [Al, Ah], B ∈ [Bl, Bh] and raises the precision
+    until each end is CERTAIN_BITS-bit accurate: the end at 2 − e^ε (exact 2^-130/3) is that
+    close to its exact value, not the first enclosure's (0, 1) over 2^130."""
+    s0 = sdgs.BASE_PREC + 2
+    r = 2 - F(1, 3 << s0)
+    E = sdgs._Exp(exact_log(r))
+    assert (2 << E.s) - E.lo == 1
+    lo, hi, s = sdgs._affine_iv(E, Al, Ah, Bl, Bh)
+    exact_lo, exact_hi = max(Al - r * Bh, F(0)), Ah - r * Bl  # the ends' exact values (e^eps = r)
+    lo_f, hi_f = F(int(lo), 1 << s), F(int(hi), 1 << s)
+    assert lo_f <= exact_lo and hi_f >= exact_hi  # an enclosure
+    tol = F(1, 1 << sdgs.CERTAIN_BITS)
+    if which == "lower":
+        assert exact_lo - lo_f <= tol * exact_lo
+        assert not exact_lo - 0 <= tol * exact_lo  # negative control: the first lower end, 0, fails
+    else:
+        assert hi_f - exact_hi <= tol * exact_hi
+        assert not F(1, 1 << s0) - exact_hi <= tol * exact_hi  # the first upper end, 2^-130, fails
