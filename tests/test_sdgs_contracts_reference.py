@@ -15,7 +15,10 @@ shows, each checked against a reference written here from the helper's documente
   lying screen only moves the stop; the certified value is the honest scan's);
 * ``_Exp.affine`` raises the precision of e^ε until CERTAIN_BITS bits of A − e^ε·B are
   certain also when the first enclosure's upper end is one unit (an exact-log ε with
-  e^ε = 2 − 1/(3·2^130): the true value is 2^-130/3, exact).
+  e^ε = 2 − 1/(3·2^130): the true value is 2^-130/3, exact), and ``_affine_iv`` for each end;
+* the hockey-stick's backward direction (Q_n − e^ε P_n)+ can decide the supremum below CP Thm
+  5's edge (k = 20, β = 949/1000, ε = 1/100: at n = 21 it is above every forward value): the
+  walk's maximum against the brute force over the exact output laws.
 """
 
 from __future__ import annotations
@@ -317,3 +320,52 @@ def test_interval_affine_refines_an_end_whose_first_upper_end_is_one_unit(Al, Ah
     else:
         assert hi_f - exact_hi <= tol * exact_hi
         assert not F(1, 1 << s0) - exact_hi <= tol * exact_hi  # the first upper end, 2^-130, fails
+
+
+# ---- the hockey-stick's backward direction can decide the supremum ---------------------------
+
+
+def _hockey_stick_directions(k: int, beta: Fraction, eps: Fraction, n: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """(forward, backward) hockey-stick values of one group size's output laws (TR Alg. 4:
+    P_n = sample of n, Q_n = of n − 1; CP Def. 2): sum over outputs of (P − e^ε Q)+ and of
+    (Q − e^ε P)+, at 300 bits from the exact laws."""
+    from dps_verify.worstcase.sdgs_generic import output_laws
+
+    with mpmath.workprec(300):
+        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        P, Q = output_laws(n, k, beta)
+
+        def mp(x: Fraction) -> mpmath.mpf:
+            return mpmath.mpf(x.numerator) / x.denominator
+
+        keys = set(P) | set(Q)
+        fwd = mpmath.fsum(max(mp(P.get(x, F(0))) - e * mp(Q.get(x, F(0))), 0) for x in keys)
+        bwd = mpmath.fsum(max(mp(Q.get(x, F(0))) - e * mp(P.get(x, F(0))), 0) for x in keys)
+    return fwd, bwd
+
+
+def test_backward_direction_decides_the_hockey_stick_supremum_below_the_edge():
+    """k = 20, β = 949/1000, ε = 1/100 (far below CP Thm 5's edge −ln(0.051) = 2.98): at
+    n = 21 the backward value (Q_n − e^ε P_n)+ = 0.355110 is above every forward value (the
+    largest, also at n = 21, is 0.354506), so a walk that loses the backward pair reports a
+    maximum 6·10^-4 too low.  The capped walk (n ≤ 25) and the uncapped scan both enclose the
+    brute-force supremum, and the capped walk's lower end is within 2^-50 of it."""
+    k, beta, eps, cap = 20, F(949, 1000), F(1, 100), 25
+    vals = [_hockey_stick_directions(k, beta, eps, n) for n in range(k, cap + 1)]
+    ref = max(max(f, b) for f, b in vals)
+    fwd_only = max(f for f, _ in vals)
+    assert ref == vals[1][1] and ref - fwd_only > mpmath.mpf("5e-4")  # n = 21's backward value
+    capped = sdgs.scan(k, beta, eps, measure="hockey-stick", max_n=cap)
+    assert capped.details["argmax_n"] == 21
+    with mpmath.workprec(300):
+        lo = mpmath.mpf(capped.lower.numerator) / capped.lower.denominator
+        hi = mpmath.mpf(capped.upper.numerator) / capped.upper.denominator
+        assert lo <= ref <= hi
+        assert ref - lo <= ref * mpmath.mpf(2) ** -50
+        assert not ref - fwd_only <= ref * mpmath.mpf(2) ** -50  # negative control: the forward maximum fails
+    full = sdgs.scan(k, beta, eps, measure="hockey-stick")  # past the budget: the segment route
+    with mpmath.workprec(300):
+        full_lo = mpmath.mpf(full.lower.numerator) / full.lower.denominator
+        full_hi = mpmath.mpf(full.upper.numerator) / full.upper.denominator
+        assert full_hi >= ref  # the supremum over every n is at least the capped one
+        assert ref - full_lo <= ref * mpmath.mpf(2) ** -50  # and its best lower end is n = 21's
