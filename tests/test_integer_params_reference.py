@@ -113,21 +113,21 @@ HUGE = -(10**5000)  # Python refuses to print an int of more than 4300 digits
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda: format_bound(Fraction(1, 3), HUGE), "digits must be an integer >= 1, got an integer of 16610 bits"),
+    (lambda: format_bound(Fraction(1, 3), HUGE), "digits must be an integer >= 1, got a negative integer of 16610 bits"),
     (lambda: pld_discrete.direct_delta(PLD, "ln(2)", HUGE), "times must be an integer >= 1"),
     (lambda: pld_sparse.sparse_delta(PLD, "ln(2)", HUGE), "times must be an integer in"),
 ], ids=["format_bound", "direct_delta", "sparse_delta"])
 def test_a_count_too_long_to_print_is_refused_with_its_size(call: Any, message: str) -> None:
     with pytest.raises(ParameterError, match=message) as info:
         call()
-    assert "an integer of 16610 bits" in str(info.value)
+    assert "a negative integer of 16610 bits" in str(info.value)
 
 
 def test_releases_sizes_too_long_to_print_are_refused_with_their_size() -> None:
     from dps_verify.inverse.releases import group_pair
 
     for kwargs, name in (({"n": HUGE, "k": 2}, "n"), ({"n": 3, "k": HUGE}, "k")):
-        with pytest.raises(ParameterError, match=f"{name} must be an integer >= .*an integer of 16610 bits"):
+        with pytest.raises(ParameterError, match=f"{name} must be an integer >= .*a negative integer of 16610 bits"):
             group_pair(beta=Fraction(1, 3), **kwargs)
 
 
@@ -139,3 +139,31 @@ def test_shown_values() -> None:
     assert shown(np.int64(-5)) == repr(np.int64(-5))
     assert shown("x" * 200) == repr("x" * 200)[:80]
     assert shown(Fraction(10**5000, 3)) == "a Fraction too large to print"
+    assert shown(-(2**64)) == "a negative integer of 65 bits"
+    assert shown(Fraction(3, 2), str) == "3/2"
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ("epsilon_param", "epsilon must be >= 0, got a negative integer of 16610 bits"),
+    ("beta_param", "beta must satisfy 0 < beta < 1 .*, got an integer of 16610 bits"),
+    ("delta_param", "delta must satisfy 0 <= delta <= 1, got an integer of 16610 bits"),
+    ("rtol_param", "rtol must be >= 0 .*, got a negative integer of 16610 bits"),
+    ("k_param", "k must be an integer >= 1 .*, got a negative integer of 16610 bits"),
+])
+def test_the_parameter_validators_refuse_huge_values_with_one_parameter_error(call: str, message: str) -> None:
+    from dps_verify.core import params
+
+    value = -HUGE if call in ("beta_param", "delta_param") else HUGE
+    with pytest.raises(ParameterError, match=message):
+        getattr(params, call)(value)
+
+
+def test_format_bound_and_the_release_screen_refuse_huge_values_with_one_parameter_error() -> None:
+    from dps_verify.inverse.releases import screen_delta
+
+    with pytest.raises(ParameterError, match="got a negative integer of 16610 bits"):
+        format_bound(HUGE)
+    with pytest.raises(ParameterError, match="got a Fraction too large to print"):
+        format_bound(Fraction(HUGE, 3))
+    with pytest.raises(ParameterError, match="e \\(epsilon as a float\\) must be a finite number >= 0"):
+        screen_delta(5, 3, Fraction(1, 10), HUGE, 3)

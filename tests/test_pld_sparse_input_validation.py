@@ -91,7 +91,7 @@ def test_the_first_invalid_atom_is_the_one_named():
     (2**64 - 1, str(2**64 - 1)),              # 64 bits: still printed in full
     (-(2**63), str(-(2**63))),                # 64 bits, negative
     (2**64, "an integer of 65 bits"),         # 65 bits: only its size
-    (-(2**64), "an integer of 65 bits"),
+    (-(2**64), "a negative integer of 65 bits"),
 ])
 def test_a_refused_release_count_is_printed_in_full_up_to_64_bits(times, shown):
     with pytest.raises(ParameterError) as info:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, cast
@@ -22,9 +23,9 @@ def beta_param(beta: Number, *, allow_one: bool = False, ref: str = "CP Thm 5") 
     b = to_fraction(beta, "beta")
     if allow_one:
         if not 0 < b <= 1:
-            raise ParameterError(f"beta must satisfy 0 < beta <= 1 (sampling probability), got {beta}")
+            raise ParameterError(f"beta must satisfy 0 < beta <= 1 (sampling probability), got {shown(beta, str)}")
     elif not 0 < b < 1:
-        raise ParameterError(f"beta must satisfy 0 < beta < 1 ({ref}), got {beta}")
+        raise ParameterError(f"beta must satisfy 0 < beta < 1 ({ref}), got {shown(beta, str)}")
     return b
 
 
@@ -48,7 +49,7 @@ def epsilon_param(epsilon: Number | ExactLog, name: str = "epsilon") -> Fraction
     else:
         e = to_fraction(epsilon, name)  # type: ignore[arg-type]
     if e < 0:
-        raise ParameterError(f"{name} must be >= 0, got {epsilon}")
+        raise ParameterError(f"{name} must be >= 0, got {shown(epsilon, str)}")
     return cast(Fraction, e)
 
 
@@ -71,7 +72,7 @@ def _parse_ln(text: str, name: str) -> Fraction | ExactLog:
 def delta_param(delta: Number) -> Fraction:
     d = to_fraction(delta, "delta")
     if not 0 <= d <= 1:
-        raise ParameterError(f"delta must satisfy 0 <= delta <= 1, got {delta}")
+        raise ParameterError(f"delta must satisfy 0 <= delta <= 1, got {shown(delta, str)}")
     return d
 
 
@@ -82,11 +83,11 @@ def rtol_param(rtol: Number, name: str = "rtol") -> float:
     whichever path its comparisons happen to choose."""
     r = to_fraction(rtol, name)  # refuses NaN, infinities, booleans and non-numbers
     if r < 0:
-        raise ParameterError(f"{name} must be >= 0 (a relative width), got {rtol}")
+        raise ParameterError(f"{name} must be >= 0 (a relative width), got {shown(rtol, str)}")
     try:
         return float(r)
     except OverflowError:
-        raise ParameterError(f"{name} must be finite as a double, got {rtol}") from None
+        raise ParameterError(f"{name} must be finite as a double, got {shown(rtol, str)}") from None
 
 
 def integer_or_none(x: Any) -> int | None:
@@ -102,15 +103,16 @@ def integer_or_none(x: Any) -> int | None:
         return None
 
 
-def shown(x: Any) -> str:
-    """``x`` as an error message shows a refused value: "an integer of N bits" for an integer
+def shown(x: Any, fmt: Callable[[Any], str] = repr) -> str:
+    """``x`` as an error message shows a refused value: "(a negative | an) integer of N bits" for an integer
     past 64 bits (Python refuses to print one of more than 4300 digits, which would turn the
-    message itself into a ValueError), otherwise its repr cut to 80 characters."""
+    message itself into a ValueError), otherwise ``fmt(x)`` (its repr by default) cut to 80
+    characters."""
     i = integer_or_none(x)
     if i is not None and i.bit_length() > 64:
-        return f"an integer of {i.bit_length()} bits"
+        return f"{'a negative' if i < 0 else 'an'} integer of {i.bit_length()} bits"
     try:
-        return repr(x)[:80]
+        return fmt(x)[:80]
     except ValueError:  # e.g. a Fraction of huge integers
         return f"a {type(x).__name__} too large to print"
 
@@ -119,10 +121,10 @@ def k_param(k: Number) -> int:
     if isinstance(k, bool) or not isinstance(k, int):
         kf = to_fraction(k, "k")
         if kf.denominator != 1:
-            raise ParameterError(f"k must be an integer >= 1, got {k}")
+            raise ParameterError(f"k must be an integer >= 1, got {shown(k, str)}")
         k = int(kf)
     if k < 1:
-        raise ParameterError(f"k must be an integer >= 1 (CP §3.2 suppression threshold), got {k}")
+        raise ParameterError(f"k must be an integer >= 1 (CP §3.2 suppression threshold), got {shown(k, str)}")
     return int(k)
 
 

@@ -234,13 +234,14 @@ def format_bound(x: Number, digits: int = 4) -> str:
     from dps_verify.core.numbers import format_up
 
     if isinstance(x, (bool, str)):
-        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x!r}")
+        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {shown(x)}")
+    given = x
     try:
         x = Fraction(x)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
-        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x!r}") from None
+        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {shown(x)}") from None
     if x < 0:
-        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {x}")
+        raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {shown(given, str)}")
     d = integer_or_none(digits)
     if d is None or d < 1:
         raise ParameterError(f"digits must be an integer >= 1, got {shown(digits)}")
@@ -664,7 +665,7 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
     except OverflowError:  # an int or Fraction past the float range
         e_f = math.inf
     if not math.isfinite(e_f) or e_f < 0:
-        raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {e!r:.80}")
+        raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {shown(e)}")
     b = integer_or_none(bins)
     if b is None or b < 2:
         raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {shown(bins)}")
