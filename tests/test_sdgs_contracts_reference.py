@@ -369,3 +369,36 @@ def test_backward_direction_decides_the_hockey_stick_supremum_below_the_edge():
         full_hi = mpmath.mpf(full.upper.numerator) / full.upper.denominator
         assert full_hi >= ref  # the supremum over every n is at least the capped one
         assert ref - full_lo <= ref * mpmath.mpf(2) ** -50  # and its best lower end is n = 21's
+
+
+# ---- _n_min_E from float guesses that are wrong ------------------------------------------------
+
+
+def _least_start(k: int, beta: Fraction, eps: Fraction) -> int:
+    """Brute force of n_m (CP App. A.2): the least n >= 0 with (n + 1 − k)·e^ε >= (n + 1)(1 − β),
+    i.e. γ(n + 1) >= k, at 200 bits (the cases below are far from ties)."""
+    with mpmath.workprec(200):
+        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        b = mpmath.mpf(beta.numerator) / beta.denominator
+        return next(n for n in range(0, 10**6) if n + 1 - k > 0 and (n + 1 - k) * e >= (n + 1) * (1 - b))
+
+
+@pytest.mark.parametrize("lie", ["gamma_zero", "guess_high", "guess_higher", "guess_low"])
+@pytest.mark.parametrize("k", [1, 4, 30])
+def test_least_start_is_exact_whatever_the_float_guess(monkeypatch, lie, k):
+    """The float γ only proposes where _n_min_E's exact walk starts: a float ε of −ln 2 (γ is
+    0.0 exactly at β = 1/2: the guess falls back to k), a quarter or 1/3.5 of ε (γ too small:
+    guesses far above n_m, an odd and an even distance away, walked down one by one) or four
+    times ε (walked up) give the brute-force n_m."""
+    beta, eps = F(1, 2), F(3, 2)  # in CP Thm 5's regime: 3/2 > ln 2
+    want = _least_start(k, beta, eps)
+    true_eps = float(eps)
+    fake = {"gamma_zero": -math.log(2), "guess_high": true_eps / 4, "guess_higher": true_eps / 3.5,
+            "guess_low": true_eps * 4}[lie]
+    if lie == "gamma_zero":
+        assert 1 - (1 - float(beta)) * math.exp(-min(fake, 700.0)) == 0.0
+    monkeypatch.setattr(sdgs, "eps_float", lambda e: fake)
+    assert sdgs._n_min_E(k, beta, eps, sdgs._Exp(eps)) == want
+    if lie.startswith("guess_high") and k > 1:  # the guess really is above n_m (the walk down is exercised)
+        g = 1 - (1 - float(beta)) * math.exp(-fake)
+        assert math.ceil(k / g - 1) > want
