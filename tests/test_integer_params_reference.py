@@ -137,7 +137,10 @@ def test_shown_values() -> None:
     assert shown(2**64) == "an integer of 65 bits"
     assert shown(2**64 - 1) == repr(2**64 - 1)
     assert shown(np.int64(-5)) == repr(np.int64(-5))
-    assert shown("x" * 200) == repr("x" * 200)[:80]
+    assert shown("x" * 200) == repr("x" * 200)[:79] + "…"  # a cut value is marked as cut
+    assert shown("x" * 78) == repr("x" * 78)  # 80 characters with the quotes: whole
+    # a value whose first 80 characters look like another number is not silently cut
+    assert shown(Fraction(10**70 + 1, 10**70), str).endswith("…")
     assert shown(Fraction(10**5000, 3)) == "a Fraction too large to print"
     assert shown(-(2**64)) == "a negative integer of 65 bits"
     assert shown(Fraction(3, 2), str) == "3/2"

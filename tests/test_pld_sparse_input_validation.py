@@ -99,9 +99,9 @@ def test_a_refused_release_count_is_printed_in_full_up_to_64_bits(times, shown):
     assert str(info.value).endswith("got " + shown)
 
 
-def test_a_refused_release_count_of_another_type_is_shown_by_its_first_80_characters():
+def test_a_refused_release_count_of_another_type_is_shown_by_its_first_79_characters_and_a_mark():
     times = "7" * 100  # repr: a quote, 100 digits, a quote
     with pytest.raises(ParameterError) as info:
         sparse_delta(PLD({F(2): F(1, 2)}, F(1, 2)), 0, times)
-    assert str(info.value).endswith("got " + repr(times)[:80])
-    assert repr(times)[:81] not in str(info.value)
+    assert str(info.value).endswith("got " + repr(times)[:79] + "…")
+    assert repr(times)[:80] not in str(info.value)

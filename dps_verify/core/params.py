@@ -106,15 +106,16 @@ def integer_or_none(x: Any) -> int | None:
 def shown(x: Any, fmt: Callable[[Any], str] = repr) -> str:
     """``x`` as an error message shows a refused value: "(a negative | an) integer of N bits" for an integer
     past 64 bits (Python refuses to print one of more than 4300 digits, which would turn the
-    message itself into a ValueError), otherwise ``fmt(x)`` (its repr by default) cut to 80
-    characters."""
+    message itself into a ValueError), otherwise ``fmt(x)`` (its repr by default), cut to 79
+    characters and "…" when longer than 80."""
     i = integer_or_none(x)
     if i is not None and i.bit_length() > 64:
         return f"{'a negative' if i < 0 else 'an'} integer of {i.bit_length()} bits"
     try:
-        return fmt(x)[:80]
+        text = fmt(x)
     except ValueError:  # e.g. a Fraction of huge integers
         return f"a {type(x).__name__} too large to print"
+    return text if len(text) <= 80 else text[:79] + "…"  # a cut value says it is cut
 
 
 def k_param(k: Number) -> int:
