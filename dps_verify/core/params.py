@@ -104,10 +104,10 @@ def integer_or_none(x: Any) -> int | None:
 
 
 def shown(x: Any, fmt: Callable[[Any], str] = repr) -> str:
-    """``x`` as an error message shows a refused value: "(a negative | an) integer of N bits" for an integer
-    past 64 bits (Python refuses to print one of more than 4300 digits, which would turn the
-    message itself into a ValueError), otherwise ``fmt(x)`` (its repr by default), cut to 79
-    characters and "…" when longer than 80."""
+    """``x`` as an error message shows a refused value: "an integer of N bits" ("a negative
+    integer of N bits") for an integer past 64 bits (Python refuses to print one of more than
+    4300 digits, which would turn the message itself into a ValueError), otherwise ``fmt(x)``
+    (its repr by default), cut to 79 characters and "…" when longer than 80."""
     i = integer_or_none(x)
     if i is not None and i.bit_length() > 64:
         return f"{'a negative' if i < 0 else 'an'} integer of {i.bit_length()} bits"
