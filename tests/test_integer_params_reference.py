@@ -9,6 +9,7 @@ bool), a float that happens to be whole and a string are refused with one Parame
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from dps_verify.core.errors import ParameterError
-from dps_verify.core.params import integer_or_none
+from dps_verify.core.params import integer_or_none, shown
 from dps_verify.inverse import pld_discrete, pld_sparse
 from dps_verify.inverse.releases import format_bound
 from dps_verify.measures.pld import PrivacyLossDistribution
@@ -170,3 +171,15 @@ def test_format_bound_and_the_release_screen_refuse_huge_values_with_one_paramet
         format_bound(Fraction(HUGE, 3))
     with pytest.raises(ParameterError, match="e \\(epsilon as a float\\) must be a finite number >= 0"):
         screen_delta(5, 3, Fraction(1, 10), HUGE, 3)
+
+
+def test_count_param_on_both_sides_of_each_end() -> None:
+    from dps_verify.core.params import count_param
+
+    assert count_param(np.int64(2), 2, "c must be an integer in [2, 5]", 5) == 2
+    assert count_param(5, 2, "c must be an integer in [2, 5]", 5) == 5
+    assert type(count_param(np.uint8(3), 2, "c")) is int
+    assert count_param(10**30, 2, "c") == 10**30  # no upper end without hi
+    for bad in (1, 6, np.int64(1), True, 3.0, "3"):
+        with pytest.raises(ParameterError, match=rf"^c must be an integer in \[2, 5\], got {re.escape(shown(bad))}$"):
+            count_param(bad, 2, "c must be an integer in [2, 5]", 5)

@@ -103,6 +103,16 @@ def integer_or_none(x: Any) -> int | None:
         return None
 
 
+def count_param(x: Any, lo: int, what: str, hi: int | None = None) -> int:
+    """A count (a number of releases, records, digits, ...): ``x`` as a Python int in
+    [lo, hi] (no upper end when ``hi`` is None), read by :func:`integer_or_none`; otherwise a
+    ParameterError "<what>, got <x>" (:func:`shown`)."""
+    i = integer_or_none(x)
+    if i is None or i < lo or (hi is not None and i > hi):
+        raise ParameterError(f"{what}, got {shown(x)}")
+    return i
+
+
 def shown(x: Any, fmt: Callable[[Any], str] = repr) -> str:
     """``x`` as an error message shows a refused value: "an integer of N bits" ("a negative
     integer of N bits") for an integer past 64 bits (Python refuses to print one of more than

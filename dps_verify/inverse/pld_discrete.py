@@ -136,7 +136,7 @@ from scipy import fft as sfft
 
 from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, iv_from_fraction, iv_precision
-from dps_verify.core.params import epsilon_param, integer_or_none, rtol_param, shown
+from dps_verify.core.params import count_param, epsilon_param, rtol_param
 from dps_verify.inverse.pld_sparse import MAX_RELEASES as _SPARSE_MAX_RELEASES
 from dps_verify.worstcase.ball_binomial import arb_fraction
 
@@ -772,10 +772,7 @@ def _short_int(n: int) -> str:
 def _times_param(times: Any) -> int:
     """``times`` (a number of releases) as a Python int >= 1: an int or a numpy integer;
     ParameterError for anything else (a bool, a float such as 3.0, a string)."""
-    t = integer_or_none(times)
-    if t is None or t < 1:
-        raise ParameterError(f"times must be an integer >= 1 (number of releases), got {shown(times)}")
-    return t
+    return count_param(times, 1, "times must be an integer >= 1 (number of releases)")
 
 
 def _loss_span(pld: PLD) -> float:

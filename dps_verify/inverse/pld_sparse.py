@@ -42,7 +42,7 @@ from typing import Any
 
 from dps_verify.core.errors import ParameterError
 from dps_verify.core.numbers import Certified, Number
-from dps_verify.core.params import epsilon_param, integer_or_none, rtol_param, shown
+from dps_verify.core.params import count_param, epsilon_param, rtol_param
 from dps_verify.worstcase.ball_binomial import arb_fraction
 
 #: ball precision (bits)
@@ -127,10 +127,7 @@ def _times_param(times: Any) -> int:
     """``times`` as a Python int in [1, MAX_RELEASES] (an int or a numpy integer; the package's
     release budget); ParameterError otherwise (past it the ball ends T·ln r_d and p_d^T leave
     the range this route handles)."""
-    t = integer_or_none(times)
-    if t is None or not 1 <= t <= MAX_RELEASES:
-        raise ParameterError(f"times must be an integer in [1, 10^9] (number of releases), got {shown(times)}")
-    return t
+    return count_param(times, 1, "times must be an integer in [1, 10^9] (number of releases)", MAX_RELEASES)
 
 
 def sparse_delta(pld: Any, epsilon: Number, times: int, *, rtol: float = 0.01,

@@ -117,8 +117,8 @@ from dps_verify.core.errors import CertificationError, ParameterError
 from dps_verify.core.numbers import Certified, Number, log_fraction
 from dps_verify.core.params import (
     beta_param,
+    count_param,
     epsilon_param,
-    integer_or_none,
     k_param,
     rtol_param,
     shown,
@@ -178,19 +178,13 @@ class ReleasesResult:
 def _size_param(n: int) -> int:
     """A group size n >= 1: one group of n records against n − 1 (n = 1: one record against
     none); returned as a Python int."""
-    i = integer_or_none(n)
-    if i is None or i < 1:
-        raise ParameterError(f"n must be an integer >= 1 (records in the larger group), got {shown(n)}")
-    return i
+    return count_param(n, 1, "n must be an integer >= 1 (records in the larger group)")
 
 
 def _threshold_param(k: int) -> int:
     """A suppression threshold k >= 0 (CP §3.2 Apply step; k = 0 suppresses nothing: the
     untruncated pair); returned as a Python int."""
-    i = integer_or_none(k)
-    if i is None or i < 0:
-        raise ParameterError(f"k must be an integer >= 0 (suppression threshold, 0 for none), got {shown(k)}")
-    return i
+    return count_param(k, 0, "k must be an integer >= 0 (suppression threshold, 0 for none)")
 
 
 def _law_param(law: Mapping, name: str) -> dict:
@@ -242,10 +236,7 @@ def format_bound(x: Number, digits: int = 4) -> str:
         raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {shown(x)}") from None
     if x < 0:
         raise ParameterError(f"x (the bound to print) must be a finite number >= 0, got {shown(given, str)}")
-    d = integer_or_none(digits)
-    if d is None or d < 1:
-        raise ParameterError(f"digits must be an integer >= 1, got {shown(digits)}")
-    digits = d
+    digits = count_param(digits, 1, "digits must be an integer >= 1")
     s = format_up(x, digits)
     while x < 1 and Fraction(s) >= 1 and digits < 40:
         digits += 1
@@ -666,10 +657,8 @@ def screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
         e_f = math.inf
     if not math.isfinite(e_f) or e_f < 0:
         raise ParameterError(f"e (epsilon as a float) must be a finite number >= 0, got {shown(e)}")
-    b = integer_or_none(bins)
-    if b is None or b < 2:
-        raise ParameterError(f"bins (the screen's FFT length) must be an integer >= 2, got {shown(bins)}")
-    return _screen_delta(n, k, beta, e_f, times, b)
+    bins = count_param(bins, 2, "bins (the screen's FFT length) must be an integer >= 2")
+    return _screen_delta(n, k, beta, e_f, times, bins)
 
 
 def _screen_delta(n: int, k: int, beta: float | Fraction, e: float, times: int,
